@@ -1,0 +1,182 @@
+"""The Python API: build a reorder kernel for two memory descriptors and call it on NumPy buffers.
+
+    >>> import numpy as np, generator as kg
+    >>> src = kg.MemoryDesc((2, 17, 5, 4), "f32", "nchw")
+    >>> dst = kg.MemoryDesc((2, 17, 5, 4), "f32", "nChw8c")
+    >>> k = kg.reorder(src, dst)                       # llvm-cpu by default; "vulkan", "cuda"
+    >>> y = k(src.to_physical(np.ones(src.dims, np.float32)))
+    >>> y.shape, float(y[dst.padding_mask()].max())    # padding included, and zero
+    ((960,), 0.0)
+
+This module wires the layers together (layout -> problem -> emit -> compile -> run); it decides
+nothing about MLIR itself.
+"""
+from __future__ import annotations
+
+import os
+from typing import Sequence
+
+import numpy as np
+
+from .compile import compile_mlir, get_backend
+from .emit.reorder import kernel_name, render_reorder, render_reorder_module
+from .errors import FormatError, InputError
+from .layout import MemoryDesc
+from .problem.reorder import Quant, ReorderProblem
+from .runtime import LoadedModule
+
+
+def _quant(q, ndims: int) -> Quant | None:
+    if q is None or isinstance(q, Quant):
+        return q
+    return Quant.parse(str(q), ndims)
+
+
+def make_problem(src: MemoryDesc, dst: MemoryDesc, *, src_scale=None, dst_scale=None, src_zp=None,
+                 dst_zp=None) -> ReorderProblem:
+    """A ReorderProblem; attributes are policies ('common', 'per_dim_1', ...) or Quant objects."""
+    if not isinstance(src, MemoryDesc) or not isinstance(dst, MemoryDesc):
+        raise FormatError("reorder needs two MemoryDesc objects")
+    n = src.ndims
+    return ReorderProblem(src, dst, _quant(src_scale, n), _quant(dst_scale, n), _quant(src_zp, n), _quant(dst_zp, n))
+
+
+class ReorderKernel:
+    """A compiled reorder: call it with the source's physical buffer (1-D), get the destination's.
+
+    Quantization values are passed by keyword (`src_scale=`, `dst_scale=`, `src_zp=`, `dst_zp=`): a
+    scalar for common policies, an array over the masked dims otherwise. A destination with gaps or
+    an offset (a strided view) is updated in place semantics: pass its current buffer as `dst_init`
+    (zeros when omitted).
+    """
+
+    def __init__(self, problems: Sequence[ReorderProblem], backend: str, cache_dir=None, artifact=None):
+        self.problems = list(problems)
+        self.backend = get_backend(backend)
+        self.src, self.dst = self.problems[0].src, self.problems[-1].dst
+        self.artifact = artifact
+        self._fn = None
+        if self.src.is_zero_volume:
+            return                         # legal, like oneDNN: nothing to compute, nothing to compile
+        if self.artifact is None:
+            mlir = render_reorder(self.problems, use_pack=self.backend.supports_pack)
+            self.artifact = compile_mlir(mlir, self.backend, cache_dir=cache_dir, name="reorder")
+        self._fn = LoadedModule(self.artifact.path, self.backend).function(self.name)
+
+    @property
+    def name(self) -> str:
+        return kernel_name(self.problems)
+
+    @property
+    def mlir(self) -> str | None:
+        """The MLIR source the kernel was compiled from (kept beside the artifact)."""
+        return None if self.artifact is None else self.artifact.mlir_path.read_text()
+
+    def _quant_args(self, given: dict) -> list[np.ndarray]:
+        out = []
+        chain = len(self.problems) > 1
+        for k, p in enumerate(self.problems):
+            for arg, q in p.quant_args:
+                key = f"s{k}_{arg}" if chain else arg
+                if key not in given or given[key] is None:
+                    raise InputError(f"kernel {p.name} needs {key}= ({q.policy})")
+                dt = p.quant_dtype(arg).np_dtype
+                v = np.asarray(given.pop(key))
+                if v.dtype.kind not in "iuf":
+                    raise InputError(f"{key} must be numeric, got dtype {v.dtype}")
+                if dt.kind == "i" and v.dtype.kind == "f" and not np.array_equal(v, np.round(v)):
+                    raise InputError(f"{key} is a zero point and must hold integers")
+                want = q.shape(p.dims)
+                if v.shape != want:
+                    raise InputError(f"{key} has shape {v.shape}, policy {q.policy} wants {want}")
+                out.append(np.ascontiguousarray(v.astype(dt)))
+        if given:
+            raise InputError(f"unexpected arguments {', '.join(sorted(given))}")
+        return out
+
+    def __call__(self, src: np.ndarray, *, dst_init: np.ndarray | None = None, **quant) -> np.ndarray:
+        self.src.check_buffer(src)
+        qargs = self._quant_args({k: v for k, v in quant.items()})
+        if self._fn is None:
+            return np.zeros(0, dtype=self.dst.dtype.np_dtype)
+        args = [np.ascontiguousarray(src)] + qargs
+        if self.problems[-1].needs_dst_init:
+            if dst_init is None:
+                dst_init = np.zeros(self.dst.buffer_nelems, self.dst.dtype.np_dtype)
+            args.append(np.ascontiguousarray(self.dst.check_buffer(dst_init)))
+        elif dst_init is not None:
+            raise InputError("dst_init applies only to destinations with gaps or an offset")
+        (out,) = self._fn(*args)
+        return out
+
+    def reference(self, src: np.ndarray, *, dst_init: np.ndarray | None = None, **quant) -> np.ndarray:
+        """The float64 NumPy model of this kernel (for checking)."""
+        buf = src
+        chain = len(self.problems) > 1
+        for k, p in enumerate(self.problems):
+            q = {arg: quant[f"s{k}_{arg}" if chain else arg] for arg, _ in p.quant_args}
+            last = k == len(self.problems) - 1
+            buf = p.reference(buf, q, dst_init if last else None)
+        return buf
+
+
+def reorder(src: MemoryDesc, dst: MemoryDesc, backend: str = "llvm-cpu", *, src_scale=None, dst_scale=None,
+            src_zp=None, dst_zp=None, cache_dir: str | os.PathLike | None = None) -> ReorderKernel:
+    """Compile (or fetch from the artifact cache) the reorder from `src` to `dst` for `backend`."""
+    p = make_problem(src, dst, src_scale=src_scale, dst_scale=dst_scale, src_zp=src_zp, dst_zp=dst_zp)
+    return ReorderKernel([p], backend, cache_dir)
+
+
+def reorder_chain(descs: Sequence[MemoryDesc], backend: str = "llvm-cpu", *,
+                  cache_dir: str | os.PathLike | None = None) -> ReorderKernel:
+    """One kernel for the chain descs[0] -> descs[1] -> ... -> descs[-1] (dtype conversions kept in order)."""
+    if len(descs) < 2:
+        raise FormatError("a reorder chain needs at least two descriptors")
+    probs = [make_problem(a, b) for a, b in zip(descs, descs[1:])]
+    return ReorderKernel(probs, backend, cache_dir)
+
+
+def build_reorders(chains: Sequence[Sequence[ReorderProblem]], backend: str = "llvm-cpu", *, chunk: int = 12,
+                   jobs: int = 2, cache_dir=None, progress=None) -> list:
+    """Compile many reorder kernels, `chunk` per module and `jobs` compiles at a time.
+
+    Returns, per chain, a ReorderKernel or the KgenError that stopped it. A module that fails to
+    compile is retried kernel by kernel, so one bad kernel never hides the others' results.
+    `progress(done, total)` is called as chunks finish.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .errors import KgenError
+
+    b = get_backend(backend)
+    results: list = [None] * len(chains)
+    todo = []
+    for i, ch in enumerate(chains):
+        if ch[0].src.is_zero_volume:
+            results[i] = ReorderKernel(ch, b)
+        else:
+            todo.append(i)
+    groups = [todo[k:k + chunk] for k in range(0, len(todo), chunk)]
+
+    def build(group):
+        try:
+            text = render_reorder_module([chains[i] for i in group], use_pack=b.supports_pack)
+            art = compile_mlir(text, b, cache_dir=cache_dir, name="reorders")
+            return [(i, ReorderKernel(chains[i], b, artifact=art)) for i in group]
+        except KgenError:
+            if len(group) == 1:
+                try:
+                    return [(group[0], ReorderKernel(chains[group[0]], b, cache_dir=cache_dir))]
+                except KgenError as e:
+                    return [(group[0], e)]
+            return [r for i in group for r in build([i])]
+
+    done = 0
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for out in pool.map(build, groups):
+            for i, k in out:
+                results[i] = k
+            done += len(out)
+            if progress:
+                progress(done, len(todo))
+    return results

@@ -1,0 +1,125 @@
+"""`kgen bench reorder`: reorder bandwidth next to a NumPy copy (the ceiling) and PyTorch's permute.
+
+All candidates of one problem are measured in the same process, round-robin: each round times one
+batch of calls per candidate, in turn, so that machine noise hits them alike; the figure kept is the
+median over rounds. Bandwidth counts the bytes read plus the bytes written (padding included).
+"""
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ..api import reorder
+from ..layout import MemoryDesc
+
+# (dims, src tag, dst tag): the issue's three conversions on two ResNet shapes and a channel tail
+DEFAULT_CASES = [
+    (dims, s, d)
+    for dims in ((1, 256, 56, 56), (32, 64, 56, 56), (8, 17, 56, 56))
+    for s, d in (("nchw", "nChw16c"), ("nChw16c", "nchw"), ("nchw", "nhwc"))
+]
+
+
+@dataclass
+class Row:
+    problem: str
+    candidate: str
+    seconds: float
+    gbps: float
+
+
+def _median_time(fns: dict[str, Callable[[], object]], rounds: int, min_batch_s: float = 0.02) -> dict[str, float]:
+    """Round-robin timing: per round, each candidate runs a batch sized to last about min_batch_s."""
+    batch = {}
+    for name, f in fns.items():          # warm up and size the batches
+        f()
+        t = time.perf_counter(); f(); dt = max(time.perf_counter() - t, 1e-7)
+        batch[name] = max(1, int(min_batch_s / dt))
+    samples = {name: [] for name in fns}
+    for _ in range(rounds):
+        for name, f in fns.items():
+            n = batch[name]
+            t = time.perf_counter()
+            for _ in range(n):
+                f()
+            samples[name].append((time.perf_counter() - t) / n)
+    return {name: statistics.median(v) for name, v in samples.items()}
+
+
+def _torch_reorder(torch, x, sdesc: MemoryDesc, ddesc: MemoryDesc):
+    """The same relayout with PyTorch tensor ops on the logical view (contiguous() does the copy)."""
+    n, c, h, w = sdesc.dims
+    if sdesc.tag == "abcd" and ddesc.tag == "acdb":
+        t = torch.from_numpy(x.reshape(n, c, h, w))
+        return lambda: t.permute(0, 2, 3, 1).contiguous()
+    if sdesc.tag == "abcd" and ddesc.is_blocked:
+        b = ddesc.block_of(1)
+        t = torch.from_numpy(x.reshape(n, c, h, w))
+        pad = ddesc.padded_dims[1] - c
+        F = torch.nn.functional
+        return lambda: F.pad(t, (0, 0, 0, 0, 0, pad)).view(n, -1, b, h, w).permute(0, 1, 3, 4, 2).contiguous()
+    if sdesc.is_blocked and ddesc.tag == "abcd":
+        b = sdesc.block_of(1)
+        cp = sdesc.padded_dims[1]
+        t = torch.from_numpy(x.reshape(n, cp // b, h, w, b))
+        return lambda: t.permute(0, 1, 4, 2, 3).reshape(n, cp, h, w)[:, :c].contiguous()
+    return None
+
+
+def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = "f32", rounds: int = 7,
+                   log=print) -> list[Row]:
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")   # PyTorch's OpenMP threads spin otherwise
+    try:
+        import torch
+        torch.set_num_threads(os.cpu_count() or 1)
+    except ImportError:
+        torch = None
+        log("PyTorch is not installed (pip install -e .[bench]): its column is left out")
+    rows: list[Row] = []
+    for dims, stag, dtag in cases:
+        s, d = MemoryDesc(dims, dtype, stag), MemoryDesc(dims, dtype, dtag)
+        k = reorder(s, d, backend)
+        rng = np.random.default_rng(0)
+        buf = s.to_physical(rng.integers(-8, 8, dims).astype(s.dtype.np_dtype))
+        dev = k._fn.upload(buf)
+        nbytes = s.size_bytes + d.size_bytes
+        copy_src = np.ascontiguousarray(buf)
+        copy_dst = np.empty_like(copy_src)
+        fns = {"kgen": lambda: k._fn.invoke(dev),
+               "numpy copy": lambda: np.copyto(copy_dst, copy_src)}
+        if torch is not None:
+            tf = _torch_reorder(torch, buf, s, d)
+            if tf is not None:
+                fns["torch"] = tf
+        times = _median_time(fns, rounds)
+        name = f"{'x'.join(map(str, dims))} {stag}->{dtag}"
+        for cand, t in times.items():
+            # the copy moves the source buffer once in and once out
+            moved = 2 * s.size_bytes if cand == "numpy copy" else nbytes
+            rows.append(Row(name, cand, t, moved / t / 1e9))
+    return rows
+
+
+def format_table(rows: list[Row]) -> str:
+    by = {}
+    for r in rows:
+        by.setdefault(r.problem, {})[r.candidate] = r
+    cands = ["kgen", "numpy copy", "torch"]
+    out = [f"{'problem':34} " + " ".join(f"{c + ' GB/s':>16}" for c in cands) + f" {'kgen/copy':>10} {'kgen/torch':>10}"]
+    for prob, cs in by.items():
+        cells = " ".join(f"{cs[c].gbps:16.2f}" if c in cs else f"{'-':>16}" for c in cands)
+        r1 = cs["kgen"].gbps / cs["numpy copy"].gbps
+        r2 = f"{cs['kgen'].gbps / cs['torch'].gbps:10.2f}" if "torch" in cs else f"{'-':>10}"
+        out.append(f"{prob:34} {cells} {r1:10.2f} {r2}")
+    return "\n".join(out)
+
+
+def write_json(rows: list[Row], path: str) -> None:
+    with open(path, "w") as f:
+        json.dump([r.__dict__ for r in rows], f, indent=1)

@@ -1,0 +1,134 @@
+"""`kgen`: the command line. Subcommands: desc, reorder, catalog, bench.
+
+Every error the product raises on bad input becomes one line, `kgen: error: ...`, and exit status 2;
+problems that fail their check exit 1. No traceback reaches the user unless KGEN_DEBUG=1.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ..errors import KgenError
+from ..version import __version__
+
+USAGE = """usage: kgen <command> [options]
+
+commands:
+  desc      --tag=TAG [--dt=DT] [--strides=S] DIMS    print a memory descriptor (padded dims, strides, blocks, size)
+  reorder   [benchdnn reorder options] DIMS...        generate, compile, run and check reorders
+            (--sdt --ddt --stag --dtag --strides=SRC:DST --attr-scales --attr-zero-points --batch=FILE
+             --backend=llvm-cpu|vulkan|cuda --input=FILE.npy --output=FILE.npy; options apply to the
+             problems after them, as in benchdnn)
+  catalog   build [--backend=B] [--jobs=N] [--no-run]   regenerate mlir/ and compile the kernel catalog into build/
+  bench     reorder [--backend=B] [--rounds=N] [--json=FILE]   reorder GB/s vs NumPy copy and PyTorch
+  --version, --help
+"""
+
+
+def _desc(argv: list[str]) -> int:
+    from ..layout import MemoryDesc
+    from ..problem.benchdnn import parse_dims
+
+    ap = argparse.ArgumentParser(prog="kgen desc", description="Print a memory descriptor.")
+    ap.add_argument("--tag", default=None, help="format tag (nchw, nChw16c, aBcd16b, NCHW4, OIHW16i16o, ...)")
+    ap.add_argument("--dt", default="f32", help="data type (f32, f16, bf16, s32, s8, u8)")
+    ap.add_argument("--strides", default=None, help="explicit strides in elements, e.g. 340x20x4x1")
+    ap.add_argument("dims", help="logical dims, e.g. 2x17x5x4")
+    a = _parse(ap, argv)
+    dims, _ = parse_dims(a.dims)
+    strides = None
+    if a.strides:
+        try:
+            strides = [int(s) for s in a.strides.split("x")]
+        except ValueError:
+            raise KgenError(f"--strides={a.strides}: expected integers joined by 'x'") from None
+    if a.tag is None and strides is None:
+        a.tag = "abx"
+    print(MemoryDesc(dims, a.dt, a.tag, strides=strides).describe())
+    return 0
+
+
+class _ArgError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):          # one line and exit 2, like every other bad input
+        raise _ArgError(f"{self.prog}: {message}")
+
+
+def _parse(ap: argparse.ArgumentParser, argv):
+    ap.__class__ = _Parser
+    return ap.parse_args(argv)
+
+
+def _catalog(argv: list[str]) -> int:
+    from ..catalog import build_catalog
+
+    ap = argparse.ArgumentParser(prog="kgen catalog", description="Build the kernel catalog.")
+    ap.add_argument("action", choices=["build", "render"], help="build: render, compile and check; render: only mlir/")
+    ap.add_argument("--backend", default="llvm-cpu", help="llvm-cpu (default), vulkan or cuda")
+    ap.add_argument("--jobs", type=int, default=2, help="compiles in parallel (default 2)")
+    ap.add_argument("--no-run", action="store_true", help="compile only, do not check against NumPy")
+    a = _parse(ap, argv)
+    return build_catalog(a.backend, jobs=a.jobs, run=not a.no_run, compile=a.action == "build")
+
+
+def _bench(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="kgen bench", description="Benchmarks, measured side by side in one run.")
+    ap.add_argument("what", choices=["reorder"])
+    ap.add_argument("--backend", default="llvm-cpu")
+    ap.add_argument("--dt", default="f32")
+    ap.add_argument("--rounds", type=int, default=9, help="round-robin rounds; the median is reported")
+    ap.add_argument("--json", default=None, help="also write the rows as JSON")
+    a = _parse(ap, argv)
+    from ..bench.reorder import DEFAULT_CASES, bench_reorders, format_table, write_json
+
+    rows = bench_reorders(DEFAULT_CASES, a.backend, a.dt, a.rounds,
+                          log=lambda m: print(m, file=sys.stderr))
+    print(format_table(rows))
+    if a.json:
+        write_json(rows, a.json)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(USAGE, end="")
+        return 0 if argv else 2
+    if argv[0] == "--version":
+        print(f"kgen {__version__}")
+        return 0
+    cmd, rest = argv[0], argv[1:]
+    try:
+        if cmd == "desc":
+            return _desc(rest)
+        if cmd == "reorder":
+            if rest and rest[0] in ("-h", "--help"):
+                from . import reorder_cmd
+                print(reorder_cmd.__doc__)
+                return 0
+            from .reorder_cmd import run
+            return run(rest)
+        if cmd == "catalog":
+            return _catalog(rest)
+        if cmd == "bench":
+            return _bench(rest)
+        print(f"kgen: error: unknown command '{cmd}' (commands: desc, reorder, catalog, bench)", file=sys.stderr)
+        return 2
+    except (KgenError, _ArgError) as e:
+        if os.environ.get("KGEN_DEBUG"):
+            raise
+        print(f"kgen: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("kgen: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,180 @@
+"""`kgen reorder`: benchdnn's reorder driver on generated kernels.
+
+Each problem prints one line, as benchdnn does::
+
+    0:PASSED __REPRO: --sdt=f32 --ddt=s8 --stag=abx --dtag=aBx16b 2x17x5x4
+    1:SKIPPED (--attr-post-ops=sum:0.5 is not supported) __REPRO: ...
+    2:FAILED (3 of 680 elements differ, max |diff| 1) __REPRO: ...
+
+then `tests:N passed:P skipped:S failed:F`. Without --input the source is filled with
+integer-valued data (the seed is fixed and printed), the kernel's whole destination buffer is
+compared exactly with the float64 NumPy reference, and padded areas must be zero. With --input the
+given physical buffer is reordered and written to --output.
+"""
+from __future__ import annotations
+
+import itertools
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ..api import build_reorders
+from ..errors import FormatError, InputError, KgenError, UnsupportedError
+from ..layout import DTYPES, MemoryDesc
+from ..problem.benchdnn import ReorderCase, parse_args
+from ..problem.reorder import Quant, ReorderProblem
+
+SEED = 1337
+WINDOW = 96          # cases compiled together before their results are printed
+
+
+def _quant_from_attr(attr, ndims: int) -> Quant:
+    if attr.policy.isdigit():
+        mask = int(attr.policy)
+        return Quant(tuple(d for d in range(ndims) if mask >> d & 1))
+    return Quant.parse(attr.policy, ndims)
+
+
+def case_to_problem(case: ReorderCase) -> ReorderProblem:
+    """The ReorderProblem a benchdnn case describes; UnsupportedError for what the product lacks."""
+    if case.unsupported:
+        raise UnsupportedError(", ".join(case.unsupported) + " is not supported")
+    for dt in (case.sdt, case.ddt):
+        if dt not in DTYPES:
+            raise UnsupportedError(f"data type {dt} is not supported (supported: {', '.join(DTYPES)})")
+    if len(case.dims) > 6:
+        raise UnsupportedError(f"{len(case.dims)} dims: descriptors have at most 6")
+    src = MemoryDesc(case.dims, case.sdt, None if case.strides[0] else case.stag, strides=case.strides[0])
+    dst = MemoryDesc(case.dims, case.ddt, None if case.strides[1] else case.dtag, strides=case.strides[1])
+    kw = {}
+    for s in case.scales:
+        kw[f"{s.arg}_scale"] = _quant_from_attr(s, len(case.dims))
+    for z in case.zero_points:
+        kw[f"{z.arg}_zp"] = _quant_from_attr(z, len(case.dims))
+    return ReorderProblem(src, dst, **kw)
+
+
+def fill_source(desc: MemoryDesc, rng: np.random.Generator) -> np.ndarray:
+    """Integer-valued data in the source type's range (wider than s8/u8 for floats: saturation is tested)."""
+    dt = desc.dtype
+    lo, hi = {"s8": (-128, 127), "u8": (0, 255), "s32": (-300, 300)}.get(dt.name, (-300, 300))
+    return desc.to_physical(rng.integers(lo, hi + 1, desc.dims).astype(dt.np_dtype))
+
+
+def quant_values(problem: ReorderProblem, case: ReorderCase, rng: np.random.Generator) -> dict:
+    """Scales are powers of two (exact in f32 and f64); zero points small integers; given common values kept."""
+    given = {f"{s.arg}_scale": s for s in case.scales} | {f"{z.arg}_zp": z for z in case.zero_points}
+    out = {}
+    for arg, q in problem.quant_args:
+        shape = q.shape(problem.dims)
+        a = given[arg]
+        if not q.mask and a.value is not None:
+            out[arg] = np.asarray(a.effective_value, np.float32 if "scale" in arg else np.int32)
+        elif "scale" in arg:
+            out[arg] = (2.0 ** rng.integers(-2, 3, shape)).astype(np.float32)
+        else:
+            out[arg] = rng.integers(-4, 5, shape).astype(np.int32)
+    return out
+
+
+def check(kernel, problem: ReorderProblem, case: ReorderCase) -> str | None:
+    """Run once on generated data; None when exact, else the reason it failed."""
+    rng = np.random.default_rng(SEED)
+    src = fill_source(problem.src, rng)
+    q = quant_values(problem, case, rng)
+    init = None
+    if problem.needs_dst_init:
+        init = rng.integers(-3, 4, problem.dst.buffer_nelems).astype(problem.dst.dtype.np_dtype)
+    got = kernel(src, dst_init=init, **q)
+    want = problem.reference(src, q, init)
+    if got.shape != want.shape or got.dtype != want.dtype:
+        return f"result is {got.dtype}{list(got.shape)}, expected {want.dtype}{list(want.shape)}"
+    pad = problem.dst.padding_mask()
+    if pad.any() and np.any(got[pad] != 0):
+        return f"{int(np.count_nonzero(got[pad]))} padded elements are not zero"
+    bad = got.astype(np.float64) != want.astype(np.float64)
+    if bad.any():
+        diff = np.abs(got.astype(np.float64) - want.astype(np.float64))[bad].max()
+        return f"{int(bad.sum())} of {got.size} buffer elements differ, max |diff| {diff:g}"
+    return None
+
+
+def _load_input(path: str, problem: ReorderProblem) -> np.ndarray:
+    try:
+        arr = np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        raise InputError(f"input file not found: {path}") from None
+    except (OSError, ValueError) as e:
+        raise InputError(f"cannot read {path} as a .npy array: {e}") from None
+    if arr.ndim != 1:
+        raise InputError(f"{path} holds shape {arr.shape}; --input takes the source's physical buffer as a "
+                         f"1-D array of {problem.src.buffer_nelems} elements")
+    return problem.src.check_buffer(arr)
+
+
+def run(argv: list[str], out=sys.stdout, backend_default: str = "llvm-cpu", jobs: int = 2) -> int:
+    counts = dict(passed=0, skipped=0, failed=0, computed=0)
+    print(f"kgen reorder: seed {SEED}", file=out, flush=True)
+    t0 = time.time()
+    cases = parse_args(argv, cwd=Path.cwd())
+    index = 0
+    while True:
+        window = list(itertools.islice(cases, WINDOW))
+        if not window:
+            break
+        # resolve problems; unsupported cases report SKIPPED, malformed input stops the run (exit 2)
+        by_backend: dict[str, list[int]] = {}
+        problems: list = [None] * len(window)
+        for i, case in enumerate(window):
+            try:
+                problems[i] = case_to_problem(case)
+                by_backend.setdefault(case.extra("backend") or backend_default, []).append(i)
+            except UnsupportedError as e:
+                problems[i] = e
+        kernels: list = [None] * len(window)
+        for be, idx in by_backend.items():
+            for i, k in zip(idx, build_reorders([[problems[i]] for i in idx], be, jobs=jobs)):
+                kernels[i] = k
+        for i, case in enumerate(window):
+            status, reason = _one(case, problems[i], kernels[i], out)
+            counts[status] += 1
+            line = f"{index}:{status.upper()}" + (f" ({reason})" if reason else "") + f" __REPRO: {case.repro()}"
+            print(line, file=out, flush=True)
+            index += 1
+    total = sum(counts.values())
+    computed = f" computed:{counts['computed']}" if counts["computed"] else ""
+    print(f"tests:{total} passed:{counts['passed']} skipped:{counts['skipped']} failed:{counts['failed']}"
+          f"{computed}  ({time.time() - t0:.1f} s)", file=out, flush=True)
+    return 1 if counts["failed"] else 0
+
+
+def _one(case: ReorderCase, problem, kernel, out) -> tuple[str, str | None]:
+    if isinstance(problem, UnsupportedError):
+        return "skipped", str(problem)
+    if isinstance(kernel, UnsupportedError):
+        return "skipped", str(kernel)
+    if isinstance(kernel, KgenError):
+        return "failed", str(kernel)
+    in_path, out_path = case.extra("input"), case.extra("output")
+    if in_path:
+        src = _load_input(in_path, problem)
+        if problem.quant_args:
+            q = quant_values(problem, case, np.random.default_rng(SEED))
+        else:
+            q = {}
+        y = kernel(src, **q)
+        if out_path:
+            np.save(out_path, y)
+        return "computed", f"-> {out_path}" if out_path else None
+    try:
+        reason = check(kernel, problem, case)
+    except UnsupportedError as e:
+        return "skipped", str(e)
+    except KgenError as e:
+        return "failed", str(e)
+    if reason is None and out_path:
+        rng = np.random.default_rng(SEED)
+        np.save(out_path, kernel(fill_source(problem.src, rng), **quant_values(problem, case, rng)))
+    return ("failed", reason) if reason else ("passed", None)

@@ -1,0 +1,201 @@
+"""The backend table: the one place that says how to compile for, and run on, each target.
+
+Everything that differs between targets lives in one ``Backend`` row: the ``iree-compile`` flags,
+the runtime driver, and the feature gaps the emitters must route around. Adding a target means
+adding one row here, not editing ``if backend == ...`` chains elsewhere (see STYLE.md, "one
+registry per concept").
+
+The flag sets are the ones verified in IREE_NOTES.md sections 3 and 4 for IREE 3.13:
+
+- ``llvm-cpu`` needs ``--iree-llvmcpu-target-cpu=host``; without it IREE warns at length and emits
+  generic x86-64 code. ``--iree-hal-target-device=local`` alone fails ("does not provide any
+  executable targets").
+- ``vulkan`` uses the ``valhall4`` target: the default ``vp_android_baseline_2022`` gave silently
+  wrong f16 results on lavapipe, and targets without ``dp4xi8toi32`` gave wrong i8 results.
+- ``cuda`` uses ``sm_80``: IREE 3.13 has no Hopper entry in its target table, and the PTX it embeds
+  for sm_80 is JIT-compiled by the driver on newer GPUs.
+
+IREE 3.13 also *demotes f64 to f32 by default* (``--iree-input-demote-f64-to-f32``), rewriting the
+public signature and printing only a warning. A float64 kernel would then silently run in f32 and
+reject float64 inputs. The backends that can do f64 therefore turn the demotion off; Vulkan cannot
+(lavapipe and ``valhall4`` have no fp64: "failed to convert SPIR-V type ... f64") and reports
+``supports_f64=False`` so callers refuse f64 before compiling.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import threading
+from dataclasses import dataclass
+
+from generator.errors import UnsupportedError
+
+
+@dataclass(frozen=True)
+class Backend:
+    """One compilation target and the runtime driver that executes its modules.
+
+    ``driver`` is the IREE HAL driver name. For ``llvm-cpu`` it is the default ``local-task``
+    (multi-threaded); the runtime lets ``KGEN_CPU_DRIVER=local-sync`` override it, which is cheaper
+    for tiny kernels (about 10-20 us less per call).
+    """
+
+    name: str
+    driver: str
+    flags: tuple[str, ...]
+    supports_pack: bool
+    supports_f64: bool
+    doc: str
+
+
+_NO_DEMOTE_F64 = "--iree-input-demote-f64-to-f32=false"
+
+BACKENDS: dict[str, Backend] = {
+    b.name: b
+    for b in (
+        Backend(
+            name="llvm-cpu",
+            driver="local-task",
+            flags=(
+                "--iree-hal-target-device=local",
+                "--iree-hal-local-target-device-backends=llvm-cpu",
+                "--iree-llvmcpu-target-cpu=host",
+                _NO_DEMOTE_F64,
+            ),
+            supports_pack=True,
+            supports_f64=True,
+            doc="Host CPU through LLVM, tuned for this machine (target-cpu=host); the vmfb is not "
+            "portable to CPUs with fewer ISA extensions.",
+        ),
+        Backend(
+            name="vulkan",
+            driver="vulkan",
+            flags=(
+                "--iree-hal-target-device=vulkan",
+                "--iree-vulkan-target=valhall4",
+            ),
+            supports_pack=False,
+            supports_f64=False,
+            doc="Vulkan/SPIR-V with the valhall4 target (verified on Mesa lavapipe). linalg.pack/unpack "
+            "fail to compile here ('failed to tile to invocations'): emit pad+expand+transpose.",
+        ),
+        Backend(
+            name="cuda",
+            driver="cuda",
+            flags=(
+                "--iree-hal-target-device=cuda",
+                "--iree-cuda-target=sm_80",
+                _NO_DEMOTE_F64,
+            ),
+            supports_pack=True,
+            supports_f64=True,
+            doc="NVIDIA GPUs through PTX for sm_80, JIT-compiled by the driver on newer GPUs "
+            "(IREE 3.13 knows no sm_90 target). Compiling needs no GPU; running does.",
+        ),
+    )
+}
+
+
+def get_backend(name: str | Backend) -> Backend:
+    """Return the backend row for ``name`` (a ``Backend`` is passed through unchanged).
+
+    Raises ``UnsupportedError`` naming the known backends, so a typo on the command line gives one
+    actionable line rather than a ``KeyError``.
+    """
+    if isinstance(name, Backend):
+        return name
+    try:
+        return BACKENDS[name]
+    except (KeyError, TypeError):
+        known = ", ".join(BACKENDS)
+        raise UnsupportedError(f"unknown backend {name!r} (known: {known})") from None
+
+
+def prepare_runtime_env() -> None:
+    """Set ``XDG_RUNTIME_DIR=/tmp`` if unset: the Vulkan loader otherwise prints warnings on stderr."""
+    os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
+
+
+def iree_message(exc: BaseException | str) -> str:
+    """Shorten an IREE runtime exception to one readable line.
+
+    IREE messages look like ``Error creating driver: c/runtime/src/...c:66: UNAVAILABLE; <what>;
+    while invoking ...`` followed by a stack of frames. We keep the status code's explanation (the
+    part after the ``CODE;``) up to the first ``; while`` context, which is the part a user can act on.
+    """
+    text = str(exc).strip()
+    line = text.splitlines()[0] if text else type(exc).__name__
+    for code in (
+        "INVALID_ARGUMENT; ",
+        "UNAVAILABLE; ",
+        "NOT_FOUND; ",
+        "INCOMPATIBLE; ",
+        "FAILED_PRECONDITION; ",
+        "RESOURCE_EXHAUSTED; ",
+        "OUT_OF_RANGE; ",
+        "INTERNAL; ",
+        "UNIMPLEMENTED; ",
+        "ABORTED; ",
+        "DEADLINE_EXCEEDED; ",
+        "PERMISSION_DENIED; ",
+        "UNKNOWN; ",
+    ):
+        i = line.find(code)
+        if i >= 0:
+            line = line[i + len(code):]
+            break
+    j = line.find("; while ")
+    if j >= 0:
+        line = line[:j]
+    line = line.strip().rstrip(";")
+    if len(line) > 300:
+        line = line[:297] + "..."
+    return line
+
+
+_probe_lock = threading.Lock()
+
+
+@functools.cache
+def _probe_driver(driver: str) -> tuple[bool, str]:
+    # functools.cache alone is not enough under threads: two threads could create the device
+    # twice. The lock makes the first probe the only one.
+    with _probe_lock:
+        prepare_runtime_env()
+        try:
+            import iree.runtime as rt
+        except Exception as e:  # noqa: BLE001 - a broken runtime install is "no device", with why
+            return False, f"iree.runtime cannot be imported ({e}); install iree-base-runtime==3.13.0"
+        try:
+            dev = rt.get_device(driver)  # cached by iree.runtime, so the runtime reuses this device
+        except Exception as e:  # noqa: BLE001 - never raise from a probe
+            return False, iree_message(e)
+        try:
+            names = [d.get("name", "") for d in rt.get_driver(driver).query_available_devices()]
+        except Exception:  # noqa: BLE001 - the name is only informative
+            names = []
+        return True, f"{driver}: {names[0]}" if names and names[0] else driver
+
+
+def device_available(backend: str | Backend) -> tuple[bool, str]:
+    """Whether a runtime device for ``backend`` can be created here, and why (or which one).
+
+    The probe creates the device once per process (cached) and never raises: tests use it to skip
+    with the real reason, e.g. ``libcuda.so not available``, instead of failing.
+    """
+    b = get_backend(backend)
+    driver = b.driver
+    if b.name == "llvm-cpu":
+        driver = os.environ.get("KGEN_CPU_DRIVER", b.driver)
+    return _probe_driver(driver)
+
+
+def cuda_device_available() -> tuple[bool, str]:
+    """``(True, device)`` if a CUDA device can be opened, else ``(False, reason)``; never raises."""
+    return device_available("cuda")
+
+
+def vulkan_device_available() -> tuple[bool, str]:
+    """``(True, device)`` if a Vulkan device can be opened, else ``(False, reason)``; never raises."""
+    return device_available("vulkan")

@@ -1,0 +1,191 @@
+"""Relayout plans: the steps that turn a physical buffer into its logical tensor and back.
+
+A plan is a list of steps (plain dicts: kind, SSA names, types, parameters) that the template
+`relayout.mlir.j2` spells as MLIR, one macro per kind. The decisions live here:
+
+* buffer -> packed tensor: slice off `offset0`, pad to the pitched volume, expand_shape into the
+  pitched dense shape, slice the data corner (`MemoryDesc.pitch`); interleaved strides use a gather.
+* packed -> logical: a transpose for plain formats; `linalg.unpack` for single-level blocks where
+  the backend compiles it; otherwise transpose + collapse_shape + extract_slice (the portable form
+  Vulkan needs, and the only form for multi-level blocks such as OIhw4i16o4i).
+* logical -> packed -> buffer: the mirror image, padding blocked tails with zeros
+  (`linalg.pack padding_value` or `tensor.pad`), and inserting into the old destination buffer when
+  the destination has gaps or an offset.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..errors import UnsupportedError
+from ..layout import MemoryDesc
+
+
+@dataclass(frozen=True)
+class Value:
+    name: str
+    shape: tuple[int, ...]
+    elem: str
+
+
+class Plan:
+    """An ordered list of steps with fresh SSA names."""
+
+    def __init__(self, prefix: str = "v"):
+        self.steps: list[dict] = []
+        self._n = 0
+        self._prefix = prefix
+
+    def fresh(self) -> str:
+        self._n += 1
+        return f"{self._prefix}{self._n}"
+
+    def add(self, kind: str, inp: Value | None, shape, elem: str | None = None, **params) -> Value:
+        out = Value(self.fresh(), tuple(shape), elem or inp.elem)
+        self.steps.append(dict(kind=kind, inp=inp, out=out, **params))
+        return out
+
+    # ---- primitive steps; each skips itself when it would change nothing
+    def slice(self, v: Value, offsets, sizes, result_shape=None) -> Value:
+        if tuple(sizes) == v.shape and not any(offsets):
+            return v
+        return self.add("slice", v, result_shape if result_shape is not None else sizes,
+                        offsets=list(offsets), sizes=list(sizes))
+
+    def pad(self, v: Value, high) -> Value:
+        if not any(high):
+            return v
+        return self.add("pad", v, [s + h for s, h in zip(v.shape, high)], low=[0] * len(high), high=list(high))
+
+    def expand(self, v: Value, groups, shape) -> Value:
+        if tuple(shape) == v.shape:
+            return v
+        return self.add("expand", v, shape, groups=groups)
+
+    def collapse(self, v: Value, groups) -> Value:
+        shape = [math.prod(v.shape[i] for i in g) for g in groups]
+        if tuple(shape) == v.shape:
+            return v
+        return self.add("collapse", v, shape, groups=groups)
+
+    def transpose(self, v: Value, perm) -> Value:
+        if list(perm) == sorted(perm):
+            return v
+        return self.add("transpose", v, [v.shape[p] for p in perm], perm=list(perm))
+
+    def insert(self, src: Value, dest: Value, offsets) -> Value:
+        return self.add("insert", dest, dest.shape, source=src, offsets=list(offsets), sizes=list(src.shape))
+
+
+def _groups_1d(rank: int):
+    return [list(range(rank))]
+
+
+def _block_layout(desc: MemoryDesc):
+    """For each logical dim d: the positions, in the packed tensor, of its outer index and block digits."""
+    n = desc.ndims
+    order = desc.order
+    per_dim = {d: [order.index(d)] for d in range(n)}
+    for k, (d, _) in enumerate(desc.blocks):
+        per_dim[d].append(n + k)
+    return per_dim
+
+
+def _single_level(desc: MemoryDesc) -> bool:
+    dims = [d for d, _ in desc.blocks]
+    return len(dims) == len(set(dims)) and all(
+        desc.outer_dims[d] == -(-desc.dims[d] // desc.block_of(d)) for d in dims)
+
+
+def buffer_to_packed(plan: Plan, buf: Value, desc: MemoryDesc) -> Value | None:
+    """1-D buffer -> packed tensor (physical_shape), or None when strides interleave."""
+    p = desc.pitch()
+    if p is None:
+        return None
+    v = buf
+    if desc.offset0 or desc.span != buf.shape[0]:
+        v = plan.slice(v, [desc.offset0], [desc.span])
+    v = plan.pad(v, [p.volume - desc.span])
+    v = plan.expand(v, _groups_1d(len(p.shape)), p.shape)
+    packed_shape = desc.physical_shape
+    if p.shape != p.data_shape:
+        v = plan.slice(v, [0] * len(p.shape), p.data_shape, result_shape=packed_shape)
+    return v
+
+
+def packed_to_logical(plan: Plan, v: Value, desc: MemoryDesc, use_pack: bool) -> Value:
+    n = desc.ndims
+    if not desc.is_blocked:
+        return plan.transpose(v, [desc.order.index(d) for d in range(n)])
+    if use_pack and _single_level(desc):
+        return plan.add("unpack", v, desc.dims, outer_perm=list(desc.order),
+                        inner_pos=[d for d, _ in desc.blocks], tiles=[s for _, s in desc.blocks])
+    per_dim = _block_layout(desc)
+    perm = [pos for d in range(n) for pos in per_dim[d]]
+    v = plan.transpose(v, perm)
+    groups, k = [], 0
+    for d in range(n):
+        groups.append(list(range(k, k + len(per_dim[d]))))
+        k += len(per_dim[d])
+    v = plan.collapse(v, groups)
+    return plan.slice(v, [0] * n, desc.dims)
+
+
+def gather_logical(plan: Plan, buf: Value, desc: MemoryDesc) -> Value:
+    """Interleaved strides: read each logical element at its offset (plain formats only)."""
+    return plan.add("gather", buf, desc.dims, strides=list(desc.strides), offset0=desc.offset0)
+
+
+def buffer_to_logical(plan: Plan, buf: Value, desc: MemoryDesc, use_pack: bool) -> Value:
+    packed = buffer_to_packed(plan, buf, desc)
+    if packed is None:
+        return gather_logical(plan, buf, desc)
+    return packed_to_logical(plan, packed, desc, use_pack)
+
+
+def logical_to_packed(plan: Plan, v: Value, desc: MemoryDesc, use_pack: bool) -> Value:
+    n = desc.ndims
+    if not desc.is_blocked:
+        return plan.transpose(v, list(desc.order))
+    if use_pack and _single_level(desc):
+        return plan.add("pack", v, desc.physical_shape, outer_perm=list(desc.order),
+                        inner_pos=[d for d, _ in desc.blocks], tiles=[s for _, s in desc.blocks])
+    v = plan.pad(v, [p - d for p, d in zip(desc.padded_dims, desc.dims)])
+    per_dim = _block_layout(desc)
+    # expand each dim into [outer, digit, digit, ...] in logical order
+    shape, groups, k = [], [], 0
+    for d in range(n):
+        sizes = [desc.outer_dims[d]] + [s for dd, s in desc.blocks if dd == d]
+        shape += sizes
+        groups.append(list(range(k, k + len(sizes))))
+        k += len(sizes)
+    v = plan.expand(v, groups, shape)
+    grouped = [pos for d in range(n) for pos in per_dim[d]]     # grouped position -> packed position
+    perm = [grouped.index(pos) for pos in range(len(grouped))]
+    return plan.transpose(v, perm)
+
+
+def logical_to_buffer(plan: Plan, v: Value, desc: MemoryDesc, use_pack: bool, init: Value | None) -> Value:
+    """Logical tensor -> 1-D destination buffer; `init` is the old buffer when the desc is not dense."""
+    p = desc.pitch()
+    if p is None:
+        raise UnsupportedError(f"destination strides {'x'.join(map(str, desc.strides))} interleave; only "
+                               f"nested strides (row pitch, sub-tensor views) can be written")
+    if not desc.is_dense and desc.is_blocked and any(desc.dims[d] % desc.block_of(d) for d, _ in desc.blocks):
+        raise UnsupportedError("a blocked sub-memory destination that ends mid-block cannot be written "
+                               "without clobbering its neighbours")
+    packed = logical_to_packed(plan, v, desc, use_pack)
+    if desc.is_dense:
+        return plan.collapse(packed, [list(range(len(packed.shape)))])
+    assert init is not None, "non-dense destination needs its old buffer"
+    data = plan.expand(packed, [[i] for i in range(desc.ndims - 1)] +
+                       ([[desc.ndims - 1, desc.ndims]] if p.has_gap_dim else [[desc.ndims - 1]]) +
+                       [[i + (1 if p.has_gap_dim else 0)] for i in range(desc.ndims, len(packed.shape))],
+                       p.data_shape) if p.has_gap_dim else packed
+    region = plan.slice(init, [desc.offset0], [desc.span])
+    region = plan.pad(region, [p.volume - desc.span])
+    region = plan.expand(region, _groups_1d(len(p.shape)), p.shape)
+    region = plan.insert(data, region, [0] * len(p.shape))
+    region = plan.collapse(region, [list(range(len(p.shape)))])
+    region = plan.slice(region, [0], [desc.span])
+    return plan.insert(region, init, [desc.offset0])

@@ -1,0 +1,98 @@
+"""Reorder kernels: choose the relayout steps and the element conversion, render `reorder.mlir.j2`.
+
+One function per kernel, named by the problem (every parameter in the name). Arguments, in order:
+the source buffer (1-D), each quantization array present (src_scale, dst_scale: f32; src_zp, dst_zp:
+i32; 0-d for common, else the masked dims), and the old destination buffer when the destination has
+gaps or an offset. The result is the destination's 1-D buffer, padding included.
+
+A chain of reorders folds into one kernel: the intermediate layouts only move data, so the chain
+reads the first source, applies each step's element conversion in turn and writes the last destination.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from ..errors import FormatError, UnsupportedError
+from ..layout.dtypes import DataType
+from ..problem.reorder import ReorderProblem
+from . import relayout
+from .relayout import Plan, Value
+from .render import render, with_header
+
+TEMPLATE = "reorder.mlir.j2"
+
+
+def _route(src: DataType, dst: DataType, quantized: bool) -> str:
+    """How an element travels: 'copy'; 'int' (widen, saturate, narrow); 'itof' (one int-to-float
+    conversion, so a single rounding); or 'f32' (to f32, apply quantization, round and saturate)."""
+    if src == dst and not quantized:
+        return "copy"
+    if quantized:
+        return "f32"
+    if src.is_int and dst.is_int:
+        return "int"
+    if src.is_int:
+        return "itof"
+    return "f32"
+
+
+def convert_step(plan: Plan, v: Value, problem: ReorderProblem, quant_values: dict[str, Value]) -> Value:
+    src, dst = problem.src.dtype, problem.dst.dtype
+    quant = [dict(arg=arg, value=quant_values[arg], mask=list(q.mask)) for arg, q in problem.quant_args]
+    route = _route(src, dst, bool(quant))
+    if route == "copy":
+        return v
+    ilo, ihi = (int(np.iinfo(dst.np_dtype).min), int(np.iinfo(dst.np_dtype).max)) if dst.is_int else (0, 0)
+    return plan.add("convert", v, v.shape, dst.mlir, route=route, src=src, dst=dst, quant=quant,
+                    lo=dst.min, hi=dst.max, ilo=ilo, ihi=ihi)
+
+
+def kernel_name(chain: Sequence[ReorderProblem]) -> str:
+    return chain[0].name if len(chain) == 1 else "chain__" + "__".join(p.name for p in chain)
+
+
+def render_reorder_module(chains: Sequence[Sequence[ReorderProblem]], *, use_pack: bool = True) -> str:
+    """One MLIR module holding several kernels (compiling them together amortises iree-compile's start)."""
+    seen, bodies = set(), []
+    for chain in chains:
+        if kernel_name(chain) not in seen:
+            seen.add(kernel_name(chain))
+            bodies.append(render_reorder(chain, use_pack=use_pack, header=False))
+    return with_header(TEMPLATE, "\n".join(bodies))
+
+
+def render_reorder(problems: "ReorderProblem | Sequence[ReorderProblem]", *, use_pack: bool = True,
+                   name: str | None = None, header: bool = True) -> str:
+    """MLIR text of one reorder kernel (or a folded chain of reorders)."""
+    chain = [problems] if isinstance(problems, ReorderProblem) else list(problems)
+    if not chain:
+        raise FormatError("a reorder chain needs at least one reorder")
+    for a, b in zip(chain, chain[1:]):
+        if a.dst.dims != b.src.dims or a.dst.dtype != b.src.dtype:
+            raise FormatError(f"reorder chain breaks: {a.dst!r} feeds {b.src!r}")
+    first, last = chain[0], chain[-1]
+    if first.src.is_zero_volume:
+        raise UnsupportedError("zero-volume reorders need no kernel")
+    plan = Plan()
+    args = [Value("src", (first.src.buffer_nelems,), first.src.dtype.mlir)]
+    quant_values: list[dict[str, Value]] = []
+    for k, p in enumerate(chain):
+        vals = {}
+        for arg, q in p.quant_args:
+            label = arg if len(chain) == 1 else f"s{k}_{arg}"
+            vals[arg] = Value(label, q.shape(p.dims), p.quant_dtype(arg).mlir)
+            args.append(vals[arg])
+        quant_values.append(vals)
+    init = None
+    if last.needs_dst_init:
+        init = Value("dst_init", (last.dst.buffer_nelems,), last.dst.dtype.mlir)
+        args.append(init)
+    v = relayout.buffer_to_logical(plan, args[0], first.src, use_pack)
+    for p, vals in zip(chain, quant_values):
+        v = convert_step(plan, v, p, vals)
+    out = relayout.logical_to_buffer(plan, v, last.dst, use_pack, init)
+    if out.name == "src":         # identical layouts and types: the kernel still returns a fresh buffer
+        out = plan.add("copy", out, out.shape)
+    return render(TEMPLATE, header=header, fn=name or kernel_name(chain), args=args, steps=plan.steps, result=out)

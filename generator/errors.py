@@ -1,0 +1,38 @@
+"""Typed errors of the generator.
+
+Every error the product raises on bad input is a subclass of ``KgenError`` and carries a one-line
+message that names the bad value and, where it helps, what would be accepted. The CLI prints
+``kgen: error: <message>`` and exits 2 for these; it never shows a traceback for them.
+"""
+
+
+class KgenError(Exception):
+    """Base of all errors raised by the generator on bad input or unsupported requests."""
+
+
+class FormatError(KgenError, ValueError):
+    """A memory format tag, stride list or descriptor is malformed or does not fit the dims."""
+
+
+class ProblemError(KgenError, ValueError):
+    """A problem description (dims string, batch line, attribute) is malformed."""
+
+
+class UnsupportedError(KgenError):
+    """A well-formed request the product cannot serve (dtype/backend/feature combination)."""
+
+
+class CompileError(KgenError):
+    """iree-compile rejected generated MLIR, or the compiler is missing."""
+
+
+class ArtifactError(KgenError):
+    """A compiled artifact is missing, corrupt or stale."""
+
+
+class InputError(KgenError, ValueError):
+    """Run-time input is wrong: array shape, dtype or length, or an unreadable file."""
+
+
+class RunError(KgenError, RuntimeError):
+    """The runtime failed to load or invoke a compiled module."""

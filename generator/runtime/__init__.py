@@ -1,0 +1,26 @@
+"""Runtime layer: load compiled modules (.vmfb) and call their functions on NumPy arrays.
+
+Imports from compile (the backend table) and errors only; select/bench build on it.
+"""
+
+from generator.runtime.module import (
+    DeviceTensor,
+    Function,
+    LoadedModule,
+    driver_for,
+    get_device,
+    load_module,
+    run_function,
+    upload,
+)
+
+__all__ = [
+    "DeviceTensor",
+    "Function",
+    "LoadedModule",
+    "driver_for",
+    "get_device",
+    "load_module",
+    "run_function",
+    "upload",
+]
