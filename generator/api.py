@@ -89,7 +89,7 @@ class ReorderKernel:
                 want = q.shape(p.dims)
                 if v.shape != want:
                     raise InputError(f"{key} has shape {v.shape}, policy {q.policy} wants {want}")
-                out.append(np.ascontiguousarray(v.astype(dt)))
+                out.append(np.array(v, dtype=dt, order="C"))   # keeps 0-d arrays 0-d
         if given:
             raise InputError(f"unexpected arguments {', '.join(sorted(given))}")
         return out
@@ -107,7 +107,8 @@ class ReorderKernel:
         elif dst_init is not None:
             raise InputError("dst_init applies only to destinations with gaps or an offset")
         (out,) = self._fn(*args)
-        return out
+        # the runtime knows only signless i8: give u8 results their unsigned view back
+        return out.view(self.dst.dtype.np_dtype) if out.dtype != self.dst.dtype.np_dtype else out
 
     def reference(self, src: np.ndarray, *, dst_init: np.ndarray | None = None, **quant) -> np.ndarray:
         """The float64 NumPy model of this kernel (for checking)."""

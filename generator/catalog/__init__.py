@@ -1,0 +1,183 @@
+"""The kernel catalog: named kernels that `./build.sh` generates, compiles and checks.
+
+`reorders.txt` beside this file lists one kernel a line (a name, then a benchdnn reorder problem).
+For a backend the build:
+
+1. renders each kernel's MLIR into `mlir/<backend>/<function>.mlir`, written only when it changed;
+2. compiles it through the content-addressed cache into `build/<backend>/<function>.vmfb`, with the
+   exact compile command beside it (`<function>.compile.sh`), usable by `iree-run-module`;
+3. writes `build/<backend>/manifest.json` (name, function, signature, formats, flags, sha256);
+4. runs each kernel once against the NumPy reference (where the backend's device is present).
+
+The function name is `ReorderProblem.name`, which encodes every parameter.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import shlex
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import KgenError, ProblemError
+from ..problem.benchdnn import ReorderCase, parse_args
+from ..problem.reorder import ReorderProblem
+from ..version import __version__
+
+CATALOG_FILE = Path(__file__).with_name("reorders.txt")
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    name: str
+    case: ReorderCase
+    problem: ReorderProblem
+
+    @property
+    def function(self) -> str:
+        return self.problem.name
+
+
+def repo_root() -> Path:
+    """The checkout this package lives in (where mlir/ and build/ are), else the working directory."""
+    here = Path(__file__).resolve().parents[2]
+    return here if (here / "pyproject.toml").is_file() and (here / "generator").is_dir() else Path.cwd()
+
+
+def load_catalog(path: Path = CATALOG_FILE) -> list[CatalogEntry]:
+    from ..check import case_to_problem
+
+    entries, names = [], set()
+    for lineno, raw in enumerate(path.read_text().splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        name, *args = shlex.split(line)
+        cases = list(parse_args(args))
+        if len(cases) != 1:
+            raise ProblemError(f"{path.name}:{lineno}: a catalog line must describe exactly one problem")
+        if name in names:
+            raise ProblemError(f"{path.name}:{lineno}: kernel name '{name}' is used twice")
+        names.add(name)
+        entries.append(CatalogEntry(name, cases[0], case_to_problem(cases[0])))
+    return entries
+
+
+def render_catalog(backend: str) -> dict[str, str]:
+    """{relative path under mlir/: MLIR text} for every catalog kernel on `backend` (no compiler run)."""
+    from ..compile import get_backend
+    from ..emit.reorder import render_reorder
+
+    b = get_backend(backend)
+    return {f"{b.name}/{e.function}.mlir": render_reorder(e.problem, use_pack=b.supports_pack)
+            for e in load_catalog()}
+
+
+def _write_if_changed(path: Path, text: str) -> bool:
+    if path.is_file() and path.read_text() == text:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(text)
+    tmp.replace(path)
+    return True
+
+
+def _signature(p: ReorderProblem) -> dict:
+    return {"inputs": [{"name": n, "shape": list(s), "dtype": d.name} for n, s, d in p.input_shapes()],
+            "output": {"shape": [p.dst.buffer_nelems], "dtype": p.dst.dtype.name}}
+
+
+def build_catalog(backend: str = "llvm-cpu", *, jobs: int = 2, run: bool = True, compile: bool = True,
+                  root: Path | None = None, out=sys.stdout) -> int:
+    """Render, compile and check the catalog; print progress and a summary. Returns an exit status."""
+    from ..compile import compile_mlir, compiler_version, device_available, get_backend, write_artifact
+
+    b = get_backend(backend)
+    root = root or repo_root()
+    t0 = time.time()
+    entries = load_catalog()
+    texts = render_catalog(b.name)
+    written = sum(_write_if_changed(root / "mlir" / rel, text) for rel, text in texts.items())
+    # stale files of kernels no longer in the catalog would mislead a reader of mlir/
+    keep = {root / "mlir" / rel for rel in texts}
+    removed = 0
+    for f in (root / "mlir" / b.name).glob("*.mlir"):
+        if f not in keep:
+            f.unlink()
+            removed += 1
+    print(f"catalog: {len(entries)} kernels for {b.name}; mlir/{b.name}: {written} written, "
+          f"{len(texts) - written} unchanged, {removed} removed", file=out, flush=True)
+    if not compile:
+        return 0
+    outdir = root / "build" / b.name
+    outdir.mkdir(parents=True, exist_ok=True)
+    n = len(entries)
+
+    def build(i_e):
+        i, e = i_e
+        t = time.time()
+        art = compile_mlir(texts[f"{b.name}/{e.function}.mlir"], b, name=e.function)
+        path = write_artifact(art, outdir, e.function)
+        return i, e, art, path, time.time() - t
+
+    manifest, failures, done = [], 0, 0
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = [pool.submit(build, (i, e)) for i, e in enumerate(entries)]
+        for fut in futures:
+            try:
+                i, e, art, path, dt = fut.result()
+            except KgenError as err:
+                failures += 1
+                print(f"  compile FAILED: {err}", file=out, flush=True)
+                continue
+            done += 1
+            state = "cached" if art.cached else f"{dt:.1f} s"
+            print(f"  [{done:2d}/{n}] compiled {e.name:30s} ({state})", file=out, flush=True)
+            manifest.append({
+                "name": e.name, "function": e.function, "file": path.name,
+                "problem": e.case.repro(), "signature": _signature(e.problem),
+                "src": {"dims": list(e.problem.dims), "dtype": e.problem.src.dtype.name,
+                        "format": e.problem.src.format_name()},
+                "dst": {"dims": list(e.problem.dims), "dtype": e.problem.dst.dtype.name,
+                        "format": e.problem.dst.format_name()},
+                "backend": b.name, "flags": list(art.flags),
+                "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+                "compiler": compiler_version(), "generator": __version__,
+            })
+    manifest.sort(key=lambda m: m["name"])
+    _write_if_changed(outdir / "manifest.json", json.dumps({"backend": b.name, "kernels": manifest}, indent=1) + "\n")
+    passed = checked_fail = 0
+    if run:
+        ok, why = device_available(b)
+        if not ok:
+            print(f"  run skipped on {b.name}: {why}", file=out, flush=True)
+        else:
+            from ..api import ReorderKernel
+            from ..check import check
+            by_name = {e.name: e for e in entries}
+            for m in manifest:
+                e = by_name[m["name"]]
+                art = _PrebuiltArtifact(outdir / m["file"])
+                try:
+                    reason = check(ReorderKernel([e.problem], b, artifact=art), e.problem, e.case)
+                except KgenError as err:
+                    reason = str(err)
+                if reason:
+                    checked_fail += 1
+                    print(f"  check FAILED {e.name}: {reason}", file=out, flush=True)
+                else:
+                    passed += 1
+    print(f"catalog: {len(manifest)}/{n} compiled into {outdir.relative_to(root)}/, "
+          f"{passed} checked against NumPy, {failures + checked_fail} failed, {time.time() - t0:.1f} s",
+          file=out, flush=True)
+    return 1 if failures or checked_fail else 0
+
+
+@dataclass(frozen=True)
+class _PrebuiltArtifact:
+    """A vmfb in build/ (rather than in the cache), as ReorderKernel expects an artifact."""
+    path: Path

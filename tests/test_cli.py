@@ -1,0 +1,85 @@
+"""The kgen command line: benchdnn-style reorder runs, --input/--output, desc."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from generator.catalog import repo_root
+from generator.compile import vulkan_device_available
+from generator.layout import MemoryDesc
+
+SHARED = repo_root().parent / "shared" / "benchdnn"
+
+
+def kgen(*args, cwd=None):
+    env = dict(os.environ)
+    return subprocess.run([sys.executable, "-m", "generator.cli.main", *args], capture_output=True, text=True,
+                          cwd=cwd, env=env, timeout=900)
+
+
+def test_desc_worked_example():
+    r = kgen("desc", "--tag=nChw8c", "2x17x5x4")
+    assert r.returncode == 0, r.stderr
+    assert "padded dims:    2x24x5x4" in r.stdout
+    assert "strides:        480x160x32x8" in r.stdout
+    assert "size:           3840 bytes" in r.stdout
+
+
+def test_reorder_problems_pass_and_count():
+    r = kgen("reorder", "--sdt=f32,s8", "--ddt=s8", "--stag=nchw", "--dtag=nChw16c,CHWN4",
+             "--attr-scales=,src:per_dim_1", "2x17x3x5", "--attr-post-ops=sum:0.5", "1x3x2x2")
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("kgen reorder: seed ")
+    assert sum("PASSED" in l for l in lines) == 8
+    assert sum(l.split(":", 1)[1].startswith("SKIPPED (--attr-post-ops=sum:0.5") for l in lines if ":" in l) == 8
+    assert lines[-1].startswith("tests:16 passed:8 skipped:8 failed:0")
+
+
+def test_zero_volume_is_legal():
+    r = kgen("reorder", "--stag=nchw", "--dtag=nChw8c", "2x0x3x3")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "0:PASSED" in r.stdout
+
+
+def test_input_output_roundtrip(tmp_path):
+    src = MemoryDesc((2, 17, 3, 4), "f32", "nhwc")
+    dst = MemoryDesc((2, 17, 3, 4), "f32", "nChw8c")
+    x = np.arange(src.nelems, dtype=np.float32).reshape(src.dims)
+    np.save(tmp_path / "in.npy", src.to_physical(x))
+    r = kgen("reorder", "--stag=nhwc", "--dtag=nChw8c", f"--input={tmp_path / 'in.npy'}",
+             f"--output={tmp_path / 'out.npy'}", "2x17x3x4")
+    assert r.returncode == 0, r.stdout + r.stderr
+    y = np.load(tmp_path / "out.npy")
+    assert y.shape == (dst.buffer_nelems,) and y.dtype == np.float32
+    assert np.array_equal(dst.from_physical(y), x)
+    assert not y[dst.padding_mask()].any()
+
+
+def test_batch_file_with_reset_and_nesting(tmp_path):
+    (tmp_path / "inner").write_text("--reset --sdt=u8 --ddt=s8 --stag=abx --dtag=aBx4b 1x6x2x2\n")
+    (tmp_path / "outer").write_text("# comment\n--sdt=f32 --ddt=bf16 --stag=axb --dtag=aBx8b 2x9x2x3\n"
+                                    "--batch=inner\n")
+    r = kgen("reorder", f"--batch={tmp_path / 'outer'}")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.splitlines()[-1].startswith("tests:2 passed:2 skipped:0 failed:0")
+
+
+@pytest.mark.skipif(not (SHARED / "lists" / "reorder_smoke.txt").is_file(), reason="../shared/benchdnn is absent")
+def test_benchdnn_reorder_smoke_list():
+    r = kgen("reorder", f"--batch={SHARED / 'lists' / 'reorder_smoke.txt'}")
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr
+    last = r.stdout.splitlines()[-1]
+    assert "failed:0" in last and "passed:0" not in last
+
+
+@pytest.mark.vulkan
+@pytest.mark.skipif(not vulkan_device_available()[0], reason=f"no Vulkan device: {vulkan_device_available()[1]}")
+def test_reorder_on_vulkan():
+    r = kgen("reorder", "--backend=vulkan", "--sdt=f32", "--ddt=s8", "--stag=nchw", "--dtag=NCHW4",
+             "--attr-zero-points=dst:common:2", "2x17x3x5")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "0:PASSED" in r.stdout
