@@ -42,7 +42,15 @@ def _load_input(path: str, problem: ReorderProblem) -> np.ndarray:
     return problem.src.check_buffer(arr)
 
 
-def run(argv: list[str], out=sys.stdout, backend_default: str = "llvm-cpu", jobs: int = 2) -> int:
+def _save(path: str, array: np.ndarray) -> None:
+    try:
+        np.save(path, array)
+    except OSError as e:
+        raise InputError(f"cannot write --output={path}: {e.strerror or e}") from None
+
+
+def run(argv: list[str], out=None, backend_default: str = "llvm-cpu", jobs: int = 2) -> int:
+    out = out or sys.stdout
     counts = dict(passed=0, skipped=0, failed=0, computed=0)
     print(f"kgen reorder: seed {SEED}", file=out, flush=True)
     t0 = time.time()
@@ -94,7 +102,7 @@ def _one(case: ReorderCase, problem, kernel, out) -> tuple[str, str | None]:
             q = {}
         y = kernel(src, **q)
         if out_path:
-            np.save(out_path, y)
+            _save(out_path, y)
         return "computed", f"-> {out_path}" if out_path else None
     try:
         reason = check(kernel, problem, case)
@@ -104,5 +112,5 @@ def _one(case: ReorderCase, problem, kernel, out) -> tuple[str, str | None]:
         return "failed", str(e)
     if reason is None and out_path:
         rng = np.random.default_rng(SEED)
-        np.save(out_path, kernel(fill_source(problem.src, rng), **quant_values(problem, case, rng)))
+        _save(out_path, kernel(fill_source(problem.src, rng), **quant_values(problem, case, rng)))
     return ("failed", reason) if reason else ("passed", None)

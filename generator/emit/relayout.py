@@ -171,9 +171,8 @@ def logical_to_buffer(plan: Plan, v: Value, desc: MemoryDesc, use_pack: bool, in
     if p is None:
         raise UnsupportedError(f"destination strides {'x'.join(map(str, desc.strides))} interleave; only "
                                f"nested strides (row pitch, sub-tensor views) can be written")
-    if not desc.is_dense and desc.is_blocked and any(desc.dims[d] % desc.block_of(d) for d, _ in desc.blocks):
-        raise UnsupportedError("a blocked sub-memory destination that ends mid-block cannot be written "
-                               "without clobbering its neighbours")
+    # A blocked view's padded tail is its own (MemoryDesc.submemory refuses views that end mid-block
+    # anywhere but at the parent's border), so writing zeros there clobbers no neighbour.
     packed = logical_to_packed(plan, v, desc, use_pack)
     if desc.is_dense:
         return plan.collapse(packed, [list(range(len(packed.shape)))])

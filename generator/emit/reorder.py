@@ -26,27 +26,38 @@ TEMPLATE = "reorder.mlir.j2"
 
 def _route(src: DataType, dst: DataType, quantized: bool) -> str:
     """How an element travels: 'copy'; 'int' (widen, saturate, narrow); 'itof' (one int-to-float
-    conversion, so a single rounding); or 'f32' (to f32, apply quantization, round and saturate)."""
+    conversion, so a single rounding); or 'f32' (to f32, apply quantization, round and saturate).
+
+    Integers to bf16 go through f32 ('f32' route, and `bf16_bits`: the f32 -> bf16 rounding is spelled
+    in integer ops), as oneDNN does. SPIR-V cannot lower an integer-to-bf16 conversion (Vulkan fails
+    with "'spirv.Bitcast' op mismatch in result type bitwidth 16 and operand type bitwidth 32"), and
+    the canonicalizer folds sitofp + truncf back into one; llvm-cpu rounds through f32 anyway."""
     if src == dst and not quantized:
         return "copy"
     if quantized:
         return "f32"
     if src.is_int and dst.is_int:
         return "int"
-    if src.is_int:
+    if src.is_int and dst.name != "bf16":
         return "itof"
     return "f32"
+
+
+# The order the attributes are applied in: dst = (src - zp_src) * scale_src / scale_dst + zp_dst.
+# (The kernel's arguments come in QUANT_ARGS order, which differs.)
+APPLY_ORDER = ("src_zp", "src_scale", "dst_scale", "dst_zp")
 
 
 def convert_step(plan: Plan, v: Value, problem: ReorderProblem, quant_values: dict[str, Value]) -> Value:
     src, dst = problem.src.dtype, problem.dst.dtype
     quant = [dict(arg=arg, value=quant_values[arg], mask=list(q.mask)) for arg, q in problem.quant_args]
+    apply = sorted(range(len(quant)), key=lambda i: APPLY_ORDER.index(quant[i]["arg"]))
     route = _route(src, dst, bool(quant))
     if route == "copy":
         return v
     ilo, ihi = (int(np.iinfo(dst.np_dtype).min), int(np.iinfo(dst.np_dtype).max)) if dst.is_int else (0, 0)
-    return plan.add("convert", v, v.shape, dst.mlir, route=route, src=src, dst=dst, quant=quant,
-                    lo=dst.min, hi=dst.max, ilo=ilo, ihi=ihi)
+    return plan.add("convert", v, v.shape, dst.mlir, route=route, src=src, dst=dst, quant=quant, apply=apply,
+                    lo=dst.min, hi=dst.max, ilo=ilo, ihi=ihi, bf16_bits=src.is_int and dst.name == "bf16")
 
 
 def kernel_name(chain: Sequence[ReorderProblem]) -> str:

@@ -100,7 +100,10 @@ class MemoryDesc:
                 raise FormatError(f"strides must be non-negative, got {'x'.join(map(str, st))}")
             order = tuple(sorted(range(n), key=lambda d: (-st[d], d)))
             self.blocking = Blocking(order, ())
-            self.padded_dims = self.dims if padded_dims is None else tuple(padded_dims)
+            if padded_dims is not None and tuple(padded_dims) != self.dims:
+                raise FormatError(f"explicit strides take no padding: padded dims {tuple(padded_dims)} "
+                                  f"differ from dims {self.dims}")
+            self.padded_dims = self.dims
             self.strides = st
             self._tag = None
         else:
@@ -109,7 +112,13 @@ class MemoryDesc:
             for d in range(n):
                 b = self.block_of(d)
                 pad.append(-(-self.dims[d] // b) * b)
-            self.padded_dims = tuple(pad) if padded_dims is None else tuple(padded_dims)
+            if padded_dims is not None:     # more padding than the blocks need is legal, less is not
+                if len(padded_dims) != n or any(int(p) < q or int(p) % self.block_of(d)
+                                                for d, (p, q) in enumerate(zip(padded_dims, pad))):
+                    raise FormatError(f"padded dims {tuple(padded_dims)} must cover dims {self.dims} and be "
+                                      f"multiples of the blocks of '{format}' (at least {tuple(pad)})")
+                pad = [int(p) for p in padded_dims]
+            self.padded_dims = tuple(pad)
             st = [0] * n
             stride = self.inner_size
             for d in reversed(self.blocking.outer_order):
@@ -344,6 +353,7 @@ class MemoryDesc:
         dims = _check_dims(dims)
         if len(dims) != self.ndims or len(offsets) != self.ndims:
             raise FormatError(f"submemory needs {self.ndims} dims and offsets, got {len(dims)} and {len(offsets)}")
+        padded, off0 = [], self.offset0
         for d in range(self.ndims):
             if offsets[d] < 0 or offsets[d] + dims[d] > self.dims[d]:
                 raise FormatError(f"submemory {'x'.join(map(str, dims))} at offsets {tuple(offsets)} does not "
@@ -352,9 +362,14 @@ class MemoryDesc:
             if offsets[d] % b:
                 raise FormatError(f"submemory offset {offsets[d]} on dim {_LETTERS[d]} is not a multiple of "
                                   f"its block {b}")
-        padded = tuple(min(-(-dims[d] // self.block_of(d)) * self.block_of(d), self.padded_dims[d] - offsets[d])
-                       for d in range(self.ndims))
-        off0 = self.offset(tuple(offsets)) if not self.is_zero_volume else self.offset0
+            # oneDNN: only a view reaching the right border owns a padded tail (the parent's); elsewhere the
+            # elements after a partial block are the neighbours' data, which a write would zero as padding.
+            right_border = offsets[d] + dims[d] == self.dims[d]
+            if not right_border and dims[d] % b:
+                raise FormatError(f"submemory size {dims[d]} on dim {_LETTERS[d]} ends mid-block (block {b}) "
+                                  f"before the end of the dim; use a multiple of {b} or reach the border")
+            padded.append(self.padded_dims[d] - offsets[d] if right_border else dims[d])
+            off0 += offsets[d] // b * self.strides[d]
         return self._clone(dims, self.strides, self.blocking, padded, off0, None)
 
     def permute_axes(self, perm: Sequence[int]) -> "MemoryDesc":
@@ -384,10 +399,20 @@ class MemoryDesc:
             return MemoryDesc(new, self.dtype, "abx" if len(new) else None)
         old = self.dims
         strides, padded, dim_map = [], [], {}
+        has_blocks = {d for d, _ in self.blocks}
         i = j = 0
         while i < len(old) or j < len(new):
-            # take one group of old dims [i0, i) and new dims [j0, j) with equal volume
             i0, j0 = i, j
+            old1, new1 = i < len(old) and old[i] == 1, j < len(new) and new[j] == 1
+            if new1 and not old1:           # oneDNN's ADD_1: always possible, its stride is moot
+                strides.append(self.strides[i] * self.outer_dims[i] if i < len(old) else self.inner_size)
+                padded.append(1)
+                j += 1
+                continue
+            if old1 and not new1 and i not in has_blocks:     # oneDNN's REMOVE_1 of a plain unit dim
+                i += 1
+                continue
+            # take one group of old dims [i0, i) and new dims [j0, j) with equal volume
             vo = old[i] if i < len(old) else 1
             vn = new[j] if j < len(new) else 1
             i, j = i + 1, j + 1
@@ -396,14 +421,13 @@ class MemoryDesc:
                     vo *= old[i]; i += 1
                 else:
                     vn *= new[j]; j += 1
-            # absorb trailing unit dims into this group so size-1 dims never start a group of their own
             grp_old, grp_new = list(range(i0, min(i, len(old)))), list(range(j0, min(j, len(new))))
             if len(grp_old) == 1 and len(grp_new) == 1:
                 d = grp_old[0]
                 strides.append(self.strides[d]); padded.append(self.padded_dims[d]); dim_map[d] = grp_new[0]
                 continue
             live = [d for d in grp_old if old[d] != 1]
-            if any(self.block_of(d) > 1 for d in grp_old):
+            if any(d in has_blocks for d in grp_old):
                 raise FormatError(f"cannot reshape {'x'.join(map(str, old))} into {'x'.join(map(str, new))}: "
                                   f"a blocked dim would change")
             for a, b in zip(live, live[1:]):
@@ -435,6 +459,8 @@ class MemoryDesc:
     def format_name(self) -> str:
         """Short name of the format: the canonical tag, or the strides (and offset0) when explicit."""
         name = self._tag if self._tag is not None else "s" + "x".join(map(str, self.strides))
+        if self._tag is None and self.blocks:      # a blocked view: the strides alone do not say how
+            name += "_b" + "".join(f"{s}{_LETTERS[d]}" for d, s in self.blocks)
         if self._tag is not None and self.padded_dims != MemoryDesc(self.dims, self.dtype, self._tag).padded_dims:
             name += "_p" + "x".join(map(str, self.padded_dims))
         if self.offset0:

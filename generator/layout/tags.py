@@ -139,9 +139,14 @@ def parse_tag(tag: str, ndims: int) -> Blocking:
         if ch not in _LETTERS:
             raise FormatError(f"unknown format tag '{tag}': letter '{ch}' is not a dim (a..l)")
     if "x" in lower:
+        # benchdnn's normalize_tag trims a meta tag to ndims: the dims it names beyond ndims are dropped
+        # with their blocks, so the default abx is "a" for a 1-D problem and aBx16b is "aB16b" for 2-D.
+        keep = _LETTERS[:ndims] + "x"
+        outer = "".join(ch for ch in outer if ch.lower() in keep)
+        blocks = [(size, ch) for size, ch in blocks if ch.lower() in keep[:-1]]
+        lower = outer.lower()
+        named = [ch for ch in lower if ch != "x"]
         rest = [ch for ch in _LETTERS[:ndims] if ch not in named]
-        if len(named) > ndims:
-            raise FormatError(f"format tag '{tag}' names {len(named)} dims but {ndims} dims were given")
         i = lower.index("x")
         outer = outer[:i] + "".join(rest) + outer[i + 1:]
         lower = outer.lower()

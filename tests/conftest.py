@@ -1,0 +1,68 @@
+"""Shared test fixtures: one kernel cache per test session, and seeds that are printed and recorded.
+
+* ``kgen_session_dir`` (session): a directory shared by the xdist workers of this session and
+  fresh for each session (the workers' own base temps are siblings; their parent is the session's).
+* ``kgen_cache_dir`` (session): where compiled modules go. ``$KGEN_CACHE_DIR`` when set (build.sh
+  points it at build/cache, so a second run compiles nothing); otherwise ``kgen_session_dir/cache``,
+  so the workers share what they compile. The fixture exports the path as ``$KGEN_CACHE_DIR`` for
+  the session, so code that uses the default cache lands there too.
+* ``seed`` (function): a test module's fixed ``SEED``, recorded as the test's ``seed`` property
+  (it reaches junit XML, and the xdist controller). Every seed recorded in a run is printed once
+  at the end ("kgen seeds: ..."), and tests put it in their assertion messages, so ``pytest -ra``
+  shows it beside each failure.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+
+def pytest_report_header(config):
+    env = os.environ.get("KGEN_CACHE_DIR")
+    where = env if env else "a per-session temp dir (set KGEN_CACHE_DIR to keep it)"
+    return [f"kgen: kernel cache {where}"]
+
+
+@pytest.fixture(scope="session")
+def kgen_session_dir(tmp_path_factory) -> Path:
+    """A directory shared by all xdist workers of this session (and fresh for every session)."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent               # .../pytest-N/popen-gw0 -> .../pytest-N, common to all workers
+    path = base / "kgen-session"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture(scope="session")
+def kgen_cache_dir(kgen_session_dir) -> Path:
+    env = os.environ.get("KGEN_CACHE_DIR")
+    path = Path(env).expanduser() if env else kgen_session_dir / "cache"
+    path.mkdir(parents=True, exist_ok=True)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("KGEN_CACHE_DIR", str(path))
+        yield path
+
+
+@pytest.fixture
+def seed(request, record_property) -> int:
+    """The requesting module's fixed SEED, recorded as a test property."""
+    value = getattr(request.module, "SEED", None)
+    if value is None:
+        raise pytest.UsageError(f"{request.module.__name__} uses the 'seed' fixture but defines no SEED")
+    record_property("seed", value)
+    return value
+
+
+def pytest_terminal_summary(terminalreporter):
+    seen: dict[str, set] = {}
+    for reports in terminalreporter.stats.values():
+        for rep in reports:
+            for name, value in getattr(rep, "user_properties", ()) or ():
+                if name == "seed":
+                    seen.setdefault(rep.nodeid.split("::")[0], set()).add(value)
+    if seen:
+        text = ", ".join(f"{mod}={'/'.join(map(str, sorted(v)))}" for mod, v in sorted(seen.items()))
+        terminalreporter.write_line(f"kgen seeds: {text}")
