@@ -487,7 +487,3 @@ class MemoryDesc:
             f"size:           {self.size_bytes} bytes",
         ]
         return "\n".join(lines)
-
-
-def desc_from_tag(dims: Sequence[int], dtype: str, tag: str) -> MemoryDesc:
-    return MemoryDesc(dims, dtype, tag)
