@@ -512,7 +512,7 @@ class ReorderCase:
                 reasons += [r for r in (s.unsupported_reason for s in self.scales) if r]
             elif opt == "attr-zero-points":
                 reasons += [r for r in (z.unsupported_reason for z in self.zero_points) if r]
-            else:
+            elif opt not in IMPL_FILTERS:
                 reasons += [f"--{k}={v}" for k, v in self.knobs if k == opt]
         set_(self, "unsupported", tuple(reasons))
 
@@ -644,6 +644,9 @@ _IGNORED: dict[str, Callable[[str], bool]] = {
     "attr-deterministic": _check_bools,
 }
 _IMPL_OPTIONS = ("impl", "skip-impl")                  # driver scope, one shared filter
+#: oneDNN implementation filters: kept for repro, but they change nothing here (one implementation
+#: per kernel), so they make no case unsupported.
+IMPL_FILTERS = frozenset({"impl", "skip-impl", "global-impl", "global-skip-impl"})
 _GLOBAL_IMPL_OPTIONS = ("global-impl", "global-skip-impl")
 _NO_VALUE = ("reset", "help", "reorder")
 _OTHER = ("batch", "match", "start", "buffer-prefix")
