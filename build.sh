@@ -25,8 +25,12 @@ setup_venv() {
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     log "installing kgen[$extras] into .venv (first run takes a few minutes)"
     "$PY" -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null 2>&1 || true
-    "$PY" -m pip install -q --disable-pip-version-check -e ".[$extras]" 2>&1 | grep -v '^WARNING: Location' >&2 || true
-    "$PY" -c "import generator, iree.compiler, iree.runtime" || { log "installation failed"; exit 1; }
+    if ! "$PY" -m pip install --disable-pip-version-check -e ".[$extras]" >"$VENV/install.log" 2>&1 \
+        || ! "$PY" -c "import generator, iree.compiler, iree.runtime"; then
+      tail -n 30 "$VENV/install.log" >&2
+      log "installation failed (full log: $VENV/install.log)"
+      exit 1
+    fi
     echo "$want" > "$stamp"
   fi
 }

@@ -40,7 +40,35 @@ def case_to_problem(case: ReorderCase) -> ReorderProblem:
         kw[f"{s.arg}_scale"] = _quant_from_attr(s, len(case.dims))
     for z in case.zero_points:
         kw[f"{z.arg}_zp"] = _quant_from_attr(z, len(case.dims))
+    check_size(src, dst)
     return ReorderProblem(src, dst, **kw)
+
+
+# bytes the check needs per buffer element: src and dst buffers, the float64 reference, two int64
+# offset tables and NumPy temporaries
+_CHECK_BYTES_PER_ELEMENT = 48
+
+
+def _available_memory() -> int:
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 8 << 30
+
+
+def check_size(*descs: MemoryDesc) -> None:
+    """Refuse problems the runtime cannot index (2**31 elements) or this machine cannot hold while checking."""
+    n = max(d.buffer_nelems for d in descs)
+    if n >= 2**31:
+        raise UnsupportedError(f"{n} buffer elements: kgen limits a buffer to 2^31-1 elements (larger ones are untested)")
+    need, have = n * _CHECK_BYTES_PER_ELEMENT, _available_memory()
+    if need > have // 2:
+        raise UnsupportedError(f"checking needs about {need / 2**30:.1f} GiB, more than half of the "
+                               f"{have / 2**30:.1f} GiB available")
 
 
 def fill_source(desc: MemoryDesc, rng: np.random.Generator) -> np.ndarray:
