@@ -181,3 +181,76 @@ def build_reorders(chains: Sequence[Sequence[ReorderProblem]], backend: str = "l
             if progress:
                 progress(done, len(todo))
     return results
+
+
+# ---------------------------------------------------------------------------------------------- convolution
+class ConvKernel:
+    """A compiled convolution: `prepare(wei_buf)` once, then `kernel(src_buf, bias=...)` per call.
+
+    Buffers are physical (1-D) in the problem's formats; `run_logical(src, wei, bia)` takes PyTorch's
+    logical arrays (src N,IC,[D,]H,W; wei OC,IC/G,[KD,]KH,KW; bia OC) and reorders on the way in and out.
+    """
+
+    def __init__(self, problem, backend: str = "llvm-cpu", cache_dir=None):
+        from .emit.conv import render_conv
+
+        self.problem = problem
+        self.backend = get_backend(backend)
+        mlir = render_conv(problem, use_pack=self.backend.supports_pack)
+        self.artifact = compile_mlir(mlir, self.backend, cache_dir=cache_dir, name="conv")
+        module = LoadedModule(self.artifact.path, self.backend)
+        self._prepare = module.function(problem.name + "_prepare")
+        self._run = module.function(problem.name)
+        self._wei = None
+
+    def prepare(self, wei: np.ndarray) -> None:
+        """Reorder the weights (physical buffer in the problem's weights format) once, on the device."""
+        self.problem.wei.check_buffer(wei)
+        (w,) = self._prepare.invoke(np.ascontiguousarray(wei))
+        self._wei = w
+
+    def _bias(self, bias) -> list:
+        p = self.problem
+        if not p.bias:
+            if bias is not None:
+                raise InputError("this kernel was built without bias (use --dir=FWD_B / bias=True)")
+            return []
+        b = np.zeros(p.desc.oc, np.float32) if bias is None else np.asarray(bias)
+        if b.shape != (p.desc.oc,) or b.dtype.kind not in "iuf":
+            raise InputError(f"bias has shape {b.shape} and dtype {b.dtype}, expected ({p.desc.oc},) numbers")
+        return [np.array(b, dtype=np.float32, order="C")]
+
+    def __call__(self, src: np.ndarray, bias=None) -> np.ndarray:
+        if self._wei is None:
+            raise InputError("call prepare(weights) before running the convolution")
+        self.problem.src.check_buffer(src)
+        (out,) = self._run(np.ascontiguousarray(src), self._wei, *self._bias(bias))
+        dt = self.problem.dst.dtype.np_dtype
+        return out.view(dt) if out.dtype != dt else out
+
+    def run_logical(self, src: np.ndarray, wei: np.ndarray, bia: np.ndarray | None = None) -> np.ndarray:
+        from .problem.convolution import torch_wei_dims
+
+        p = self.problem
+        for what, arr, dims in (("src", src, p.desc.src_dims), ("wei", wei, torch_wei_dims(p.desc))):
+            if tuple(np.shape(arr)) != tuple(dims):
+                raise InputError(f"{what} has shape {'x'.join(map(str, np.shape(arr)))}, expected "
+                                 f"{'x'.join(map(str, dims))}")
+        self.prepare(p.wei.to_physical(np.asarray(wei).reshape(p.wei.dims)))
+        y = self(p.src.to_physical(np.asarray(src)), bia)
+        return p.dst.from_physical(y)
+
+
+def conv(problem, backend: str = "llvm-cpu", *, cache_dir=None) -> ConvKernel:
+    """Compile the convolution `problem` (a ConvProblem, or a benchdnn line such as
+    '--dt=f16 --stag=nhwc ic16ih14oc32oh14kh3ph1') for `backend`."""
+    from .problem.conv import parse_conv_args
+    from .problem.convolution import ConvProblem
+
+    if isinstance(problem, str):
+        import shlex
+        cases = list(parse_conv_args(shlex.split(problem)))
+        if len(cases) != 1:
+            raise FormatError(f"'{problem}' describes {len(cases)} problems, expected one")
+        problem = ConvProblem.from_case(cases[0])
+    return ConvKernel(problem, backend, cache_dir)

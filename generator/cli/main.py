@@ -1,4 +1,4 @@
-"""`kgen`: the command line. Subcommands: desc, reorder, catalog, bench.
+"""`kgen`: the command line. Subcommands: desc, reorder, conv, catalog, bench.
 
 Every error the product raises on bad input becomes one line, `kgen: error: ...`, and exit status 2;
 problems that fail their check exit 1. No traceback reaches the user unless KGEN_DEBUG=1.
@@ -20,6 +20,9 @@ commands:
             (--sdt --ddt --stag --dtag --strides=SRC:DST --attr-scales --attr-zero-points --batch=FILE
              --backend=llvm-cpu|vulkan|cuda --input=FILE.npy --output=FILE.npy; options apply to the
              problems after them, as in benchdnn)
+  conv      [benchdnn conv options] DESC...             generate, compile, run and check convolutions
+            (--dir=FWD_B|FWD_D --dt=f32|f16|bf16|s8:s8:s32 --stag --wtag --dtag --alg=direct --attr-post-ops=relu
+             --mb=N --backend=B --src/--wei/--bia/--dst=F.npy --mode=C|P --batch=FILE); --alg=direct only so far
   catalog   build [--backend=B] [--jobs=N] [--no-run]   regenerate mlir/ and compile the kernel catalog into build/
   bench     reorder [--backend=B] [--rounds=N] [--json=FILE]   reorder GB/s vs NumPy copy and PyTorch
   --version, --help
@@ -112,11 +115,18 @@ def main(argv: list[str] | None = None) -> int:
                 return 0
             from .reorder_cmd import run
             return run(rest)
+        if cmd == "conv":
+            if rest and rest[0] in ("-h", "--help"):
+                from . import conv_cmd
+                print(conv_cmd.__doc__)
+                return 0
+            from .conv_cmd import run as run_conv
+            return run_conv(rest)
         if cmd == "catalog":
             return _catalog(rest)
         if cmd == "bench":
             return _bench(rest)
-        print(f"kgen: error: unknown command '{cmd}' (commands: desc, reorder, catalog, bench)", file=sys.stderr)
+        print(f"kgen: error: unknown command '{cmd}' (commands: desc, reorder, conv, catalog, bench)", file=sys.stderr)
         return 2
     except (KgenError, _ArgError) as e:
         if os.environ.get("KGEN_DEBUG"):

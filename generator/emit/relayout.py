@@ -52,10 +52,11 @@ class Plan:
         return self.add("slice", v, result_shape if result_shape is not None else sizes,
                         offsets=list(offsets), sizes=list(sizes))
 
-    def pad(self, v: Value, high) -> Value:
-        if not any(high):
+    def pad(self, v: Value, high, low=None) -> Value:
+        low = list(low) if low is not None else [0] * len(high)
+        if not any(high) and not any(low):
             return v
-        return self.add("pad", v, [s + h for s, h in zip(v.shape, high)], low=[0] * len(high), high=list(high))
+        return self.add("pad", v, [s + h + l for s, h, l in zip(v.shape, high, low)], low=low, high=list(high))
 
     def expand(self, v: Value, groups, shape) -> Value:
         if tuple(shape) == v.shape:

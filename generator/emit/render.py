@@ -49,6 +49,7 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,      # a typo must fail, not render tensor<4x>
         autoescape=False,                      # MLIR is full of < and >
         keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
+        extensions=["jinja2.ext.do"],
     )
     env.filters["T"] = lambda shape, elem: tensor_type(shape, elem)
     env.filters["ilist"] = int_list

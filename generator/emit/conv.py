@@ -1,0 +1,100 @@
+"""Convolution kernels: the variant table and the shared plan around each variant's compute.
+
+Every kernel module holds two functions:
+
+* `<name>_prepare(wei_buf)`: reorders the weights once into the variant's compute layout
+  (G, OC/G, IC/G, [KD,] [KH,] KW) in the weights' type;
+* `<name>(src_buf, wei_prepared[, bias])`: source buffer -> logical tensor (relayout steps) ->
+  spatial crop (negative padding) and zero pad -> grouped view -> the variant's compute ->
+  epilogue (bias, ReLU, conversion to the destination type) -> destination buffer, padding zero.
+
+Variants register in `VARIANTS`; each says whether it applies and plans its compute step.
+"""
+from __future__ import annotations
+
+from ..errors import UnsupportedError
+from ..problem.convolution import ConvProblem
+from . import relayout
+from .relayout import Plan, Value
+from .render import render
+
+TEMPLATE = "conv.mlir.j2"
+
+
+def _direct_applies(p: ConvProblem) -> str | None:
+    return None
+
+
+def _direct_compute(plan: Plan, x: Value, w: Value, p: ConvProblem) -> Value:
+    """Direct convolution as one linalg.generic over the grouped logical tensors."""
+    d = p.desc
+    sp = d.spatial()
+    out_shape = (d.mb, d.g, d.oc // d.g) + tuple(s.o for s in sp)
+    return plan.add("conv_direct", x, out_shape, p.acc.mlir, wei=w, strides=[s.s for s in sp],
+                    dilations=[s.d + 1 for s in sp], src_dt=p.src.dtype, acc_dt=p.acc)
+
+
+# name -> (applies(problem) -> None or the reason it does not, compute(plan, x, w, problem) -> acc Value)
+VARIANTS = {
+    "direct": (_direct_applies, _direct_compute),
+}
+PLANNED = ("im2col", "winograd", "spatial_pack", "indirect")
+
+
+def variant(p: ConvProblem):
+    if p.alg in VARIANTS:
+        applies, compute = VARIANTS[p.alg]
+        why = applies(p)
+        if why:
+            raise UnsupportedError(f"--alg={p.alg} does not apply: {why}")
+        return compute
+    if p.alg in PLANNED or p.alg == "auto":
+        raise UnsupportedError(f"--alg={p.alg} is not implemented yet (implemented: {', '.join(VARIANTS)})")
+    raise UnsupportedError(f"unknown algorithm '{p.alg}' (known: {', '.join((*VARIANTS, *PLANNED, 'auto'))})")
+
+
+def _prepared_weights_shape(p: ConvProblem) -> tuple[int, ...]:
+    return p.desc.wei_dims_grouped
+
+
+def render_conv(p: ConvProblem, *, use_pack: bool = True, header: bool = True) -> str:
+    compute = variant(p)
+    d = p.desc
+    nsp = d.ndims - 2
+    sp = d.spatial()
+    name = p.name
+
+    # prepare: weights buffer -> grouped logical weights
+    prep = Plan("w")
+    wbuf = Value("wei", (p.wei.buffer_nelems,), p.wei.dtype.mlir)
+    wl = relayout.buffer_to_logical(prep, wbuf, p.wei, use_pack)
+    if not d.has_groups:
+        wl = prep.add("expand", wl, _prepared_weights_shape(p), groups=[[0, 1]] + [[i + 1] for i in range(1, nsp + 2)])
+    prepared = wl
+
+    # conv: src buffer -> logical -> crop/pad -> grouped -> compute -> epilogue -> dst buffer
+    plan = Plan("v")
+    src = Value("src", (p.src.buffer_nelems,), p.src.dtype.mlir)
+    w = Value("w", _prepared_weights_shape(p), p.wei.dtype.mlir)
+    args = [src, w]
+    bias = None
+    if p.bias:
+        bias = Value("bias", (d.oc,), "f32")
+        args.append(bias)
+    x = relayout.buffer_to_logical(plan, src, p.src, use_pack)
+    crop_l = [max(-s.p, 0) for s in sp]
+    crop_r = [max(-s.p_r, 0) for s in sp]
+    x = plan.slice(x, [0, 0] + crop_l, list(x.shape[:2]) + [s.i - a - b for s, a, b in zip(sp, crop_l, crop_r)])
+    x = plan.pad(x, [0, 0] + [max(s.p_r, 0) for s in sp], low=[0, 0] + [max(s.p, 0) for s in sp])
+    x = plan.expand(x, [[0], [1, 2]] + [[i + 1] for i in range(2, nsp + 2)],
+                    (d.mb, d.g, d.ic // d.g) + x.shape[2:])
+    acc = compute(plan, x, w, p)
+    grouped_bias = None
+    if bias is not None:
+        grouped_bias = plan.expand(bias, [[0, 1]], (d.g, d.oc // d.g))
+    y = plan.add("conv_epilogue", acc, acc.shape, p.dst.dtype.mlir, bias=grouped_bias, relu=p.relu,
+                 acc_dt=p.acc, dst_dt=p.dst.dtype, lo=p.dst.dtype.min, hi=p.dst.dtype.max)
+    y = plan.collapse(y, [[0], [1, 2]] + [[i] for i in range(3, nsp + 3)])
+    out = relayout.logical_to_buffer(plan, y, p.dst, use_pack, None)
+    return render(TEMPLATE, header=header, fn=name, args=args, steps=plan.steps, result=out,
+                  prep_args=[wbuf], prep_steps=prep.steps, prep_result=prepared)
