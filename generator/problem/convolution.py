@@ -24,7 +24,7 @@ ACCUMULATORS = {("f32", "f32", "f32"): "f32", ("f16", "f16", "f16"): "f32", ("bf
                 ("s8", "s8", "s32"): "s32"}
 
 
-def _plain_tag(tag: str, ndims: int) -> str | None:
+def _plain_tag(tag: str) -> str:
     """benchdnn's default `any` lets the implementation choose: we take the plain abx layout."""
     return "abx" if tag in ("any", "") else tag
 
@@ -49,9 +49,9 @@ class ConvProblem:
         if dts not in ACCUMULATORS:
             raise UnsupportedError(f"data types {':'.join(dts)} are not supported "
                                    f"(supported: {', '.join(':'.join(k) for k in ACCUMULATORS)})")
-        src = MemoryDesc(d.src_dims, dts[0], _plain_tag(case.stag, d.ndims))
-        wei = MemoryDesc(d.wei_dims, dts[1], _plain_tag(case.wtag, len(d.wei_dims)))
-        dst = MemoryDesc(d.dst_dims, dts[2], _plain_tag(case.dtag, d.ndims))
+        src = MemoryDesc(d.src_dims, dts[0], _plain_tag(case.stag))
+        wei = MemoryDesc(d.wei_dims, dts[1], _plain_tag(case.wtag))
+        dst = MemoryDesc(d.dst_dims, dts[2], _plain_tag(case.dtag))
         return ConvProblem(d, src, wei, dst, get_dtype(ACCUMULATORS[dts]), case.with_bias,
                            "relu" in case.post_ops, case.alg)
 

@@ -1,0 +1,470 @@
+"""Convolution kernels against the NumPy reference, benchdnn-style.
+
+Every run kernel is checked the way benchdnn checks a convolution: src, weights and bias are filled
+with small integers (`generator.cli.conv_cmd.fill`: |x| <= 4, |w| <= 2, |b| <= 8), so every product
+and sum is exact in f32, f16 and bf16 inputs with an f32 accumulator and in s32; the kernel's WHOLE
+destination buffer is compared exactly with `ConvProblem.reference` (float64 NumPy, rounded to the
+destination type, read and written through `MemoryDesc`'s offset function only), and the padded
+area of a blocked destination (channel tails, also under ReLU and bias) must be zero on its own.
+
+The cases are data: LAYOUTS (a data type with src/weights/dst tags per rank) crossed, row by row,
+with the SHAPES table (benchdnn descriptors with options, in commented sections). Each row names
+the layouts it runs with, so every layout meets tails, groups, strides, dilation and negative
+padding without a full cross product (be conservative in adding rows: each is one compile).
+
+Sections: the direct variant on llvm-cpu; a Vulkan sample (lavapipe); CUDA (compile only without
+a GPU); golden lines of the rendered MLIR (no compiler); the Python API (run_logical, errors); the
+`kgen conv` command line.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+import shlex
+import subprocess
+import sys
+import zlib
+
+import numpy as np
+import pytest
+
+from generator.api import ConvKernel, conv
+from generator.cli.conv_cmd import fill
+from generator.compile import compile_mlir, cuda_device_available, vulkan_device_available
+from generator.emit.conv import render_conv
+from generator.errors import InputError, UnsupportedError
+from generator.problem.conv import parse_conv_args, parse_conv_desc
+from generator.problem.conv_math import conv_reference
+from generator.problem.convolution import ConvProblem, torch_wei_dims
+
+# Deliberately fixed: each case's data come from default_rng([SEED, crc32(case line)]), so a case
+# sees the same data whatever else runs. SEED is recorded per test and printed at the end of the run
+# ("kgen seeds: ..."); every check prints its line and data seed, and failures repeat them.
+SEED = 20250311
+
+# =============================================================================================
+# The matrix: layouts x shapes
+# =============================================================================================
+
+RANKS = (3, 4, 5)                      # 1D, 2D, 3D problems
+_SP = {3: "w", 4: "hw", 5: "dhw"}
+
+# name: (--dt, src tags for ranks 3/4/5, dst tags, weights blocking). Weights blocking: "plain" is
+# benchdnn's default (any -> abx); "16i16o" is OI<sp>16i16o (gOI<sp>16i16o grouped, Go<i><sp>16g
+# depthwise); "4i16o4i" is OI<sp>4i16o4i (gOI<sp>4i16o4i grouped), oneDNN's int8 blocking.
+LAYOUTS = {
+    "nchw":        ("f32", "ncw nchw ncdhw", "ncw nchw ncdhw", "plain"),
+    "nhwc":        ("f32", "nwc nhwc ndhwc", "nwc nhwc ndhwc", "plain"),
+    "nhwc_bf16":   ("bf16", "nwc nhwc ndhwc", "nwc nhwc ndhwc", "plain"),
+    "16c":         ("f32", "nCw16c nChw16c nCdhw16c", "nCw16c nChw16c nCdhw16c", "16i16o"),
+    "16c_f16":     ("f16", "nCw16c nChw16c nCdhw16c", "nCw16c nChw16c nCdhw16c", "plain"),
+    "nhwc>16c_f16": ("f16", "nwc nhwc ndhwc", "nCw16c nChw16c nCdhw16c", "16i16o"),
+    "x4":          ("s8:s8:s32", "aBc4b NCHW4 aBcde4b", "aBc4b NCHW4 aBcde4b", "4i16o4i"),
+    "x32":         ("s8:s8:s32", "aBc32b NCHW32 aBcde32b", "aBc32b NCHW32 aBcde32b", "plain"),
+    "x4>x32":      ("s8:s8:s32", "aBc4b NCHW4 aBcde4b", "aBc32b NCHW32 aBcde32b", "plain"),
+}
+
+# (layouts, options, descriptor). Options are benchdnn's (default --dir=FWD_B: with an f32 bias).
+SHAPES = [
+    # --- weird workloads: every dim in 1..7
+    ("nchw x4", "", "mb1ic1ih1oc1kh1"),
+    ("nhwc 16c", "--dir=FWD_D", "mb3ic2ih3iw5oc3kh2kw3ph1pw0"),
+    ("nchw 16c_f16 x32", "--attr-post-ops=relu", "ic7ih7iw2oc5kh3kw2sh3"),
+    ("nhwc_bf16 x4", "", "mb1ic4ih6iw7oc6kh5kw1ph2"),
+    ("16c nchw", "--dir=FWD_D --attr-post-ops=relu", "mb1ic5ih2iw3oc7kh2kw3pw1"),
+    ("x4>x32 nhwc>16c_f16", "", "mb3ic6ih4iw4oc2kh4kw4ph1pw2"),
+    # --- channel tails: 17 and 3 (16-blocks and 4-blocks with a tail)
+    ("16c 16c_f16 x4 x32", "--attr-post-ops=relu", "ic17ih5oc17kh3ph1"),
+    ("16c x4>x32", "", "ic3ih6oc17kh3sh2ph1"),
+    ("16c_f16 nhwc>16c_f16", "--dir=FWD_D", "ic17ih4oc3kh1"),
+    ("x32 16c", "--attr-post-ops=relu", "mb1ic33ih3oc40kh3ph1"),
+    # --- stride 2 (also anisotropic)
+    ("nchw 16c x4", "", "ic4ih8oc6kh3sh2ph1"),
+    ("nhwc 16c_f16", "--attr-post-ops=relu", "ic3ih7iw9oc5kh3kw2sh2sw3ph1pw0"),
+    # --- dilation (dh1: taps 2 apart)
+    ("nchw 16c_f16 x4", "", "ic4ih9oc5kh3dh1ph2"),
+    ("nhwc 16c", "--dir=FWD_D", "ic3ih10iw7oc4kh3kw2sh2dh2dw1ph1pw0"),
+    # --- groups
+    ("nchw 16c x4", "", "g2ic8ih5oc6kh3ph1"),
+    ("nhwc_bf16 16c_f16", "--attr-post-ops=relu", "g4ic20ih4oc36kh3ph1"),
+    ("16c x32", "--dir=FWD_D", "g2mb3ic34ih5oc34kh2"),
+    # --- depthwise (g = ic = oc; 16c uses Goihw16g weights)
+    ("16c x4 nhwc", "", "g16ic16ih6oc16kh3ph1"),
+    ("nchw 16c_f16 x4>x32", "--dir=FWD_D", "g3ic3ih5oc3kh3sh2ph1"),
+    ("16c x32", "--attr-post-ops=relu", "g17mb1ic17ih4oc17kh3ph1"),
+    # --- asymmetric padding: derived pads, right pads negative (last rows never read) and positive
+    ("nchw 16c", "", "ic3ih6oc4oh2kh3sh2ph0"),
+    ("x4 nhwc_bf16", "--attr-post-ops=relu", "ic5ih5oc4oh2kh3sh2ph0"),
+    ("16c_f16 nhwc", "", "ic4ih7oc3oh3kh3sh2ph1"),
+    ("nchw x32", "--dir=FWD_D", "ic4ih10iw12oc5oh3ow3kh3kw3sh3sw4"),
+    ("16c", "", "ic3ih8oc4oh4kh3sh2"),
+    # --- 1D (iw only)
+    ("nchw 16c nhwc", "", "ic5iw9oc3kw3pw1"),
+    ("16c_f16 x4", "--attr-post-ops=relu", "mb3ic17iw7oc4kw2sw2"),
+    ("nhwc x32", "--dir=FWD_D", "g2ic6iw12oc4ow3kw3sw4"),
+    # --- 3D (id)
+    ("nchw 16c nhwc>16c_f16", "", "ic3id4ih5iw3oc5kd2kh3kw1ph1"),
+    ("16c_f16 x32", "--attr-post-ops=relu", "g2ic6id5oc4kd3sd2pd1"),
+    ("x4 nhwc_bf16", "", "mb1ic4id7ih3iw3oc3od2oh3ow3kd3kh1kw1sd3"),
+]
+
+# Descriptors whose derived right padding the table relies on: axis -> (p, p_r). The brief's
+# ih5oh2kh3sh2ph0 reads every input row: p_r = (2-1)*2 - 5 + 3 - 0 = 0, not negative.
+PADDING = {
+    "ic3ih6oc4oh2kh3sh2ph0": {"h": (0, -1), "w": (0, -1)},
+    "ic5ih5oc4oh2kh3sh2ph0": {"h": (0, 0), "w": (0, 0)},
+    "ic4ih7oc3oh3kh3sh2ph1": {"h": (1, -1), "w": (1, -1)},
+    "ic4ih10iw12oc5oh3ow3kh3kw3sh3sw4": {"h": (0, -1), "w": (0, -1)},
+    "ic3ih8oc4oh4kh3sh2": {"h": (0, 1), "w": (0, 1)},
+    "g2ic6iw12oc4ow3kw3sw4": {"w": (0, -1)},
+    "mb1ic4id7ih3iw3oc3od2oh3ow3kd3kh1kw1sd3": {"d": (0, -1), "h": (0, 0), "w": (0, 0)},
+}
+
+
+def _wtag(kind: str, desc) -> str | None:
+    sp = _SP[desc.ndims]
+    if kind == "plain":
+        return None
+    if not desc.has_groups:
+        return f"OI{sp}{kind}"
+    if kind == "16i16o" and desc.g == desc.ic == desc.oc:
+        return f"Goi{sp}16g"
+    return f"gOI{sp}{kind}"
+
+
+def case_line(layout: str, options: str, desc_text: str) -> str:
+    """The benchdnn line for one layout and one SHAPES row."""
+    dt, stags, dtags, wkind = LAYOUTS[layout]
+    d = parse_conv_desc(desc_text)
+    r = RANKS.index(d.ndims)
+    parts = [f"--dt={dt}", f"--stag={stags.split()[r]}", f"--dtag={dtags.split()[r]}"]
+    wtag = _wtag(wkind, d)
+    if wtag:
+        parts.append(f"--wtag={wtag}")
+    if options:
+        parts.append(options)
+    return " ".join(parts + [desc_text])
+
+
+def matrix(rows=SHAPES):
+    out = []
+    for layouts, options, desc_text in rows:
+        for layout in layouts.split():
+            opts = options.replace("--dir=", "").replace("--attr-post-ops=", "").replace(" ", ",")
+            out.append(pytest.param(case_line(layout, options, desc_text),
+                                    id=f"{layout}-{desc_text}" + (f"-{opts}" if opts else "")))
+    return out
+
+
+LLVM_CASES = matrix()
+
+# A Vulkan sample: f32/f16/bf16/s8, blocked layouts with tails, groups, depthwise, negative padding,
+# relu, no bias, 1D and 3D.
+VULKAN_CASES = [
+    "--dt=f32 ic3ih5oc4kh3ph1",
+    "--dt=f16 --stag=nChw16c --dtag=nChw16c --wtag=OIhw16i16o --attr-post-ops=relu ic17ih5oc17kh3ph1",
+    "--dt=s8:s8:s32 --stag=NCHW4 --dtag=NCHW32 ic5ih5oc7kh3ph1",
+    "--dt=s8:s8:s32 --stag=nhwc --dtag=nhwc --attr-post-ops=relu g2ic4ih5oc6kh3sh2ph1",
+    "--dt=bf16 --stag=nhwc --dtag=nchw ic3ih6oc4oh2kh3sh2ph0",
+    "--dt=f32 --stag=nhwc --dtag=nChw16c --dir=FWD_D --attr-post-ops=relu g4ic8ih7oc8kh3dh1ph2",
+    "--dt=f32 --stag=nCw16c --dtag=nCw16c --wtag=Goiw16g g17ic17iw9oc17kw3sw2pw1",
+    "--dt=f16 --stag=ndhwc --dtag=nCdhw16c ic3id4ih5iw3oc5kd2kh3kw1ph1",
+]
+
+CUDA_CASES = [
+    "--dt=f32 --stag=nChw16c --dtag=nChw16c --wtag=OIhw16i16o --attr-post-ops=relu ic17ih5oc17kh3ph1",
+    "--dt=f16 --stag=nhwc --dtag=nhwc g4ic8ih7oc8kh3dh1ph2",
+    "--dt=s8:s8:s32 --stag=NCHW4 --dtag=NCHW32 ic5ih6oc7oh2kh3sh2ph0",
+]
+
+
+# =============================================================================================
+# The check
+# =============================================================================================
+
+def problem_of(line: str) -> ConvProblem:
+    cases = list(parse_conv_args(shlex.split(line)))
+    assert len(cases) == 1, line
+    return ConvProblem.from_case(cases[0])
+
+
+def check_line(line: str, backend: str, seed: int, cache_dir) -> None:
+    """Compile, run and compare the whole dst buffer exactly; padded dst areas must be zero."""
+    p = problem_of(line)
+    data_seed = zlib.crc32(line.encode())
+    where = f"[{backend}] {line} (SEED {seed}, data seed {data_seed})"
+    print(where)
+    x, w, b = fill(p, np.random.default_rng([seed, data_seed]))
+    src, wei = p.src.to_physical(x), p.wei.to_physical(w.reshape(p.wei.dims))
+    k = ConvKernel(p, backend, cache_dir=cache_dir)
+    k.prepare(wei)
+    got = k(src, b)
+    want = p.reference(src, wei, b)
+    assert got.shape == want.shape == (p.dst.buffer_nelems,), where
+    assert got.dtype == want.dtype == p.dst.dtype.np_dtype, where
+    pad = p.dst.padding_mask()
+    nz = int(np.count_nonzero(got[pad]))
+    assert nz == 0, f"{where}: {nz} padded dst elements are not zero"
+    bad = got.astype(np.float64) != want.astype(np.float64)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        pytest.fail(f"{where}: {int(bad.sum())} of {got.size} dst elements differ; first at buffer offset "
+                    f"{i}: got {got[i]}, want {want[i]}")
+    if p.relu:                        # the data exercise ReLU: it clipped something
+        logical = p.dst.from_physical(want)
+        assert (logical == 0).any(), f"{where}: no output was clipped by ReLU; pick other data"
+
+
+# =============================================================================================
+# 1. The direct variant on llvm-cpu
+# =============================================================================================
+
+def test_matrix_covers_every_layout_and_rank():
+    lines = [p.values[0] for p in LLVM_CASES]
+    assert 60 <= len(lines) <= 90
+    for layout in LAYOUTS:
+        assert sum(layout in rows.split() for rows, _, _ in SHAPES) >= 3, layout
+    ranks = {problem_of(line).desc.ndims for line in lines}
+    assert ranks == set(RANKS)
+    blocked_w = {line.split("--wtag=")[1].split()[0] for line in lines if "--wtag=" in line}
+    assert {"OIhw16i16o", "gOIhw16i16o", "Goihw16g", "OIhw4i16o4i", "gOIhw4i16o4i"} <= blocked_w
+    assert any(" --dir=FWD_D" in l for l in lines) and any("FWD_D" not in l for l in lines)
+
+
+@pytest.mark.parametrize("desc_text", sorted(PADDING))
+def test_derived_padding(desc_text):
+    d = parse_conv_desc(desc_text)
+    got = {s.axis: (s.p, s.p_r) for s in d.spatial()}
+    assert got == PADDING[desc_text]
+    assert desc_text in {row[2] for row in SHAPES}
+
+
+@pytest.mark.parametrize("line", LLVM_CASES)
+def test_direct_llvm_cpu(line, seed, kgen_cache_dir):
+    check_line(line, "llvm-cpu", seed, kgen_cache_dir)
+
+
+# =============================================================================================
+# 2. Vulkan (lavapipe here; the emitter uses pad+expand+transpose instead of linalg.pack)
+# =============================================================================================
+
+@pytest.mark.parametrize("line", VULKAN_CASES)
+def test_direct_vulkan(line, seed, kgen_cache_dir):
+    ok, why = vulkan_device_available()
+    if not ok:
+        pytest.skip(f"no Vulkan device: {why}")
+    check_line(line, "vulkan", seed, kgen_cache_dir)
+
+
+# =============================================================================================
+# 3. CUDA: compile always, run only with a device
+# =============================================================================================
+
+@pytest.mark.parametrize("line", CUDA_CASES)
+def test_direct_cuda_compiles(line, kgen_cache_dir):
+    p = problem_of(line)
+    art = compile_mlir(render_conv(p, use_pack=True), "cuda", cache_dir=kgen_cache_dir, name="conv")
+    assert art.path.is_file() and art.path.stat().st_size > 0
+
+
+@pytest.mark.parametrize("line", CUDA_CASES[:1])
+def test_direct_cuda_runs(line, seed, kgen_cache_dir):
+    ok, why = cuda_device_available()
+    if not ok:
+        pytest.skip(f"no CUDA device: {why}")
+    check_line(line, "cuda", seed, kgen_cache_dir)
+
+
+# =============================================================================================
+# 4. Golden lines of the rendered MLIR (no compiler)
+# =============================================================================================
+
+def _render(line: str, use_pack: bool = True) -> str:
+    return render_conv(problem_of(line), use_pack=use_pack)
+
+
+def _generic_maps(text: str) -> list[str]:
+    return [l for l in text.splitlines() if "linalg.generic" in l and '"reduction"' in l]
+
+
+def test_golden_direct_indexing_map():
+    # h: stride 2, dilation 1 (taps 2 apart); w: stride 3, dense
+    text = _render("--dt=f32 ic3ih9iw10oc4oh3ow3kh3kw2sh2sw3dh1ph0pw0")
+    (line,) = _generic_maps(text)
+    assert ("affine_map<(n, g, oc, o0, o1, ic, k0, k1) -> (n, g, ic, o0 * 2 + k0 * 2, o1 * 3 + k1 * 1)>"
+            in line)
+    assert "affine_map<(n, g, oc, o0, o1, ic, k0, k1) -> (g, oc, ic, k0, k1)>" in line
+    assert "affine_map<(n, g, oc, o0, o1, ic, k0, k1) -> (n, g, oc, o0, o1)>" in line
+    assert ('iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", '
+            '"reduction", "reduction", "reduction"]') in line
+
+
+def test_golden_3d_and_1d_maps():
+    (l3,) = _generic_maps(_render("--dt=f32 ic2id5oc2kd2sd2dd2"))
+    assert "(n, g, ic, o0 * 2 + k0 * 3, o1 * 2 + k1 * 3, o2 * 2 + k2 * 3)" in l3
+    (l1,) = _generic_maps(_render("--dt=f32 ic2iw9oc2kw3sw2dw1"))
+    assert "affine_map<(n, g, oc, o0, ic, k0) -> (n, g, ic, o0 * 2 + k0 * 2)>" in l1
+
+
+def test_golden_prepare_function():
+    p = problem_of("--dt=f32 --wtag=gOIhw16i16o g2ic34ih5oc6kh3ph1")
+    text = render_conv(p)
+    assert f"func.func @{p.name}_prepare(%wei: tensor<{p.wei.buffer_nelems}xf32>) -> tensor<2x3x17x3x3xf32>" in text
+    assert f"func.func @{p.name}(%src: tensor<{p.src.buffer_nelems}xf32>, %w: tensor<2x3x17x3x3xf32>, " \
+           f"%bias: tensor<6xf32>) -> tensor<{p.dst.buffer_nelems}xf32>" in text
+    # ungrouped: the prepared weights gain a group dim of 1
+    p = problem_of("--dt=f16 --dir=FWD_D ic5ih5oc7kh3")
+    text = render_conv(p)
+    assert f"@{p.name}_prepare(%wei: tensor<315xf16>) -> tensor<1x7x5x3x3xf16>" in text
+    assert f"@{p.name}(%src: tensor<250xf16>, %w: tensor<1x7x5x3x3xf16>) -> tensor<126xf16>" in text
+
+
+def test_golden_relu_and_bias():
+    text = _render("--dt=f32 --attr-post-ops=relu ic3ih5oc4kh3ph1")
+    assert re.search(r"%\w+_ab = arith.addf %\w+_a, %\w+_b : f32", text)
+    assert re.search(r"%\w+_r = arith.maximumf %\w+_ab, %\w+_zero : f32", text)
+    text = _render("--dt=f32 --dir=FWD_D ic3ih5oc4kh3ph1")
+    assert "arith.maximumf" not in text and "%bias" not in text
+    # s8 -> s32 without bias stays in integers: relu is maxsi
+    text = _render("--dt=s8:s8:s32 --dir=FWD_D --attr-post-ops=relu ic3ih5oc4kh3ph1")
+    assert re.search(r"arith.maxsi %\w+_a, %\w+_zero : i32", text) and "arith.maximumf" not in text
+
+
+def test_golden_s8_path():
+    text = _render("--dt=s8:s8:s32 --stag=NCHW4 --dtag=NCHW32 ic5ih5oc7kh3ph1")
+    body = text.split('"reduction"]}')[1].split("linalg.yield")[0]     # the conv generic's region
+    assert re.search(r"\^bb0\(%\w+_x: i8, %\w+_w: i8, %\w+_a: i32\)", body)
+    assert re.search(r"%\w+_xe = arith.extsi %\w+_x : i8 to i32", body)
+    assert re.search(r"%\w+_we = arith.extsi %\w+_w : i8 to i32", body)
+    assert re.search(r"%\w+_m = arith.muli %\w+_xe, %\w+_we : i32", body)
+    assert re.search(r"%\w+_s = arith.addi %\w+_a, %\w+_m : i32", body)
+    assert "f32" not in body
+    assert re.search(r"linalg.fill ins\(%\w+_z : i32\) outs\(%\w+_e : tensor<2x1x7x5x5xi32>\)", text)
+    f16 = _render("--dt=f16 ic5ih5oc7kh3ph1")
+    assert "arith.extf" in f16 and "arith.truncf" in f16 and "arith.extsi" not in f16
+
+
+def test_golden_pack_only_with_use_pack():
+    line = "--dt=f32 --stag=nChw16c --dtag=nChw16c --wtag=OIhw16i16o ic17ih5oc17kh3ph1"
+    packed = _render(line, use_pack=True)
+    conv_fn = packed.split("_prepare")[1]
+    assert "linalg.pack" in conv_fn and "linalg.unpack" in conv_fn
+    portable = _render(line, use_pack=False)
+    assert "linalg.pack" not in portable and "linalg.unpack" not in portable
+    assert "tensor.pad" in portable
+
+
+# =============================================================================================
+# 5. The Python API: run_logical and its errors
+# =============================================================================================
+
+API_LINE = "--dt=f32 --stag=nChw16c --dtag=nhwc --wtag=gOIhw16i16o --attr-post-ops=relu g2ic6ih6oc34oh2kh3sh2ph0"
+
+
+@pytest.fixture(scope="module")
+def api_kernel(kgen_cache_dir):
+    return conv(API_LINE, cache_dir=kgen_cache_dir)
+
+
+def test_run_logical_matches_conv_reference(api_kernel, seed):
+    p = api_kernel.problem
+    x, w, b = fill(p, np.random.default_rng(seed))
+    y = api_kernel.run_logical(x, w, b)
+    sp = p.desc.spatial()
+    want = conv_reference(x.astype(np.float64), w.astype(np.float64), b.astype(np.float64), groups=p.desc.g,
+                          strides=[s.s for s in sp], pads_l=[s.p for s in sp], pads_r=[s.p_r for s in sp],
+                          dilations=[s.d for s in sp], post_relu=True)
+    assert y.shape == tuple(p.desc.dst_dims) == want.shape
+    assert np.array_equal(y.astype(np.float64), want), f"SEED {seed}"
+
+
+def test_run_logical_wrong_shape(api_kernel):
+    p = api_kernel.problem
+    x = np.zeros(p.desc.src_dims, np.float32)
+    w = np.zeros(torch_wei_dims(p.desc), np.float32)
+    with pytest.raises(InputError, match="src has shape"):
+        api_kernel.run_logical(x[:, :3], w)
+    with pytest.raises(InputError, match="wei has shape"):
+        api_kernel.run_logical(x, w.reshape(p.wei.dims))       # oneDNN's grouped dims, not PyTorch's
+
+
+def test_call_before_prepare(kgen_cache_dir):
+    k = conv("--dt=f32 --dir=FWD_D ic2ih3oc2kh1", cache_dir=kgen_cache_dir)
+    with pytest.raises(InputError, match="prepare"):
+        k(np.zeros(k.problem.src.buffer_nelems, np.float32))
+
+
+def test_bias_to_no_bias_kernel(kgen_cache_dir):
+    k = conv("--dt=f32 --dir=FWD_D ic2ih3oc2kh1", cache_dir=kgen_cache_dir)
+    k.prepare(np.zeros(k.problem.wei.buffer_nelems, np.float32))
+    with pytest.raises(InputError, match="without bias"):
+        k(np.zeros(k.problem.src.buffer_nelems, np.float32), np.zeros(2, np.float32))
+
+
+@pytest.mark.parametrize("alg, msg", [("winograd", "not implemented"), ("im2col", "not implemented"),
+                                      ("bogus", "unknown algorithm")])
+def test_unsupported_alg(alg, msg):
+    p = problem_of("--dt=f32 ic2ih3oc2kh1")
+    with pytest.raises(UnsupportedError, match=msg):
+        render_conv(dataclasses.replace(p, alg=alg))
+    if alg != "bogus":
+        with pytest.raises(UnsupportedError):
+            conv(f"--alg={alg} --dt=f32 ic2ih3oc2kh1")
+
+
+# =============================================================================================
+# 6. The command line
+# =============================================================================================
+
+def kgen(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "generator.cli.main", *args], capture_output=True, text=True,
+                          cwd=cwd, timeout=900)
+
+
+def test_cli_problems_pass(kgen_cache_dir):
+    r = kgen("conv", "--dt=f32", "--stag=nChw16c", "--dtag=nChw16c", "--attr-post-ops=relu", "ic17ih5oc17kh3ph1",
+             "--reset", "--dt=s8:s8:s32", "--stag=NCHW4", "--dtag=NCHW32", "g2ic8ih5oc6kh3sh2ph1",
+             "--reset", "--dt=f16", "--dir=FWD_D", "ic3iw9oc4kw3pw1")
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("kgen conv: seed ")
+    assert [l.split(" ")[0] for l in lines[1:-1]] == ["0:PASSED", "1:PASSED", "2:PASSED"], r.stdout
+    assert all("__REPRO: " in l for l in lines[1:-1])
+    assert lines[-1].startswith("tests:3 passed:3 skipped:0 failed:0")
+
+
+def test_cli_npy_round_trip(tmp_path, seed, kgen_cache_dir):
+    line = "--dt=f32 --attr-post-ops=relu g2ic4ih6iw5oc6kh3kw2sh2ph1"
+    p = problem_of(line)
+    x, w, b = fill(p, np.random.default_rng(seed))
+    for name, a in (("x", x), ("w", w), ("b", b)):
+        np.save(tmp_path / f"{name}.npy", a)
+    out = tmp_path / "y.npy"
+    r = kgen("conv", *shlex.split(line)[:-1], f"--src={tmp_path / 'x.npy'}", f"--wei={tmp_path / 'w.npy'}",
+             f"--bia={tmp_path / 'b.npy'}", f"--dst={out}", shlex.split(line)[-1])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "computed:1" in r.stdout.splitlines()[-1]
+    y = np.load(out)
+    sp = p.desc.spatial()
+    want = conv_reference(x.astype(np.float64), w.astype(np.float64), b.astype(np.float64), groups=2,
+                          strides=[s.s for s in sp], pads_l=[s.p for s in sp], pads_r=[s.p_r for s in sp],
+                          dilations=[s.d for s in sp], post_relu=True)
+    assert y.shape == want.shape and y.dtype == np.float32
+    assert np.array_equal(y.astype(np.float64), want), f"SEED {seed}"
+
+
+def test_cli_malformed_descriptor():
+    r = kgen("conv", "--dt=f32", "ic3ih5oc4kh3qq7")
+    assert r.returncode == 2, r.stdout + r.stderr
+    err = r.stderr.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("kgen: error: "), r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_cli_winograd_skipped():
+    r = kgen("conv", "--alg=winograd", "--dt=f32", "ic3ih5oc4kh3ph1")
+    assert r.returncode == 0, r.stdout + r.stderr
+    (line,) = [l for l in r.stdout.splitlines() if l.startswith("0:")]
+    assert line.startswith("0:SKIPPED (--alg=winograd is not implemented yet"), line
+    assert "__REPRO: " in line and "--alg=winograd" in line
+    assert r.stdout.splitlines()[-1].startswith("tests:1 passed:0 skipped:1 failed:0")
