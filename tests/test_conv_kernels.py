@@ -244,6 +244,33 @@ def test_direct_llvm_cpu(line, seed, kgen_cache_dir):
     check_line(line, "llvm-cpu", seed, kgen_cache_dir)
 
 
+# The im2col variant (1x1 problems become a GEMM that reads the source directly) on every other
+# row of the same matrix, so each layout and rank is covered without doubling the compile time.
+IM2COL_CASES = [pytest.param(c.values[0].replace("--dt=", "--alg=im2col --dt=", 1), id="im2col-" + c.id)
+                for c in LLVM_CASES[::2]]
+
+
+@pytest.mark.parametrize("line", IM2COL_CASES)
+def test_im2col_llvm_cpu(line, seed, kgen_cache_dir):
+    check_line(line, "llvm-cpu", seed, kgen_cache_dir)
+
+
+@pytest.mark.parametrize("line", [c.replace("--dt=", "--alg=im2col --dt=", 1) for c in VULKAN_CASES[:4]])
+def test_im2col_vulkan(line, seed, kgen_cache_dir):
+    ok, why = vulkan_device_available()
+    if not ok:
+        pytest.skip(f"no Vulkan device: {why}")
+    check_line(line, "vulkan", seed, kgen_cache_dir)
+
+
+def test_golden_im2col_and_1x1():
+    text = _render("--alg=im2col --dt=f32 g2ic6ih5oc4oh3kh3sh2ph1")
+    assert "(n, g, ic, k0, k1, o0, o1) -> (n, g, ic, o0 * 2 + k0 * 1, o1 * 2 + k1 * 1)" in text   # the gather
+    assert "affine_map<(n, g, oc, o, r) -> (n, g, r, o)>" in text                                   # the GEMM
+    one = _render("--alg=im2col --dt=f32 ic8ih6oc4oh3kh1sh2ph0")
+    assert "k0" not in one and "(n, g, oc, o0, o1, ic) -> (n, g, ic, o0 * 2, o1 * 2)" in one        # no copy
+
+
 # =============================================================================================
 # 2. Vulkan (lavapipe here; the emitter uses pad+expand+transpose instead of linalg.pack)
 # =============================================================================================
@@ -401,7 +428,7 @@ def test_bias_to_no_bias_kernel(kgen_cache_dir):
         k(np.zeros(k.problem.src.buffer_nelems, np.float32), np.zeros(2, np.float32))
 
 
-@pytest.mark.parametrize("alg, msg", [("winograd", "not implemented"), ("im2col", "not implemented"),
+@pytest.mark.parametrize("alg, msg", [("winograd", "not implemented"), ("indirect", "not implemented"),
                                       ("bogus", "unknown algorithm")])
 def test_unsupported_alg(alg, msg):
     p = problem_of("--dt=f32 ic2ih3oc2kh1")

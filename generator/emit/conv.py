@@ -12,6 +12,9 @@ Variants register in `VARIANTS`; each says whether it applies and plans its comp
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Callable
+
 from ..errors import UnsupportedError
 from ..problem.convolution import ConvProblem
 from . import relayout
@@ -21,44 +24,85 @@ from .render import render
 TEMPLATE = "conv.mlir.j2"
 
 
-def _direct_applies(p: ConvProblem) -> str | None:
+@dataclass(frozen=True)
+class Variant:
+    """One convolution algorithm: when it applies, how prepare lays the weights out, its compute step."""
+    name: str
+    applies: Callable[[ConvProblem], str | None]          # None, or the reason it does not apply
+    weights: Callable[[Plan, Value, ConvProblem], Value]  # grouped logical weights -> prepared weights
+    compute: Callable[[Plan, Value, Value, ConvProblem], Value]   # (padded grouped src, weights) -> acc
+    doc: str
+
+
+def _always(p: ConvProblem) -> str | None:
     return None
+
+
+def _grouped_weights(plan: Plan, w: Value, p: ConvProblem) -> Value:
+    return w
+
+
+def _out_shape(p: ConvProblem) -> tuple[int, ...]:
+    d = p.desc
+    return (d.mb, d.g, d.oc // d.g) + tuple(s.o for s in d.spatial())
 
 
 def _direct_compute(plan: Plan, x: Value, w: Value, p: ConvProblem) -> Value:
     """Direct convolution as one linalg.generic over the grouped logical tensors."""
-    d = p.desc
-    sp = d.spatial()
-    out_shape = (d.mb, d.g, d.oc // d.g) + tuple(s.o for s in sp)
-    return plan.add("conv_direct", x, out_shape, p.acc.mlir, wei=w, strides=[s.s for s in sp],
+    sp = p.desc.spatial()
+    return plan.add("conv_direct", x, _out_shape(p), p.acc.mlir, wei=w, strides=[s.s for s in sp],
                     dilations=[s.d + 1 for s in sp], src_dt=p.src.dtype, acc_dt=p.acc)
 
 
-# name -> (applies(problem) -> None or the reason it does not, compute(plan, x, w, problem) -> acc Value)
-VARIANTS = {
-    "direct": (_direct_applies, _direct_compute),
-}
-PLANNED = ("im2col", "winograd", "spatial_pack", "indirect")
+def _gemm_weights(plan: Plan, w: Value, p: ConvProblem) -> Value:
+    """(G, OC/G, IC/G, K...) -> (G, OC/G, IC/G * Kvol): the GEMM's left operand, rows in (ic, k) order."""
+    nsp = p.desc.ndims - 2
+    return plan.collapse(w, [[0], [1], list(range(2, 3 + nsp))])
 
 
-def variant(p: ConvProblem):
+def _im2col_compute(plan: Plan, x: Value, w: Value, p: ConvProblem) -> Value:
+    """im2col: gather the (IC/G, Kvol) x Ovol column matrix once, then one batched matmul per (n, g)."""
+    d = p.desc
+    sp = d.spatial()
+    nsp = len(sp)
+    if all(s.k == 1 for s in sp):
+        # 1x1: the GEMM reads the source directly, the stride folded into its access map (no copy)
+        acc = plan.add("conv_1x1", x, _out_shape(p), p.acc.mlir, wei=w, strides=[s.s for s in sp],
+                       src_dt=p.src.dtype, acc_dt=p.acc)
+        return acc
+    kdims = tuple(s.k for s in sp)
+    odims = tuple(s.o for s in sp)
+    cols = plan.add("im2col", x, (d.mb, d.g, d.ic // d.g) + kdims + odims, p.src.dtype.mlir,
+                    strides=[s.s for s in sp], dilations=[s.d + 1 for s in sp])
+    cols = plan.collapse(cols, [[0], [1], list(range(2, 3 + nsp)), list(range(3 + nsp, 3 + 2 * nsp))])
+    acc = plan.add("gemm", cols, (d.mb, d.g, d.oc // d.g, cols.shape[3]), p.acc.mlir, wei=w,
+                   src_dt=p.src.dtype, acc_dt=p.acc)
+    return plan.expand(acc, [[0], [1], [2], list(range(3, 3 + nsp))], _out_shape(p))
+
+
+VARIANTS = {v.name: v for v in (
+    Variant("direct", _always, _grouped_weights, _direct_compute,
+            "one linalg.generic over the grouped logical tensors (any layout in and out)"),
+    Variant("im2col", _always, _gemm_weights, _im2col_compute,
+            "column matrix (IC/G*K, O) gathered once, then a batched GEMM; 1x1 reads the source directly"),
+)}
+PLANNED = ("winograd", "spatial_pack", "indirect")
+
+
+def variant(p: ConvProblem) -> Variant:
     if p.alg in VARIANTS:
-        applies, compute = VARIANTS[p.alg]
-        why = applies(p)
+        v = VARIANTS[p.alg]
+        why = v.applies(p)
         if why:
             raise UnsupportedError(f"--alg={p.alg} does not apply: {why}")
-        return compute
+        return v
     if p.alg in PLANNED or p.alg == "auto":
         raise UnsupportedError(f"--alg={p.alg} is not implemented yet (implemented: {', '.join(VARIANTS)})")
     raise UnsupportedError(f"unknown algorithm '{p.alg}' (known: {', '.join((*VARIANTS, *PLANNED, 'auto'))})")
 
 
-def _prepared_weights_shape(p: ConvProblem) -> tuple[int, ...]:
-    return p.desc.wei_dims_grouped
-
-
 def render_conv(p: ConvProblem, *, use_pack: bool = True, header: bool = True) -> str:
-    compute = variant(p)
+    v = variant(p)
     d = p.desc
     nsp = d.ndims - 2
     sp = d.spatial()
@@ -69,13 +113,13 @@ def render_conv(p: ConvProblem, *, use_pack: bool = True, header: bool = True) -
     wbuf = Value("wei", (p.wei.buffer_nelems,), p.wei.dtype.mlir)
     wl = relayout.buffer_to_logical(prep, wbuf, p.wei, use_pack)
     if not d.has_groups:
-        wl = prep.add("expand", wl, _prepared_weights_shape(p), groups=[[0, 1]] + [[i + 1] for i in range(1, nsp + 2)])
-    prepared = wl
+        wl = prep.add("expand", wl, d.wei_dims_grouped, groups=[[0, 1]] + [[i + 1] for i in range(1, nsp + 2)])
+    prepared = v.weights(prep, wl, p)
 
     # conv: src buffer -> logical -> crop/pad -> grouped -> compute -> epilogue -> dst buffer
     plan = Plan("v")
     src = Value("src", (p.src.buffer_nelems,), p.src.dtype.mlir)
-    w = Value("w", _prepared_weights_shape(p), p.wei.dtype.mlir)
+    w = Value("w", prepared.shape, p.wei.dtype.mlir)
     args = [src, w]
     bias = None
     if p.bias:
@@ -88,7 +132,7 @@ def render_conv(p: ConvProblem, *, use_pack: bool = True, header: bool = True) -
     x = plan.pad(x, [0, 0] + [max(s.p_r, 0) for s in sp], low=[0, 0] + [max(s.p, 0) for s in sp])
     x = plan.expand(x, [[0], [1, 2]] + [[i + 1] for i in range(2, nsp + 2)],
                     (d.mb, d.g, d.ic // d.g) + x.shape[2:])
-    acc = compute(plan, x, w, p)
+    acc = v.compute(plan, x, w, p)
     grouped_bias = None
     if bias is not None:
         grouped_bias = plan.expand(bias, [[0, 1]], (d.g, d.oc // d.g))
