@@ -263,6 +263,33 @@ def test_im2col_vulkan(line, seed, kgen_cache_dir):
     check_line(line, "vulkan", seed, kgen_cache_dir)
 
 
+# The indirect variant (QNNPACK indirection table read inside the contraction) on every third row.
+INDIRECT_CASES = [pytest.param(c.values[0].replace("--dt=", "--alg=indirect --dt=", 1), id="indirect-" + c.id)
+                  for c in LLVM_CASES[1::3]]
+
+
+@pytest.mark.parametrize("line", INDIRECT_CASES)
+def test_indirect_llvm_cpu(line, seed, kgen_cache_dir):
+    check_line(line, "llvm-cpu", seed, kgen_cache_dir)
+
+
+@pytest.mark.parametrize("line", [c.replace("--dt=", "--alg=indirect --dt=", 1) for c in VULKAN_CASES[:4]])
+def test_indirect_vulkan(line, seed, kgen_cache_dir):
+    ok, why = vulkan_device_available()
+    if not ok:
+        pytest.skip(f"no Vulkan device: {why}")
+    check_line(line, "vulkan", seed, kgen_cache_dir)
+
+
+def test_golden_indirect_table():
+    from generator.problem.conv_math import indirect_offsets
+
+    text = _render("--alg=indirect --dt=f32 ic3ih6oc5oh2kh3sh2ph0")
+    table = indirect_offsets((6, 6), (3, 3), (2, 2), (0, 0), (-1, -1), (0, 0))
+    assert f'arith.constant dense<"0x{table.astype("<i4").tobytes().hex().upper()}"> : tensor<4x9xi32>' in text
+    assert "tensor.extract" in text and "tensor.pad" in text          # one zero pixel appended
+
+
 def test_golden_im2col_and_1x1():
     text = _render("--alg=im2col --dt=f32 g2ic6ih5oc4oh3kh3sh2ph1")
     assert "(n, g, ic, k0, k1, o0, o1) -> (n, g, ic, o0 * 2 + k0 * 1, o1 * 2 + k1 * 1)" in text   # the gather
@@ -428,7 +455,7 @@ def test_bias_to_no_bias_kernel(kgen_cache_dir):
         k(np.zeros(k.problem.src.buffer_nelems, np.float32), np.zeros(2, np.float32))
 
 
-@pytest.mark.parametrize("alg, msg", [("winograd", "not implemented"), ("indirect", "not implemented"),
+@pytest.mark.parametrize("alg, msg", [("winograd", "not implemented"), ("spatial_pack", "not implemented"),
                                       ("bogus", "unknown algorithm")])
 def test_unsupported_alg(alg, msg):
     p = problem_of("--dt=f32 ic2ih3oc2kh1")

@@ -32,6 +32,8 @@ class Variant:
     weights: Callable[[Plan, Value, ConvProblem], Value]  # grouped logical weights -> prepared weights
     compute: Callable[[Plan, Value, Value, ConvProblem], Value]   # (padded grouped src, weights) -> acc
     doc: str
+    # the variant handles spatial padding itself (its compute gets the unpadded, uncropped source)
+    pads_in_compute: bool = False
 
 
 def _always(p: ConvProblem) -> str | None:
@@ -80,13 +82,44 @@ def _im2col_compute(plan: Plan, x: Value, w: Value, p: ConvProblem) -> Value:
     return plan.expand(acc, [[0], [1], [2], list(range(3, 3 + nsp))], _out_shape(p))
 
 
+def _indirect_weights(plan: Plan, w: Value, p: ConvProblem) -> Value:
+    """(G, OC/G, IC/G, K...) -> (G, OC/G, IC/G, Kvol): taps flattened like the indirection table's columns."""
+    nsp = p.desc.ndims - 2
+    return plan.collapse(w, [[0], [1], [2], list(range(3, 3 + nsp))])
+
+
+def _indirect_compute(plan: Plan, x: Value, w: Value, p: ConvProblem) -> Value:
+    """QNNPACK's indirect convolution: an int32 table (output pixel, tap) -> input pixel, built from the
+    shape alone (`conv_math.indirect_offsets`; padding taps point at one appended zero pixel), read by
+    the contraction itself, so no column matrix is materialised. Stride, dilation and padding (negative
+    too) all live in the table."""
+    import numpy as np
+
+    from ..problem.conv_math import indirect_offsets
+
+    d = p.desc
+    sp = d.spatial()
+    nsp = len(sp)
+    table = indirect_offsets(tuple(s.i for s in sp), tuple(s.k for s in sp), tuple(s.s for s in sp),
+                             tuple(s.p for s in sp), tuple(s.p_r for s in sp), tuple(s.d for s in sp))
+    flat = plan.collapse(x, [[0], [1], [2], list(range(3, 3 + nsp))])
+    flat = plan.pad(flat, [0, 0, 0, 1])                       # the zero pixel padding taps read
+    tbl = plan.add("constant", None, table.shape, "i32", hex=np.ascontiguousarray(table, "<i4").tobytes().hex().upper())
+    acc = plan.add("indirect", flat, (d.mb, d.g, d.oc // d.g, table.shape[0]), p.acc.mlir, wei=w, table=tbl,
+                   src_dt=p.src.dtype, acc_dt=p.acc)
+    return plan.expand(acc, [[0], [1], [2], list(range(3, 3 + nsp))], _out_shape(p))
+
+
 VARIANTS = {v.name: v for v in (
     Variant("direct", _always, _grouped_weights, _direct_compute,
             "one linalg.generic over the grouped logical tensors (any layout in and out)"),
     Variant("im2col", _always, _gemm_weights, _im2col_compute,
             "column matrix (IC/G*K, O) gathered once, then a batched GEMM; 1x1 reads the source directly"),
+    Variant("indirect", _always, _indirect_weights, _indirect_compute,
+            "int32 indirection table (output pixel, tap) -> input pixel read inside the contraction",
+            pads_in_compute=True),
 )}
-PLANNED = ("winograd", "spatial_pack", "indirect")
+PLANNED = ("winograd", "spatial_pack")
 
 
 def variant(p: ConvProblem) -> Variant:
@@ -126,10 +159,11 @@ def render_conv(p: ConvProblem, *, use_pack: bool = True, header: bool = True) -
         bias = Value("bias", (d.oc,), "f32")
         args.append(bias)
     x = relayout.buffer_to_logical(plan, src, p.src, use_pack)
-    crop_l = [max(-s.p, 0) for s in sp]
-    crop_r = [max(-s.p_r, 0) for s in sp]
-    x = plan.slice(x, [0, 0] + crop_l, list(x.shape[:2]) + [s.i - a - b for s, a, b in zip(sp, crop_l, crop_r)])
-    x = plan.pad(x, [0, 0] + [max(s.p_r, 0) for s in sp], low=[0, 0] + [max(s.p, 0) for s in sp])
+    if not v.pads_in_compute:
+        crop_l = [max(-s.p, 0) for s in sp]
+        crop_r = [max(-s.p_r, 0) for s in sp]
+        x = plan.slice(x, [0, 0] + crop_l, list(x.shape[:2]) + [s.i - a - b for s, a, b in zip(sp, crop_l, crop_r)])
+        x = plan.pad(x, [0, 0] + [max(s.p_r, 0) for s in sp], low=[0, 0] + [max(s.p, 0) for s in sp])
     x = plan.expand(x, [[0], [1, 2]] + [[i + 1] for i in range(2, nsp + 2)],
                     (d.mb, d.g, d.ic // d.g) + x.shape[2:])
     acc = v.compute(plan, x, w, p)
