@@ -196,7 +196,7 @@ class ConvKernel:
 
         self.problem = problem
         self.backend = get_backend(backend)
-        mlir = render_conv(problem, use_pack=self.backend.supports_pack)
+        mlir = render_conv(problem, use_pack=self.backend.supports_pack, backend=self.backend.name)
         self.artifact = compile_mlir(mlir, self.backend, cache_dir=cache_dir, name="conv")
         module = LoadedModule(self.artifact.path, self.backend)
         self._prepare = module.function(problem.name + "_prepare")

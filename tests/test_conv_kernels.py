@@ -455,7 +455,7 @@ def test_bias_to_no_bias_kernel(kgen_cache_dir):
         k(np.zeros(k.problem.src.buffer_nelems, np.float32), np.zeros(2, np.float32))
 
 
-@pytest.mark.parametrize("alg, msg", [("winograd", "not implemented"), ("spatial_pack", "not implemented"),
+@pytest.mark.parametrize("alg, msg", [("spatial_pack", "not implemented"),
                                       ("bogus", "unknown algorithm")])
 def test_unsupported_alg(alg, msg):
     p = problem_of("--dt=f32 ic2ih3oc2kh1")
@@ -515,10 +515,68 @@ def test_cli_malformed_descriptor():
     assert "Traceback" not in r.stderr
 
 
-def test_cli_winograd_skipped():
-    r = kgen("conv", "--alg=winograd", "--dt=f32", "ic3ih5oc4kh3ph1")
+def test_cli_not_applicable_variant_skipped():
+    r = kgen("conv", "--alg=winograd", "--dt=f32", "ic3ih5oc4oh3kh3sh2ph1")
     assert r.returncode == 0, r.stdout + r.stderr
     (line,) = [l for l in r.stdout.splitlines() if l.startswith("0:")]
-    assert line.startswith("0:SKIPPED (--alg=winograd is not implemented yet"), line
+    assert line.startswith("0:SKIPPED (--alg=winograd does not apply: Winograd needs stride 1"), line
     assert "__REPRO: " in line and "--alg=winograd" in line
     assert r.stdout.splitlines()[-1].startswith("tests:1 passed:0 skipped:1 failed:0")
+
+
+# =============================================================================================
+# Winograd F(2,3), F(4,3), F(6,3): tolerance-checked (fractional transforms), applicability reasons
+# =============================================================================================
+
+WINOGRAD_LINES = [
+    # (dt, stag, dtag, desc): 2D, 3x3, stride 1, undilated; tails, groups, depthwise, padding 0/1/2
+    ("f32", "nchw", "nchw", "mb1ic3ih5oc4oh5kh3ph1"),
+    ("f32", "nhwc", "nChw16c", "g2ic6ih7oc4oh7kh3ph1"),
+    ("f32", "nChw16c", "nChw16c", "mb2ic17ih9iw6oc33oh7ow4kh3kw3ph0"),
+    ("f16", "nhwc", "nhwc", "g4ic4ih6oc4oh8kh3ph2"),
+    ("bf16", "nchw", "nChw16c", "ic16ih11oc5oh11kh3ph1"),
+]
+WINOGRAD_CASES = [pytest.param(f"--alg={alg} --dt={dt} --stag={s} --dtag={d} --attr-post-ops=relu {desc}",
+                               id=f"{alg}-{dt}-{s}-{d}-{desc}")
+                  for alg in ("winograd_f2", "winograd_f4", "winograd_f6")
+                  for dt, s, d, desc in WINOGRAD_LINES]
+
+
+@pytest.mark.parametrize("line", WINOGRAD_CASES)
+def test_winograd_llvm_cpu(line, kgen_cache_dir):
+    from generator.cli.conv_cmd import check
+
+    p = problem_of(line)
+    assert p.tolerance > 0
+    reason = check(ConvKernel(p, "llvm-cpu", cache_dir=kgen_cache_dir), p)
+    assert reason is None, f"{line}: {reason}"
+
+
+def test_winograd_refused_on_vulkan(kgen_cache_dir):
+    # IREE 3.13 computes these kernels wrongly on lavapipe; the product refuses rather than answer wrongly
+    with pytest.raises(UnsupportedError, match="on vulkan"):
+        ConvKernel(problem_of(WINOGRAD_CASES[1].values[0]), "vulkan", cache_dir=kgen_cache_dir)
+
+
+@pytest.mark.parametrize("line, why", [
+    ("--alg=winograd --dt=f32 ic3ih5oc2oh3kh3sh2ph1", "stride 1"),
+    ("--alg=winograd --dt=f32 ic3ih5oc2oh5kh5ph2", "3x3"),
+    ("--alg=winograd --dt=f32 ic3ih7oc2oh5kh3ph1dh1", "undilated"),
+    ("--alg=winograd --dt=f32 ic3iw7oc2ow7kw3pw1", "2D"),
+    ("--alg=winograd --dt=s8:s8:s32 ic3ih5oc2oh5kh3ph1", "integer"),
+])
+def test_winograd_does_not_apply(line, why):
+    with pytest.raises(UnsupportedError, match=why):
+        render_conv(problem_of(line))
+
+
+def test_golden_winograd_constants_are_exact():
+    import numpy as np
+    from generator.problem.conv_math import winograd_matrices
+
+    text = _render("--alg=winograd_f2 --dt=f32 ic3ih5oc2oh5kh3ph1")
+    _, g, bt = winograd_matrices(2, 3)
+    for mat in (g, bt):
+        hexed = np.ascontiguousarray(mat, "<f4").tobytes().hex().upper()
+        assert f'dense<"0x{hexed}">' in text
+    assert "_prepare(" in text and "tensor<4x4x1x2x3xf32>" in text     # U = G g G^T done in prepare
