@@ -168,7 +168,7 @@ def _probe_driver(driver: str) -> tuple[bool, str]:
         except Exception as e:  # noqa: BLE001 - a broken runtime install is "no device", with why
             return False, f"iree.runtime cannot be imported ({e}); install iree-base-runtime==3.13.0"
         try:
-            dev = rt.get_device(driver)  # cached by iree.runtime, so the runtime reuses this device
+            rt.get_device(driver)  # cached by iree.runtime, so the runtime reuses this device
         except Exception as e:  # noqa: BLE001 - never raise from a probe
             return False, iree_message(e)
         try:

@@ -42,6 +42,11 @@ def int_list(xs) -> str:
     return "[" + ", ".join(str(int(x)) for x in xs) + "]"
 
 
+def _fail(message: str):
+    """Called from a template for a case Python should never have planned."""
+    raise KgenError(message)
+
+
 @functools.lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
@@ -51,6 +56,7 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
         extensions=["jinja2.ext.do"],
     )
+    env.globals["fail"] = _fail
     env.filters["T"] = lambda shape, elem: tensor_type(shape, elem)
     env.filters["ilist"] = int_list
     env.filters["flit"] = float_literal

@@ -885,7 +885,7 @@ def parse_batch_file(path: Path | str, *, cwd: Path | str | None = None,
 
 
 def parse_list_file(path: Path | str, *, cwd: Path | str | None = None,
-                    extra_options: Mapping[str, str | None] | None = None) -> Iterator[ReorderCase]:
+                    extra_options: Mapping[str, str | None] | None = None, parser_class=None) -> Iterator[ReorderCase]:
     """Parse a list of independent command lines, one per line (``lists/reorder_*.txt``), lazily.
 
     Unlike a batch file, every line starts from the defaults (global options included), so an
@@ -893,6 +893,7 @@ def parse_list_file(path: Path | str, *, cwd: Path | str | None = None,
     ``--skip-impl=simple``). Blank lines and ``#`` comments are skipped; a line ending in ``\\``
     continues on the next. Relative ``--batch`` files are looked up next to the list, then in
     ``cwd``. A missing list raises ``ProblemError("list file not found: PATH")`` at once.
+    ``parser_class`` lets another driver (the conv parser) reuse this reading with its own options.
     """
     p = Path(path)
     if not p.is_absolute() and cwd is not None:
@@ -903,11 +904,11 @@ def parse_list_file(path: Path | str, *, cwd: Path | str | None = None,
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise ProblemError(f"cannot read list file {path}: {e}") from None
-    return _iter_list(text.splitlines(), p, cwd, extra_options)
+    return _iter_list(text.splitlines(), p, cwd, extra_options, parser_class or _Parser)
 
 
 def _iter_list(lines: list[str], p: Path, cwd: Path | str | None,
-               extra_options: Mapping[str, str | None] | None) -> Iterator[ReorderCase]:
+               extra_options: Mapping[str, str | None] | None, parser_class) -> Iterator[ReorderCase]:
     i = 0
     while i < len(lines):
         first = i
@@ -916,5 +917,5 @@ def _iter_list(lines: list[str], p: Path, cwd: Path | str | None,
             i += 1
             chunk.append(lines[i])
         i += 1
-        parser = _Parser(Path(cwd) if cwd is not None else None, extra_options)
+        parser = parser_class(Path(cwd) if cwd is not None else None, extra_options)
         yield from parser.run(_tokenize(chunk, str(p), first + 1), p.parent)

@@ -109,12 +109,12 @@ from .benchdnn import (
     _IGNORED as _REORDER_IGNORED,
     _OTHER_DRIVERS,
     _Parser,
+    parse_list_file,
     _err,
     _parse_dt,
     _parse_tag,
     _q,
     _split_plus,
-    _tokenize,
     Token,
 )
 
@@ -1163,27 +1163,4 @@ def parse_conv_list_file(path: Path | str, *, cwd: Path | str | None = None,
     ``lists/full.txt``): every line starts from the defaults. Blank lines and ``#`` comments are
     skipped; a line ending in ``\\`` continues on the next. A missing list raises
     ``ProblemError("list file not found: PATH")`` at once."""
-    p = Path(path)
-    if not p.is_absolute() and cwd is not None:
-        p = Path(cwd) / p
-    if not p.is_file():
-        raise ProblemError(f"list file not found: {path}")
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ProblemError(f"cannot read list file {path}: {e}") from None
-    return _iter_list(text.splitlines(), p, cwd, extra_options)
-
-
-def _iter_list(lines: list[str], p: Path, cwd: Path | str | None,
-               extra_options: Mapping[str, str | None] | None) -> Iterator[ConvCase]:
-    i = 0
-    while i < len(lines):
-        first = i
-        chunk = [lines[i]]
-        while chunk[-1].rstrip().endswith("\\") and i + 1 < len(lines):
-            i += 1
-            chunk.append(lines[i])
-        i += 1
-        parser = _ConvParser(Path(cwd) if cwd is not None else None, extra_options)
-        yield from parser.run(_tokenize(chunk, str(p), first + 1), p.parent)
+    return parse_list_file(path, cwd=cwd, extra_options=extra_options, parser_class=_ConvParser)

@@ -325,8 +325,7 @@ def _poly_from_roots(roots) -> list[Fraction]:
 
 @functools.lru_cache(maxsize=None)
 def _winograd_exact(m: int, r: int, pts: tuple[Fraction, ...], convention: str):
-    alpha = m + r - 1
-    k = len(pts)                                     # = alpha - 1 finite points, then infinity
+    k = len(pts)                                     # = m + r - 2 finite points, then infinity
     # F_c = prod_{j != c} (a_c - a_j): the Lagrange denominators. wincnn makes the first positive.
     big_f = [math.prod((a - b for j, b in enumerate(pts) if j != c), start=Fraction(1))
              for c, a in enumerate(pts)]

@@ -12,7 +12,7 @@ CLI check kernels against; it reads and writes buffers through the layout's offs
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
