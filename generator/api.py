@@ -192,10 +192,11 @@ class ConvKernel:
     """
 
     def __init__(self, problem, backend: str = "llvm-cpu", cache_dir=None):
-        from .emit.conv import render_conv
+        from .emit.conv import render_conv, resolve
 
-        self.problem = problem
         self.backend = get_backend(backend)
+        self.requested_alg = problem.alg
+        self.problem = problem = resolve(problem, self.backend.name)    # --alg=auto -> the chosen variant
         mlir = render_conv(problem, use_pack=self.backend.supports_pack, backend=self.backend.name)
         self.artifact = compile_mlir(mlir, self.backend, cache_dir=cache_dir, name="conv")
         module = LoadedModule(self.artifact.path, self.backend)

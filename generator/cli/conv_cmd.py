@@ -17,9 +17,11 @@ from pathlib import Path
 import numpy as np
 
 from ..api import ConvKernel
+from ..compile import get_backend
 from ..errors import ArtifactError, CompileError, InputError, KgenError, RunError, UnsupportedError
 from ..problem.conv import ConvCase, parse_conv_args
 from ..problem.convolution import ConvProblem, torch_wei_dims
+from .npyio import load_npy, save_npy
 
 SEED = 1337
 
@@ -57,12 +59,7 @@ def check(k: ConvKernel, p: ConvProblem) -> str | None:
 
 
 def _load(path: str, shape, dtype, what: str) -> np.ndarray:
-    try:
-        a = np.load(path, allow_pickle=False)
-    except FileNotFoundError:
-        raise InputError(f"--{what} file not found: {path}") from None
-    except (OSError, ValueError) as e:
-        raise InputError(f"cannot read --{what}={path} as a .npy array: {e}") from None
+    a = load_npy(path, what)
     if tuple(a.shape) != tuple(shape):
         raise InputError(f"--{what}={path} has shape {'x'.join(map(str, a.shape))}, expected "
                          f"{'x'.join(map(str, shape))}")
@@ -85,9 +82,11 @@ def _perf(k: ConvKernel, p: ConvProblem) -> str:
 
 
 def _one(case: ConvCase) -> tuple[str, str | None]:
+    backend = get_backend(case.extra("backend") or "llvm-cpu")     # an unknown backend is bad input
     try:
         p = ConvProblem.from_case(case)
-        k = ConvKernel(p, case.extra("backend") or "llvm-cpu")
+        k = ConvKernel(p, backend)
+        p = k.problem                                   # --alg=auto resolved
     except UnsupportedError as e:
         return "skipped", str(e)
     except (CompileError, ArtifactError, RunError) as e:
@@ -104,10 +103,7 @@ def _one(case: ConvCase) -> tuple[str, str | None]:
         y = k.run_logical(x, w, b)
         dp = case.extra("dst")
         if dp:
-            try:
-                np.save(dp, y)
-            except OSError as e:
-                raise InputError(f"cannot write --dst={dp}: {e.strerror or e}") from None
+            save_npy(dp, y, "dst")
         return "computed", f"-> {dp}" if dp else None
     try:
         reason = check(k, p)
@@ -115,9 +111,10 @@ def _one(case: ConvCase) -> tuple[str, str | None]:
         return "failed", str(e)
     if reason:
         return "failed", reason
+    notes = [f"auto chose {p.alg}"] if k.requested_alg == "auto" else []
     if (case.extra("mode") or "C").upper() == "P":
-        return "passed", _perf(k, p)
-    return "passed", None
+        notes.append(_perf(k, p))
+    return "passed", "; ".join(notes) or None
 
 
 def run(argv: list[str], out=None) -> int:

@@ -25,28 +25,17 @@ from ..check import SEED, case_to_problem, check, fill_source, quant_values
 from ..errors import InputError, KgenError, UnsupportedError
 from ..problem.benchdnn import ReorderCase, parse_args
 from ..problem.reorder import ReorderProblem
+from .npyio import load_npy, save_npy
 
 WINDOW = 96          # cases compiled together before their results are printed
 
 
 def _load_input(path: str, problem: ReorderProblem) -> np.ndarray:
-    try:
-        arr = np.load(path, allow_pickle=False)
-    except FileNotFoundError:
-        raise InputError(f"input file not found: {path}") from None
-    except (OSError, ValueError) as e:
-        raise InputError(f"cannot read {path} as a .npy array: {e}") from None
+    arr = load_npy(path, "input")
     if arr.ndim != 1:
         raise InputError(f"{path} holds shape {arr.shape}; --input takes the source's physical buffer as a "
                          f"1-D array of {problem.src.buffer_nelems} elements")
     return problem.src.check_buffer(arr)
-
-
-def _save(path: str, array: np.ndarray) -> None:
-    try:
-        np.save(path, array)
-    except OSError as e:
-        raise InputError(f"cannot write --output={path}: {e.strerror or e}") from None
 
 
 def run(argv: list[str], out=None, backend_default: str = "llvm-cpu", jobs: int = 2) -> int:
@@ -102,7 +91,7 @@ def _one(case: ReorderCase, problem, kernel, out) -> tuple[str, str | None]:
             q = {}
         y = kernel(src, **q)
         if out_path:
-            _save(out_path, y)
+            save_npy(out_path, y, "output")
         return "computed", f"-> {out_path}" if out_path else None
     try:
         reason = check(kernel, problem, case)
@@ -112,5 +101,5 @@ def _one(case: ReorderCase, problem, kernel, out) -> tuple[str, str | None]:
         return "failed", str(e)
     if reason is None and out_path:
         rng = np.random.default_rng(SEED)
-        _save(out_path, kernel(fill_source(problem.src, rng), **quant_values(problem, case, rng)))
+        save_npy(out_path, kernel(fill_source(problem.src, rng), **quant_values(problem, case, rng)), "output")
     return ("failed", reason) if reason else ("passed", None)

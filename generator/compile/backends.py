@@ -10,8 +10,13 @@ The flag sets are the ones verified in IREE_NOTES.md sections 3 and 4 for IREE 3
 - ``llvm-cpu`` needs ``--iree-llvmcpu-target-cpu=host``; without it IREE warns at length and emits
   generic x86-64 code. ``--iree-hal-target-device=local`` alone fails ("does not provide any
   executable targets").
-- ``vulkan`` uses the ``valhall4`` target: the default ``vp_android_baseline_2022`` gave silently
-  wrong f16 results on lavapipe, and targets without ``dp4xi8toi32`` gave wrong i8 results.
+- ``vulkan`` uses an explicit executable target matching Mesa's lavapipe (SPIR-V 1.6, fp16/int8
+  compute, ``dp4xi8toi32``, subgroup size 8), put in the module itself (``target_attr``; IREE has no
+  flag for a custom Vulkan target). The named targets all fail on lavapipe somewhere: the default
+  ``vp_android_baseline_2022`` gave silently wrong f16 results, targets without ``dp4xi8toi32`` wrong
+  i8 results, and ``valhall4`` (subgroup 16) wrong sums in every contraction IREE lowers with a
+  subgroup reduction (Winograd's batched GEMM over 16+ channels, spatial-pack tile convs over 32+
+  channels: errors of tens on small integers), because lavapipe's subgroups are 8 wide.
 - ``cuda`` uses ``sm_80``: IREE 3.13 has no Hopper entry in its target table, and the PTX it embeds
   for sm_80 is JIT-compiled by the driver on newer GPUs.
 
@@ -47,6 +52,10 @@ class Backend:
     supports_pack: bool
     supports_f64: bool
     doc: str
+    # `#hal.executable.target<...>` the module is compiled for, when no flag can name the right one;
+    # `compile_mlir` then wraps the module in `hal.device.targets` (IREE_NOTES section 3)
+    target_attr: str | None = None
+    target_device: str | None = None
 
 
 _NO_DEMOTE_F64 = "--iree-input-demote-f64-to-f32=false"
@@ -71,14 +80,19 @@ BACKENDS: dict[str, Backend] = {
         Backend(
             name="vulkan",
             driver="vulkan",
-            flags=(
-                "--iree-hal-target-device=vulkan",
-                "--iree-vulkan-target=valhall4",
-            ),
+            flags=(),
             supports_pack=False,
             supports_f64=False,
-            doc="Vulkan/SPIR-V with the valhall4 target (verified on Mesa lavapipe). linalg.pack/unpack "
+            doc="Vulkan/SPIR-V for a target matching Mesa lavapipe (subgroup 8, dp4). linalg.pack/unpack "
             "fail to compile here ('failed to tile to invocations'): emit pad+expand+transpose.",
+            target_attr=(
+                '#hal.executable.target<"vulkan-spirv", "vulkan-spirv-fb", {iree_codegen.target_info = '
+                '#iree_gpu.target<arch = "", features = "spirv:v1.6,cap:Shader", wgp = <compute = '
+                'fp32|fp16|int32|int16|int8, storage = b32|b16|b8, subgroup = shuffle|arithmetic, '
+                'dot = dp4xi8toi32, mma = [], subgroup_size_choices = [8], max_workgroup_sizes = '
+                '[1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes '
+                '= 65536, max_workgroup_counts = [65535, 65535, 65535]>>}>'),
+            target_device="vulkan",
         ),
         Backend(
             name="cuda",

@@ -318,6 +318,16 @@ def _signal_name(code: int) -> str:
         return f"signal {-code}"
 
 
+def with_target(mlir_text: str, backend: Backend) -> str:
+    """The module wrapped in `hal.device.targets` when the backend names its executable target
+    in the module rather than by flags (top-level `func.func`s and comments only, as emitted)."""
+    if backend.target_attr is None or "hal.device.targets" in mlir_text:
+        return mlir_text
+    return (f"#kgen_target = {backend.target_attr}\n"
+            f"#kgen_device = #hal.device.target<\"{backend.target_device}\", [#kgen_target]> : !hal.device\n"
+            f"module attributes {{hal.device.targets = [#kgen_device]}} {{\n{mlir_text}\n}}\n")
+
+
 def compile_mlir(
     mlir_text: str,
     backend: str | Backend,
@@ -338,6 +348,7 @@ def compile_mlir(
     full log paths.
     """
     b = get_backend(backend)
+    mlir_text = with_target(mlir_text, b)
     if not isinstance(name, str) or not _NAME_RE.match(name):
         raise CompileError(f"artifact name {name!r} is not a plain file name (letters, digits, '_', '-', '.')")
     flags = tuple(b.flags) + tuple(extra_flags)

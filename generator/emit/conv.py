@@ -112,6 +112,40 @@ def _indirect_compute(plan: Plan, x: Value, w: Value, p: ConvProblem) -> Value:
     return plan.expand(acc, [[0], [1], [2], list(range(3, 3 + nsp))], _out_shape(p))
 
 
+def spatial_pack_tile(p: ConvProblem) -> tuple[int, ...]:
+    """Output tile per spatial axis: H and W are tiled (4 x 8: a tile row is a vector-friendly 8 wide,
+    and 4 rows reuse each input row (K-1)/4 times less often than one), D is left whole; clamped to O."""
+    sp = p.desc.spatial()
+    want = {1: (8,), 2: (4, 8), 3: (None, 4, 8)}[len(sp)]
+    return tuple(s.o if t is None else min(t, s.o) for s, t in zip(sp, want))
+
+
+def _spatial_pack_compute(plan: Plan, x: Value, w: Value, p: ConvProblem) -> Value:
+    """TVM-style spatial pack: the output is cut into tiles, each tile's input window (with its halo)
+    is gathered into a contiguous block, a small unpadded conv runs per tile, and the tiles are
+    reassembled by the conv's own output map (tile t, offset i -> t*tile + i) plus a crop.
+
+    The gathered tiles pass through util.optimization_barrier: when IREE fuses the gather and the
+    tile conv into one dispatch, iree-compile 3.13 segfaults (inferConvolutionDims; IREE_NOTES 2c)."""
+    d = p.desc
+    sp = d.spatial()
+    nsp = len(sp)
+    tile = spatial_pack_tile(p)
+    ntiles = [-(-s.o // t) for s, t in zip(sp, tile)]
+    extent = [(t - 1) * s.s + (s.k - 1) * (s.d + 1) + 1 for s, t in zip(sp, tile)]
+    need = [(n - 1) * t * s.s + e for s, n, t, e in zip(sp, ntiles, tile, extent)]
+    # zero tail so the last tile's window is whole (its extra outputs are cropped below)
+    x = plan.pad(x, [0, 0, 0] + [max(n - have, 0) for n, have in zip(need, x.shape[3:])])
+    tiles = plan.add("sp_tiles", x, (d.mb, d.g, d.ic // d.g) + tuple(ntiles) + tuple(extent), x.elem,
+                     steps=[t * s.s for s, t in zip(sp, tile)])
+    tiles = plan.add("barrier", tiles, tiles.shape, tiles.elem)
+    acc = plan.add("sp_conv", tiles, (d.mb, d.g, d.oc // d.g) + tuple(v for nt in zip(ntiles, tile) for v in nt),
+                   p.acc.mlir, wei=w, strides=[s.s for s in sp], dilations=[s.d + 1 for s in sp],
+                   src_dt=p.src.dtype, acc_dt=p.acc)
+    y = plan.collapse(acc, [[0], [1], [2]] + [[3 + 2 * a, 4 + 2 * a] for a in range(nsp)])
+    return plan.slice(y, [0] * (3 + nsp), _out_shape(p))
+
+
 WINOGRAD_M = {"winograd": 4, "winograd_f2": 2, "winograd_f4": 4, "winograd_f6": 6}
 
 
@@ -145,7 +179,8 @@ def _winograd_weights(plan: Plan, w: Value, p: ConvProblem) -> Value:
     _, g_mat, _ = winograd_matrices(m, 3)
     gm = _f32_constant(plan, g_mat)
     a = m + 2
-    return plan.add("wino_filter", w, (a, a) + w.shape[:3], "f32", mat=gm, src_dt=p.wei.dtype)
+    rows = plan.add("wino_filter_rows", w, (a,) + w.shape[:3] + (3,), "f32", mat=gm)
+    return plan.add("wino_filter_cols", rows, (a, a) + w.shape[:3], "f32", mat=gm)
 
 
 def _winograd_compute(plan: Plan, x: Value, w: Value, p: ConvProblem) -> Value:
@@ -158,10 +193,13 @@ def _winograd_compute(plan: Plan, x: Value, w: Value, p: ConvProblem) -> Value:
     (th, eh), (tw, ew) = (winograd_tiles(s.o, m, 3) for s in d.spatial())
     x = plan.pad(x, [0, 0, 0, eh - x.shape[3], ew - x.shape[4]])      # zero tail so the last tile is whole
     a = m + 2
-    v = plan.add("wino_input", x, (a, a) + x.shape[:3] + (th, tw), "f32", mat=_f32_constant(plan, bt), m=m,
-                 src_dt=p.src.dtype)
+    btc = _f32_constant(plan, bt)
+    rows = plan.add("wino_input_rows", x, (a,) + x.shape[:3] + (th, x.shape[4]), "f32", mat=btc, m=m)
+    v = plan.add("wino_input_cols", rows, (a, a) + x.shape[:3] + (th, tw), "f32", mat=btc, m=m)
     mm = plan.add("wino_gemm", v, (a, a, d.mb, d.g, d.oc // d.g, th, tw), "f32", wei=w)
-    y = plan.add("wino_output", mm, (d.mb, d.g, d.oc // d.g, th, m, tw, m), "f32", mat=_f32_constant(plan, at))
+    atc = _f32_constant(plan, at)
+    rows = plan.add("wino_output_rows", mm, (m, a, d.mb, d.g, d.oc // d.g, th, tw), "f32", mat=atc)
+    y = plan.add("wino_output_cols", rows, (d.mb, d.g, d.oc // d.g, th, m, tw, m), "f32", mat=atc)
     y = plan.collapse(y, [[0], [1], [2], [3, 4], [5, 6]])
     return plan.slice(y, [0] * 5, _out_shape(p))
 
@@ -174,29 +212,46 @@ VARIANTS = {v.name: v for v in (
     Variant("indirect", _always, _indirect_weights, _indirect_compute,
             "int32 indirection table (output pixel, tap) -> input pixel read inside the contraction",
             pads_in_compute=True),
+    Variant("spatial_pack", _always, _grouped_weights, _spatial_pack_compute,
+            "output tiled in H and W (4x8), halo'd input tiles gathered, an unpadded conv per tile, "
+            "tiles reassembled by the output map"),
     *(Variant(name, _winograd_applies, _winograd_weights, _winograd_compute,
               f"Winograd F({m}x{m}, 3x3): matrices from interpolation points (conv_math), filter transform in "
-              f"prepare, tiles batched into one matmul over IC per transform position",
-              refused_on=(("vulkan", "IREE 3.13's SPIR-V lowering of the Winograd kernels gives wrong results on "
-                                     "lavapipe (errors of tens on small integer data); not yet isolated"),))
+              f"prepare, tiles batched into one matmul over IC per transform position")
       for name, m in WINOGRAD_M.items()),
 )}
-PLANNED = ("spatial_pack",)
+
+
+def choose_variant(p: ConvProblem, backend: str | None = None) -> str:
+    """`--alg=auto`'s heuristic, used until a measured selection table exists for the problem:
+    a 1x1 kernel -> im2col (its 1x1 path is one GEMM that reads the source in place, no copy);
+    anything else -> direct (applies everywhere, exact, no extra memory)."""
+    if all(s.k == 1 for s in p.desc.spatial()):
+        return "im2col"
+    return "direct"
+
+
+def resolve(p: ConvProblem, backend: str | None = None) -> ConvProblem:
+    """The problem with `--alg=auto` replaced by the chosen variant (artifact names carry the choice)."""
+    if p.alg != "auto":
+        return p
+    import dataclasses
+    return dataclasses.replace(p, alg=choose_variant(p, backend))
 
 
 def variant(p: ConvProblem, backend: str | None = None) -> Variant:
+    p = resolve(p, backend)
     if p.alg in VARIANTS:
         v = VARIANTS[p.alg]
         why = v.applies(p) or dict(v.refused_on).get(backend)
         if why:
             raise UnsupportedError(f"--alg={p.alg} does not apply{' on ' + backend if backend in dict(v.refused_on) else ''}: {why}")
         return v
-    if p.alg in PLANNED or p.alg == "auto":
-        raise UnsupportedError(f"--alg={p.alg} is not implemented yet (implemented: {', '.join(VARIANTS)})")
-    raise UnsupportedError(f"unknown algorithm '{p.alg}' (known: {', '.join((*VARIANTS, *PLANNED, 'auto'))})")
+    raise UnsupportedError(f"unknown algorithm '{p.alg}' (known: {', '.join((*VARIANTS, 'auto'))})")
 
 
 def render_conv(p: ConvProblem, *, use_pack: bool = True, header: bool = True, backend: str | None = None) -> str:
+    p = resolve(p, backend)
     v = variant(p, backend)
     d = p.desc
     nsp = d.ndims - 2
