@@ -301,15 +301,17 @@ def test_spatial_pack_vulkan(line, seed, kgen_cache_dir):
 
 def test_golden_spatial_pack_tiles():
     # 2D, stride 2, dilation 1: output 9x13 in 4x8 tiles -> 3x2 tiles; each reads a (4-1)*2 + 2*2 + 1 = 11
-    # by (8-1)*2 + 5 = 19 window starting every 8 rows and 16 columns; the conv writes (t0, o0, t1, o1)
+    # by (8-1)*2 + 5 = 19 window starting every 8 rows and 16 columns; the tiles join the batch (2*3*2 = 12)
+    # for one unpadded conv, and a transpose puts (tile, offset) pairs back in place
     p = problem_of("--alg=spatial_pack --dt=f32 ic3ih19iw27oc4oh9ow13kh3kw3sh2sw2dh1dw1ph2pw2")
     text = render_conv(p, header=False)
-    assert "tensor<2x1x3x3x2x11x19xf32>" in text
-    assert "-> (n, g, c, t0 * 8 + j0, t1 * 16 + j1)>" in text
+    assert "tensor<2x3x2x1x3x11x19xf32>" in text
+    assert "affine_map<(n, t0, t1, g, c, j0, j1) -> (n, g, c, t0 * 8 + j0, t1 * 16 + j1)>" in text
     assert "util.optimization_barrier" in text
-    assert "-> (n, g, ic, t0, t1, o0 * 2 + k0 * 2, o1 * 2 + k1 * 2)>" in text
-    assert "-> (n, g, oc, t0, o0, t1, o1)>" in text
-    assert "tensor<2x1x4x3x4x2x8xf32>" in text
+    assert "-> (n, g, ic, o0 * 2 + k0 * 2, o1 * 2 + k1 * 2)>" in text
+    assert "outs(%" in text and "tensor<12x1x4x4x8xf32>" in text
+    assert "permutation = [0, 3, 4, 1, 5, 2, 6]" in text
+    assert "tensor<2x1x4x12x16xf32>" in text
 
 
 def test_golden_indirect_table():
@@ -374,7 +376,8 @@ def _generic_maps(text: str) -> list[str]:
 
 def test_golden_direct_indexing_map():
     # h: stride 2, dilation 1 (taps 2 apart); w: stride 3, dense
-    text = _render("--dt=f32 ic3ih9iw10oc4oh3ow3kh3kw2sh2sw3dh1ph0pw0")
+    # (blocked layouts keep the generic; plain ones use named convs, see test_golden_named_convs)
+    text = _render("--dt=f32 --stag=nChw16c ic3ih9iw10oc4oh3ow3kh3kw2sh2sw3dh1ph0pw0")
     (line,) = _generic_maps(text)
     assert ("affine_map<(n, g, oc, o0, o1, ic, k0, k1) -> (n, g, ic, o0 * 2 + k0 * 2, o1 * 3 + k1 * 1)>"
             in line)
@@ -385,9 +388,9 @@ def test_golden_direct_indexing_map():
 
 
 def test_golden_3d_and_1d_maps():
-    (l3,) = _generic_maps(_render("--dt=f32 ic2id5oc2kd2sd2dd2"))
+    (l3,) = _generic_maps(_render("--dt=f32 --stag=nCdhw16c ic2id5oc2kd2sd2dd2"))
     assert "(n, g, ic, o0 * 2 + k0 * 3, o1 * 2 + k1 * 3, o2 * 2 + k2 * 3)" in l3
-    (l1,) = _generic_maps(_render("--dt=f32 ic2iw9oc2kw3sw2dw1"))
+    (l1,) = _generic_maps(_render("--dt=f32 --dtag=nCw16c ic2iw9oc2kw3sw2dw1"))
     assert "affine_map<(n, g, oc, o0, ic, k0) -> (n, g, ic, o0 * 2 + k0 * 2)>" in l1
 
 
@@ -400,8 +403,31 @@ def test_golden_prepare_function():
     # ungrouped: the prepared weights gain a group dim of 1
     p = problem_of("--dt=f16 --dir=FWD_D ic5ih5oc7kh3")
     text = render_conv(p)
-    assert f"@{p.name}_prepare(%wei: tensor<315xf16>) -> tensor<1x7x5x3x3xf16>" in text
-    assert f"@{p.name}(%src: tensor<250xf16>, %w: tensor<1x7x5x3x3xf16>) -> tensor<126xf16>" in text
+    assert f"@{p.name}_prepare(%wei: tensor<315xf16>) -> tensor<7x5x3x3xf16>" in text
+    assert f"@{p.name}(%src: tensor<250xf16>, %w: tensor<7x5x3x3xf16>) -> tensor<126xf16>" in text
+
+
+@pytest.mark.parametrize("line, op, w_type", [
+    ("--dt=f32 ic3ih5oc4kh3sh2dh1ph1", "conv_2d_nchw_fchw", "4x3x3x3xf32"),
+    ("--dt=f32 --stag=nhwc --dtag=nhwc --wtag=ohwi ic3ih5oc4kh3ph1", "conv_2d_nhwc_hwcf", "3x3x3x4xf32"),   # HWCF always
+    ("--dt=s8:s8:s32 --stag=nhwc --dtag=nhwc g8ic8ih5oc8kh3ph1", "depthwise_conv_2d_nhwc_hwc", "3x3x8xi8"),
+    ("--dt=f32 g8ic8ih5oc8kh3ph1", "depthwise_conv_2d_nchw_chw", "8x3x3xf32"),
+    ("--dt=f32 g2ic4ih5oc6kh3ph1", "conv_2d_ngchw_gfchw", "2x3x2x3x3xf32"),
+    ("--dt=f16 --stag=nhwc --dtag=nhwc g2ic4ih5oc6kh3ph1", "conv_2d_nhwgc_gfhwc", "2x3x3x3x2xf16"),
+    ("--dt=f32 --stag=nwc --dtag=nwc ic3iw9oc4kw3sw2", "conv_1d_nwc_wcf", "3x3x4xf32"),
+    ("--dt=f32 ic3id4ih5iw5oc4kd3kh3kw3ph1", "conv_3d_ncdhw_fcdhw", "4x3x3x3x3xf32"),
+    ("--dt=bf16 --stag=ndhwc --dtag=ndhwc g3ic3id4ih5iw5oc3kd3kh3kw3ph1", "depthwise_conv_3d_ndhwc_dhwc", "3x3x3x3xbf16"),
+])
+def test_golden_named_convs(line, op, w_type):
+    p = problem_of(line)
+    text = render_conv(p)
+    assert f"-> tensor<{w_type}> {{" in text.split(f"@{p.name}(")[0]          # prepare's result
+    conv_fn = text.split(f"@{p.name}(")[1]
+    assert re.search(rf"linalg\.{op} {{dilations = dense<\[[0-9, ]+\]> : tensor<\dxi64>, strides = ", conv_fn)
+    assert '"reduction"' not in conv_fn
+    if p.src.order[-1] == 1 and p.dst.order[-1] == 1:
+        # channels last end to end: the source and destination buffers are only reshaped
+        assert "linalg.transpose" not in conv_fn, conv_fn
 
 
 def test_golden_relu_and_bias():
@@ -425,8 +451,12 @@ def test_golden_s8_path():
     assert re.search(r"%\w+_s = arith.addi %\w+_a, %\w+_m : i32", body)
     assert "f32" not in body
     assert re.search(r"linalg.fill ins\(%\w+_z : i32\) outs\(%\w+_e : tensor<2x1x7x5x5xi32>\)", text)
-    f16 = _render("--dt=f16 ic5ih5oc7kh3ph1")
+    f16 = _render("--dt=f16 --stag=nChw16c ic5ih5oc7kh3ph1")
     assert "arith.extf" in f16 and "arith.truncf" in f16 and "arith.extsi" not in f16
+    # the named op widens f16 to its f32 accumulator itself
+    f16 = _render("--dt=f16 ic5ih5oc7kh3ph1")
+    assert re.search(r"linalg.conv_2d_nchw_fchw .*\n.*tensor<2x5x7x7xf16>, tensor<7x5x3x3xf16>\) outs\(%\w+ : "
+                     r"tensor<2x7x5x5xf32>\)", f16)
 
 
 def test_golden_pack_only_with_use_pack():

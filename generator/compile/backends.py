@@ -88,10 +88,10 @@ BACKENDS: dict[str, Backend] = {
             target_attr=(
                 '#hal.executable.target<"vulkan-spirv", "vulkan-spirv-fb", {iree_codegen.target_info = '
                 '#iree_gpu.target<arch = "", features = "spirv:v1.6,cap:Shader", wgp = <compute = '
-                'fp32|fp16|int32|int16|int8, storage = b32|b16|b8, subgroup = shuffle|arithmetic, '
+                'fp32|fp16|int32|int16|int8, storage = b64|b32|b16|b8, subgroup = shuffle|arithmetic, '
                 'dot = dp4xi8toi32, mma = [], subgroup_size_choices = [8], max_workgroup_sizes = '
-                '[1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes '
-                '= 65536, max_workgroup_counts = [65535, 65535, 65535]>>}>'),
+                '[512, 512, 512], max_thread_count_per_workgroup = 512, max_workgroup_memory_bytes '
+                '= 32768, max_workgroup_counts = [65535, 65535, 65535]>>}>'),
             target_device="vulkan",
         ),
         Backend(
