@@ -191,14 +191,16 @@ class ConvKernel:
     logical arrays (src N,IC,[D,]H,W; wei OC,IC/G,[KD,]KH,KW; bia OC) and reorders on the way in and out.
     """
 
-    def __init__(self, problem, backend: str = "llvm-cpu", cache_dir=None):
+    def __init__(self, problem, backend: str = "llvm-cpu", cache_dir=None, artifact=None):
         from .emit.conv import render_conv, resolve
 
         self.backend = get_backend(backend)
         self.requested_alg = problem.alg
         self.problem = problem = resolve(problem, self.backend.name)    # --alg=auto -> the chosen variant
-        mlir = render_conv(problem, use_pack=self.backend.supports_pack, backend=self.backend.name)
-        self.artifact = compile_mlir(mlir, self.backend, cache_dir=cache_dir, name="conv")
+        if artifact is None:       # else a prebuilt module (the catalog's build/<backend>/<function>.vmfb)
+            mlir = render_conv(problem, use_pack=self.backend.supports_pack, backend=self.backend.name)
+            artifact = compile_mlir(mlir, self.backend, cache_dir=cache_dir, name="conv")
+        self.artifact = artifact
         module = LoadedModule(self.artifact.path, self.backend)
         self._prepare = module.function(problem.name + "_prepare")
         self._run = module.function(problem.name)

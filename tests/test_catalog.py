@@ -31,3 +31,17 @@ def test_generated_files_carry_the_header():
     text = next(iter(render_catalog("llvm-cpu").values()))
     assert text.startswith("// Auto-generated file. Do not edit!\n//   Template: reorder.mlir.j2\n")
     assert "//   Generator: kgen " in text.splitlines()[2]
+
+
+def test_catalog_has_every_conv_variant_plain_and_blocked():
+    from generator.emit.conv import VARIANTS
+
+    convs = [e for e in load_catalog() if e.kind == "conv"]
+    algs = {e.problem.alg for e in convs}
+    assert {"direct", "im2col", "winograd", "spatial_pack", "indirect"} <= algs <= set(VARIANTS)
+    for alg in ("direct", "im2col", "spatial_pack", "indirect"):
+        kinds = {e.problem.src.is_blocked for e in convs if e.problem.alg == alg}
+        assert kinds == {True, False}, alg
+    assert {e.problem.src.dtype.name for e in convs} == {"f32", "f16", "s8"}
+    text = render_catalog("llvm-cpu")[f"llvm-cpu/{convs[0].function}.mlir"]
+    assert text.startswith("// Auto-generated file. Do not edit!\n//   Template: conv.mlir.j2\n")

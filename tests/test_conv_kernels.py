@@ -354,6 +354,34 @@ def test_direct_cuda_compiles(line, kgen_cache_dir):
     assert art.path.is_file() and art.path.stat().st_size > 0
 
 
+# every other variant compiles for CUDA too (a plain and a blocked/int8 problem between them)
+CUDA_VARIANT_CASES = [
+    "--alg=direct --dt=f32 --stag=nhwc --dtag=nhwc g2ic8ih7oc8kh3ph1",          # named conv (grouped NHWC)
+    "--alg=im2col --dt=f16 --stag=nChw16c --dtag=nChw16c ic17ih6oc5kh3sh2ph1",
+    "--alg=im2col --dt=s8:s8:s32 --stag=NCHW4 --dtag=NCHW4 ic8ih6oc8kh1",        # 1x1 as a GEMM
+    "--alg=winograd --dt=f32 --stag=nchw --dtag=nChw16c ic5ih9oc7kh3ph1",
+    "--alg=spatial_pack --dt=s8:s8:s32 --stag=NCHW32 --dtag=NCHW32 ic5ih9oc7kh3sh2ph1",
+    "--alg=indirect --dt=f32 --stag=nhwc --dtag=nchw ic5ih9oc7kh3dh1ph2",
+]
+
+
+@pytest.mark.parametrize("line", CUDA_VARIANT_CASES)
+def test_variants_cuda_compile(line, kgen_cache_dir):
+    p = problem_of(line)
+    art = compile_mlir(render_conv(p, use_pack=True, backend="cuda"), "cuda", cache_dir=kgen_cache_dir, name="conv")
+    assert art.path.is_file() and art.path.stat().st_size > 0
+
+
+@pytest.mark.parametrize("line", CUDA_VARIANT_CASES)
+def test_variants_cuda_run(line, seed, kgen_cache_dir):
+    ok, why = cuda_device_available()
+    if not ok:
+        pytest.skip(f"no CUDA device: {why}")
+    from generator.cli.conv_cmd import check
+    p = problem_of(line)
+    assert check(ConvKernel(p, "cuda", cache_dir=kgen_cache_dir), p) is None, line
+
+
 @pytest.mark.parametrize("line", CUDA_CASES[:1])
 def test_direct_cuda_runs(line, seed, kgen_cache_dir):
     ok, why = cuda_device_available()

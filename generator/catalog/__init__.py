@@ -1,7 +1,7 @@
 """The kernel catalog: named kernels that `./build.sh` generates, compiles and checks.
 
-`reorders.txt` beside this file lists one kernel a line (a name, then a benchdnn reorder problem).
-For a backend the build:
+`reorders.txt` and `convs.txt` beside this file list one kernel a line: a name, then a benchdnn
+reorder or convolution problem (a conv line names its variant with --alg). For a backend the build:
 
 1. renders each kernel's MLIR into `mlir/<backend>/<function>.mlir`, written only when it changed;
 2. compiles it through the content-addressed cache into `build/<backend>/<function>.vmfb`, with the
@@ -9,7 +9,8 @@ For a backend the build:
 3. writes `build/<backend>/manifest.json` (name, function, signature, formats, flags, sha256);
 4. runs each kernel once against the NumPy reference (where the backend's device is present).
 
-The function name is `ReorderProblem.name`, which encodes every parameter.
+The function name is the problem's `name`, which encodes every parameter (a conv module also
+holds `<function>_prepare`, the weight reorder/transform).
 """
 from __future__ import annotations
 
@@ -23,18 +24,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import KgenError, ProblemError
-from ..problem.benchdnn import ReorderCase, parse_args
-from ..problem.reorder import ReorderProblem
+from ..problem.benchdnn import parse_args
 from ..version import __version__
 
-CATALOG_FILE = Path(__file__).with_name("reorders.txt")
+CATALOG_FILES = {"reorder": Path(__file__).with_name("reorders.txt"), "conv": Path(__file__).with_name("convs.txt")}
 
 
 @dataclass(frozen=True)
 class CatalogEntry:
     name: str
-    case: ReorderCase
-    problem: ReorderProblem
+    kind: str            # "reorder" or "conv"
+    case: object         # ReorderCase / ConvCase
+    problem: object      # ReorderProblem / ConvProblem
 
     @property
     def function(self) -> str:
@@ -47,33 +48,52 @@ def repo_root() -> Path:
     return here if (here / "pyproject.toml").is_file() and (here / "generator").is_dir() else Path.cwd()
 
 
-def load_catalog(path: Path = CATALOG_FILE) -> list[CatalogEntry]:
-    from ..check import case_to_problem
-
-    entries, names = [], set()
-    for lineno, raw in enumerate(path.read_text().splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        name, *args = shlex.split(line)
+def _parse_line(kind: str, args: list[str]):
+    if kind == "reorder":
+        from ..check import case_to_problem
         cases = list(parse_args(args))
-        if len(cases) != 1:
-            raise ProblemError(f"{path.name}:{lineno}: a catalog line must describe exactly one problem")
-        if name in names:
-            raise ProblemError(f"{path.name}:{lineno}: kernel name '{name}' is used twice")
-        names.add(name)
-        entries.append(CatalogEntry(name, cases[0], case_to_problem(cases[0])))
+        return cases, (case_to_problem(cases[0]) if len(cases) == 1 else None)
+    from ..problem.conv import parse_conv_args
+    from ..problem.convolution import ConvProblem
+    cases = list(parse_conv_args(args))
+    return cases, (ConvProblem.from_case(cases[0]) if len(cases) == 1 else None)
+
+
+def load_catalog(files: dict[str, Path] | None = None) -> list[CatalogEntry]:
+    entries, names = [], set()
+    for kind, path in (files or CATALOG_FILES).items():
+        for lineno, raw in enumerate(path.read_text().splitlines(), 1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            name, *args = shlex.split(line)
+            cases, problem = _parse_line(kind, args)
+            if problem is None:
+                raise ProblemError(f"{path.name}:{lineno}: a catalog line must describe exactly one problem")
+            if name in names:
+                raise ProblemError(f"{path.name}:{lineno}: kernel name '{name}' is used twice")
+            names.add(name)
+            entries.append(CatalogEntry(name, kind, cases[0], problem))
     return entries
 
 
-def render_catalog(backend: str) -> dict[str, str]:
-    """{relative path under mlir/: MLIR text} for every catalog kernel on `backend` (no compiler run)."""
+def render_entry(e: CatalogEntry, backend: str) -> str:
     from ..compile import get_backend
-    from ..emit.reorder import render_reorder
+    b = get_backend(backend)
+    if e.kind == "reorder":
+        from ..emit.reorder import render_reorder
+        return render_reorder(e.problem, use_pack=b.supports_pack)
+    from ..emit.conv import render_conv
+    return render_conv(e.problem, use_pack=b.supports_pack, backend=b.name)
+
+
+def render_catalog(backend: str) -> dict[str, str]:
+    """{relative path under mlir/: MLIR text} for every catalog kernel on `backend` (no compiler run).
+    A conv variant the backend refuses is left out (none is today)."""
+    from ..compile import get_backend
 
     b = get_backend(backend)
-    return {f"{b.name}/{e.function}.mlir": render_reorder(e.problem, use_pack=b.supports_pack)
-            for e in load_catalog()}
+    return {f"{b.name}/{e.function}.mlir": render_entry(e, b.name) for e in load_catalog()}
 
 
 def _write_if_changed(path: Path, text: str) -> bool:
@@ -86,9 +106,37 @@ def _write_if_changed(path: Path, text: str) -> bool:
     return True
 
 
-def _signature(p: ReorderProblem) -> dict:
-    return {"inputs": [{"name": n, "shape": list(s), "dtype": d.name} for n, s, d in p.input_shapes()],
-            "output": {"shape": [p.dst.buffer_nelems], "dtype": p.dst.dtype.name}}
+def _signature(e: CatalogEntry) -> dict:
+    p = e.problem
+    if e.kind == "reorder":
+        return {"inputs": [{"name": n, "shape": list(s), "dtype": d.name} for n, s, d in p.input_shapes()],
+                "output": {"shape": [p.dst.buffer_nelems], "dtype": p.dst.dtype.name}}
+    inputs = [{"name": "src", "shape": [p.src.buffer_nelems], "dtype": p.src.dtype.name},
+              {"name": "wei_prepared", "from": f"{e.function}_prepare(wei: [{p.wei.buffer_nelems}] "
+                                              f"{p.wei.dtype.name})"}]
+    if p.bias:
+        inputs.append({"name": "bias", "shape": [p.desc.oc], "dtype": "f32"})
+    return {"inputs": inputs, "output": {"shape": [p.dst.buffer_nelems], "dtype": p.dst.dtype.name}}
+
+
+def _tensors(e: CatalogEntry) -> dict:
+    p = e.problem
+    if e.kind == "reorder":
+        return {"src": {"dims": list(p.dims), "dtype": p.src.dtype.name, "format": p.src.format_name()},
+                "dst": {"dims": list(p.dims), "dtype": p.dst.dtype.name, "format": p.dst.format_name()}}
+    return {name: {"dims": list(m.dims), "dtype": m.dtype.name, "format": m.format_name()}
+            for name, m in (("src", p.src), ("wei", p.wei), ("dst", p.dst))} | {"alg": p.alg}
+
+
+def _check(e: CatalogEntry, backend, path: Path) -> str | None:
+    art = _PrebuiltArtifact(path)
+    if e.kind == "reorder":
+        from ..api import ReorderKernel
+        from ..check import check
+        return check(ReorderKernel([e.problem], backend, artifact=art), e.problem, e.case)
+    from ..api import ConvKernel
+    from ..cli.conv_cmd import check as conv_check
+    return conv_check(ConvKernel(e.problem, backend, artifact=art), e.problem)
 
 
 def build_catalog(backend: str = "llvm-cpu", *, jobs: int = 2, run: bool = True, compile: bool = True,
@@ -101,6 +149,7 @@ def build_catalog(backend: str = "llvm-cpu", *, jobs: int = 2, run: bool = True,
     t0 = time.time()
     entries = load_catalog()
     texts = render_catalog(b.name)
+    kinds = {k: sum(e.kind == k for e in entries) for k in CATALOG_FILES}
     written = sum(_write_if_changed(root / "mlir" / rel, text) for rel, text in texts.items())
     # stale files of kernels no longer in the catalog would mislead a reader of mlir/
     keep = {root / "mlir" / rel for rel in texts}
@@ -109,7 +158,8 @@ def build_catalog(backend: str = "llvm-cpu", *, jobs: int = 2, run: bool = True,
         if f not in keep:
             f.unlink()
             removed += 1
-    print(f"catalog: {len(entries)} kernels for {b.name}; mlir/{b.name}: {written} written, "
+    print(f"catalog: {len(entries)} kernels ({', '.join(f'{n} {k}' for k, n in kinds.items())}) for {b.name}; "
+          f"mlir/{b.name}: {written} written, "
           f"{len(texts) - written} unchanged, {removed} removed", file=out, flush=True)
     if not compile:
         return 0
@@ -139,11 +189,7 @@ def build_catalog(backend: str = "llvm-cpu", *, jobs: int = 2, run: bool = True,
             print(f"  [{done:2d}/{n}] compiled {e.name:30s} ({state})", file=out, flush=True)
             manifest.append({
                 "name": e.name, "function": e.function, "file": path.name,
-                "problem": e.case.repro(), "signature": _signature(e.problem),
-                "src": {"dims": list(e.problem.dims), "dtype": e.problem.src.dtype.name,
-                        "format": e.problem.src.format_name()},
-                "dst": {"dims": list(e.problem.dims), "dtype": e.problem.dst.dtype.name,
-                        "format": e.problem.dst.format_name()},
+                "kind": e.kind, "problem": e.case.repro(), "signature": _signature(e), **_tensors(e),
                 "backend": b.name, "flags": list(art.flags),
                 "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
                 "compiler": compiler_version(), "generator": __version__,
@@ -156,14 +202,11 @@ def build_catalog(backend: str = "llvm-cpu", *, jobs: int = 2, run: bool = True,
         if not ok:
             print(f"  run skipped on {b.name}: {why}", file=out, flush=True)
         else:
-            from ..api import ReorderKernel
-            from ..check import check
             by_name = {e.name: e for e in entries}
             for m in manifest:
                 e = by_name[m["name"]]
-                art = _PrebuiltArtifact(outdir / m["file"])
                 try:
-                    reason = check(ReorderKernel([e.problem], b, artifact=art), e.problem, e.case)
+                    reason = _check(e, b, outdir / m["file"])
                 except KgenError as err:
                     reason = str(err)
                 if reason:

@@ -1,0 +1,119 @@
+// Auto-generated file. Do not edit!
+//   Template: conv.mlir.j2
+//   Generator: kgen 0.1.0
+func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f32_aBcd16b__bias_prepare(%wei: tensor<2601xf32>) -> tensor<4x4x1x17x17xf32> {
+    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [17, 17, 3, 3] : tensor<2601xf32> into tensor<17x17x3x3xf32>
+
+    %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 17, 17, 3, 3] : tensor<17x17x3x3xf32> into tensor<1x17x17x3x3xf32>
+
+    %w3 = arith.constant dense<"0x0000803F00000000000000000000003F0000003F0000003F0000003F000000BF0000003F00000000000000000000803F"> : tensor<4x3xf32>
+    %w4_z = arith.constant 0.0 : f32
+    %w4_e = tensor.empty() : tensor<4x1x17x17x3xf32>
+    %w4_acc = linalg.fill ins(%w4_z : f32) outs(%w4_e : tensor<4x1x17x17x3xf32>) -> tensor<4x1x17x17x3xf32>
+    %w4 = linalg.generic {indexing_maps = [affine_map<(a, g, oc, ic, j, i) -> (a, i)>, affine_map<(a, g, oc, ic, j, i) -> (g, oc, ic, i, j)>, affine_map<(a, g, oc, ic, j, i) -> (a, g, oc, ic, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%w3, %w2 : tensor<4x3xf32>, tensor<1x17x17x3x3xf32>) outs(%w4_acc : tensor<4x1x17x17x3xf32>) {
+    ^bb0(%w4_c: f32, %w4_x: f32, %w4_a: f32):
+      %w4_m = arith.mulf %w4_c, %w4_x : f32
+      %w4_s = arith.addf %w4_a, %w4_m : f32
+      linalg.yield %w4_s : f32
+    } -> tensor<4x1x17x17x3xf32>
+    %w5_z = arith.constant 0.0 : f32
+    %w5_e = tensor.empty() : tensor<4x4x1x17x17xf32>
+    %w5_acc = linalg.fill ins(%w5_z : f32) outs(%w5_e : tensor<4x4x1x17x17xf32>) -> tensor<4x4x1x17x17xf32>
+    %w5 = linalg.generic {indexing_maps = [affine_map<(a, b, g, oc, ic, j) -> (b, j)>, affine_map<(a, b, g, oc, ic, j) -> (a, g, oc, ic, j)>, affine_map<(a, b, g, oc, ic, j) -> (a, b, g, oc, ic)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%w3, %w4 : tensor<4x3xf32>, tensor<4x1x17x17x3xf32>) outs(%w5_acc : tensor<4x4x1x17x17xf32>) {
+    ^bb0(%w5_c: f32, %w5_x: f32, %w5_a: f32):
+      %w5_m = arith.mulf %w5_c, %w5_x : f32
+      %w5_s = arith.addf %w5_a, %w5_m : f32
+      linalg.yield %w5_s : f32
+    } -> tensor<4x4x1x17x17xf32>
+    return %w5 : tensor<4x4x1x17x17xf32>
+}
+
+func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f32_aBcd16b__bias(%src: tensor<25088xf32>, %w: tensor<4x4x1x17x17xf32>, %bias: tensor<17xf32>) -> tensor<25088xf32> {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 2, 28, 28, 16] : tensor<25088xf32> into tensor<1x2x28x28x16xf32>
+
+    %v2_e = tensor.empty() : tensor<1x17x28x28xf32>
+    %v2 = linalg.unpack %v1 outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [16] into %v2_e : tensor<1x2x28x28x16xf32> -> tensor<1x17x28x28xf32>
+
+    %v3_z = arith.constant 0.0 : f32
+    %v3 = tensor.pad %v2 low[0, 0, 1, 1] high[0, 0, 1, 1] {
+    ^bb0(%v3_i0: index, %v3_i1: index, %v3_i2: index, %v3_i3: index):
+      tensor.yield %v3_z : f32
+    } : tensor<1x17x28x28xf32> to tensor<1x17x30x30xf32>
+
+    %v4 = tensor.expand_shape %v3 [[0], [1, 2], [3], [4]] output_shape [1, 1, 17, 30, 30] : tensor<1x17x30x30xf32> into tensor<1x1x17x30x30xf32>
+
+    %v5 = arith.constant dense<"0x0000803F00000000000080BF00000000000000000000803F0000803F0000000000000000000080BF0000803F00000000000000000000803F00000000000080BF"> : tensor<4x4xf32>
+    %v6_z = arith.constant 0.0 : f32
+    %v6_e = tensor.empty() : tensor<4x1x1x17x14x30xf32>
+    %v6_acc = linalg.fill ins(%v6_z : f32) outs(%v6_e : tensor<4x1x1x17x14x30xf32>) -> tensor<4x1x1x17x14x30xf32>
+    %v6 = linalg.generic {indexing_maps = [affine_map<(a, n, g, ic, th, w, i) -> (a, i)>, affine_map<(a, n, g, ic, th, w, i) -> (n, g, ic, th * 2 + i, w)>, affine_map<(a, n, g, ic, th, w, i) -> (a, n, g, ic, th, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v5, %v4 : tensor<4x4xf32>, tensor<1x1x17x30x30xf32>) outs(%v6_acc : tensor<4x1x1x17x14x30xf32>) {
+    ^bb0(%v6_c: f32, %v6_x: f32, %v6_a: f32):
+      %v6_m = arith.mulf %v6_c, %v6_x : f32
+      %v6_s = arith.addf %v6_a, %v6_m : f32
+      linalg.yield %v6_s : f32
+    } -> tensor<4x1x1x17x14x30xf32>
+    %v7_z = arith.constant 0.0 : f32
+    %v7_e = tensor.empty() : tensor<4x4x1x1x17x14x14xf32>
+    %v7_acc = linalg.fill ins(%v7_z : f32) outs(%v7_e : tensor<4x4x1x1x17x14x14xf32>) -> tensor<4x4x1x1x17x14x14xf32>
+    %v7 = linalg.generic {indexing_maps = [affine_map<(a, b, n, g, ic, th, tw, j) -> (b, j)>, affine_map<(a, b, n, g, ic, th, tw, j) -> (a, n, g, ic, th, tw * 2 + j)>, affine_map<(a, b, n, g, ic, th, tw, j) -> (a, b, n, g, ic, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v5, %v6 : tensor<4x4xf32>, tensor<4x1x1x17x14x30xf32>) outs(%v7_acc : tensor<4x4x1x1x17x14x14xf32>) {
+    ^bb0(%v7_c: f32, %v7_x: f32, %v7_a: f32):
+      %v7_m = arith.mulf %v7_c, %v7_x : f32
+      %v7_s = arith.addf %v7_a, %v7_m : f32
+      linalg.yield %v7_s : f32
+    } -> tensor<4x4x1x1x17x14x14xf32>
+    %v8_z = arith.constant 0.0 : f32
+    %v8_e = tensor.empty() : tensor<4x4x1x1x17x14x14xf32>
+    %v8_acc = linalg.fill ins(%v8_z : f32) outs(%v8_e : tensor<4x4x1x1x17x14x14xf32>) -> tensor<4x4x1x1x17x14x14xf32>
+    %v8 = linalg.generic {indexing_maps = [affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, n, g, ic, th, tw)>, affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, g, oc, ic)>, affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, n, g, oc, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v7, %w : tensor<4x4x1x1x17x14x14xf32>, tensor<4x4x1x17x17xf32>) outs(%v8_acc : tensor<4x4x1x1x17x14x14xf32>) {
+    ^bb0(%v8_x: f32, %v8_w: f32, %v8_a: f32):
+      %v8_m = arith.mulf %v8_x, %v8_w : f32
+      %v8_s = arith.addf %v8_a, %v8_m : f32
+      linalg.yield %v8_s : f32
+    } -> tensor<4x4x1x1x17x14x14xf32>
+    %v9 = arith.constant dense<"0x0000803F0000803F0000803F00000000000000000000803F000080BF000080BF"> : tensor<2x4xf32>
+    %v10_z = arith.constant 0.0 : f32
+    %v10_e = tensor.empty() : tensor<2x4x1x1x17x14x14xf32>
+    %v10_acc = linalg.fill ins(%v10_z : f32) outs(%v10_e : tensor<2x4x1x1x17x14x14xf32>) -> tensor<2x4x1x1x17x14x14xf32>
+    %v10 = linalg.generic {indexing_maps = [affine_map<(p, b, n, g, oc, th, tw, a) -> (p, a)>, affine_map<(p, b, n, g, oc, th, tw, a) -> (a, b, n, g, oc, th, tw)>, affine_map<(p, b, n, g, oc, th, tw, a) -> (p, b, n, g, oc, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v9, %v8 : tensor<2x4xf32>, tensor<4x4x1x1x17x14x14xf32>) outs(%v10_acc : tensor<2x4x1x1x17x14x14xf32>) {
+    ^bb0(%v10_c: f32, %v10_x: f32, %v10_a: f32):
+      %v10_m = arith.mulf %v10_c, %v10_x : f32
+      %v10_s = arith.addf %v10_a, %v10_m : f32
+      linalg.yield %v10_s : f32
+    } -> tensor<2x4x1x1x17x14x14xf32>
+    %v11_z = arith.constant 0.0 : f32
+    %v11_e = tensor.empty() : tensor<1x1x17x14x2x14x2xf32>
+    %v11_acc = linalg.fill ins(%v11_z : f32) outs(%v11_e : tensor<1x1x17x14x2x14x2xf32>) -> tensor<1x1x17x14x2x14x2xf32>
+    %v11 = linalg.generic {indexing_maps = [affine_map<(n, g, oc, th, p, tw, q, b) -> (q, b)>, affine_map<(n, g, oc, th, p, tw, q, b) -> (p, b, n, g, oc, th, tw)>, affine_map<(n, g, oc, th, p, tw, q, b) -> (n, g, oc, th, p, tw, q)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v9, %v10 : tensor<2x4xf32>, tensor<2x4x1x1x17x14x14xf32>) outs(%v11_acc : tensor<1x1x17x14x2x14x2xf32>) {
+    ^bb0(%v11_c: f32, %v11_x: f32, %v11_a: f32):
+      %v11_m = arith.mulf %v11_c, %v11_x : f32
+      %v11_s = arith.addf %v11_a, %v11_m : f32
+      linalg.yield %v11_s : f32
+    } -> tensor<1x1x17x14x2x14x2xf32>
+    %v12 = tensor.collapse_shape %v11 [[0], [1], [2], [3, 4], [5, 6]] : tensor<1x1x17x14x2x14x2xf32> into tensor<1x1x17x28x28xf32>
+
+    %v13 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 17] : tensor<17xf32> into tensor<1x17xf32>
+
+    %v14_e = tensor.empty() : tensor<1x1x17x28x28xf32>
+    %v14 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v12, %v13 : tensor<1x1x17x28x28xf32>, tensor<1x17xf32>) outs(%v14_e : tensor<1x1x17x28x28xf32>) {
+    ^bb0(%v14_a: f32, %v14_b: f32, %v14_out: f32):
+      %v14_ab = arith.addf %v14_a, %v14_b : f32
+      linalg.yield %v14_ab : f32
+    } -> tensor<1x1x17x28x28xf32>
+    %v15 = tensor.collapse_shape %v14 [[0], [1, 2], [3], [4]] : tensor<1x1x17x28x28xf32> into tensor<1x17x28x28xf32>
+
+    %v16_z = arith.constant 0.0 : f32
+    %v16_e = tensor.empty() : tensor<1x2x28x28x16xf32>
+    %v16 = linalg.pack %v15 padding_value(%v16_z : f32) outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [16] into %v16_e : tensor<1x17x28x28xf32> -> tensor<1x2x28x28x16xf32>
+
+    %v17 = tensor.collapse_shape %v16 [[0, 1, 2, 3, 4]] : tensor<1x2x28x28x16xf32> into tensor<25088xf32>
+
+    return %v17 : tensor<25088xf32>
+}
