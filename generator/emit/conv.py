@@ -30,7 +30,8 @@ class Variant:
     """One convolution algorithm: when it applies, how prepare lays the weights out, its compute step."""
     name: str
     applies: Callable[[ConvProblem], str | None]          # None, or the reason it does not apply
-    weights: Callable[[Plan, Value, ConvProblem], Value]  # grouped logical weights -> prepared weights
+    # (plan, grouped logical weights, problem, backend) -> prepared weights
+    weights: Callable[[Plan, Value, ConvProblem, str | None], Value]
     # (plan, padded grouped src, prepared weights, problem, backend) -> accumulator
     compute: Callable[[Plan, Value, Value, ConvProblem, str | None], Value]
     doc: str
@@ -39,14 +40,14 @@ class Variant:
     # backend -> why the variant is refused there (known wrong results or compile failures)
     refused_on: tuple[tuple[str, str], ...] = ()
     # computes with channels last: its compute gets (N, sp.., G, IC/G) and returns (N, sp.., G, OC/G)
-    channels_last: Callable[[ConvProblem], bool] = lambda p: False
+    channels_last: Callable[[ConvProblem, str | None], bool] = lambda p, backend: False
 
 
 def _always(p: ConvProblem) -> str | None:
     return None
 
 
-def _grouped_weights(plan: Plan, w: Value, p: ConvProblem) -> Value:
+def _grouped_weights(plan: Plan, w: Value, p: ConvProblem, backend: str | None) -> Value:
     return w
 
 
@@ -70,7 +71,13 @@ class NamedConv:
 _SPATIAL = {1: "w", 2: "hw", 3: "dhw"}
 
 
-def named_conv(p: ConvProblem) -> NamedConv | None:
+# (backend, form, kind) whose named op IREE 3.13 computes wrongly there: those stay a linalg.generic.
+# depthwise_conv_{1d_ncw_cw,2d_nchw_chw} on Vulkan (lavapipe): errors of tens on small integers
+# (e.g. g4ic4ih10oc4kh3sh2dh1ph1, g34ic34iw24oc34kw3pw1); NHWC depthwise and the generic are right.
+NAMED_CONV_BROKEN = {("vulkan", "nchw", "depthwise")}
+
+
+def named_conv(p: ConvProblem, backend: str | None = None) -> NamedConv | None:
     """The named op for a plain-layout problem (source and destination without blocks), or None:
     blocked layouts and grouped 1D/3D convolutions stay a linalg.generic. The source's channel
     position picks NCHW or NHWC (a channels-last user keeps channels last through the op). NHWC
@@ -90,6 +97,8 @@ def named_conv(p: ConvProblem) -> NamedConv | None:
         kind = "grouped"
     else:
         return None
+    if (backend, form, kind) in NAMED_CONV_BROKEN:
+        return None
     n, c = "n", "c"
     if form == "nchw":
         op = {"conv": f"conv_{nsp}d_{n}{c}{sp}_f{c}{sp}", "depthwise": f"depthwise_conv_{nsp}d_{n}{c}{sp}_{c}{sp}",
@@ -100,9 +109,9 @@ def named_conv(p: ConvProblem) -> NamedConv | None:
     return NamedConv(op, form, kind)
 
 
-def _direct_weights(plan: Plan, w: Value, p: ConvProblem) -> Value:
+def _direct_weights(plan: Plan, w: Value, p: ConvProblem, backend: str | None) -> Value:
     """Weights in the named op's layout (reordered once, in prepare), or grouped for the generic."""
-    nc = named_conv(p)
+    nc = named_conv(p, backend)
     if nc is None:
         return w
     nsp = p.desc.ndims - 2
@@ -118,8 +127,8 @@ def _direct_weights(plan: Plan, w: Value, p: ConvProblem) -> Value:
     return w if nc.form == "nchw" else plan.transpose(w, list(range(1, 1 + nsp)) + [0])
 
 
-def _direct_channels_last(p: ConvProblem) -> bool:
-    nc = named_conv(p)
+def _direct_channels_last(p: ConvProblem, backend: str | None) -> bool:
+    nc = named_conv(p, backend)
     return nc is not None and nc.form == "nhwc"
 
 
@@ -130,7 +139,7 @@ def _direct_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, backend: str
     sp = d.spatial()
     nsp = len(sp)
     strides, dilations = [s.s for s in sp], [s.d + 1 for s in sp]
-    nc = named_conv(p)
+    nc = named_conv(p, backend)
     if nc is None:
         return plan.add("conv_direct", x, _out_shape(p), p.acc.mlir, wei=w, strides=strides,
                         dilations=dilations, src_dt=p.src.dtype, acc_dt=p.acc)
@@ -151,7 +160,7 @@ def _direct_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, backend: str
     return plan.expand(y, split, gshape)
 
 
-def _gemm_weights(plan: Plan, w: Value, p: ConvProblem) -> Value:
+def _gemm_weights(plan: Plan, w: Value, p: ConvProblem, backend: str | None) -> Value:
     """(G, OC/G, IC/G, K...) -> (G, OC/G, IC/G * Kvol): the GEMM's left operand, rows in (ic, k) order."""
     nsp = p.desc.ndims - 2
     return plan.collapse(w, [[0], [1], list(range(2, 3 + nsp))])
@@ -177,7 +186,7 @@ def _im2col_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, backend: str
     return plan.expand(acc, [[0], [1], [2], list(range(3, 3 + nsp))], _out_shape(p))
 
 
-def _indirect_weights(plan: Plan, w: Value, p: ConvProblem) -> Value:
+def _indirect_weights(plan: Plan, w: Value, p: ConvProblem, backend: str | None) -> Value:
     """(G, OC/G, IC/G, K...) -> (G, OC/G, IC/G, Kvol): taps flattened like the indirection table's columns."""
     nsp = p.desc.ndims - 2
     return plan.collapse(w, [[0], [1], [2], list(range(3, 3 + nsp))])
@@ -281,7 +290,7 @@ def _f32_constant(plan: Plan, matrix) -> Value:
     return plan.add("constant", None, a.shape, "f32", hex=a.tobytes().hex().upper())
 
 
-def _winograd_weights(plan: Plan, w: Value, p: ConvProblem) -> Value:
+def _winograd_weights(plan: Plan, w: Value, p: ConvProblem, backend: str | None) -> Value:
     """U = G g G^T for every (group, oc, ic), done once in prepare: (alpha, alpha, G, OC/G, IC/G) in f32."""
     from ..problem.conv_math import winograd_matrices
 
@@ -375,12 +384,12 @@ def render_conv(p: ConvProblem, *, use_pack: bool = True, header: bool = True, b
     wl = relayout.buffer_to_logical(prep, wbuf, p.wei, use_pack)
     if not d.has_groups:
         wl = prep.add("expand", wl, d.wei_dims_grouped, groups=[[0, 1]] + [[i + 1] for i in range(1, nsp + 2)])
-    prepared = v.weights(prep, wl, p)
+    prepared = v.weights(prep, wl, p, backend)
 
     # conv: src buffer -> logical -> crop/pad -> grouped -> compute -> epilogue -> dst buffer. A
     # channels-last variant sees the tensors with C last, (N, sp.., C): the source and destination
     # descriptors are permuted so that a channels-last buffer needs no transpose at all.
-    cl = v.channels_last(p)
+    cl = v.channels_last(p, backend)
     c_ax = nsp + 1 if cl else 1
     sp_ax = list(range(1, nsp + 1)) if cl else list(range(2, nsp + 2))
     to_cl = [0, nsp + 1] + list(range(1, nsp + 1))            # NC<sp> axis i -> its channels-last axis
