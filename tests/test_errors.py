@@ -114,7 +114,7 @@ CLI_CASES = {
     "input-missing": (["reorder", "--input={d}/missing.npy", "2x3"], "not found"),
     "input-not-npy": (["reorder", "--input={d}/text.npy", "2x3"], "cannot read"),
     "input-object-array": (["reorder", "--input={d}/objects.npy", "2x3"], "cannot read"),
-    "input-directory": (["reorder", "--input={d}/a_dir", "2x3"], "cannot read"),
+    "input-directory": (["reorder", "--input={d}/a_dir", "2x3"], "is a directory"),
     # options, backends, batch files
     "unknown-backend": (["reorder", "--backend=foo", "2x3"], "unknown backend 'foo'"),
     "unknown-option": (["reorder", "--bogus=1", "2x3"], "unknown option '--bogus'"),

@@ -2,11 +2,13 @@
 
 Every kernel module holds two functions:
 
-* `<name>_prepare(wei_buf)`: reorders the weights once into the variant's compute layout
-  (G, OC/G, IC/G, [KD,] [KH,] KW) in the weights' type;
-* `<name>(src_buf, wei_prepared[, bias])`: source buffer -> logical tensor (relayout steps) ->
-  spatial crop (negative padding) and zero pad -> grouped view -> the variant's compute ->
-  epilogue (bias, ReLU, conversion to the destination type) -> destination buffer, padding zero.
+* `<name>_prepare(wei_buf)`: reorders (or, for Winograd, transforms) the weights once into the
+  variant's compute layout: grouped (G, OC/G, IC/G, [KD,] [KH,] KW), a named op's (FCHW, HWCF, CHW...),
+  a GEMM's (G, OC/G, IC/G*Kvol) or Winograd's U;
+* `<name>(src_buf, wei_prepared[, bias])`: source buffer -> logical tensor (relayout steps; channels
+  last for a channels-last variant) -> spatial crop (negative padding) and zero pad -> grouped view ->
+  the variant's compute -> epilogue (bias, ReLU, conversion to the destination type) -> destination
+  buffer, padding zero.
 
 Variants register in `VARIANTS`; each says whether it applies and plans its compute step.
 """
