@@ -257,14 +257,6 @@ def test_im2col_llvm_cpu(line, seed, kgen_cache_dir):
     check_line(line, "llvm-cpu", seed, kgen_cache_dir)
 
 
-@pytest.mark.parametrize("line", [c.replace("--dt=", "--alg=im2col --dt=", 1) for c in VULKAN_CASES[:4]])
-def test_im2col_vulkan(line, seed, kgen_cache_dir):
-    ok, why = vulkan_device_available()
-    if not ok:
-        pytest.skip(f"no Vulkan device: {why}")
-    check_line(line, "vulkan", seed, kgen_cache_dir)
-
-
 # The indirect variant (QNNPACK indirection table read inside the contraction) on every third row.
 INDIRECT_CASES = [pytest.param(c.values[0].replace("--dt=", "--alg=indirect --dt=", 1), id="indirect-" + c.id)
                   for c in LLVM_CASES[1::3]]
@@ -273,14 +265,6 @@ INDIRECT_CASES = [pytest.param(c.values[0].replace("--dt=", "--alg=indirect --dt
 @pytest.mark.parametrize("line", INDIRECT_CASES)
 def test_indirect_llvm_cpu(line, seed, kgen_cache_dir):
     check_line(line, "llvm-cpu", seed, kgen_cache_dir)
-
-
-@pytest.mark.parametrize("line", [c.replace("--dt=", "--alg=indirect --dt=", 1) for c in VULKAN_CASES[:4]])
-def test_indirect_vulkan(line, seed, kgen_cache_dir):
-    ok, why = vulkan_device_available()
-    if not ok:
-        pytest.skip(f"no Vulkan device: {why}")
-    check_line(line, "vulkan", seed, kgen_cache_dir)
 
 
 # The spatial-pack variant (halo'd tiles gathered, a conv per tile) on every third row, offset 2.
@@ -293,8 +277,16 @@ def test_spatial_pack_llvm_cpu(line, seed, kgen_cache_dir):
     check_line(line, "llvm-cpu", seed, kgen_cache_dir)
 
 
-@pytest.mark.parametrize("line", [c.replace("--dt=", "--alg=spatial_pack --dt=", 1) for c in VULKAN_CASES[::2]])
-def test_spatial_pack_vulkan(line, seed, kgen_cache_dir):
+
+
+# A Vulkan sample of the other variants (the direct variant runs every VULKAN_CASES line).
+VARIANT_VULKAN_CASES = [pytest.param(c.replace("--dt=", f"--alg={alg} --dt=", 1), id=f"{alg}-{c}")
+                        for alg, cases in (("im2col", VULKAN_CASES[:4]), ("indirect", VULKAN_CASES[:4]),
+                                           ("spatial_pack", VULKAN_CASES[::2])) for c in cases]
+
+
+@pytest.mark.parametrize("line", VARIANT_VULKAN_CASES)
+def test_variants_vulkan(line, seed, kgen_cache_dir):
     ok, why = vulkan_device_available()
     if not ok:
         pytest.skip(f"no Vulkan device: {why}")
