@@ -62,6 +62,8 @@ LAYOUTS = {
     "x4":          ("s8:s8:s32", "aBc4b NCHW4 aBcde4b", "aBc4b NCHW4 aBcde4b", "4i16o4i"),
     "x32":         ("s8:s8:s32", "aBc32b NCHW32 aBcde32b", "aBc32b NCHW32 aBcde32b", "plain"),
     "x4>x32":      ("s8:s8:s32", "aBc4b NCHW4 aBcde4b", "aBc32b NCHW32 aBcde32b", "plain"),
+    "chwn4":       ("s8:s8:s32", "Bca4b CHWN4 Bcdea4b", "Bca4b CHWN4 Bcdea4b", "plain"),
+    "8c>16c":      ("f32", "nCw8c nChw8c nCdhw8c", "nCw16c nChw16c nCdhw16c", "plain"),
 }
 
 # (layouts, options, descriptor). Options are benchdnn's (default --dir=FWD_B: with an f32 bias).
@@ -75,7 +77,7 @@ SHAPES = [
     ("x4>x32 nhwc>16c_f16", "", "mb3ic6ih4iw4oc2kh4kw4ph1pw2"),
     # --- channel tails: 17 and 3 (16-blocks and 4-blocks with a tail)
     ("16c 16c_f16 x4 x32", "--attr-post-ops=relu", "ic17ih5oc17kh3ph1"),
-    ("16c x4>x32", "", "ic3ih6oc17kh3sh2ph1"),
+    ("16c x4>x32 chwn4 8c>16c", "", "ic3ih6oc17kh3sh2ph1"),
     ("16c_f16 nhwc>16c_f16", "--dir=FWD_D", "ic17ih4oc3kh1"),
     ("x32 16c", "--attr-post-ops=relu", "mb1ic33ih3oc40kh3ph1"),
     # --- stride 2 (also anisotropic)
@@ -85,25 +87,26 @@ SHAPES = [
     ("nchw 16c_f16 x4", "", "ic4ih9oc5kh3dh1ph2"),
     ("nhwc 16c", "--dir=FWD_D", "ic3ih10iw7oc4kh3kw2sh2dh2dw1ph1pw0"),
     # --- groups
-    ("nchw 16c x4", "", "g2ic8ih5oc6kh3ph1"),
+    ("nchw 16c x4 chwn4", "", "g2ic8ih5oc6kh3ph1"),
     ("nhwc_bf16 16c_f16", "--attr-post-ops=relu", "g4ic20ih4oc36kh3ph1"),
-    ("16c x32", "--dir=FWD_D", "g2mb3ic34ih5oc34kh2"),
+    ("16c x32 8c>16c", "--dir=FWD_D", "g2mb3ic34ih5oc34kh2"),
+    ("16c x4 chwn4 x32", "--attr-post-ops=relu", "g2ic32ih5oc32kh3sh2ph1"),     # groups on whole blocks
     # --- depthwise (g = ic = oc; 16c uses Goihw16g weights)
     ("16c x4 nhwc", "", "g16ic16ih6oc16kh3ph1"),
     ("nchw 16c_f16 x4>x32", "--dir=FWD_D", "g3ic3ih5oc3kh3sh2ph1"),
     ("16c x32", "--attr-post-ops=relu", "g17mb1ic17ih4oc17kh3ph1"),
     # --- asymmetric padding: derived pads, right pads negative (last rows never read) and positive
-    ("nchw 16c", "", "ic3ih6oc4oh2kh3sh2ph0"),
+    ("nchw 16c chwn4", "", "ic3ih6oc4oh2kh3sh2ph0"),
     ("x4 nhwc_bf16", "--attr-post-ops=relu", "ic5ih5oc4oh2kh3sh2ph0"),
     ("16c_f16 nhwc", "", "ic4ih7oc3oh3kh3sh2ph1"),
     ("nchw x32", "--dir=FWD_D", "ic4ih10iw12oc5oh3ow3kh3kw3sh3sw4"),
     ("16c", "", "ic3ih8oc4oh4kh3sh2"),
     # --- 1D (iw only)
     ("nchw 16c nhwc", "", "ic5iw9oc3kw3pw1"),
-    ("16c_f16 x4", "--attr-post-ops=relu", "mb3ic17iw7oc4kw2sw2"),
+    ("16c_f16 x4 chwn4", "--attr-post-ops=relu", "mb3ic17iw7oc4kw2sw2"),
     ("nhwc x32", "--dir=FWD_D", "g2ic6iw12oc4ow3kw3sw4"),
     # --- 3D (id)
-    ("nchw 16c nhwc>16c_f16", "", "ic3id4ih5iw3oc5kd2kh3kw1ph1"),
+    ("nchw 16c nhwc>16c_f16 8c>16c chwn4", "", "ic3id4ih5iw3oc5kd2kh3kw1ph1"),
     ("16c_f16 x32", "--attr-post-ops=relu", "g2ic6id5oc4kd3sd2pd1"),
     ("x4 nhwc_bf16", "", "mb1ic4id7ih3iw3oc3od2oh3ow3kd3kh1kw1sd3"),
 ]
@@ -171,6 +174,8 @@ VULKAN_CASES = [
     "--dt=f16 --stag=ndhwc --dtag=nCdhw16c ic3id4ih5iw3oc5kd2kh3kw1ph1",
     # NCHW depthwise, strided and dilated: its named op is wrong on Vulkan, so it must stay a generic there
     "--dt=f32 --dtag=nchw --attr-post-ops=relu g4ic4ih10oc4kh3sh2dh1ph1",
+    # direct over packed tensors: CHWN4 with groups on whole 4-blocks
+    "--dt=s8:s8:s32 --stag=CHWN4 --dtag=CHWN4 --attr-post-ops=relu g2mb3ic8ih5oc8kh3ph1",
 ]
 
 CUDA_CASES = [
@@ -397,9 +402,9 @@ def _generic_maps(text: str) -> list[str]:
 
 
 def test_golden_direct_indexing_map():
-    # h: stride 2, dilation 1 (taps 2 apart); w: stride 3, dense
-    # (blocked layouts keep the generic; plain ones use named convs, see test_golden_named_convs)
-    text = _render("--dt=f32 --stag=nChw16c ic3ih9iw10oc4oh3ow3kh3kw2sh2sw3dh1ph0pw0")
+    # h: stride 2, dilation 1 (taps 2 apart); w: stride 3, dense. Groups whose channels cut through a
+    # block (IC/G = 3 in nChw16c) keep the generic over the logical tensor.
+    text = _render("--dt=f32 --stag=nChw16c g2ic6ih9iw10oc4oh3ow3kh3kw2sh2sw3dh1ph0pw0")
     (line,) = _generic_maps(text)
     assert ("affine_map<(n, g, oc, o0, o1, ic, k0, k1) -> (n, g, ic, o0 * 2 + k0 * 2, o1 * 3 + k1 * 1)>"
             in line)
@@ -409,11 +414,40 @@ def test_golden_direct_indexing_map():
             '"reduction", "reduction", "reduction"]') in line
 
 
+def _conv_function(text: str) -> str:
+    """The conv function alone (not the prepare function)."""
+    return text[text.rindex("func.func @"):]
+
+
+def test_golden_packed_maps():
+    # nChw16c -> nChw16c: the generic reads and writes the packed tensors; no relayout in the kernel
+    text = _render("--dt=f32 --stag=nChw16c --dtag=nChw16c --wtag=OIhw16i16o ic17ih9oc19kh3sh2ph1")
+    (line,) = _generic_maps(text)
+    dims = "(n, g, ocb, o0, o1, ob, icb, k0, k1, ib)"
+    assert f"affine_map<{dims} -> (n, g, icb, o0 * 2 + k0 * 1, o1 * 2 + k1 * 1, ib)>" in line
+    assert f"affine_map<{dims} -> (g, ocb, icb, k0, k1, ib, ob)>" in line
+    assert f"affine_map<{dims} -> (n, g, ocb, o0, o1, ob)>" in line
+    conv = _conv_function(text)
+    for op in ("linalg.unpack", "linalg.pack", "linalg.transpose"):
+        assert op not in conv
+    assert "tensor<1x2x2x3x3x16x16xf32>" in conv          # weights (G, OCb, ICb, KH, KW, 16i, 16o), zero-padded
+    # CHWN4 (s8): the batch sits inside, next to the channel block
+    (line,) = _generic_maps(_render("--dt=s8:s8:s32 --stag=CHWN4 --dtag=CHWN4 mb3ic6ih5oc10kh3ph1"))
+    assert f"affine_map<{dims} -> (g, icb, o0 * 1 + k0 * 1, o1 * 1 + k1 * 1, n, ib)>" in line
+    assert f"affine_map<{dims} -> (g, ocb, o0, o1, n, ob)>" in line
+    # depthwise: the group is the blocked channel
+    (line,) = _generic_maps(_render("--dt=f32 --stag=nChw8c --dtag=nChw8c g12ic12ih5oc12kh3ph1"))
+    assert "affine_map<(n, gb, o0, o1, gi, k0, k1) -> (gb, k0, k1, gi)>" in line
+    # a plain side has no block digit: nchw -> nChw8c reads (n, g, icb, h, w)
+    (line,) = _generic_maps(_render("--dt=f32 --dtag=nChw8c ic3ih9oc17kh3sh2ph1"))
+    assert "-> (n, g, icb, o0 * 2 + k0 * 1, o1 * 2 + k1 * 1)>" in line
+
+
 def test_golden_3d_and_1d_maps():
     (l3,) = _generic_maps(_render("--dt=f32 --stag=nCdhw16c ic2id5oc2kd2sd2dd2"))
-    assert "(n, g, ic, o0 * 2 + k0 * 3, o1 * 2 + k1 * 3, o2 * 2 + k2 * 3)" in l3
+    assert "(n, g, icb, o0 * 2 + k0 * 3, o1 * 2 + k1 * 3, o2 * 2 + k2 * 3, ib)" in l3
     (l1,) = _generic_maps(_render("--dt=f32 --dtag=nCw16c ic2iw9oc2kw3sw2dw1"))
-    assert "affine_map<(n, g, oc, o0, ic, k0) -> (n, g, ic, o0 * 2 + k0 * 2)>" in l1
+    assert "affine_map<(n, g, ocb, o0, ob, icb, k0) -> (n, g, icb, o0 * 2 + k0 * 2)>" in l1
 
 
 def test_golden_prepare_function():
@@ -472,7 +506,7 @@ def test_golden_s8_path():
     assert re.search(r"%\w+_m = arith.muli %\w+_xe, %\w+_we : i32", body)
     assert re.search(r"%\w+_s = arith.addi %\w+_a, %\w+_m : i32", body)
     assert "f32" not in body
-    assert re.search(r"linalg.fill ins\(%\w+_z : i32\) outs\(%\w+_e : tensor<2x1x7x5x5xi32>\)", text)
+    assert re.search(r"linalg.fill ins\(%\w+_z : i32\) outs\(%\w+_e : tensor<2x1x1x5x5x32xi32>\)", text)
     f16 = _render("--dt=f16 --stag=nChw16c ic5ih5oc7kh3ph1")
     assert "arith.extf" in f16 and "arith.truncf" in f16 and "arith.extsi" not in f16
     # the named op widens f16 to its f32 accumulator itself
@@ -482,7 +516,8 @@ def test_golden_s8_path():
 
 
 def test_golden_pack_only_with_use_pack():
-    line = "--dt=f32 --stag=nChw16c --dtag=nChw16c --wtag=OIhw16i16o ic17ih5oc17kh3ph1"
+    # (direct computes on the packed tensors themselves; im2col relayouts in the kernel)
+    line = "--dt=f32 --alg=im2col --stag=nChw16c --dtag=nChw16c --wtag=OIhw16i16o ic17ih5oc17kh3ph1"
     packed = _render(line, use_pack=True)
     conv_fn = packed.split("_prepare")[1]
     assert "linalg.pack" in conv_fn and "linalg.unpack" in conv_fn

@@ -162,6 +162,79 @@ def _direct_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, backend: str
     return plan.expand(y, split, gshape)
 
 
+@dataclass(frozen=True)
+class PackedConv:
+    """direct's compute over the packed tensors themselves, for blocked layouts (oneDNN's nChw16c /
+    OIhw16i16o, MegEngine's NCHW4 / NCHW32 / CHWN4): one linalg.generic whose maps read the source
+    buffer's packed tensor and write the destination's, so no relayout happens in the kernel (the
+    weights are packed once, in prepare, zero-padded to whole blocks).
+
+    `bi` / `bo` are the source / destination channel blocks (1 for a plain side). Regular: iteration
+    (n, g, ocb, o.., [ob] | icb, k.., [ib]) and weights (G, OC/G/bo, IC/G/bi, K.., [bi], [bo]): the
+    padded channels carry zero weights, so the padded output channels come out 0 (bias padded with 0
+    too; ReLU keeps 0). Depthwise (one channel per group, the same block on both sides): iteration
+    (n, gb, o.., gi | k..) and weights (G/b, K.., b)."""
+    bi: int
+    bo: int
+    depthwise: bool
+
+
+def _channel_block(desc) -> int | None:
+    """1 for a plain format, the block size for a format with one block on C, else None."""
+    if not desc.is_blocked:
+        return 1
+    if len(desc.blocks) == 1 and desc.blocks[0][0] == 1 and desc.outer_dims[1] == -(-desc.dims[1] // desc.blocks[0][1]):
+        return desc.blocks[0][1]
+    return None
+
+
+def packed_conv(p: ConvProblem, backend: str | None = None) -> PackedConv | None:
+    """How direct computes a blocked-layout problem in its packed form, or None (plain layouts use the
+    named ops; multi-level blocks such as OIhw4i16o4i on data, views with offsets or gaps, and groups
+    whose channels cut through a block keep the generic over the logical tensor)."""
+    if not (p.src.is_blocked or p.dst.is_blocked) or not p.dst.is_dense or p.src.pitch() is None:
+        return None
+    bi, bo = _channel_block(p.src), _channel_block(p.dst)
+    if bi is None or bo is None:
+        return None
+    d = p.desc
+    if d.g > 1 and d.ic == d.g and d.oc == d.g and bi == bo:
+        return PackedConv(bi, bo, True)
+    if d.g == 1 or ((d.ic // d.g) % bi == 0 and (d.oc // d.g) % bo == 0):
+        return PackedConv(bi, bo, False)
+    return None
+
+
+def _packed_weights(plan: Plan, w: Value, p: ConvProblem, pc: PackedConv) -> Value:
+    """Grouped logical weights (G, OC/G, IC/G, K..) -> the packed compute layout, zero-padded to blocks."""
+    d = p.desc
+    nsp = d.ndims - 2
+    ks = list(range(nsp))
+    if pc.depthwise:
+        b = pc.bi
+        w = plan.collapse(w, [[0, 1, 2]] + [[3 + k] for k in ks])                     # G K..
+        w = plan.pad(w, [-d.g % b] + [0] * nsp)
+        w = plan.expand(w, [[0, 1]] + [[2 + k] for k in ks], (-(-d.g // b), b) + w.shape[1:])
+        return plan.transpose(w, [0] + [2 + k for k in ks] + [1])                      # Gb K.. b
+    icg, ocg = d.ic // d.g, d.oc // d.g
+    w = plan.pad(w, [0, -ocg % pc.bo, -icg % pc.bi] + [0] * nsp)
+    ocb, icb = -(-ocg // pc.bo), -(-icg // pc.bi)
+    w = plan.expand(w, [[0], [1, 2], [3, 4]] + [[5 + k] for k in ks], (d.g, ocb, pc.bo, icb, pc.bi) + w.shape[3:])
+    w = plan.transpose(w, [0, 1, 3] + [5 + k for k in ks] + [4, 2])                   # G OCb ICb K.. bi bo
+    return _drop_unit_axes(plan, w, [a for a, b in ((3 + nsp, pc.bi), (4 + nsp, pc.bo)) if b == 1])
+
+
+def _drop_unit_axes(plan: Plan, v: Value, axes) -> Value:
+    """Collapse away size-1 axes (none of them axis 0): each joins the group of the axis before it."""
+    groups: list[list[int]] = []
+    for i in range(len(v.shape)):
+        if i in axes:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return plan.collapse(v, groups)
+
+
 def _gemm_weights(plan: Plan, w: Value, p: ConvProblem, backend: str | None) -> Value:
     """(G, OC/G, IC/G, K...) -> (G, OC/G, IC/G * Kvol): the GEMM's left operand, rows in (ic, k) order."""
     nsp = p.desc.ndims - 2
@@ -384,6 +457,83 @@ def variant(p: ConvProblem, backend: str | None = None) -> Variant:
     raise UnsupportedError(f"unknown algorithm '{p.alg}' (known: {', '.join((*VARIANTS, 'auto'))})")
 
 
+def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, backend: str | None
+                 ) -> tuple[Plan, list[Value], Value]:
+    """The conv function of a PackedConv: source buffer -> its packed tensor (a reshape) -> spatial
+    crop / zero pad on the packed axes -> one generic writing the destination's packed tensor, with
+    the channel axis split into (G, OC/G/bo) -> epilogue -> destination buffer (a reshape)."""
+    d = p.desc
+    sp = d.spatial()
+    nsp = len(sp)
+    plan = Plan("v")
+    src = Value("src", (p.src.buffer_nelems,), p.src.dtype.mlir)
+    w = Value("w", prepared.shape, prepared.elem)
+    args = [src, w]
+    x = relayout.buffer_to_packed(plan, src, p.src)
+    sp_pos = [p.src.order.index(2 + i) for i in range(nsp)]
+
+    def per_axis(values):
+        out = [0] * len(x.shape)
+        for ax, val in zip(sp_pos, values):
+            out[ax] = val
+        return out
+
+    sizes = list(x.shape)
+    for ax, s_ in zip(sp_pos, sp):
+        sizes[ax] = s_.i - max(-s_.p, 0) - max(-s_.p_r, 0)
+    x = plan.slice(x, per_axis([max(-s_.p, 0) for s_ in sp]), sizes)
+    x = plan.pad(x, per_axis([max(s_.p_r, 0) for s_ in sp]), low=per_axis([max(s_.p, 0) for s_ in sp]))
+
+    os_ = [f"o{i}" for i in range(nsp)]
+    ks = [f"k{i}" for i in range(nsp)]
+    taps = [f"o{i} * {s_.s} + k{i} * {s_.d + 1}" for i, s_ in enumerate(sp)]
+    if pc.depthwise:
+        b = pc.bi
+        c_in, c_out, inner_in, inner_out = ["gb"], ["gb"], ["gi"], ["gi"]
+        c_sizes_out = [-(-d.g // b)]
+        par, red = ["n", "gb"] + os_ + ["gi"], list(ks)
+        wei_idx = ["gb"] + ks + ["gi"]
+    else:
+        icg, ocg = d.ic // d.g, d.oc // d.g
+        c_in, c_out = ["g", "icb"], ["g", "ocb"]
+        inner_in, inner_out = ["ib"] * (pc.bi > 1), ["ob"] * (pc.bo > 1)
+        c_sizes_out = [d.g, -(-ocg // pc.bo)]
+        # the source's channel-block axis splits into (G, IC/G/bi)
+        c_pos = p.src.order.index(1)
+        x = plan.expand(x, [[i] for i in range(c_pos)] + [[c_pos, c_pos + 1]] +
+                        [[i + 1] for i in range(c_pos + 1, len(x.shape))],
+                        x.shape[:c_pos] + (d.g, -(-icg // pc.bi)) + x.shape[c_pos + 1:])
+        par, red = ["n", "g", "ocb"] + os_ + inner_out, ["icb"] + ks + inner_in
+        wei_idx = ["g", "ocb", "icb"] + ks + inner_in + inner_out
+
+    def packed_axes(desc, c_names, sp_names, inner):
+        names = []
+        for dim in desc.order:
+            names += ["n"] if dim == 0 else c_names if dim == 1 else [sp_names[dim - 2]]
+        return names + inner
+
+    src_idx = packed_axes(p.src, c_in, taps, inner_in)
+    out_idx = packed_axes(p.dst, c_out, os_, inner_out)
+    size_of = {"n": d.mb, **{f"o{i}": s_.o for i, s_ in enumerate(sp)}, "ob": pc.bo, "gi": pc.bo}
+    size_of.update(zip(c_out, c_sizes_out))
+    out_shape = tuple(size_of[a] for a in out_idx)
+    acc = plan.add("conv_packed", x, out_shape, p.acc.mlir, wei=w, dims=par + red, npar=len(par),
+                   src_idx=src_idx, wei_idx=wei_idx, out_idx=out_idx, src_dt=p.src.dtype, acc_dt=p.acc)
+
+    grouped_bias, bias_dims = None, []
+    if p.bias:
+        bias = Value("bias", (d.oc,), "f32")
+        args.append(bias)
+        names = c_out + inner_out
+        shape = tuple(size_of[a] for a in names)
+        grouped_bias = plan.expand(plan.pad(bias, [math.prod(shape) - d.oc]), [list(range(len(shape)))], shape)
+        bias_dims = [out_idx.index(a) for a in names]
+    y = plan.add("conv_epilogue", acc, acc.shape, p.dst.dtype.mlir, bias=grouped_bias, bias_dims=bias_dims,
+                 relu=p.relu, acc_dt=p.acc, dst_dt=p.dst.dtype, lo=p.dst.dtype.min, hi=p.dst.dtype.max)
+    out = plan.collapse(y, [list(range(len(y.shape)))])
+    return plan, args, out
+
+
 def render_conv(p: ConvProblem, *, use_pack: bool = True, header: bool = True, backend: str | None = None) -> str:
     p = resolve(p, backend)
     v = variant(p, backend)
@@ -398,6 +548,12 @@ def render_conv(p: ConvProblem, *, use_pack: bool = True, header: bool = True, b
     wl = relayout.buffer_to_logical(prep, wbuf, p.wei, use_pack)
     if not d.has_groups:
         wl = prep.add("expand", wl, d.wei_dims_grouped, groups=[[0, 1]] + [[i + 1] for i in range(1, nsp + 2)])
+    pc = packed_conv(p, backend) if v.name == "direct" else None
+    if pc is not None:
+        prepared = _packed_weights(prep, wl, p, pc)
+        plan, args, out = _packed_plan(p, pc, prepared, backend)
+        return render(TEMPLATE, header=header, fn=name, args=args, steps=plan.steps, result=out,
+                      prep_args=[wbuf], prep_steps=prep.steps, prep_result=prepared)
     prepared = v.weights(prep, wl, p, backend)
 
     # conv: src buffer -> logical -> crop/pad -> grouped -> compute -> epilogue -> dst buffer. A

@@ -1,7 +1,7 @@
 // Auto-generated file. Do not edit!
 //   Template: conv.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @conv_direct__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_ABcd16b16a__f32_aBcd16b__bias__relu_prepare(%wei: tensor<9216xf32>) -> tensor<1x17x17x3x3xf32> {
+func.func @conv_direct__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_ABcd16b16a__f32_aBcd16b__bias__relu_prepare(%wei: tensor<9216xf32>) -> tensor<1x2x2x3x3x16x16xf32> {
     %w1 = tensor.expand_shape %wei [[0, 1, 2, 3, 4, 5]] output_shape [2, 2, 3, 3, 16, 16] : tensor<9216xf32> into tensor<2x2x3x3x16x16xf32>
 
     %w2_e = tensor.empty() : tensor<17x17x3x3xf32>
@@ -9,51 +9,59 @@ func.func @conv_direct__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_ABcd16b16a__
 
     %w3 = tensor.expand_shape %w2 [[0, 1], [2], [3], [4]] output_shape [1, 17, 17, 3, 3] : tensor<17x17x3x3xf32> into tensor<1x17x17x3x3xf32>
 
-    return %w3 : tensor<1x17x17x3x3xf32>
+    %w4_z = arith.constant 0.0 : f32
+    %w4 = tensor.pad %w3 low[0, 0, 0, 0, 0] high[0, 15, 15, 0, 0] {
+    ^bb0(%w4_i0: index, %w4_i1: index, %w4_i2: index, %w4_i3: index, %w4_i4: index):
+      tensor.yield %w4_z : f32
+    } : tensor<1x17x17x3x3xf32> to tensor<1x32x32x3x3xf32>
+
+    %w5 = tensor.expand_shape %w4 [[0], [1, 2], [3, 4], [5], [6]] output_shape [1, 2, 16, 2, 16, 3, 3] : tensor<1x32x32x3x3xf32> into tensor<1x2x16x2x16x3x3xf32>
+
+    %w6_e = tensor.empty() : tensor<1x2x2x3x3x16x16xf32>
+    %w6 = linalg.transpose ins(%w5 : tensor<1x2x16x2x16x3x3xf32>) outs(%w6_e : tensor<1x2x2x3x3x16x16xf32>) permutation = [0, 1, 3, 5, 6, 4, 2]
+
+    return %w6 : tensor<1x2x2x3x3x16x16xf32>
 }
 
-func.func @conv_direct__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_ABcd16b16a__f32_aBcd16b__bias__relu(%src: tensor<25088xf32>, %w: tensor<1x17x17x3x3xf32>, %bias: tensor<17xf32>) -> tensor<25088xf32> {
+func.func @conv_direct__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_ABcd16b16a__f32_aBcd16b__bias__relu(%src: tensor<25088xf32>, %w: tensor<1x2x2x3x3x16x16xf32>, %bias: tensor<17xf32>) -> tensor<25088xf32> {
     %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 2, 28, 28, 16] : tensor<25088xf32> into tensor<1x2x28x28x16xf32>
 
-    %v2_e = tensor.empty() : tensor<1x17x28x28xf32>
-    %v2 = linalg.unpack %v1 outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [16] into %v2_e : tensor<1x2x28x28x16xf32> -> tensor<1x17x28x28xf32>
+    %v2_z = arith.constant 0.0 : f32
+    %v2 = tensor.pad %v1 low[0, 0, 1, 1, 0] high[0, 0, 1, 1, 0] {
+    ^bb0(%v2_i0: index, %v2_i1: index, %v2_i2: index, %v2_i3: index, %v2_i4: index):
+      tensor.yield %v2_z : f32
+    } : tensor<1x2x28x28x16xf32> to tensor<1x2x30x30x16xf32>
 
-    %v3_z = arith.constant 0.0 : f32
-    %v3 = tensor.pad %v2 low[0, 0, 1, 1] high[0, 0, 1, 1] {
-    ^bb0(%v3_i0: index, %v3_i1: index, %v3_i2: index, %v3_i3: index):
-      tensor.yield %v3_z : f32
-    } : tensor<1x17x28x28xf32> to tensor<1x17x30x30xf32>
+    %v3 = tensor.expand_shape %v2 [[0], [1, 2], [3], [4], [5]] output_shape [1, 1, 2, 30, 30, 16] : tensor<1x2x30x30x16xf32> into tensor<1x1x2x30x30x16xf32>
 
-    %v4 = tensor.expand_shape %v3 [[0], [1, 2], [3], [4]] output_shape [1, 1, 17, 30, 30] : tensor<1x17x30x30xf32> into tensor<1x1x17x30x30xf32>
-
+    %v4_z = arith.constant 0.0 : f32
+    %v4_e = tensor.empty() : tensor<1x1x2x28x28x16xf32>
+    %v4_acc = linalg.fill ins(%v4_z : f32) outs(%v4_e : tensor<1x1x2x28x28x16xf32>) -> tensor<1x1x2x28x28x16xf32>
+    %v4 = linalg.generic {indexing_maps = [affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (n, g, icb, o0 * 1 + k0 * 1, o1 * 1 + k1 * 1, ib)>, affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (g, ocb, icb, k0, k1, ib, ob)>, affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (n, g, ocb, o0, o1, ob)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
+        ins(%v3, %w : tensor<1x1x2x30x30x16xf32>, tensor<1x2x2x3x3x16x16xf32>) outs(%v4_acc : tensor<1x1x2x28x28x16xf32>) {
+    ^bb0(%v4_x: f32, %v4_w: f32, %v4_a: f32):
+      %v4_m = arith.mulf %v4_x, %v4_w : f32
+      %v4_s = arith.addf %v4_a, %v4_m : f32
+      linalg.yield %v4_s : f32
+    } -> tensor<1x1x2x28x28x16xf32>
     %v5_z = arith.constant 0.0 : f32
-    %v5_e = tensor.empty() : tensor<1x1x17x28x28xf32>
-    %v5_acc = linalg.fill ins(%v5_z : f32) outs(%v5_e : tensor<1x1x17x28x28xf32>) -> tensor<1x1x17x28x28xf32>
-    %v5 = linalg.generic {indexing_maps = [affine_map<(n, g, oc, o0, o1, ic, k0, k1) -> (n, g, ic, o0 * 1 + k0 * 1, o1 * 1 + k1 * 1)>, affine_map<(n, g, oc, o0, o1, ic, k0, k1) -> (g, oc, ic, k0, k1)>, affine_map<(n, g, oc, o0, o1, ic, k0, k1) -> (n, g, oc, o0, o1)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
-        ins(%v4, %w : tensor<1x1x17x30x30xf32>, tensor<1x17x17x3x3xf32>) outs(%v5_acc : tensor<1x1x17x28x28xf32>) {
-    ^bb0(%v5_x: f32, %v5_w: f32, %v5_a: f32):
-      %v5_m = arith.mulf %v5_x, %v5_w : f32
-      %v5_s = arith.addf %v5_a, %v5_m : f32
-      linalg.yield %v5_s : f32
-    } -> tensor<1x1x17x28x28xf32>
-    %v6 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 17] : tensor<17xf32> into tensor<1x17xf32>
+    %v5 = tensor.pad %bias low[0] high[15] {
+    ^bb0(%v5_i0: index):
+      tensor.yield %v5_z : f32
+    } : tensor<17xf32> to tensor<32xf32>
 
-    %v7_e = tensor.empty() : tensor<1x1x17x28x28xf32>
-    %v7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v5, %v6 : tensor<1x1x17x28x28xf32>, tensor<1x17xf32>) outs(%v7_e : tensor<1x1x17x28x28xf32>) {
+    %v6 = tensor.expand_shape %v5 [[0, 1, 2]] output_shape [1, 2, 16] : tensor<32xf32> into tensor<1x2x16xf32>
+
+    %v7_e = tensor.empty() : tensor<1x1x2x28x28x16xf32>
+    %v7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v4, %v6 : tensor<1x1x2x28x28x16xf32>, tensor<1x2x16xf32>) outs(%v7_e : tensor<1x1x2x28x28x16xf32>) {
     ^bb0(%v7_a: f32, %v7_b: f32, %v7_out: f32):
       %v7_ab = arith.addf %v7_a, %v7_b : f32
       %v7_zero = arith.constant 0.0 : f32
       %v7_r = arith.maximumf %v7_ab, %v7_zero : f32
       linalg.yield %v7_r : f32
-    } -> tensor<1x1x17x28x28xf32>
-    %v8 = tensor.collapse_shape %v7 [[0], [1, 2], [3], [4]] : tensor<1x1x17x28x28xf32> into tensor<1x17x28x28xf32>
+    } -> tensor<1x1x2x28x28x16xf32>
+    %v8 = tensor.collapse_shape %v7 [[0, 1, 2, 3, 4, 5]] : tensor<1x1x2x28x28x16xf32> into tensor<25088xf32>
 
-    %v9_z = arith.constant 0.0 : f32
-    %v9_e = tensor.empty() : tensor<1x2x28x28x16xf32>
-    %v9 = linalg.pack %v8 padding_value(%v9_z : f32) outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [16] into %v9_e : tensor<1x17x28x28xf32> -> tensor<1x2x28x28x16xf32>
-
-    %v10 = tensor.collapse_shape %v9 [[0, 1, 2, 3, 4]] : tensor<1x2x28x28x16xf32> into tensor<25088xf32>
-
-    return %v10 : tensor<25088xf32>
+    return %v8 : tensor<25088xf32>
 }

@@ -1,65 +1,61 @@
 // Auto-generated file. Do not edit!
 //   Template: conv.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @conv_direct__mb1ic64ih14oc64oh14kh3ph1__s8_aBcd32b__s8_abcd__s32_aBcd32b__bias__relu_prepare(%wei: tensor<36864xi8>) -> tensor<1x64x64x3x3xi8> {
+func.func @conv_direct__mb1ic64ih14oc64oh14kh3ph1__s8_aBcd32b__s8_abcd__s32_aBcd32b__bias__relu_prepare(%wei: tensor<36864xi8>) -> tensor<1x2x2x3x3x32x32xi8> {
     %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : tensor<36864xi8> into tensor<64x64x3x3xi8>
 
     %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 64, 64, 3, 3] : tensor<64x64x3x3xi8> into tensor<1x64x64x3x3xi8>
 
-    return %w2 : tensor<1x64x64x3x3xi8>
+    %w3 = tensor.expand_shape %w2 [[0], [1, 2], [3, 4], [5], [6]] output_shape [1, 2, 32, 2, 32, 3, 3] : tensor<1x64x64x3x3xi8> into tensor<1x2x32x2x32x3x3xi8>
+
+    %w4_e = tensor.empty() : tensor<1x2x2x3x3x32x32xi8>
+    %w4 = linalg.transpose ins(%w3 : tensor<1x2x32x2x32x3x3xi8>) outs(%w4_e : tensor<1x2x2x3x3x32x32xi8>) permutation = [0, 1, 3, 5, 6, 4, 2]
+
+    return %w4 : tensor<1x2x2x3x3x32x32xi8>
 }
 
-func.func @conv_direct__mb1ic64ih14oc64oh14kh3ph1__s8_aBcd32b__s8_abcd__s32_aBcd32b__bias__relu(%src: tensor<12544xi8>, %w: tensor<1x64x64x3x3xi8>, %bias: tensor<64xf32>) -> tensor<12544xi32> {
+func.func @conv_direct__mb1ic64ih14oc64oh14kh3ph1__s8_aBcd32b__s8_abcd__s32_aBcd32b__bias__relu(%src: tensor<12544xi8>, %w: tensor<1x2x2x3x3x32x32xi8>, %bias: tensor<64xf32>) -> tensor<12544xi32> {
     %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 2, 14, 14, 32] : tensor<12544xi8> into tensor<1x2x14x14x32xi8>
 
-    %v2_e = tensor.empty() : tensor<1x64x14x14xi8>
-    %v2 = linalg.unpack %v1 outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [32] into %v2_e : tensor<1x2x14x14x32xi8> -> tensor<1x64x14x14xi8>
+    %v2_z = arith.constant 0 : i8
+    %v2 = tensor.pad %v1 low[0, 0, 1, 1, 0] high[0, 0, 1, 1, 0] {
+    ^bb0(%v2_i0: index, %v2_i1: index, %v2_i2: index, %v2_i3: index, %v2_i4: index):
+      tensor.yield %v2_z : i8
+    } : tensor<1x2x14x14x32xi8> to tensor<1x2x16x16x32xi8>
 
-    %v3_z = arith.constant 0 : i8
-    %v3 = tensor.pad %v2 low[0, 0, 1, 1] high[0, 0, 1, 1] {
-    ^bb0(%v3_i0: index, %v3_i1: index, %v3_i2: index, %v3_i3: index):
-      tensor.yield %v3_z : i8
-    } : tensor<1x64x14x14xi8> to tensor<1x64x16x16xi8>
+    %v3 = tensor.expand_shape %v2 [[0], [1, 2], [3], [4], [5]] output_shape [1, 1, 2, 16, 16, 32] : tensor<1x2x16x16x32xi8> into tensor<1x1x2x16x16x32xi8>
 
-    %v4 = tensor.expand_shape %v3 [[0], [1, 2], [3], [4]] output_shape [1, 1, 64, 16, 16] : tensor<1x64x16x16xi8> into tensor<1x1x64x16x16xi8>
+    %v4_z = arith.constant 0 : i32
+    %v4_e = tensor.empty() : tensor<1x1x2x14x14x32xi32>
+    %v4_acc = linalg.fill ins(%v4_z : i32) outs(%v4_e : tensor<1x1x2x14x14x32xi32>) -> tensor<1x1x2x14x14x32xi32>
+    %v4 = linalg.generic {indexing_maps = [affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (n, g, icb, o0 * 1 + k0 * 1, o1 * 1 + k1 * 1, ib)>, affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (g, ocb, icb, k0, k1, ib, ob)>, affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (n, g, ocb, o0, o1, ob)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
+        ins(%v3, %w : tensor<1x1x2x16x16x32xi8>, tensor<1x2x2x3x3x32x32xi8>) outs(%v4_acc : tensor<1x1x2x14x14x32xi32>) {
+    ^bb0(%v4_x: i8, %v4_w: i8, %v4_a: i32):
+      %v4_xe = arith.extsi %v4_x : i8 to i32
+      %v4_we = arith.extsi %v4_w : i8 to i32
+      %v4_m = arith.muli %v4_xe, %v4_we : i32
+      %v4_s = arith.addi %v4_a, %v4_m : i32
+      linalg.yield %v4_s : i32
+    } -> tensor<1x1x2x14x14x32xi32>
+    %v5 = tensor.expand_shape %bias [[0, 1, 2]] output_shape [1, 2, 32] : tensor<64xf32> into tensor<1x2x32xf32>
 
-    %v5_z = arith.constant 0 : i32
-    %v5_e = tensor.empty() : tensor<1x1x64x14x14xi32>
-    %v5_acc = linalg.fill ins(%v5_z : i32) outs(%v5_e : tensor<1x1x64x14x14xi32>) -> tensor<1x1x64x14x14xi32>
-    %v5 = linalg.generic {indexing_maps = [affine_map<(n, g, oc, o0, o1, ic, k0, k1) -> (n, g, ic, o0 * 1 + k0 * 1, o1 * 1 + k1 * 1)>, affine_map<(n, g, oc, o0, o1, ic, k0, k1) -> (g, oc, ic, k0, k1)>, affine_map<(n, g, oc, o0, o1, ic, k0, k1) -> (n, g, oc, o0, o1)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
-        ins(%v4, %w : tensor<1x1x64x16x16xi8>, tensor<1x64x64x3x3xi8>) outs(%v5_acc : tensor<1x1x64x14x14xi32>) {
-    ^bb0(%v5_x: i8, %v5_w: i8, %v5_a: i32):
-      %v5_xe = arith.extsi %v5_x : i8 to i32
-      %v5_we = arith.extsi %v5_w : i8 to i32
-      %v5_m = arith.muli %v5_xe, %v5_we : i32
-      %v5_s = arith.addi %v5_a, %v5_m : i32
-      linalg.yield %v5_s : i32
-    } -> tensor<1x1x64x14x14xi32>
-    %v6 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : tensor<64xf32> into tensor<1x64xf32>
+    %v6_e = tensor.empty() : tensor<1x1x2x14x14x32xi32>
+    %v6 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v4, %v5 : tensor<1x1x2x14x14x32xi32>, tensor<1x2x32xf32>) outs(%v6_e : tensor<1x1x2x14x14x32xi32>) {
+    ^bb0(%v6_a: i32, %v6_b: f32, %v6_out: i32):
+      %v6_f = arith.sitofp %v6_a : i32 to f32
+      %v6_ab = arith.addf %v6_f, %v6_b : f32
+      %v6_zero = arith.constant 0.0 : f32
+      %v6_r = arith.maximumf %v6_ab, %v6_zero : f32
+      %v6_rn = math.roundeven %v6_r : f32
+      %v6_lo = arith.constant -2.147483648e+09 : f32
+      %v6_hi = arith.constant 2.147483520e+09 : f32
+      %v6_c1 = arith.maximumf %v6_rn, %v6_lo : f32
+      %v6_c2 = arith.minimumf %v6_c1, %v6_hi : f32
+      %v6_i = arith.fptosi %v6_c2 : f32 to i32
+      linalg.yield %v6_i : i32
+    } -> tensor<1x1x2x14x14x32xi32>
+    %v7 = tensor.collapse_shape %v6 [[0, 1, 2, 3, 4, 5]] : tensor<1x1x2x14x14x32xi32> into tensor<12544xi32>
 
-    %v7_e = tensor.empty() : tensor<1x1x64x14x14xi32>
-    %v7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v5, %v6 : tensor<1x1x64x14x14xi32>, tensor<1x64xf32>) outs(%v7_e : tensor<1x1x64x14x14xi32>) {
-    ^bb0(%v7_a: i32, %v7_b: f32, %v7_out: i32):
-      %v7_f = arith.sitofp %v7_a : i32 to f32
-      %v7_ab = arith.addf %v7_f, %v7_b : f32
-      %v7_zero = arith.constant 0.0 : f32
-      %v7_r = arith.maximumf %v7_ab, %v7_zero : f32
-      %v7_rn = math.roundeven %v7_r : f32
-      %v7_lo = arith.constant -2.147483648e+09 : f32
-      %v7_hi = arith.constant 2.147483520e+09 : f32
-      %v7_c1 = arith.maximumf %v7_rn, %v7_lo : f32
-      %v7_c2 = arith.minimumf %v7_c1, %v7_hi : f32
-      %v7_i = arith.fptosi %v7_c2 : f32 to i32
-      linalg.yield %v7_i : i32
-    } -> tensor<1x1x64x14x14xi32>
-    %v8 = tensor.collapse_shape %v7 [[0], [1, 2], [3], [4]] : tensor<1x1x64x14x14xi32> into tensor<1x64x14x14xi32>
-
-    %v9_z = arith.constant 0 : i32
-    %v9_e = tensor.empty() : tensor<1x2x14x14x32xi32>
-    %v9 = linalg.pack %v8 padding_value(%v9_z : i32) outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [32] into %v9_e : tensor<1x64x14x14xi32> -> tensor<1x2x14x14x32xi32>
-
-    %v10 = tensor.collapse_shape %v9 [[0, 1, 2, 3, 4]] : tensor<1x2x14x14x32xi32> into tensor<12544xi32>
-
-    return %v10 : tensor<12544xi32>
+    return %v7 : tensor<12544xi32>
 }
