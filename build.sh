@@ -2,7 +2,8 @@
 # kgen codegen script.
 #   ./build.sh [--backend=llvm-cpu|vulkan|cuda] [--jobs=N]   set up, generate mlir/, compile build/<backend>/, check, summarise
 #   ./build.sh test [PYTEST ARGS...]                           set up, then run the test suite
-#   ./build.sh bench [KGEN BENCH ARGS...]                      set up with PyTorch, then run the reorder benchmark
+#   ./build.sh bench [reorder|conv] [KGEN BENCH ARGS...]       set up with PyTorch, then run a benchmark (default: reorder)
+#   ./build.sh tune [KGEN TUNE ARGS...]                        set up, then measure and store --alg=auto's choices
 # Set-up is idempotent: .venv is created once and re-installed only when pyproject.toml changes.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -59,10 +60,18 @@ case "$cmd" in
   bench)
     shift
     setup_venv "test,bench"
-    exec "$VENV/bin/kgen" bench reorder "$@"
+    what=reorder
+    case "${1:-}" in reorder|conv) what=$1; shift ;; esac
+    exec "$VENV/bin/kgen" bench "$what" "$@"
+    ;;
+  tune)
+    # the tuned catalog: kgen tune's choices land in $KGEN_CACHE_DIR/tuned.json, their kernels in the cache
+    shift
+    setup_venv "test,bench"
+    exec "$VENV/bin/kgen" tune "$@"
     ;;
   -h|--help|help)
-    sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
     ;;
   build|--*)
     [ "$cmd" = build ] && shift || true
@@ -71,7 +80,7 @@ case "$cmd" in
     exec "$VENV/bin/kgen" catalog build "$@"
     ;;
   *)
-    log "unknown command '$cmd' (use: ./build.sh [build] [--backend=...], ./build.sh test, ./build.sh bench)"
+    log "unknown command '$cmd' (use: ./build.sh [build] [--backend=...], ./build.sh test, ./build.sh bench [reorder|conv], ./build.sh tune)"
     exit 2
     ;;
 esac

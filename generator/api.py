@@ -191,15 +191,24 @@ class ConvKernel:
     logical arrays (src N,IC,[D,]H,W; wei OC,IC/G,[KD,]KH,KW; bia OC) and reorders on the way in and out.
     """
 
-    def __init__(self, problem, backend: str = "llvm-cpu", cache_dir=None, artifact=None):
-        from .emit.conv import render_conv, resolve
+    def __init__(self, problem, backend: str = "llvm-cpu", cache_dir=None, artifact=None, flags: str | None = None):
+        import dataclasses
+
+        from .emit.conv import choose, render_conv
 
         self.backend = get_backend(backend)
         self.requested_alg = problem.alg
-        self.problem = problem = resolve(problem, self.backend.name)    # --alg=auto -> the chosen variant
+        self.choice = None
+        if problem.alg == "auto":          # the measured choice (kgen tune) or the heuristic
+            self.choice = choose(problem, self.backend.name)
+            problem = dataclasses.replace(problem, alg=self.choice.variant)
+            flags = flags or self.choice.flags
+        self.problem = problem
+        self.flags = flags = flags or "default"      # a named flag set of the backend (Backend.flag_sets)
+        extra = self.backend.flag_set(flags)
         if artifact is None:       # else a prebuilt module (the catalog's build/<backend>/<function>.vmfb)
             mlir = render_conv(problem, use_pack=self.backend.supports_pack, backend=self.backend.name)
-            artifact = compile_mlir(mlir, self.backend, cache_dir=cache_dir, name="conv")
+            artifact = compile_mlir(mlir, self.backend, extra_flags=extra, cache_dir=cache_dir, name="conv")
         self.artifact = artifact
         module = LoadedModule(self.artifact.path, self.backend)
         self._prepare = module.function(problem.name + "_prepare")

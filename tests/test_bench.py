@@ -1,5 +1,22 @@
-"""The benchmark command runs end to end (timings are reported, never asserted)."""
+"""The benchmark and tuning commands run end to end (timings are reported, never asserted)."""
+import dataclasses
+import json
+import subprocess
+import sys
+
+import pytest
+
+from generator.api import ConvKernel
+from generator.bench import conv as bench_conv
+from generator.bench.conv import RESNET50_LAYERS, bench_convs, layout_tag, plan_candidates, summary, to_json
 from generator.bench.reorder import bench_reorders, format_table
+from generator.bench.tune import format_choices, tune
+from generator.compile import get_backend
+from generator.emit import tuned
+from generator.emit.conv import choose
+from generator.errors import ArtifactError
+from generator.problem.conv import parse_conv_args, parse_conv_desc
+from generator.problem.convolution import ConvProblem
 
 
 def test_bench_reorder_runs_and_reports_every_candidate():
@@ -10,3 +27,102 @@ def test_bench_reorder_runs_and_reports_every_candidate():
     assert all(r.seconds > 0 and r.gbps > 0 for r in rows)
     table = format_table(rows)
     assert "1x17x4x4 nchw->nChw16c" in table and "kgen/copy" in table
+
+
+# ------------------------------------------------------------------------------------ kgen bench conv
+
+
+def _problem(line: str) -> ConvProblem:
+    (case,) = parse_conv_args(line.split())
+    return ConvProblem.from_case(case)
+
+
+def test_bench_conv_default_problems_are_the_issue_layers():
+    assert len(RESNET50_LAYERS) == 8
+    assert {str(parse_conv_desc(t)) for t in RESNET50_LAYERS} >= {"mb1ic3ih224oc64oh112kh7sh2ph3"}
+
+
+def test_bench_conv_candidates_cover_variants_layouts_flags():
+    p = _problem("mb1ic8ih6oc8oh6kh1ph0")
+    b = get_backend("llvm-cpu")
+    cands = plan_candidates(p, b, ["direct", "winograd_f4"], ["nchw", "nChw16c"], ["default", "dt"])
+    assert len(cands) == 8
+    assert all(c.status.startswith("n/a: Winograd") for c in cands if c.variant == "winograd_f4")
+    ok = [c for c in cands if c.status == "ok"]
+    assert {(c.layout, c.flags) for c in ok} == {(l, f) for l in ("nchw", "nChw16c") for f in ("default", "dt")}
+    assert all(c.problem.src.tag == c.problem.dst.tag for c in ok)
+    assert {c.problem.src.is_blocked for c in ok if c.layout == "nChw16c"} == {True}
+    assert layout_tag("nChw16c", 5) == "nCdhw16c" and layout_tag("NCHW4", 3) == "aBc4b"
+
+
+def test_bench_conv_runs_checks_and_reports(kgen_cache_dir):
+    # two variants x two layouts of a small problem: every candidate is checked, then timed
+    (case,) = parse_conv_args(["mb1ic4ih6oc5oh6kh3ph1"])
+    results, ceiling = bench_convs([case], "llvm-cpu", variants=["direct", "im2col"], layouts=["nchw", "nChw16c"],
+                                   flag_sets=["default"], rounds=1, log=lambda m: None)
+    (r,) = results
+    assert ceiling.matmul_gflops > 0 and ceiling.copy_gbps > 0
+    assert [c.status for c in r.candidates] == ["ok"] * 4
+    assert all(c.seconds > 0 for c in r.candidates)
+    assert r.iree_default is not None and r.best is not None
+    table = bench_conv.format_table(results, all_candidates=True)
+    assert "mb1ic4ih6oc5oh6kh3ph1" in table and "im2col/nChw16c/default" in table
+    doc = json.loads(json.dumps(to_json(results, ceiling, "llvm-cpu")))
+    assert doc["problems"][0]["best"] == r.best.label
+    assert set(summary(results)) == {"kgen_vs_torch_geomean", "kgen_vs_torch_worst",
+                                     "iree_default_vs_torch_geomean", "iree_default_vs_torch_worst"}
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--flags=fast"], "unknown flag set 'fast'"),
+    (["--alg=direct,bogus"], "unknown variant 'bogus'"),
+    (["--rounds=0"], "--rounds and --jobs must be at least 1"),
+    (["mb1ic4ih6oc5xx3"], "bad conv descriptor"),
+])
+def test_bench_conv_bad_arguments(args, message, kgen_cache_dir):
+    r = subprocess.run([sys.executable, "-m", "generator.cli.main", "bench", "conv", *args, "ic4ih6oc5kh3ph1"]
+                       if args[0].startswith("--") else [sys.executable, "-m", "generator.cli.main", "bench", "conv",
+                                                          *args], capture_output=True, text=True)
+    assert r.returncode == 2, r.stderr
+    assert message in r.stderr and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+
+
+# ------------------------------------------------------------------------------------ kgen tune / --alg=auto
+
+
+def test_tune_stores_the_fastest_and_auto_uses_it(tmp_path, monkeypatch, kgen_cache_dir):
+    table = tmp_path / "tuned.json"
+    monkeypatch.setenv("KGEN_TUNED_TABLE", str(table))
+    (case,) = parse_conv_args(["--stag=nhwc", "--dtag=nhwc", "mb1ic4ih6oc5oh6kh3ph1"])
+    rows, path = tune([case], "llvm-cpu", variants=["direct", "im2col"], flag_sets=["default"], rounds=1,
+                      log=lambda m: None)
+    assert path == table
+    (p, r), = rows
+    best = r.best
+    assert best.layout == "as given" and {c.variant for c in r.timed} == {"direct", "im2col"}
+    entry = tuned.load()[tuned.problem_key(p, "llvm-cpu")]
+    assert (entry["variant"], entry["flags"]) == (best.variant, "default")
+    assert "direct/default" in format_choices(rows) or "im2col/default" in format_choices(rows)
+    # --alg=auto now follows the table, for this backend only
+    auto = dataclasses.replace(p, alg="auto")
+    assert choose(auto, "llvm-cpu") == tuned.Choice(best.variant, "default", "tuned", entry["seconds"])
+    assert choose(auto, "vulkan").source == "heuristic"
+    # a planted entry (im2col with data tiling) is what a kernel for the problem compiles
+    key = tuned.problem_key(p, "llvm-cpu")
+    tuned.store({key: {"variant": "im2col", "flags": "dt", "seconds": 1.0}})
+    k = ConvKernel(auto, "llvm-cpu")
+    assert (k.problem.alg, k.flags, k.choice.source) == ("im2col", "dt", "tuned")
+    assert "--iree-opt-data-tiling" in k.artifact.flags
+
+
+def test_tuned_table_errors_are_one_line(tmp_path, monkeypatch):
+    table = tmp_path / "tuned.json"
+    monkeypatch.setenv("KGEN_TUNED_TABLE", str(table))
+    p = _problem("--alg=auto mb1ic4ih6oc5oh6kh3ph1")
+    assert choose(p, "llvm-cpu").source == "heuristic"          # no table: the heuristic
+    table.write_text("{not json")
+    with pytest.raises(ArtifactError, match="unreadable"):
+        choose(p, "llvm-cpu")
+    table.write_text('{"version": 99, "entries": {}}')
+    with pytest.raises(ArtifactError, match="unknown format"):
+        choose(p, "llvm-cpu")

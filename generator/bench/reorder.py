@@ -1,22 +1,19 @@
 """`kgen bench reorder`: reorder bandwidth next to a NumPy copy (the ceiling) and PyTorch's permute.
 
-All candidates of one problem are measured in the same process, round-robin: each round times one
-batch of calls per candidate, in turn, so that machine noise hits them alike; the figure kept is the
-median over rounds. Bandwidth counts the bytes read plus the bytes written (padding included).
+All candidates of one problem are measured side by side (`timing.median_times`). Bandwidth counts
+the bytes read plus the bytes written (padding included).
 """
 from __future__ import annotations
 
 import json
 import os
-import statistics
-import time
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
 from ..api import reorder
 from ..layout import MemoryDesc
+from .timing import median_times, quiet_openmp
 
 # (dims, src tag, dst tag): the issue's three conversions on two ResNet shapes and a channel tail
 DEFAULT_CASES = [
@@ -32,24 +29,6 @@ class Row:
     candidate: str
     seconds: float
     gbps: float
-
-
-def _median_time(fns: dict[str, Callable[[], object]], rounds: int, min_batch_s: float = 0.02) -> dict[str, float]:
-    """Round-robin timing: per round, each candidate runs a batch sized to last about min_batch_s."""
-    batch = {}
-    for name, f in fns.items():          # warm up and size the batches
-        f()
-        t = time.perf_counter(); f(); dt = max(time.perf_counter() - t, 1e-7)
-        batch[name] = max(1, int(min_batch_s / dt))
-    samples = {name: [] for name in fns}
-    for _ in range(rounds):
-        for name, f in fns.items():
-            n = batch[name]
-            t = time.perf_counter()
-            for _ in range(n):
-                f()
-            samples[name].append((time.perf_counter() - t) / n)
-    return {name: statistics.median(v) for name, v in samples.items()}
 
 
 def _torch_reorder(torch, x, sdesc: MemoryDesc, ddesc: MemoryDesc):
@@ -74,7 +53,7 @@ def _torch_reorder(torch, x, sdesc: MemoryDesc, ddesc: MemoryDesc):
 
 def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = "f32", rounds: int = 7,
                    log=print) -> list[Row]:
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")   # PyTorch's OpenMP threads spin otherwise
+    quiet_openmp()
     try:
         import torch
         torch.set_num_threads(os.cpu_count() or 1)
@@ -97,7 +76,7 @@ def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = 
             tf = _torch_reorder(torch, buf, s, d)
             if tf is not None:
                 fns["torch"] = tf
-        times = _median_time(fns, rounds)
+        times = median_times(fns, rounds)
         name = f"{'x'.join(map(str, dims))} {stag}->{dtag}"
         for cand, t in times.items():
             # the copy moves the source buffer once in and once out

@@ -111,7 +111,10 @@ def _one(case: ConvCase) -> tuple[str, str | None]:
         return "failed", str(e)
     if reason:
         return "failed", reason
-    notes = [f"auto chose {p.alg}"] if k.requested_alg == "auto" else []
+    notes = []
+    if k.choice is not None:
+        how = f"measured, flags {k.choice.flags}" if k.choice.source == "tuned" else "heuristic"
+        notes = [f"auto chose {p.alg}: {how}"]
     if (case.extra("mode") or "C").upper() == "P":
         notes.append(_perf(k, p))
     return "passed", "; ".join(notes) or None

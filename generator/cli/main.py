@@ -1,4 +1,4 @@
-"""`kgen`: the command line. Subcommands: desc, reorder, conv, catalog, bench.
+"""`kgen`: the command line. Subcommands: desc, reorder, conv, catalog, bench, tune.
 
 Every error the product raises on bad input becomes one line, `kgen: error: ...`, and exit status 2;
 problems that fail their check exit 1. No traceback reaches the user unless KGEN_DEBUG=1.
@@ -22,9 +22,15 @@ commands:
              problems after them, as in benchdnn)
   conv      [benchdnn conv options] DESC...             generate, compile, run and check convolutions
             (--dir=FWD_B|FWD_D --dt=f32|f16|bf16|s8:s8:s32 --stag --wtag --dtag --alg=direct --attr-post-ops=relu
-             --mb=N --backend=B --src/--wei/--bia/--dst=F.npy --mode=C|P --batch=FILE); --alg=direct only so far
+             --alg=direct|im2col|winograd[_f2|_f4|_f6]|spatial_pack|indirect|auto
+             --mb=N --backend=B --src/--wei/--bia/--dst=F.npy --mode=C|P --batch=FILE)
   catalog   build [--backend=B] [--jobs=N] [--no-run]   regenerate mlir/ and compile the kernel catalog into build/
   bench     reorder [--backend=B] [--rounds=N] [--json=FILE]   reorder GB/s vs NumPy copy and PyTorch
+  bench     conv [--alg=A,B] [--layouts=L,M] [--flags=F,G] [--json=FILE] [--png=FILE] [--all]
+            [benchdnn conv options] [DESC...]         every variant x layout x flag set vs PyTorch's conv
+            (default problems: the ResNet-50 layers of issue 4 at batch 1)
+  tune      [--alg=A,B] [--flags=F,G] [--table=FILE] [benchdnn conv options] [DESC...]
+            measure every variant x flag set in the given layouts; --alg=auto then uses the fastest
   --version, --help
 """
 
@@ -79,8 +85,10 @@ def _catalog(argv: list[str]) -> int:
 
 
 def _bench(argv: list[str]) -> int:
+    if argv[:1] == ["conv"]:
+        return _bench_conv(argv[1:])
     ap = argparse.ArgumentParser(prog="kgen bench", description="Benchmarks, measured side by side in one run.")
-    ap.add_argument("what", choices=["reorder"])
+    ap.add_argument("what", choices=["reorder", "conv"])
     ap.add_argument("--backend", default="llvm-cpu")
     ap.add_argument("--dt", default="f32")
     ap.add_argument("--rounds", type=int, default=9, help="round-robin rounds; the median is reported")
@@ -93,6 +101,97 @@ def _bench(argv: list[str]) -> int:
     print(format_table(rows))
     if a.json:
         write_json(rows, a.json)
+    return 0
+
+
+def _list(text: str | None) -> list[str] | None:
+    return [t for t in text.split(",") if t] if text else None
+
+
+def _bench_conv(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(
+        prog="kgen bench conv",
+        description="Every applicable variant x layout x compile-flag set of each problem, checked once and "
+                    "then timed side by side with PyTorch's conv (NCHW and channels_last) and IREE's default "
+                    "named conv; other arguments are benchdnn conv options and descriptors (default: the "
+                    "ResNet-50 layers at batch 1).")
+    ap.add_argument("--backend", default="llvm-cpu")
+    ap.add_argument("--alg", default=None, help="variants to try, comma-separated (default: all)")
+    ap.add_argument("--layouts", default=None, help="layouts to try, e.g. nchw,nhwc,nChw16c (default: per data type)")
+    ap.add_argument("--flags", default=None, help="flag sets to try, e.g. default,dt (default: all of the backend's)")
+    ap.add_argument("--rounds", type=int, default=7, help="round-robin rounds; the median is reported (default 7)")
+    ap.add_argument("--jobs", type=int, default=2, help="compiles in parallel (default 2)")
+    ap.add_argument("--json", default=None, help="write every candidate's figures as JSON")
+    ap.add_argument("--png", default=None, help="draw the speed-up per layer and a roofline into this PNG")
+    ap.add_argument("--all", action="store_true", help="list every candidate under its problem")
+    ap.__class__ = _Parser
+    a, rest = ap.parse_known_args(argv)
+    from ..bench.conv import RESNET50_LAYERS, bench_convs, format_table, log_stderr, to_json, write_png
+    from ..compile import get_backend
+    from ..emit.conv import VARIANTS
+    from ..problem.conv import parse_conv_args
+
+    backend = get_backend(a.backend)
+    variants = _list(a.alg)
+    for v in variants or []:
+        if v not in VARIANTS:
+            raise KgenError(f"--alg: unknown variant '{v}' (known: {', '.join(VARIANTS)})")
+    if a.rounds < 1 or a.jobs < 1:
+        raise KgenError("--rounds and --jobs must be at least 1")
+    has_problem = any(not t.startswith("-") for t in rest) or any(t.startswith("--batch") for t in rest)
+    cases = list(parse_conv_args(rest if has_problem else rest + list(RESNET50_LAYERS)))
+    if not cases:
+        raise KgenError("no problems to benchmark")
+    results, ceiling = bench_convs(cases, backend.name, variants=variants, layouts=_list(a.layouts),
+                                   flag_sets=_list(a.flags), rounds=a.rounds, jobs=a.jobs, log=log_stderr)
+    print(format_table(results, a.all))
+    if a.json:
+        import json
+        with open(a.json, "w") as f:
+            json.dump(to_json(results, ceiling, backend.name), f, indent=1)
+    if a.png:
+        write_png(results, ceiling, a.png)
+    return 0
+
+
+def _tune(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(
+        prog="kgen tune",
+        description="Measure every applicable variant x compile-flag set of each problem, in the layouts its "
+                    "--stag/--dtag give, and store the fastest correct one in the table --alg=auto reads "
+                    "($KGEN_CACHE_DIR/tuned.json). Other arguments are benchdnn conv options and descriptors "
+                    "(default: the ResNet-50 layers at batch 1).")
+    ap.add_argument("--backend", default="llvm-cpu")
+    ap.add_argument("--alg", default=None, help="variants to try, comma-separated (default: all)")
+    ap.add_argument("--flags", default=None, help="flag sets to try (default: all of the backend's)")
+    ap.add_argument("--rounds", type=int, default=5, help="round-robin rounds (default 5)")
+    ap.add_argument("--jobs", type=int, default=2, help="compiles in parallel (default 2)")
+    ap.add_argument("--table", default=None, help="the selection table to update (default: $KGEN_TUNED_TABLE, "
+                                                  "else tuned.json in the kernel cache)")
+    ap.__class__ = _Parser
+    a, rest = ap.parse_known_args(argv)
+    from pathlib import Path
+
+    from ..bench.conv import RESNET50_LAYERS, log_stderr
+    from ..bench.tune import format_choices, tune
+    from ..compile import get_backend
+    from ..emit.conv import VARIANTS
+    from ..problem.conv import parse_conv_args
+
+    backend = get_backend(a.backend)
+    for v in _list(a.alg) or []:
+        if v not in VARIANTS:
+            raise KgenError(f"--alg: unknown variant '{v}' (known: {', '.join(VARIANTS)})")
+    if a.rounds < 1 or a.jobs < 1:
+        raise KgenError("--rounds and --jobs must be at least 1")
+    has_problem = any(not t.startswith("-") for t in rest) or any(t.startswith("--batch") for t in rest)
+    cases = list(parse_conv_args(rest if has_problem else rest + list(RESNET50_LAYERS)))
+    if not cases:
+        raise KgenError("no problems to tune")
+    rows, path = tune(cases, backend.name, variants=_list(a.alg), flag_sets=_list(a.flags), rounds=a.rounds,
+                      jobs=a.jobs, log=log_stderr, path=Path(a.table) if a.table else None)
+    print(format_choices(rows))
+    print(f"selection table: {path}")
     return 0
 
 
@@ -126,7 +225,9 @@ def main(argv: list[str] | None = None) -> int:
             return _catalog(rest)
         if cmd == "bench":
             return _bench(rest)
-        print(f"kgen: error: unknown command '{cmd}' (commands: desc, reorder, conv, catalog, bench)", file=sys.stderr)
+        if cmd == "tune":
+            return _tune(rest)
+        print(f"kgen: error: unknown command '{cmd}' (commands: desc, reorder, conv, catalog, bench, tune)", file=sys.stderr)
         return 2
     except (KgenError, _ArgError) as e:
         if os.environ.get("KGEN_DEBUG"):

@@ -56,6 +56,16 @@ class Backend:
     # `compile_mlir` then wraps the module in `hal.device.targets` (IREE_NOTES section 3)
     target_attr: str | None = None
     target_device: str | None = None
+    # named sets of extra iree-compile flags that `kgen bench` / `kgen tune` try per kernel (the first is
+    # the backend's plain flags); measured, not assumed: each wins on some kernels and loses on others
+    flag_sets: tuple[tuple[str, tuple[str, ...]], ...] = (("default", ()),)
+
+    def flag_set(self, name: str) -> tuple[str, ...]:
+        for n, flags in self.flag_sets:
+            if n == name:
+                return flags
+        raise UnsupportedError(f"unknown flag set '{name}' for {self.name} (known: "
+                               f"{', '.join(n for n, _ in self.flag_sets)})")
 
 
 _NO_DEMOTE_F64 = "--iree-input-demote-f64-to-f32=false"
@@ -74,6 +84,14 @@ BACKENDS: dict[str, Backend] = {
             ),
             supports_pack=True,
             supports_f64=True,
+            # IREE_NOTES section 7: data tiling (mmt4d for matmuls, off by default in 3.13), its ukernels,
+            # and IREE's own im2col rewrite of named convs
+            flag_sets=(
+                ("default", ()),
+                ("dt", ("--iree-opt-data-tiling",)),
+                ("dt+uk", ("--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=all")),
+                ("im2col", ("--iree-global-opt-use-im2col-for-convs",)),
+            ),
             doc="Host CPU through LLVM, tuned for this machine (target-cpu=host); the vmfb is not "
             "portable to CPUs with fewer ISA extensions.",
         ),

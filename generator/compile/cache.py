@@ -162,6 +162,11 @@ def _host_cpu_id() -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
 
 
+def host_cpu_id() -> str:
+    """This CPU's fingerprint (16 hex digits): keys host-tuned builds and measured selection tables."""
+    return _host_cpu_id()
+
+
 # ---------------------------------------------------------------------------------------------
 # Keys, commands and integrity
 

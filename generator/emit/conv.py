@@ -427,12 +427,22 @@ VARIANTS = {v.name: v for v in (
 
 
 def choose_variant(p: ConvProblem, backend: str | None = None) -> str:
-    """`--alg=auto`'s heuristic, used until a measured selection table exists for the problem:
-    a 1x1 kernel -> im2col (its 1x1 path is one GEMM that reads the source in place, no copy);
-    anything else -> direct (applies everywhere, exact, no extra memory)."""
+    """`--alg=auto`'s heuristic, used when the measured table (`emit.tuned`, built by `kgen tune`) has
+    no entry for the problem: a 1x1 kernel -> im2col (its 1x1 path is one GEMM that reads the source in
+    place, no copy); anything else -> direct (applies everywhere, exact, no extra memory)."""
     if all(s.k == 1 for s in p.desc.spatial()):
         return "im2col"
     return "direct"
+
+
+def choose(p: ConvProblem, backend: str | None = None):
+    """`--alg=auto`: the measured choice for this problem, backend and CPU when `kgen tune` made one,
+    else the heuristic with the backend's plain flags. Returns an `emit.tuned.Choice`."""
+    from . import tuned
+    hit = tuned.lookup(p, backend or "llvm-cpu")
+    if hit is not None and hit.variant in VARIANTS:
+        return hit
+    return tuned.Choice(choose_variant(p, backend), "default", "heuristic")
 
 
 def resolve(p: ConvProblem, backend: str | None = None) -> ConvProblem:
@@ -440,7 +450,7 @@ def resolve(p: ConvProblem, backend: str | None = None) -> ConvProblem:
     if p.alg != "auto":
         return p
     import dataclasses
-    return dataclasses.replace(p, alg=choose_variant(p, backend))
+    return dataclasses.replace(p, alg=choose(p, backend).variant)
 
 
 def variant(p: ConvProblem, backend: str | None = None) -> Variant:
@@ -514,6 +524,12 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, backend: str |
 
     src_idx = packed_axes(p.src, c_in, taps, inner_in)
     out_idx = packed_axes(p.dst, c_out, os_, inner_out)
+    final_idx = out_idx
+    if backend == "vulkan" and out_idx[0] != "n":
+        # IREE 3.13's SPIR-V path writes a conv output whose batch axis is inner (CHWN4) wrongly for some
+        # batch sizes (mb3 kh3: about half the outputs off; mb 2/4/8 right): compute with the batch
+        # outermost and transpose once at the end
+        out_idx = ["n"] + [a for a in out_idx if a != "n"]
     size_of = {"n": d.mb, **{f"o{i}": s_.o for i, s_ in enumerate(sp)}, "ob": pc.bo, "gi": pc.bo}
     size_of.update(zip(c_out, c_sizes_out))
     out_shape = tuple(size_of[a] for a in out_idx)
@@ -530,6 +546,7 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, backend: str |
         bias_dims = [out_idx.index(a) for a in names]
     y = plan.add("conv_epilogue", acc, acc.shape, p.dst.dtype.mlir, bias=grouped_bias, bias_dims=bias_dims,
                  relu=p.relu, acc_dt=p.acc, dst_dt=p.dst.dtype, lo=p.dst.dtype.min, hi=p.dst.dtype.max)
+    y = plan.transpose(y, [out_idx.index(a) for a in final_idx])
     out = plan.collapse(y, [list(range(len(y.shape)))])
     return plan, args, out
 

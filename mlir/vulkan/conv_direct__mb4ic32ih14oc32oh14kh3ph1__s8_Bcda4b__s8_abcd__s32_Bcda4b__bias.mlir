@@ -26,22 +26,22 @@ func.func @conv_direct__mb4ic32ih14oc32oh14kh3ph1__s8_Bcda4b__s8_abcd__s32_Bcda4
     %v3 = tensor.expand_shape %v2 [[0, 1], [2], [3], [4], [5]] output_shape [1, 8, 16, 16, 4, 4] : tensor<8x16x16x4x4xi8> into tensor<1x8x16x16x4x4xi8>
 
     %v4_z = arith.constant 0 : i32
-    %v4_e = tensor.empty() : tensor<1x8x14x14x4x4xi32>
-    %v4_acc = linalg.fill ins(%v4_z : i32) outs(%v4_e : tensor<1x8x14x14x4x4xi32>) -> tensor<1x8x14x14x4x4xi32>
-    %v4 = linalg.generic {indexing_maps = [affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (g, icb, o0 * 1 + k0 * 1, o1 * 1 + k1 * 1, n, ib)>, affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (g, ocb, icb, k0, k1, ib, ob)>, affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (g, ocb, o0, o1, n, ob)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
-        ins(%v3, %w : tensor<1x8x16x16x4x4xi8>, tensor<1x8x8x3x3x4x4xi8>) outs(%v4_acc : tensor<1x8x14x14x4x4xi32>) {
+    %v4_e = tensor.empty() : tensor<4x1x8x14x14x4xi32>
+    %v4_acc = linalg.fill ins(%v4_z : i32) outs(%v4_e : tensor<4x1x8x14x14x4xi32>) -> tensor<4x1x8x14x14x4xi32>
+    %v4 = linalg.generic {indexing_maps = [affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (g, icb, o0 * 1 + k0 * 1, o1 * 1 + k1 * 1, n, ib)>, affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (g, ocb, icb, k0, k1, ib, ob)>, affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (n, g, ocb, o0, o1, ob)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
+        ins(%v3, %w : tensor<1x8x16x16x4x4xi8>, tensor<1x8x8x3x3x4x4xi8>) outs(%v4_acc : tensor<4x1x8x14x14x4xi32>) {
     ^bb0(%v4_x: i8, %v4_w: i8, %v4_a: i32):
       %v4_xe = arith.extsi %v4_x : i8 to i32
       %v4_we = arith.extsi %v4_w : i8 to i32
       %v4_m = arith.muli %v4_xe, %v4_we : i32
       %v4_s = arith.addi %v4_a, %v4_m : i32
       linalg.yield %v4_s : i32
-    } -> tensor<1x8x14x14x4x4xi32>
+    } -> tensor<4x1x8x14x14x4xi32>
     %v5 = tensor.expand_shape %bias [[0, 1, 2]] output_shape [1, 8, 4] : tensor<32xf32> into tensor<1x8x4xf32>
 
-    %v6_e = tensor.empty() : tensor<1x8x14x14x4x4xi32>
-    %v6 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v4, %v5 : tensor<1x8x14x14x4x4xi32>, tensor<1x8x4xf32>) outs(%v6_e : tensor<1x8x14x14x4x4xi32>) {
+    %v6_e = tensor.empty() : tensor<4x1x8x14x14x4xi32>
+    %v6 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v4, %v5 : tensor<4x1x8x14x14x4xi32>, tensor<1x8x4xf32>) outs(%v6_e : tensor<4x1x8x14x14x4xi32>) {
     ^bb0(%v6_a: i32, %v6_b: f32, %v6_out: i32):
       %v6_f = arith.sitofp %v6_a : i32 to f32
       %v6_ab = arith.addf %v6_f, %v6_b : f32
@@ -52,8 +52,11 @@ func.func @conv_direct__mb4ic32ih14oc32oh14kh3ph1__s8_Bcda4b__s8_abcd__s32_Bcda4
       %v6_c2 = arith.minimumf %v6_c1, %v6_hi : f32
       %v6_i = arith.fptosi %v6_c2 : f32 to i32
       linalg.yield %v6_i : i32
-    } -> tensor<1x8x14x14x4x4xi32>
-    %v7 = tensor.collapse_shape %v6 [[0, 1, 2, 3, 4, 5]] : tensor<1x8x14x14x4x4xi32> into tensor<25088xi32>
+    } -> tensor<4x1x8x14x14x4xi32>
+    %v7_e = tensor.empty() : tensor<1x8x14x14x4x4xi32>
+    %v7 = linalg.transpose ins(%v6 : tensor<4x1x8x14x14x4xi32>) outs(%v7_e : tensor<1x8x14x14x4x4xi32>) permutation = [1, 2, 3, 4, 0, 5]
 
-    return %v7 : tensor<25088xi32>
+    %v8 = tensor.collapse_shape %v7 [[0, 1, 2, 3, 4, 5]] : tensor<1x8x14x14x4x4xi32> into tensor<25088xi32>
+
+    return %v8 : tensor<25088xi32>
 }

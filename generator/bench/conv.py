@@ -1,0 +1,396 @@
+"""`kgen bench conv`: every way kgen can compute a convolution, next to PyTorch and IREE's default.
+
+For each problem the candidates are every applicable variant x layout (the source and destination
+in that format; weights are reordered in prepare, outside the timing) x the backend's flag sets
+(`Backend.flag_sets`). Each candidate is compiled (cached, in parallel), checked once against the
+float64 reference (a wrong kernel is reported, never timed), and then all candidates and PyTorch's
+conv (NCHW and channels_last) are timed side by side in one process (`timing.median_times`).
+
+"IREE default" is what IREE gives for the problem on its own: the linalg named conv in NCHW, no extra
+flags; that is kgen's direct / nchw / default candidate. The ceiling is measured in the same run: a
+large f32 matmul (PyTorch's, else NumPy's) for compute and a NumPy copy for memory bandwidth.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from .timing import median_times, quiet_openmp
+
+# The issue's ResNet-50 layers at batch 1 (benchdnn descriptors): 1x1, 3x3, the 7x7 stem, 1x1 stride 2
+RESNET50_LAYERS = (
+    "mb1ic64ih56oc64oh56kh1ph0",
+    "mb1ic64ih56oc64oh56kh3ph1",
+    "mb1ic256ih56oc64oh56kh1ph0",
+    "mb1ic128ih28oc128oh28kh3ph1",
+    "mb1ic256ih14oc256oh14kh3ph1",
+    "mb1ic512ih7oc512oh7kh3ph1",
+    "mb1ic3ih224oc64oh112kh7sh2ph3",
+    "mb1ic256ih56oc512oh28kh1sh2ph0",
+)
+
+# layouts tried per source data type: the plain ones PyTorch also has, and the blocked ones
+DEFAULT_LAYOUTS = {"f32": ("nchw", "nhwc", "nChw16c"), "f16": ("nchw", "nhwc", "nChw16c"),
+                   "bf16": ("nchw", "nhwc", "nChw16c"), "s8": ("nchw", "nhwc", "NCHW4", "NCHW32")}
+_SPATIAL_TAGS = {"nchw": ("ncw", "nchw", "ncdhw"), "nhwc": ("nwc", "nhwc", "ndhwc"),
+                 "nChw16c": ("nCw16c", "nChw16c", "nCdhw16c"), "nChw8c": ("nCw8c", "nChw8c", "nCdhw8c"),
+                 "NCHW4": ("aBc4b", "NCHW4", "aBcde4b"), "NCHW32": ("aBc32b", "NCHW32", "aBcde32b")}
+
+
+def layout_tag(layout: str, ndims: int) -> str:
+    """A layout name (the 2D tag) as the tag for an `ndims`-dim tensor (nchw -> ncw for 1D)."""
+    tags = _SPATIAL_TAGS.get(layout)
+    return tags[ndims - 3] if tags else layout
+
+
+@dataclass
+class Candidate:
+    variant: str
+    layout: str
+    flags: str
+    problem: object = None                      # ConvProblem
+    status: str = "ok"                          # ok | n/a: why | compile failed: ... | wrong: ...
+    seconds: float | None = None
+    artifact: object = None
+
+    @property
+    def label(self) -> str:
+        return f"{self.variant}/{self.layout}/{self.flags}"
+
+
+@dataclass
+class ProblemResult:
+    line: str                                   # the benchdnn descriptor
+    dt: str
+    flops: int
+    min_bytes: int                              # src + weights + dst, each read or written once
+    candidates: list[Candidate] = field(default_factory=list)
+    torch: dict[str, float] = field(default_factory=dict)      # "nchw" / "channels_last" -> seconds
+
+    def gflops(self, seconds: float | None) -> float | None:
+        return None if not seconds else self.flops / seconds / 1e9
+
+    @property
+    def timed(self) -> list[Candidate]:
+        return [c for c in self.candidates if c.seconds]
+
+    @property
+    def best(self) -> Candidate | None:
+        return min(self.timed, key=lambda c: c.seconds, default=None)
+
+    @property
+    def iree_default(self) -> Candidate | None:
+        return next((c for c in self.timed if (c.variant, c.layout, c.flags) == ("direct", "nchw", "default")), None)
+
+    @property
+    def best_torch(self) -> float | None:
+        return min(self.torch.values(), default=None)
+
+
+# ------------------------------------------------------------------------------------------ candidates
+def base_problem(case):
+    from ..problem.convolution import ConvProblem
+    return ConvProblem.from_case(case)
+
+
+USER_LAYOUT = "as given"       # a layouts entry that keeps the problem's own --stag / --dtag
+
+
+def candidate_problem(p, variant: str, layout: str):
+    """The problem with source and destination in `layout` and the variant set."""
+    from ..layout import MemoryDesc
+    if layout == USER_LAYOUT:
+        return dataclasses.replace(p, alg=variant)
+    tag = layout_tag(layout, p.desc.ndims)
+    return dataclasses.replace(p, src=MemoryDesc(p.desc.src_dims, p.src.dtype, tag),
+                               dst=MemoryDesc(p.desc.dst_dims, p.dst.dtype, tag), alg=variant)
+
+
+def plan_candidates(p, backend, variants, layouts, flag_sets) -> list[Candidate]:
+    from ..emit.conv import VARIANTS
+    from ..errors import FormatError
+    out = []
+    for layout in layouts:
+        for v in variants:
+            for fs in flag_sets:
+                c = Candidate(v, layout, fs)
+                try:
+                    c.problem = candidate_problem(p, v, layout)
+                except FormatError as e:
+                    c.status = f"n/a: {e}"
+                    out.append(c)
+                    continue
+                why = VARIANTS[v].applies(c.problem) or VARIANTS[v].refused(c.problem, backend.name)
+                if why:
+                    c.status = f"n/a: {why}"
+                out.append(c)
+    return out
+
+
+def compile_candidates(cands: list[Candidate], backend, jobs: int, log: Callable[[str], None]) -> None:
+    """Render and compile every applicable candidate (the cache makes a second run free)."""
+    from ..emit.conv import render_conv
+    from ..errors import KgenError
+    from ..compile import compile_mlir
+
+    todo = [c for c in cands if c.status == "ok"]
+
+    def build(c: Candidate) -> None:
+        try:
+            mlir = render_conv(c.problem, use_pack=backend.supports_pack, backend=backend.name)
+            c.artifact = compile_mlir(mlir, backend, extra_flags=backend.flag_set(c.flags), name="conv")
+        except KgenError as e:
+            c.status = f"compile failed: {e}"
+
+    done = 0
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for _ in pool.map(build, todo):
+            done += 1
+            if done % 10 == 0 or done == len(todo):
+                log(f"  compiled {done}/{len(todo)}")
+
+
+# ------------------------------------------------------------------------------------------ PyTorch
+def _torch_fns(torch, p, x: np.ndarray, w: np.ndarray, b: np.ndarray | None) -> dict[str, Callable[[], object]]:
+    """PyTorch's conv on the same problem, in NCHW and channels_last (2D/3D), f32/bf16 only."""
+    d = p.desc
+    nsp = d.ndims - 2
+    if p.src.dtype.name not in ("f32", "bf16") or p.src.dtype != p.wei.dtype:
+        return {}
+    F = torch.nn.functional
+    conv = (F.conv1d, F.conv2d, F.conv3d)[nsp - 1]
+    sp = d.spatial()
+    tdt = torch.float32 if p.src.dtype.name == "f32" else torch.bfloat16
+    xt = torch.from_numpy(np.asarray(x, np.float32)).to(tdt)
+    wt = torch.from_numpy(np.asarray(w, np.float32)).to(tdt)
+    bt = None if b is None else torch.from_numpy(np.asarray(b, np.float32)).to(tdt)
+    symmetric = all(s.p == s.p_r for s in sp)
+    pads = [v for s in reversed(sp) for v in (s.p, s.p_r)]       # F.pad: last dim first; negative crops
+    kw = dict(stride=[s.s for s in sp], dilation=[s.d + 1 for s in sp], groups=d.g,
+              padding=[s.p for s in sp] if symmetric else 0)
+
+    def make(xx, ww):
+        def run():
+            with torch.inference_mode():
+                return conv(xx if symmetric else F.pad(xx, pads), ww, bt, **kw)
+        return run
+
+    fns = {"nchw": make(xt, wt)}
+    if nsp in (2, 3):
+        fmt = torch.channels_last if nsp == 2 else torch.channels_last_3d
+        fns["channels_last"] = make(xt.to(memory_format=fmt), wt.to(memory_format=fmt))
+    return fns
+
+
+def _import_torch(log):
+    quiet_openmp()
+    try:
+        import torch
+    except ImportError:
+        log("PyTorch is not installed (./build.sh bench installs it): its columns are left out")
+        return None
+    torch.set_num_threads(os.cpu_count() or 1)
+    return torch
+
+
+# ------------------------------------------------------------------------------------------ ceiling
+@dataclass
+class Ceiling:
+    matmul_gflops: float
+    matmul_by: str
+    copy_gbps: float
+
+
+def measure_ceiling(torch, rounds: int) -> Ceiling:
+    """The machine's practical f32 compute peak (a 2048^3 matmul) and memory bandwidth (a 64 MB copy)."""
+    n = 2048
+    a = np.random.default_rng(0).standard_normal((n, n), dtype=np.float32)
+    if torch is not None:
+        ta = torch.from_numpy(a)
+        fn, by = (lambda: torch.mm(ta, ta)), "torch.mm"
+    else:
+        fn, by = (lambda: a @ a), "numpy matmul"
+    src = np.ones(16 << 20, np.float32)
+    dst = np.empty_like(src)
+    t = median_times({"mm": fn, "copy": lambda: np.copyto(dst, src)}, rounds)
+    return Ceiling(2 * n ** 3 / t["mm"] / 1e9, by, 2 * src.nbytes / t["copy"] / 1e9)
+
+
+# ------------------------------------------------------------------------------------------ the run
+def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None, flag_sets=None,
+                rounds: int = 7, jobs: int = 2, log: Callable[[str], None] = print
+                ) -> tuple[list[ProblemResult], Ceiling]:
+    from ..compile import get_backend
+    from ..emit.conv import VARIANTS
+
+    b = get_backend(backend)
+    torch = _import_torch(log) if b.name == "llvm-cpu" else None
+    flag_sets = list(flag_sets or [n for n, _ in b.flag_sets])
+    for fs in flag_sets:
+        b.flag_set(fs)                                   # unknown names fail before any work
+    variants = list(variants or [v for v in VARIANTS if v != "winograd"])    # winograd == winograd_f4
+    ceiling = measure_ceiling(torch, rounds)
+    log(f"ceiling: {ceiling.matmul_gflops:.1f} GFLOP/s ({ceiling.matmul_by} 2048^3 f32), "
+        f"{ceiling.copy_gbps:.1f} GB/s (NumPy copy)")
+    results = []
+    for i, case in enumerate(cases):
+        p = base_problem(case)
+        lays = list(layouts or DEFAULT_LAYOUTS.get(p.src.dtype.name, ("nchw", "nhwc")))
+        results.append(measure_problem(p, b, variants, lays, flag_sets, torch, rounds, jobs, log,
+                                       f"[{i + 1}/{len(cases)}]"))
+    return results, ceiling
+
+
+def measure_problem(p, b, variants, layouts, flag_sets, torch, rounds: int, jobs: int, log, tag: str = ""
+                    ) -> ProblemResult:
+    """Plan, compile, check and time every candidate of one problem (and PyTorch's conv, if given)."""
+    from ..api import ConvKernel
+    from ..cli.conv_cmd import check, fill, SEED
+    from ..errors import KgenError
+
+    d = p.desc
+    dt = p.src.dtype.name
+    r = ProblemResult(str(d), dt, d.flops(), p.src.size_bytes + p.wei.size_bytes + p.dst.size_bytes)
+    r.candidates = plan_candidates(p, b, variants, layouts, flag_sets)
+    n_ok = sum(c.status == "ok" for c in r.candidates)
+    log(f"{tag} {r.line} ({dt}): {n_ok} candidates ({d.flops() / 1e9:.3f} GFLOP)")
+    compile_candidates(r.candidates, b, jobs, log)
+    fns: dict[str, Callable[[], object]] = {}
+    for c in r.candidates:
+        if c.status != "ok":
+            continue
+        try:
+            k = ConvKernel(c.problem, b, artifact=c.artifact, flags=c.flags)
+            why = check(k, c.problem)                 # also prepares the weights
+            if why:
+                c.status = f"wrong: {why}"
+                log(f"  {c.label}: WRONG ({why})")
+                continue
+            x, _, bias = fill(c.problem, np.random.default_rng(SEED))
+            args = [k._run.upload(c.problem.src.to_physical(x)), k._wei]
+            if c.problem.bias:
+                args.append(k._run.upload(np.asarray(bias, np.float32)))
+            fns[c.label] = (lambda run, a: (lambda: run.invoke(*a)))(k._run, args)
+        except KgenError as e:
+            c.status = f"run failed: {e}"
+    if torch is not None:
+        x, w, bias = fill(p, np.random.default_rng(SEED))
+        for name, fn in _torch_fns(torch, p, x, w, bias).items():
+            fns[f"torch/{name}"] = fn
+    times = median_times(fns, rounds) if fns else {}
+    for c in r.candidates:
+        c.seconds = times.get(c.label)
+    r.torch = {k.split("/", 1)[1]: v for k, v in times.items() if k.startswith("torch/")}
+    best = r.best
+    if best:
+        log(f"  best {best.label}: {r.gflops(best.seconds):.1f} GFLOP/s" +
+            (f", torch {r.gflops(r.best_torch):.1f}" if r.torch else ""))
+    return r
+
+
+# ------------------------------------------------------------------------------------------ reports
+def _fmt(v: float | None, w: int = 8, prec: int = 1) -> str:
+    return f"{v:{w}.{prec}f}" if v is not None else f"{'-':>{w}}"
+
+
+def geomean(values) -> float | None:
+    vals = [v for v in values if v]
+    return math.exp(sum(math.log(v) for v in vals) / len(vals)) if vals else None
+
+
+def summary(results: list[ProblemResult]) -> dict:
+    """Ratios to the best PyTorch layout: best kgen candidate and IREE's default, geometric mean and worst."""
+    best = [r.best_torch / r.best.seconds for r in results if r.best and r.best_torch]
+    dflt = [r.best_torch / r.iree_default.seconds for r in results if r.iree_default and r.best_torch]
+    return {"kgen_vs_torch_geomean": geomean(best), "kgen_vs_torch_worst": min(best, default=None),
+            "iree_default_vs_torch_geomean": geomean(dflt), "iree_default_vs_torch_worst": min(dflt, default=None)}
+
+
+def format_table(results: list[ProblemResult], all_candidates: bool = False) -> str:
+    head = (f"{'problem':34} {'dt':4} {'kgen best (variant/layout/flags)':34} {'GFLOP/s':>8} {'IREE dflt':>9} "
+            f"{'torch':>8} {'torch CL':>8} {'best/torch':>10} {'dflt/torch':>10}")
+    lines = [head]
+    for r in results:
+        b, dflt = r.best, r.iree_default
+        bt = r.best_torch
+        lines.append(
+            f"{r.line:34} {r.dt:4} {b.label if b else 'none':34} {_fmt(r.gflops(b.seconds) if b else None)} "
+            f"{_fmt(r.gflops(dflt.seconds) if dflt else None, 9)} {_fmt(r.gflops(r.torch.get('nchw')))} "
+            f"{_fmt(r.gflops(r.torch.get('channels_last')))} "
+            f"{_fmt(bt / b.seconds if b and bt else None, 10, 2)} {_fmt(bt / dflt.seconds if dflt and bt else None, 10, 2)}")
+        if all_candidates:
+            for c in sorted(r.candidates, key=lambda c: (c.seconds is None, c.seconds or 0)):
+                g = r.gflops(c.seconds)
+                lines.append(f"    {c.label:38} " + (f"{g:8.1f} GFLOP/s" if g else c.status))
+    s = summary(results)
+    if s["kgen_vs_torch_geomean"]:
+        lines.append(f"kgen best / best PyTorch: geomean {s['kgen_vs_torch_geomean']:.2f}x, worst "
+                     f"{s['kgen_vs_torch_worst']:.2f}x; IREE default / best PyTorch: geomean "
+                     f"{s['iree_default_vs_torch_geomean'] or float('nan'):.2f}x")
+    return "\n".join(lines)
+
+
+def to_json(results: list[ProblemResult], ceiling: Ceiling, backend: str) -> dict:
+    from ..compile.cache import host_cpu_id
+    return {
+        "backend": backend,
+        "cpu": host_cpu_id(),
+        "ceiling": dataclasses.asdict(ceiling),
+        "summary": summary(results),
+        "problems": [{
+            "problem": r.line, "dt": r.dt, "flops": r.flops, "min_bytes": r.min_bytes,
+            "torch_seconds": r.torch,
+            "best": r.best.label if r.best else None,
+            "candidates": [{"variant": c.variant, "layout": c.layout, "flags": c.flags, "status": c.status,
+                            "seconds": c.seconds, "gflops": r.gflops(c.seconds)} for c in r.candidates],
+        } for r in results],
+    }
+
+
+def write_png(results: list[ProblemResult], ceiling: Ceiling, path: str) -> None:
+    """Left: speed-up over the best PyTorch layout per layer (kgen best, IREE default). Right: roofline,
+    GFLOP/s against arithmetic intensity (FLOPs per byte of src + weights + dst) under the measured
+    compute and bandwidth ceilings."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(14, 5.5))
+    names = [r.line.replace("mb1", "") for r in results]
+    xs = np.arange(len(results))
+    kb = [r.best_torch / r.best.seconds if r.best and r.best_torch else 0 for r in results]
+    kd = [r.best_torch / r.iree_default.seconds if r.iree_default and r.best_torch else 0 for r in results]
+    ax1.bar(xs - 0.2, kb, 0.4, label="kgen best")
+    ax1.bar(xs + 0.2, kd, 0.4, label="IREE default (named conv, NCHW)")
+    ax1.axhline(1.0, color="k", lw=0.8)
+    ax1.set_xticks(xs, names, rotation=60, ha="right", fontsize=7)
+    ax1.set_ylabel("speed-up over best PyTorch layout")
+    ax1.legend()
+    ai = np.array([r.flops / r.min_bytes for r in results])
+    lo, hi = max(ai.min() / 4, 0.1), ai.max() * 4
+    grid = np.logspace(np.log10(lo), np.log10(hi), 100)
+    ax2.loglog(grid, np.minimum(ceiling.matmul_gflops, grid * ceiling.copy_gbps), "k-", lw=1,
+               label=f"ceiling ({ceiling.matmul_gflops:.0f} GFLOP/s, {ceiling.copy_gbps:.0f} GB/s)")
+    for label, vals in (("kgen best", [r.gflops(r.best.seconds) if r.best else None for r in results]),
+                        ("best PyTorch", [r.gflops(r.best_torch) for r in results]),
+                        ("IREE default", [r.gflops(r.iree_default.seconds) if r.iree_default else None for r in results])):
+        pts = [(a, v) for a, v in zip(ai, vals) if v]
+        if pts:
+            ax2.scatter(*zip(*pts), label=label, s=25)
+    ax2.set_xlabel("FLOPs per byte (src + weights + dst)")
+    ax2.set_ylabel("GFLOP/s")
+    ax2.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def log_stderr(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)

@@ -1,0 +1,90 @@
+"""The measured selection table behind `--alg=auto`: problem -> (variant, flag set), per backend and CPU.
+
+`kgen tune` measures every applicable variant x flag set of a problem in the user's own layouts (so
+any relayout a variant does inside the kernel is part of its time) and stores the fastest correct one
+here. `--alg=auto` looks the problem up; an untuned problem falls back to `emit.conv.choose_variant`'s
+documented heuristic.
+
+The table is JSON, `tuned.json` in the kernel cache directory (`$KGEN_CACHE_DIR`, build/cache under
+build.sh), next to the artifacts it chose; `$KGEN_TUNED_TABLE` points elsewhere. A key names the
+backend, this CPU's fingerprint (`compile.cache.host_cpu_id`: a table measured on another CPU does
+not apply) and the problem with its data types, layouts, bias and post-ops, without the variant.
+"""
+from __future__ import annotations
+
+import json
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import ArtifactError
+
+TABLE_VERSION = 1
+_lock = threading.RLock()
+_loaded: dict[Path, tuple[float, dict]] = {}
+
+
+@dataclass(frozen=True)
+class Choice:
+    variant: str
+    flags: str
+    source: str                 # "tuned" (measured) or "heuristic"
+    seconds: float | None = None
+
+
+def table_path() -> Path:
+    env = os.environ.get("KGEN_TUNED_TABLE")
+    if env:
+        return Path(env).expanduser()
+    from ..compile.cache import default_cache_dir
+    return default_cache_dir() / "tuned.json"
+
+
+def problem_key(p, backend: str) -> str:
+    """backend | cpu | the problem's name without its variant (conv_<alg>__ is the first part)."""
+    from ..compile.cache import host_cpu_id
+    return f"{backend}|{host_cpu_id()}|{p.name.split('__', 1)[1]}"
+
+
+def load(path: Path | None = None) -> dict:
+    """The table's entries (empty when there is no table); re-read when the file changes."""
+    path = path or table_path()
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        return {}
+    with _lock:
+        hit = _loaded.get(path)
+        if hit and hit[0] == mtime:
+            return hit[1]
+        try:
+            doc = json.loads(path.read_text())
+        except (OSError, ValueError) as e:
+            raise ArtifactError(f"tuned table {path} is unreadable ({e}); delete it or run kgen tune again") from None
+        if not isinstance(doc, dict) or doc.get("version") != TABLE_VERSION or not isinstance(doc.get("entries"), dict):
+            raise ArtifactError(f"tuned table {path} has an unknown format (want version {TABLE_VERSION}); "
+                                f"delete it or run kgen tune again")
+        _loaded[path] = (mtime, doc["entries"])
+        return doc["entries"]
+
+
+def lookup(p, backend: str, path: Path | None = None) -> Choice | None:
+    e = load(path).get(problem_key(p, backend))
+    if not e:
+        return None
+    return Choice(e["variant"], e["flags"], "tuned", e.get("seconds"))
+
+
+def store(entries: dict[str, dict], path: Path | None = None) -> Path:
+    """Merge `entries` (key -> {variant, flags, seconds, ...}) into the table, atomically."""
+    path = path or table_path()
+    with _lock:
+        current = dict(load(path)) if path.exists() else {}
+        current.update(entries)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(json.dumps({"version": TABLE_VERSION, "entries": current}, indent=1, sort_keys=True))
+        os.replace(tmp, path)
+        _loaded.pop(path, None)
+    return path
