@@ -108,29 +108,26 @@ def _list(text: str | None) -> list[str] | None:
     return [t for t in text.split(",") if t] if text else None
 
 
-def _bench_conv(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(
-        prog="kgen bench conv",
-        description="Every applicable variant x layout x compile-flag set of each problem, checked once and "
-                    "then timed side by side with PyTorch's conv (NCHW and channels_last) and IREE's default "
-                    "named conv; other arguments are benchdnn conv options and descriptors (default: the "
-                    "ResNet-50 layers at batch 1).")
+def _sweep_parser(prog: str, description: str, rounds: int) -> argparse.ArgumentParser:
+    """The options `kgen bench conv` and `kgen tune` share (both sweep variants x flag sets)."""
+    ap = _Parser(prog=prog, description=description)
     ap.add_argument("--backend", default="llvm-cpu")
     ap.add_argument("--alg", default=None, help="variants to try, comma-separated (default: all)")
-    ap.add_argument("--layouts", default=None, help="layouts to try, e.g. nchw,nhwc,nChw16c (default: per data type)")
     ap.add_argument("--flags", default=None, help="flag sets to try, e.g. default,dt (default: all of the backend's)")
-    ap.add_argument("--rounds", type=int, default=7, help="round-robin rounds; the median is reported (default 7)")
+    ap.add_argument("--rounds", type=int, default=rounds, help=f"round-robin rounds; the median is kept (default {rounds})")
     ap.add_argument("--jobs", type=int, default=2, help="compiles in parallel (default 2)")
-    ap.add_argument("--json", default=None, help="write every candidate's figures as JSON")
-    ap.add_argument("--png", default=None, help="draw the speed-up per layer and a roofline into this PNG")
-    ap.add_argument("--all", action="store_true", help="list every candidate under its problem")
-    ap.__class__ = _Parser
-    a, rest = ap.parse_known_args(argv)
-    from ..bench.conv import RESNET50_LAYERS, bench_convs, format_table, log_stderr, to_json, write_png
+    return ap
+
+
+def _sweep_args(ap: argparse.ArgumentParser, argv: list[str]):
+    """Parsed sweep options, the backend, the variants (None: all) and the conv cases; the arguments
+    argparse does not know are benchdnn conv options and descriptors (default: the ResNet-50 layers)."""
+    from ..bench.conv import RESNET50_LAYERS
     from ..compile import get_backend
     from ..emit.conv import VARIANTS
     from ..problem.conv import parse_conv_args
 
+    a, rest = ap.parse_known_args(argv)
     backend = get_backend(a.backend)
     variants = _list(a.alg)
     for v in variants or []:
@@ -138,10 +135,26 @@ def _bench_conv(argv: list[str]) -> int:
             raise KgenError(f"--alg: unknown variant '{v}' (known: {', '.join(VARIANTS)})")
     if a.rounds < 1 or a.jobs < 1:
         raise KgenError("--rounds and --jobs must be at least 1")
-    has_problem = any(not t.startswith("-") for t in rest) or any(t.startswith("--batch") for t in rest)
+    has_problem = any(not t.startswith("-") or t.startswith("--batch") for t in rest)
     cases = list(parse_conv_args(rest if has_problem else rest + list(RESNET50_LAYERS)))
     if not cases:
-        raise KgenError("no problems to benchmark")
+        raise KgenError("no conv problems given")
+    return a, backend, variants, cases
+
+
+def _bench_conv(argv: list[str]) -> int:
+    ap = _sweep_parser(
+        "kgen bench conv",
+        "Every applicable variant x layout x compile-flag set of each problem, checked once and then timed "
+        "side by side with PyTorch's conv (NCHW and channels_last) and IREE's default named conv; other "
+        "arguments are benchdnn conv options and descriptors (default: the ResNet-50 layers at batch 1).", 7)
+    ap.add_argument("--layouts", default=None, help="layouts to try, e.g. nchw,nhwc,nChw16c (default: per data type)")
+    ap.add_argument("--json", default=None, help="write every candidate's figures as JSON")
+    ap.add_argument("--png", default=None, help="draw the speed-up per layer and a roofline into this PNG")
+    ap.add_argument("--all", action="store_true", help="list every candidate under its problem")
+    a, backend, variants, cases = _sweep_args(ap, argv)
+    from ..bench.conv import bench_convs, format_table, log_stderr, to_json, write_png
+
     results, ceiling = bench_convs(cases, backend.name, variants=variants, layouts=_list(a.layouts),
                                    flag_sets=_list(a.flags), rounds=a.rounds, jobs=a.jobs, log=log_stderr)
     print(format_table(results, a.all))
@@ -155,40 +168,20 @@ def _bench_conv(argv: list[str]) -> int:
 
 
 def _tune(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(
-        prog="kgen tune",
-        description="Measure every applicable variant x compile-flag set of each problem, in the layouts its "
-                    "--stag/--dtag give, and store the fastest correct one in the table --alg=auto reads "
-                    "($KGEN_CACHE_DIR/tuned.json). Other arguments are benchdnn conv options and descriptors "
-                    "(default: the ResNet-50 layers at batch 1).")
-    ap.add_argument("--backend", default="llvm-cpu")
-    ap.add_argument("--alg", default=None, help="variants to try, comma-separated (default: all)")
-    ap.add_argument("--flags", default=None, help="flag sets to try (default: all of the backend's)")
-    ap.add_argument("--rounds", type=int, default=5, help="round-robin rounds (default 5)")
-    ap.add_argument("--jobs", type=int, default=2, help="compiles in parallel (default 2)")
+    ap = _sweep_parser(
+        "kgen tune",
+        "Measure every applicable variant x compile-flag set of each problem, in the layouts its --stag/--dtag "
+        "give, and store the fastest correct one in the table --alg=auto reads ($KGEN_CACHE_DIR/tuned.json). "
+        "Other arguments are benchdnn conv options and descriptors (default: the ResNet-50 layers at batch 1).", 5)
     ap.add_argument("--table", default=None, help="the selection table to update (default: $KGEN_TUNED_TABLE, "
                                                   "else tuned.json in the kernel cache)")
-    ap.__class__ = _Parser
-    a, rest = ap.parse_known_args(argv)
+    a, backend, variants, cases = _sweep_args(ap, argv)
     from pathlib import Path
 
-    from ..bench.conv import RESNET50_LAYERS, log_stderr
+    from ..bench.conv import log_stderr
     from ..bench.tune import format_choices, tune
-    from ..compile import get_backend
-    from ..emit.conv import VARIANTS
-    from ..problem.conv import parse_conv_args
 
-    backend = get_backend(a.backend)
-    for v in _list(a.alg) or []:
-        if v not in VARIANTS:
-            raise KgenError(f"--alg: unknown variant '{v}' (known: {', '.join(VARIANTS)})")
-    if a.rounds < 1 or a.jobs < 1:
-        raise KgenError("--rounds and --jobs must be at least 1")
-    has_problem = any(not t.startswith("-") for t in rest) or any(t.startswith("--batch") for t in rest)
-    cases = list(parse_conv_args(rest if has_problem else rest + list(RESNET50_LAYERS)))
-    if not cases:
-        raise KgenError("no problems to tune")
-    rows, path = tune(cases, backend.name, variants=_list(a.alg), flag_sets=_list(a.flags), rounds=a.rounds,
+    rows, path = tune(cases, backend.name, variants=variants, flag_sets=_list(a.flags), rounds=a.rounds,
                       jobs=a.jobs, log=log_stderr, path=Path(a.table) if a.table else None)
     print(format_choices(rows))
     print(f"selection table: {path}")
