@@ -19,8 +19,10 @@ def quiet_openmp() -> None:
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
-def median_times(fns: dict[str, Callable[[], object]], rounds: int, min_batch_s: float = 0.02) -> dict[str, float]:
-    """Seconds per call of each function: per round, each runs a batch sized to last about min_batch_s."""
+def round_samples(fns: dict[str, Callable[[], object]], rounds: int, min_batch_s: float = 0.02
+                  ) -> dict[str, list[float]]:
+    """Seconds per call of each function, one sample per round: per round, each runs a batch sized
+    to last about min_batch_s."""
     batch = {}
     for name, f in fns.items():          # warm up and size the batches
         f()
@@ -34,4 +36,14 @@ def median_times(fns: dict[str, Callable[[], object]], rounds: int, min_batch_s:
             for _ in range(n):
                 f()
             samples[name].append((time.perf_counter() - t) / n)
-    return {name: statistics.median(v) for name, v in samples.items()}
+    return samples
+
+
+def median_times(fns: dict[str, Callable[[], object]], rounds: int, min_batch_s: float = 0.02) -> dict[str, float]:
+    """The median over rounds: the figure compared between candidates."""
+    return {name: statistics.median(v) for name, v in round_samples(fns, rounds, min_batch_s).items()}
+
+
+def best_times(fns: dict[str, Callable[[], object]], rounds: int, min_batch_s: float = 0.02) -> dict[str, float]:
+    """The fastest round: for ceilings, which are what the machine can do at best."""
+    return {name: min(v) for name, v in round_samples(fns, rounds, min_batch_s).items()}
