@@ -292,10 +292,7 @@ VARIANT_VULKAN_CASES = [pytest.param(c.replace("--dt=", f"--alg={alg} --dt=", 1)
 
 @pytest.mark.parametrize("line", VARIANT_VULKAN_CASES)
 def test_variants_vulkan(line, seed, kgen_cache_dir):
-    ok, why = vulkan_device_available()
-    if not ok:
-        pytest.skip(f"no Vulkan device: {why}")
-    check_line(line, "vulkan", seed, kgen_cache_dir)
+    check_on_vulkan(line, seed, kgen_cache_dir)
 
 
 def test_golden_spatial_pack_tiles():
@@ -334,12 +331,17 @@ def test_golden_im2col_and_1x1():
 # 2. Vulkan (lavapipe here; the emitter uses pad+expand+transpose instead of linalg.pack)
 # =============================================================================================
 
-@pytest.mark.parametrize("line", VULKAN_CASES)
-def test_direct_vulkan(line, seed, kgen_cache_dir):
+def check_on_vulkan(line: str, seed: int, cache_dir) -> None:
+    """check_line on the Vulkan device, skipped with the reason when there is none."""
     ok, why = vulkan_device_available()
     if not ok:
         pytest.skip(f"no Vulkan device: {why}")
-    check_line(line, "vulkan", seed, kgen_cache_dir)
+    check_line(line, "vulkan", seed, cache_dir)
+
+
+@pytest.mark.parametrize("line", VULKAN_CASES)
+def test_direct_vulkan(line, seed, kgen_cache_dir):
+    check_on_vulkan(line, seed, kgen_cache_dir)
 
 
 # =============================================================================================
