@@ -232,10 +232,10 @@ def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None
     from ..emit.conv import VARIANTS
 
     b = get_backend(backend)
-    torch = _import_torch(log) if b.name == "llvm-cpu" else None
     flag_sets = list(flag_sets or [n for n, _ in b.flag_sets])
     for fs in flag_sets:
-        b.flag_set(fs)                                   # unknown names fail before any work
+        b.flag_set(fs)                                   # unknown names fail before any work or message
+    torch = _import_torch(log) if b.name == "llvm-cpu" else None
     variants = list(variants or [v for v in VARIANTS if v != "winograd"])    # winograd == winograd_f4
     ceiling = measure_ceiling(torch, rounds)
     log(f"ceiling: {ceiling.matmul_gflops:.1f} GFLOP/s ({ceiling.matmul_by} 2048^3 f32), "
