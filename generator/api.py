@@ -23,7 +23,7 @@ from .emit.reorder import kernel_name, render_reorder, render_reorder_module
 from .errors import FormatError, InputError
 from .layout import MemoryDesc
 from .problem.reorder import Quant, ReorderProblem
-from .runtime import LoadedModule
+from .runtime import BoundCall, LoadedModule, driver_for
 
 
 def _quant(q, ndims: int) -> Quant | None:
@@ -50,9 +50,12 @@ class ReorderKernel:
     (zeros when omitted).
     """
 
-    def __init__(self, problems: Sequence[ReorderProblem], backend: str, cache_dir=None, artifact=None):
+    def __init__(self, problems: Sequence[ReorderProblem], backend: str, cache_dir=None, artifact=None,
+                 driver: str | None = None):
         self.problems = list(problems)
         self.backend = get_backend(backend)
+        # a reorder only moves memory: the backend's memory-bound driver unless one is named
+        self.driver = driver_for(self.backend, driver, memory_bound=True)
         self.src, self.dst = self.problems[0].src, self.problems[-1].dst
         self.artifact = artifact
         self._fn = None
@@ -61,7 +64,7 @@ class ReorderKernel:
         if self.artifact is None:
             mlir = render_reorder(self.problems, use_pack=self.backend.supports_pack)
             self.artifact = compile_mlir(mlir, self.backend, cache_dir=cache_dir, name="reorder")
-        self._fn = LoadedModule(self.artifact.path, self.backend).function(self.name)
+        self._fn = LoadedModule(self.artifact.path, self.backend, self.driver).function(self.name)
 
     @property
     def name(self) -> str:
@@ -94,11 +97,9 @@ class ReorderKernel:
             raise InputError(f"unexpected arguments {', '.join(sorted(given))}")
         return out
 
-    def __call__(self, src: np.ndarray, *, dst_init: np.ndarray | None = None, **quant) -> np.ndarray:
+    def _args(self, src: np.ndarray, dst_init: np.ndarray | None, quant: dict) -> list[np.ndarray]:
         self.src.check_buffer(src)
-        qargs = self._quant_args({k: v for k, v in quant.items()})
-        if self._fn is None:
-            return np.zeros(0, dtype=self.dst.dtype.np_dtype)
+        qargs = self._quant_args(dict(quant))
         args = [np.ascontiguousarray(src)] + qargs
         if self.problems[-1].needs_dst_init:
             if dst_init is None:
@@ -106,9 +107,23 @@ class ReorderKernel:
             args.append(np.ascontiguousarray(self.dst.check_buffer(dst_init)))
         elif dst_init is not None:
             raise InputError("dst_init applies only to destinations with gaps or an offset")
+        return args
+
+    def __call__(self, src: np.ndarray, *, dst_init: np.ndarray | None = None, **quant) -> np.ndarray:
+        args = self._args(src, dst_init, quant)
+        if self._fn is None:
+            return np.zeros(0, dtype=self.dst.dtype.np_dtype)
         (out,) = self._fn(*args)
         # the runtime knows only signless i8: give u8 results their unsigned view back
         return out.view(self.dst.dtype.np_dtype) if out.dtype != self.dst.dtype.np_dtype else out
+
+    def bind(self, src: np.ndarray, *, dst_init: np.ndarray | None = None, **quant) -> BoundCall:
+        """The fast call path: `src` (and any quantization arguments) uploaded and packed once;
+        `call()` reruns the reorder, `call.numpy()[0]` reads the result (see `runtime.BoundCall`)."""
+        args = self._args(src, dst_init, quant)
+        if self._fn is None:
+            raise InputError("a zero-volume reorder has nothing to bind (no kernel was compiled)")
+        return self._fn.bind(*args)
 
     def reference(self, src: np.ndarray, *, dst_init: np.ndarray | None = None, **quant) -> np.ndarray:
         """The float64 NumPy model of this kernel (for checking)."""
@@ -122,10 +137,12 @@ class ReorderKernel:
 
 
 def reorder(src: MemoryDesc, dst: MemoryDesc, backend: str = "llvm-cpu", *, src_scale=None, dst_scale=None,
-            src_zp=None, dst_zp=None, cache_dir: str | os.PathLike | None = None) -> ReorderKernel:
-    """Compile (or fetch from the artifact cache) the reorder from `src` to `dst` for `backend`."""
+            src_zp=None, dst_zp=None, cache_dir: str | os.PathLike | None = None,
+            driver: str | None = None) -> ReorderKernel:
+    """Compile (or fetch from the artifact cache) the reorder from `src` to `dst` for `backend`
+    (run on `driver`, by default the backend's memory-bound driver: local-sync on the CPU)."""
     p = make_problem(src, dst, src_scale=src_scale, dst_scale=dst_scale, src_zp=src_zp, dst_zp=dst_zp)
-    return ReorderKernel([p], backend, cache_dir)
+    return ReorderKernel([p], backend, cache_dir, driver=driver)
 
 
 def reorder_chain(descs: Sequence[MemoryDesc], backend: str = "llvm-cpu", *,
@@ -191,7 +208,8 @@ class ConvKernel:
     logical arrays (src N,IC,[D,]H,W; wei OC,IC/G,[KD,]KH,KW; bia OC) and reorders on the way in and out.
     """
 
-    def __init__(self, problem, backend: str = "llvm-cpu", cache_dir=None, artifact=None, flags: str | None = None):
+    def __init__(self, problem, backend: str = "llvm-cpu", cache_dir=None, artifact=None, flags: str | None = None,
+                 driver: str | None = None):
         import dataclasses
 
         from .emit.conv import choose, render_conv
@@ -210,7 +228,8 @@ class ConvKernel:
             mlir = render_conv(problem, use_pack=self.backend.supports_pack, backend=self.backend.name)
             artifact = compile_mlir(mlir, self.backend, extra_flags=extra, cache_dir=cache_dir, name="conv")
         self.artifact = artifact
-        module = LoadedModule(self.artifact.path, self.backend)
+        self.driver = driver_for(self.backend, driver)      # local-task on the CPU: all cores
+        module = LoadedModule(self.artifact.path, self.backend, self.driver)
         self._prepare = module.function(problem.name + "_prepare")
         self._run = module.function(problem.name)
         self._wei = None
@@ -240,6 +259,14 @@ class ConvKernel:
         dt = self.problem.dst.dtype.np_dtype
         return out.view(dt) if out.dtype != dt else out
 
+    def bind(self, src: np.ndarray, bias=None) -> BoundCall:
+        """The fast call path: the prepared weights, `src` and the bias on the device and packed once;
+        `call()` reruns the convolution, `call.numpy()[0]` reads the result (see `runtime.BoundCall`)."""
+        if self._wei is None:
+            raise InputError("call prepare(weights) before binding the convolution")
+        self.problem.src.check_buffer(src)
+        return self._run.bind(np.ascontiguousarray(src), self._wei, *self._bias(bias))
+
     def run_logical(self, src: np.ndarray, wei: np.ndarray, bia: np.ndarray | None = None) -> np.ndarray:
         from .problem.convolution import torch_wei_dims
 
@@ -253,9 +280,10 @@ class ConvKernel:
         return p.dst.from_physical(y)
 
 
-def conv(problem, backend: str = "llvm-cpu", *, cache_dir=None) -> ConvKernel:
+def conv(problem, backend: str = "llvm-cpu", *, cache_dir=None, driver: str | None = None) -> ConvKernel:
     """Compile the convolution `problem` (a ConvProblem, or a benchdnn line such as
-    '--dt=f16 --stag=nhwc ic16ih14oc32oh14kh3ph1') for `backend`."""
+    '--dt=f16 --stag=nhwc ic16ih14oc32oh14kh3ph1') for `backend` (run on `driver`, by default the
+    backend's: local-task, all cores, on the CPU; local-sync saves the task hand-off on tiny ones)."""
     from .problem.conv import parse_conv_args
     from .problem.convolution import ConvProblem
 
@@ -265,4 +293,4 @@ def conv(problem, backend: str = "llvm-cpu", *, cache_dir=None) -> ConvKernel:
         if len(cases) != 1:
             raise FormatError(f"'{problem}' describes {len(cases)} problems, expected one")
         problem = ConvProblem.from_case(cases[0])
-    return ConvKernel(problem, backend, cache_dir)
+    return ConvKernel(problem, backend, cache_dir, driver=driver)

@@ -126,3 +126,66 @@ def test_tuned_table_errors_are_one_line(tmp_path, monkeypatch):
     table.write_text('{"version": 99, "entries": {}}')
     with pytest.raises(ArtifactError, match="unknown format"):
         choose(p, "llvm-cpu")
+
+
+# ------------------------------------------------------------------------------------ fast calls
+
+
+@pytest.mark.parametrize("driver", ["local-task", "local-sync"])
+def test_bound_conv_and_reorder_match_the_plain_calls(driver, kgen_cache_dir):
+    import numpy as np
+
+    from generator.api import conv, reorder
+    from generator.layout import MemoryDesc
+
+    k = conv("--stag=nhwc --dtag=nhwc mb1ic5ih6oc7oh6kh3ph1", driver=driver)
+    assert k.driver == driver
+    p = k.problem
+    rng = np.random.default_rng(7)
+    x = p.src.to_physical(rng.integers(-3, 4, p.desc.src_dims).astype(np.float32))
+    k.prepare(p.wei.to_physical(rng.integers(-3, 4, p.wei.dims).astype(np.float32)))
+    bias = rng.integers(-3, 4, p.desc.oc).astype(np.float32)
+    call = k.bind(x, bias)
+    call()
+    call()
+    assert np.array_equal(call.numpy()[0], k(x, bias))
+
+    s, d = MemoryDesc((1, 17, 3, 5), "f32", "nchw"), MemoryDesc((1, 17, 3, 5), "f32", "nChw16c")
+    r = reorder(s, d, driver=driver)
+    buf = np.arange(s.buffer_nelems, dtype=np.float32)
+    rc = r.bind(buf)
+    rc()
+    assert np.array_equal(rc.numpy()[0], r.reference(buf)) and np.array_equal(r(buf), r.reference(buf))
+
+
+def test_reorders_default_to_the_memory_bound_driver(monkeypatch, kgen_cache_dir):
+    from generator.api import conv, reorder
+    from generator.layout import MemoryDesc
+
+    monkeypatch.delenv("KGEN_CPU_DRIVER", raising=False)
+    s, d = MemoryDesc((1, 16, 2, 2), "f32", "nchw"), MemoryDesc((1, 16, 2, 2), "f32", "nhwc")
+    assert reorder(s, d).driver == "local-sync"        # Backend.memory_bound_driver
+    assert conv("mb1ic4ih4oc4oh4kh1ph0").driver == "local-task"
+
+
+def test_bind_before_prepare_is_an_input_error(kgen_cache_dir):
+    import numpy as np
+
+    from generator.api import conv
+    from generator.errors import InputError
+
+    k = conv("mb1ic4ih4oc4oh4kh1ph0")
+    with pytest.raises(InputError, match="prepare"):
+        k.bind(np.zeros(k.problem.src.buffer_nelems, np.float32))
+
+
+def test_bench_call_reports_every_path(kgen_cache_dir):
+    from generator.bench.calls import bench_calls, format_table as call_table
+
+    rows = bench_calls(rounds=1, log=lambda m: None)
+    paths = [r.path for r in rows]
+    for drv in ("local-task", "local-sync"):
+        assert f"kernel.bind(x)(): pre-bound, {drv}" in paths
+        assert f"kernel(x): NumPy in and out, {drv}" in paths
+    assert all(r.seconds > 0 for r in rows)
+    assert "us/call" in call_table(rows)

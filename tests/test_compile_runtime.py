@@ -173,6 +173,50 @@ def test_local_sync_driver(cache_dir, monkeypatch):
     assert np.array_equal(r, X + Y)
 
 
+@pytest.mark.parametrize("driver", ["local-task", "local-sync"])
+def test_bound_call_matches_the_plain_call(cache_dir, driver):
+    art = _compiled("llvm-cpu", str(cache_dir))
+    fn = LoadedModule(art.path, "llvm-cpu", driver).function("add")
+    call = fn.bind(X, Y)
+    with pytest.raises(RunError, match="has not run yet"):
+        call.results()
+    for _ in range(3):                     # the same packed arguments, called again
+        call()
+    (r,) = call.numpy()
+    assert np.array_equal(r, X + Y) and call.results()[0].driver == driver
+    dx = fn.upload(X)
+    bound = fn.bind(dx, Y)                 # device tensors are taken as they are
+    bound()
+    assert bound.args[0] is dx and np.array_equal(bound.numpy()[0], X + Y)
+
+
+def test_bind_checks_arguments_once(cache_dir):
+    fn = LoadedModule(_compiled("llvm-cpu", str(cache_dir)).path, "llvm-cpu").function("add")
+    with pytest.raises(InputError, match="argument 1 is float64"):
+        fn.bind(X, Y.astype(np.float64))
+    with pytest.raises(InputError, match="takes 2 arguments, got 1"):
+        fn.bind(X)
+    other = LoadedModule(_compiled("llvm-cpu", str(cache_dir)).path, "llvm-cpu", "local-sync").function("add")
+    with pytest.raises(InputError, match="lives on local-sync, this function runs on local-task"):
+        fn.bind(other.upload(X), Y)
+
+
+def test_driver_choice(cache_dir, monkeypatch):
+    from generator.runtime import driver_for
+    monkeypatch.delenv("KGEN_CPU_DRIVER", raising=False)
+    assert driver_for("llvm-cpu") == "local-task"
+    assert driver_for("llvm-cpu", memory_bound=True) == "local-sync"
+    assert driver_for("llvm-cpu", "local-sync") == "local-sync"
+    assert driver_for("vulkan", memory_bound=True) == "vulkan"
+    with pytest.raises(UnsupportedError, match="driver 'vulkan' cannot run llvm-cpu modules"):
+        driver_for("llvm-cpu", "vulkan")
+    monkeypatch.setenv("KGEN_CPU_DRIVER", "local-task")
+    assert driver_for("llvm-cpu", memory_bound=True) == "local-task"
+    monkeypatch.setenv("KGEN_CPU_DRIVER", "bogus")
+    with pytest.raises(UnsupportedError, match="KGEN_CPU_DRIVER='bogus' is not a CPU driver"):
+        driver_for("llvm-cpu")
+
+
 def test_vulkan_compile_and_run(cache_dir):
     art = _compiled("vulkan", str(cache_dir))
     assert art.path.is_file()

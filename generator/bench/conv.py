@@ -275,10 +275,7 @@ def measure_problem(p, b, variants, layouts, flag_sets, torch, rounds: int, jobs
                 log(f"  {c.label}: WRONG ({why})")
                 continue
             x, _, bias = fill(c.problem, np.random.default_rng(SEED))
-            args = [k._run.upload(c.problem.src.to_physical(x)), k._wei]
-            if c.problem.bias:
-                args.append(k._run.upload(np.asarray(bias, np.float32)))
-            fns[c.label] = (lambda run, a: (lambda: run.invoke(*a)))(k._run, args)
+            fns[c.label] = k.bind(c.problem.src.to_physical(x), bias if c.problem.bias else None)
         except KgenError as e:
             c.status = f"run failed: {e}"
     if torch is not None:
@@ -310,8 +307,20 @@ def summary(results: list[ProblemResult]) -> dict:
     """Ratios to the best PyTorch layout: best kgen candidate and IREE's default, geometric mean and worst."""
     best = [r.best_torch / r.best.seconds for r in results if r.best and r.best_torch]
     dflt = [r.best_torch / r.iree_default.seconds for r in results if r.iree_default and r.best_torch]
-    return {"kgen_vs_torch_geomean": geomean(best), "kgen_vs_torch_worst": min(best, default=None),
-            "iree_default_vs_torch_geomean": geomean(dflt), "iree_default_vs_torch_worst": min(dflt, default=None)}
+    out = {"kgen_vs_torch_geomean": geomean(best), "kgen_vs_torch_worst": min(best, default=None),
+           "iree_default_vs_torch_geomean": geomean(dflt), "iree_default_vs_torch_worst": min(dflt, default=None)}
+    s8 = [v for _, v in s8_over_f32(results)]
+    if s8:
+        out.update(s8_vs_f32_geomean=geomean(s8), s8_vs_f32_worst=min(s8))
+    return out
+
+
+def s8_over_f32(results: list[ProblemResult]) -> list[tuple[str, float]]:
+    """(layer, best s8 speed / best f32 speed) for every layer measured in both in this run: PyTorch
+    has no s8 conv, so int8 is judged against our own f32."""
+    f32 = {r.line: r.best.seconds for r in results if r.dt == "f32" and r.best}
+    return [(r.line, f32[r.line] / r.best.seconds) for r in results
+            if r.dt == "s8" and r.best and r.line in f32]
 
 
 def format_table(results: list[ProblemResult], all_candidates: bool = False) -> str:
@@ -335,6 +344,10 @@ def format_table(results: list[ProblemResult], all_candidates: bool = False) -> 
         lines.append(f"kgen best / best PyTorch: geomean {s['kgen_vs_torch_geomean']:.2f}x, worst "
                      f"{s['kgen_vs_torch_worst']:.2f}x; IREE default / best PyTorch: geomean "
                      f"{s['iree_default_vs_torch_geomean'] or float('nan'):.2f}x")
+    pairs = s8_over_f32(results)
+    if pairs:
+        lines.append("s8 best / f32 best: " + ", ".join(f"{line} {v:.2f}x" for line, v in pairs))
+        lines.append(f"s8 best / f32 best: geomean {s['s8_vs_f32_geomean']:.2f}x, worst {s['s8_vs_f32_worst']:.2f}x")
     return "\n".join(lines)
 
 

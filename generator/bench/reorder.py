@@ -66,11 +66,10 @@ def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = 
         k = reorder(s, d, backend)
         rng = np.random.default_rng(0)
         buf = s.to_physical(rng.integers(-8, 8, dims).astype(s.dtype.np_dtype))
-        dev = k._fn.upload(buf)
         nbytes = s.size_bytes + d.size_bytes
         copy_src = np.ascontiguousarray(buf)
         copy_dst = np.empty_like(copy_src)
-        fns = {"kgen": lambda: k._fn.invoke(dev),
+        fns = {"kgen": k.bind(buf),
                "numpy copy": lambda: np.copyto(copy_dst, copy_src)}
         if torch is not None:
             tf = _torch_reorder(torch, buf, s, d)

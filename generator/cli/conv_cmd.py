@@ -71,12 +71,11 @@ def _load(path: str, shape, dtype, what: str) -> np.ndarray:
 def _perf(k: ConvKernel, p: ConvProblem) -> str:
     x, w, b = fill(p, np.random.default_rng(SEED))
     k.prepare(p.wei.to_physical(w.reshape(p.wei.dims)))
-    src = k._run.upload(p.src.to_physical(x))
-    args = [src, k._wei] + ([k._run.upload(np.asarray(b, np.float32))] if p.bias else [])
-    k._run.invoke(*args)
+    call = k.bind(p.src.to_physical(x), b)
+    call()
     times = []
     for _ in range(7):
-        t = time.perf_counter(); k._run.invoke(*args); times.append(time.perf_counter() - t)
+        t = time.perf_counter(); call(); times.append(time.perf_counter() - t)
     t = statistics.median(times)
     return f"time {t * 1e3:.3f} ms, {p.desc.flops() / t / 1e9:.2f} GFLOP/s"
 

@@ -26,6 +26,7 @@ commands:
              --mb=N --backend=B --src/--wei/--bia/--dst=F.npy --mode=C|P --batch=FILE)
   catalog   build [--backend=B] [--jobs=N] [--no-run]   regenerate mlir/ and compile the kernel catalog into build/
   bench     reorder [--backend=B] [--rounds=N] [--json=FILE]   reorder GB/s vs NumPy copy and PyTorch
+  bench     call [--backend=B] [--rounds=N] [--json=FILE]      us per call of a tiny conv per runtime path
   bench     conv [--alg=A,B] [--layouts=L,M] [--flags=F,G] [--json=FILE] [--png=FILE] [--all]
             [benchdnn conv options] [DESC...]         every variant x layout x flag set vs PyTorch's conv
             (default problems: the ResNet-50 layers of issue 4 at batch 1)
@@ -88,17 +89,25 @@ def _bench(argv: list[str]) -> int:
     if argv[:1] == ["conv"]:
         return _bench_conv(argv[1:])
     ap = argparse.ArgumentParser(prog="kgen bench", description="Benchmarks, measured side by side in one run.")
-    ap.add_argument("what", choices=["reorder", "conv"])
+    ap.add_argument("what", choices=["reorder", "conv", "call"])
     ap.add_argument("--backend", default="llvm-cpu")
-    ap.add_argument("--dt", default="f32")
+    ap.add_argument("--dt", default="f32", help="reorder: the data type")
     ap.add_argument("--rounds", type=int, default=9, help="round-robin rounds; the median is reported")
     ap.add_argument("--json", default=None, help="also write the rows as JSON")
     a = _parse(ap, argv)
-    from ..bench.reorder import DEFAULT_CASES, bench_reorders, format_table, write_json
+    if a.rounds < 1:
+        raise KgenError("--rounds must be at least 1")
+    from ..bench.conv import log_stderr
+    from ..bench.reorder import write_json
 
-    rows = bench_reorders(DEFAULT_CASES, a.backend, a.dt, a.rounds,
-                          log=lambda m: print(m, file=sys.stderr))
-    print(format_table(rows))
+    if a.what == "call":
+        from ..bench.calls import bench_calls, format_table as call_table
+        rows = bench_calls(backend=a.backend, rounds=a.rounds, log=log_stderr)
+        print(call_table(rows))
+    else:
+        from ..bench.reorder import DEFAULT_CASES, bench_reorders, format_table
+        rows = bench_reorders(DEFAULT_CASES, a.backend, a.dt, a.rounds, log=log_stderr)
+        print(format_table(rows))
     if a.json:
         write_json(rows, a.json)
     return 0

@@ -42,8 +42,9 @@ class Backend:
     """One compilation target and the runtime driver that executes its modules.
 
     ``driver`` is the IREE HAL driver name. For ``llvm-cpu`` it is the default ``local-task``
-    (multi-threaded); the runtime lets ``KGEN_CPU_DRIVER=local-sync`` override it, which is cheaper
-    for tiny kernels (about 10-20 us less per call).
+    (multi-threaded); ``memory_bound_driver`` is the one for kernels that only move memory
+    (reorders). Callers may name another driver of the backend (``ConvKernel(..., driver=)``) and
+    ``KGEN_CPU_DRIVER`` overrides both defaults on the CPU.
     """
 
     name: str
@@ -59,6 +60,13 @@ class Backend:
     # named sets of extra iree-compile flags that `kgen bench` / `kgen tune` try per kernel (the first is
     # the backend's plain flags); measured, not assumed: each wins on some kernels and loses on others
     flag_sets: tuple[tuple[str, tuple[str, ...]], ...] = (("default", ()),)
+    # drivers that can run this backend's modules (the first is `driver`), and the one for reorders
+    drivers: tuple[str, ...] = ()
+    memory_bound_driver: str | None = None
+
+    @property
+    def runtime_drivers(self) -> tuple[str, ...]:
+        return self.drivers or (self.driver,)
 
     def flag_set(self, name: str) -> tuple[str, ...]:
         for n, flags in self.flag_sets:
@@ -76,6 +84,10 @@ BACKENDS: dict[str, Backend] = {
         Backend(
             name="llvm-cpu",
             driver="local-task",
+            drivers=("local-task", "local-sync"),
+            # measured (`kgen bench reorder`, README): a reorder in cache runs 2x faster on one thread
+            # than through the task system's hand-off to two, and matches it out of cache
+            memory_bound_driver="local-sync",
             flags=(
                 "--iree-hal-target-device=local",
                 "--iree-hal-local-target-device-backends=llvm-cpu",

@@ -397,8 +397,9 @@ def _winograd_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, backend: s
     x = plan.pad(x, [0, 0, 0, eh - x.shape[3], ew - x.shape[4]])      # zero tail so the last tile is whole
     a = m + 2
     btc = _f32_constant(plan, bt)
-    rows = plan.add("wino_input_rows", x, (a,) + x.shape[:3] + (th, x.shape[4]), "f32", mat=btc, m=m)
-    v = plan.add("wino_input_cols", rows, (a, a) + x.shape[:3] + (th, tw), "f32", mat=btc, m=m)
+    tiles = plan.add("wino_tiles", x, (a, a) + x.shape[:3] + (th, tw), "f32", m=m)
+    rows = plan.add("wino_input_rows", tiles, (a, a) + x.shape[:3] + (th, tw), "f32", mat=btc)
+    v = plan.add("wino_input_cols", rows, (a, a) + x.shape[:3] + (th, tw), "f32", mat=btc)
     mm = plan.add("wino_gemm", v, (a, a, d.mb, d.g, d.oc // d.g, th, tw), "f32", wei=w)
     atc = _f32_constant(plan, at)
     rows = plan.add("wino_output_rows", mm, (m, a, d.mb, d.g, d.oc // d.g, th, tw), "f32", mat=atc)

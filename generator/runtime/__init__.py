@@ -4,6 +4,7 @@ Imports from compile (the backend table) and errors only; select/bench build on 
 """
 
 from generator.runtime.module import (
+    BoundCall,
     DeviceTensor,
     Function,
     LoadedModule,
@@ -15,6 +16,7 @@ from generator.runtime.module import (
 )
 
 __all__ = [
+    "BoundCall",
     "DeviceTensor",
     "Function",
     "LoadedModule",
