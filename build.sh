@@ -2,7 +2,7 @@
 # kgen codegen script.
 #   ./build.sh [--backend=llvm-cpu|vulkan|cuda] [--jobs=N]   set up, generate mlir/, compile build/<backend>/, check, summarise
 #   ./build.sh test [PYTEST ARGS...]                           set up, then run the test suite
-#   ./build.sh bench [reorder|conv] [KGEN BENCH ARGS...]       set up with PyTorch, then run a benchmark (default: reorder)
+#   ./build.sh bench [reorder|conv|call] [KGEN BENCH ARGS...]  set up with PyTorch, then run a benchmark (default: reorder)
 #   ./build.sh tune [KGEN TUNE ARGS...]                        set up, then measure and store --alg=auto's choices
 # Set-up is idempotent: .venv is created once and re-installed only when pyproject.toml changes.
 set -euo pipefail
@@ -61,7 +61,7 @@ case "$cmd" in
     shift
     setup_venv "test,bench"
     what=reorder
-    case "${1:-}" in reorder|conv) what=$1; shift ;; esac
+    case "${1:-}" in reorder|conv|call) what=$1; shift ;; esac
     exec "$VENV/bin/kgen" bench "$what" "$@"
     ;;
   tune)
@@ -80,7 +80,7 @@ case "$cmd" in
     exec "$VENV/bin/kgen" catalog build "$@"
     ;;
   *)
-    log "unknown command '$cmd' (use: ./build.sh [build] [--backend=...], ./build.sh test, ./build.sh bench [reorder|conv], ./build.sh tune)"
+    log "unknown command '$cmd' (use: ./build.sh [build] [--backend=...], ./build.sh test, ./build.sh bench [reorder|conv|call], ./build.sh tune)"
     exit 2
     ;;
 esac
