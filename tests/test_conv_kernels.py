@@ -310,6 +310,22 @@ def test_golden_spatial_pack_tiles():
     assert "tensor<2x1x4x12x16xf32>" in text
 
 
+def test_golden_winograd_mmt4d_on_cpu():
+    # F(4,3) on 11x11 outputs, mb2: 3x3 tiles (M1 = 2 * 3 rows of tiles), 3 tile columns -> M0 = 4 (one padded column beats M0 = 2's
+    # slower tiles and 8's waste), OC 5 -> one N0 = 16 tile; weights packed in
+    # prepare to (a*a*G, OC/16, IC, 16, 1); the gather sits behind a barrier so the transforms
+    # reduce over a leading dim; GPUs keep the generic batched GEMM
+    from generator.emit.conv import mmt4d_m0
+
+    assert [mmt4d_m0(c) for c in (14, 7, 4, 3, 2, 1, 28)] == [16, 8, 4, 4, 2, 2, 16]
+    p = problem_of("--alg=winograd_f4 --dt=f32 ic3ih11oc5oh11kh3ph1")
+    cpu = render_conv(p, header=False, backend="llvm-cpu")
+    assert "linalg.batch_mmt4d ins(" in cpu and "tensor<36x6x3x4x1xf32>, tensor<36x1x3x16x1xf32>" in cpu
+    assert "(n, g, ic, th * 4 + i, (t1 * 4 + t0) * 4 + j)" in cpu and "util.optimization_barrier" in cpu
+    gpu = render_conv(p, header=False, backend="vulkan")
+    assert "batch_mmt4d" not in gpu and "(n, g, ic, th * 4 + i, tw * 4 + j)" in gpu
+
+
 def test_golden_indirect_table():
     from generator.problem.conv_math import indirect_offsets
 

@@ -383,7 +383,38 @@ def _winograd_weights(plan: Plan, w: Value, p: ConvProblem, backend: str | None)
     gm = _f32_constant(plan, g_mat)
     a = m + 2
     rows = plan.add("wino_filter_rows", w, (a,) + w.shape[:3] + (3,), "f32", mat=gm)
-    return plan.add("wino_filter_cols", rows, (a, a) + w.shape[:3], "f32", mat=gm)
+    u = plan.add("wino_filter_cols", rows, (a, a) + w.shape[:3], "f32", mat=gm)    # (a, b, G, OCg, ICg)
+    if not _winograd_mmt4d(backend):
+        return u
+    # packed once for the batched mmt4d: (a*b*G, OCg/N0, ICg, N0, 1), OCg zero-padded to whole tiles
+    g, ocg, icg = w.shape[:3]
+    ob = -(-ocg // MMT4D_N0)
+    u = plan.pad(u, [0, 0, 0, ob * MMT4D_N0 - ocg, 0])
+    u = plan.expand(u, [[0], [1], [2], [3, 4], [5]], (a, a, g, ob, MMT4D_N0, icg))
+    u = plan.transpose(u, [0, 1, 2, 3, 5, 4])
+    u = plan.collapse(u, [[0, 1, 2], [3], [4], [5]])
+    return plan.expand(u, [[0], [1], [2], [3, 4]], (a * a * g, ob, icg, MMT4D_N0, 1))
+
+
+# IREE's f32 mmt4d tiles on AVX-512 are M0 x 16 x 1 (M0 in 1, 2, 4, 8, 16); measured on this CPU for a
+# 36 x (224x64x64) batch: M0 = 16 or 8 0.36 ms, 4 0.48 ms, 2 0.50 ms; a batch_matmul of the same 0.53-0.59
+# ms, and an M0 that is not a power of two (14) 10 ms.
+MMT4D_N0 = 16
+
+
+def _winograd_mmt4d(backend: str | None) -> bool:
+    """On the CPU the tile GEMM is a batched mmt4d over operands packed by the transforms themselves
+    (weights in prepare); GPUs keep the generic batched GEMM (IREE's GPU paths do not target mmt4d)."""
+    return backend == "llvm-cpu"
+
+
+# relative mmt4d throughput per row tile M0 (measured above; M0 = 1 assumed to halve M0 = 2's)
+_MMT4D_M0_RATE = {16: 1.0, 8: 1.0, 4: 0.75, 2: 0.7, 1: 0.35}
+
+
+def mmt4d_m0(cols: int) -> int:
+    """The mmt4d row tile for `cols` tile columns: least padded work per throughput (larger on ties)."""
+    return min(_MMT4D_M0_RATE, key=lambda m0: (-(-cols // m0) * m0 / _MMT4D_M0_RATE[m0], -m0))
 
 
 def _winograd_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, backend: str | None) -> Value:
@@ -394,9 +425,11 @@ def _winograd_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, backend: s
     m = WINOGRAD_M[p.alg]
     at, _, bt = winograd_matrices(m, 3)
     (th, eh), (tw, ew) = (winograd_tiles(s.o, m, 3) for s in d.spatial())
-    x = plan.pad(x, [0, 0, 0, eh - x.shape[3], ew - x.shape[4]])      # zero tail so the last tile is whole
     a = m + 2
     btc = _f32_constant(plan, bt)
+    if _winograd_mmt4d(backend):
+        return _winograd_compute_mmt4d(plan, x, w, p, m, (th, eh), tw, btc, _f32_constant(plan, at))
+    x = plan.pad(x, [0, 0, 0, eh - x.shape[3], ew - x.shape[4]])      # zero tail so the last tile is whole
     tiles = plan.add("wino_tiles", x, (a, a) + x.shape[:3] + (th, tw), "f32", m=m)
     rows = plan.add("wino_input_rows", tiles, (a, a) + x.shape[:3] + (th, tw), "f32", mat=btc)
     v = plan.add("wino_input_cols", rows, (a, a) + x.shape[:3] + (th, tw), "f32", mat=btc)
@@ -405,6 +438,32 @@ def _winograd_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, backend: s
     rows = plan.add("wino_output_rows", mm, (m, a, d.mb, d.g, d.oc // d.g, th, tw), "f32", mat=atc)
     y = plan.add("wino_output_cols", rows, (d.mb, d.g, d.oc // d.g, th, m, tw, m), "f32", mat=atc)
     y = plan.collapse(y, [[0], [1], [2], [3, 4], [5, 6]])
+    return plan.slice(y, [0] * 5, _out_shape(p))
+
+
+def _winograd_compute_mmt4d(plan: Plan, x: Value, w: Value, p: ConvProblem, m: int, th_eh, tw: int,
+                            btc: Value, atc: Value) -> Value:
+    """The CPU form: tile columns padded to whole M0 tiles (t1 * M0 + t0), the input transforms written
+    straight into the mmt4d left operand (a*b*G, N*TH*T1, ICg, M0, 1), one batched mmt4d against the
+    weights packed in prepare, and the output transforms reading its (.., OB, M0, N0) result."""
+    th, eh = th_eh
+    a = m + 2
+    m0 = mmt4d_m0(tw)
+    t1 = -(-tw // m0)
+    x = plan.pad(x, [0, 0, 0, eh - x.shape[3], t1 * m0 * m + 2 - x.shape[4]])
+    n, g, icg = x.shape[:3]
+    shape = (a, a, g, n, th, t1, icg, m0)
+    tiles = plan.add("wino_tiles_mmt4d", x, shape, "f32", m=m, m0=m0)
+    rows = plan.add("wino_input_rows_mmt4d", tiles, shape, "f32", mat=btc)
+    v = plan.add("wino_input_cols_mmt4d", rows, shape, "f32", mat=btc)
+    v = plan.collapse(v, [[0, 1, 2], [3, 4, 5], [6], [7]])
+    v = plan.expand(v, [[0], [1], [2], [3, 4]], (a * a * g, n * th * t1, icg, m0, 1))
+    ob = w.shape[1]
+    mm = plan.add("batch_mmt4d", v, (a * a * g, n * th * t1, ob, m0, MMT4D_N0), "f32", wei=w)
+    mm = plan.expand(mm, [[0, 1, 2], [3, 4, 5], [6], [7], [8]], (a, a, g, n, th, t1, ob, m0, MMT4D_N0))
+    rows = plan.add("wino_output_rows_mmt4d", mm, (m, a, g, n, th, t1, ob, m0, MMT4D_N0), "f32", mat=atc)
+    y = plan.add("wino_output_cols_mmt4d", rows, (n, g, ob, MMT4D_N0, th, m, t1, m0, m), "f32", mat=atc)
+    y = plan.collapse(y, [[0], [1], [2, 3], [4, 5], [6, 7, 8]])
     return plan.slice(y, [0] * 5, _out_shape(p))
 
 

@@ -1,7 +1,7 @@
 // Auto-generated file. Do not edit!
 //   Template: conv.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias_prepare(%wei: tensor<36864xf32>) -> tensor<6x6x1x64x64xf32> {
+func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias_prepare(%wei: tensor<36864xf32>) -> tensor<36x4x64x16x1xf32> {
     %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : tensor<36864xf32> into tensor<64x64x3x3xf32>
 
     %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 64, 64, 3, 3] : tensor<64x64x3x3xf32> into tensor<1x64x64x3x3xf32>
@@ -27,10 +27,19 @@ func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abc
       %w5_s = arith.addf %w5_a, %w5_m : f32
       linalg.yield %w5_s : f32
     } -> tensor<6x6x1x64x64xf32>
-    return %w5 : tensor<6x6x1x64x64xf32>
+    %w6 = tensor.expand_shape %w5 [[0], [1], [2], [3, 4], [5]] output_shape [6, 6, 1, 4, 16, 64] : tensor<6x6x1x64x64xf32> into tensor<6x6x1x4x16x64xf32>
+
+    %w7_e = tensor.empty() : tensor<6x6x1x4x64x16xf32>
+    %w7 = linalg.transpose ins(%w6 : tensor<6x6x1x4x16x64xf32>) outs(%w7_e : tensor<6x6x1x4x64x16xf32>) permutation = [0, 1, 2, 3, 5, 4]
+
+    %w8 = tensor.collapse_shape %w7 [[0, 1, 2], [3], [4], [5]] : tensor<6x6x1x4x64x16xf32> into tensor<36x4x64x16xf32>
+
+    %w9 = tensor.expand_shape %w8 [[0], [1], [2], [3, 4]] output_shape [36, 4, 64, 16, 1] : tensor<36x4x64x16xf32> into tensor<36x4x64x16x1xf32>
+
+    return %w9 : tensor<36x4x64x16x1xf32>
 }
 
-func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias(%src: tensor<200704xf32>, %w: tensor<6x6x1x64x64xf32>, %bias: tensor<64xf32>) -> tensor<200704xf32> {
+func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias(%src: tensor<200704xf32>, %w: tensor<36x4x64x16x1xf32>, %bias: tensor<64xf32>) -> tensor<200704xf32> {
     %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 64, 56, 56] : tensor<200704xf32> into tensor<1x64x56x56xf32>
 
     %v2_z = arith.constant 0.0 : f32
@@ -42,78 +51,86 @@ func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abc
     %v3 = tensor.expand_shape %v2 [[0], [1, 2], [3], [4]] output_shape [1, 1, 64, 58, 58] : tensor<1x64x58x58xf32> into tensor<1x1x64x58x58xf32>
 
     %v4 = arith.constant dense<"0x00008040000000000000A0C0000000000000803F0000000000000000000080C0000080C00000803F0000803F000000000000000000008040000080C0000080BF0000803F0000000000000000000000C0000080BF000000400000803F000000000000000000000040000080BF000000C00000803F000000000000000000008040000000000000A0C0000000000000803F"> : tensor<6x6xf32>
-    %v5_e = tensor.empty() : tensor<6x6x1x1x64x14x14xf32>
-    %v5_t = linalg.generic {indexing_maps = [affine_map<(i, j, n, g, ic, th, tw) -> (n, g, ic, th * 4 + i, tw * 4 + j)>, affine_map<(i, j, n, g, ic, th, tw) -> (i, j, n, g, ic, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v3 : tensor<1x1x64x58x58xf32>) outs(%v5_e : tensor<6x6x1x1x64x14x14xf32>) {
-    ^bb0(%v5_x: f32, %v5_o: f32):
-      linalg.yield %v5_x : f32
-    } -> tensor<6x6x1x1x64x14x14xf32>
-    %v5 = util.optimization_barrier %v5_t : tensor<6x6x1x1x64x14x14xf32>
+    %v5 = arith.constant dense<"0x0000803F0000803F0000803F0000803F0000803F00000000000000000000803F000080BF00000040000000C000000000000000000000803F0000803F000080400000804000000000000000000000803F000080BF00000041000000C10000803F"> : tensor<4x6xf32>
     %v6_z = arith.constant 0.0 : f32
-    %v6_e = tensor.empty() : tensor<6x6x1x1x64x14x14xf32>
-    %v6_acc = linalg.fill ins(%v6_z : f32) outs(%v6_e : tensor<6x6x1x1x64x14x14xf32>) -> tensor<6x6x1x1x64x14x14xf32>
-    %v6 = linalg.generic {indexing_maps = [affine_map<(a, j, n, g, ic, th, tw, i) -> (a, i)>, affine_map<(a, j, n, g, ic, th, tw, i) -> (i, j, n, g, ic, th, tw)>, affine_map<(a, j, n, g, ic, th, tw, i) -> (a, j, n, g, ic, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v4, %v5 : tensor<6x6xf32>, tensor<6x6x1x1x64x14x14xf32>) outs(%v6_acc : tensor<6x6x1x1x64x14x14xf32>) {
-    ^bb0(%v6_c: f32, %v6_x: f32, %v6_a: f32):
-      %v6_m = arith.mulf %v6_c, %v6_x : f32
-      %v6_s = arith.addf %v6_a, %v6_m : f32
-      linalg.yield %v6_s : f32
-    } -> tensor<6x6x1x1x64x14x14xf32>
-    %v7_z = arith.constant 0.0 : f32
-    %v7_e = tensor.empty() : tensor<6x6x1x1x64x14x14xf32>
-    %v7_acc = linalg.fill ins(%v7_z : f32) outs(%v7_e : tensor<6x6x1x1x64x14x14xf32>) -> tensor<6x6x1x1x64x14x14xf32>
-    %v7 = linalg.generic {indexing_maps = [affine_map<(a, b, n, g, ic, th, tw, j) -> (b, j)>, affine_map<(a, b, n, g, ic, th, tw, j) -> (a, j, n, g, ic, th, tw)>, affine_map<(a, b, n, g, ic, th, tw, j) -> (a, b, n, g, ic, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v4, %v6 : tensor<6x6xf32>, tensor<6x6x1x1x64x14x14xf32>) outs(%v7_acc : tensor<6x6x1x1x64x14x14xf32>) {
-    ^bb0(%v7_c: f32, %v7_x: f32, %v7_a: f32):
-      %v7_m = arith.mulf %v7_c, %v7_x : f32
-      %v7_s = arith.addf %v7_a, %v7_m : f32
-      linalg.yield %v7_s : f32
-    } -> tensor<6x6x1x1x64x14x14xf32>
+    %v6 = tensor.pad %v3 low[0, 0, 0, 0, 0] high[0, 0, 0, 0, 8] {
+    ^bb0(%v6_i0: index, %v6_i1: index, %v6_i2: index, %v6_i3: index, %v6_i4: index):
+      tensor.yield %v6_z : f32
+    } : tensor<1x1x64x58x58xf32> to tensor<1x1x64x58x66xf32>
+
+    %v7_e = tensor.empty() : tensor<6x6x1x1x14x1x64x16xf32>
+    %v7_t = linalg.generic {indexing_maps = [affine_map<(i, j, g, n, th, t1, ic, t0) -> (n, g, ic, th * 4 + i, (t1 * 16 + t0) * 4 + j)>, affine_map<(i, j, g, n, th, t1, ic, t0) -> (i, j, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v6 : tensor<1x1x64x58x66xf32>) outs(%v7_e : tensor<6x6x1x1x14x1x64x16xf32>) {
+    ^bb0(%v7_x: f32, %v7_o: f32):
+      linalg.yield %v7_x : f32
+    } -> tensor<6x6x1x1x14x1x64x16xf32>
+    %v7 = util.optimization_barrier %v7_t : tensor<6x6x1x1x14x1x64x16xf32>
     %v8_z = arith.constant 0.0 : f32
-    %v8_e = tensor.empty() : tensor<6x6x1x1x64x14x14xf32>
-    %v8_acc = linalg.fill ins(%v8_z : f32) outs(%v8_e : tensor<6x6x1x1x64x14x14xf32>) -> tensor<6x6x1x1x64x14x14xf32>
-    %v8 = linalg.generic {indexing_maps = [affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, n, g, ic, th, tw)>, affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, g, oc, ic)>, affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, n, g, oc, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v7, %w : tensor<6x6x1x1x64x14x14xf32>, tensor<6x6x1x64x64xf32>) outs(%v8_acc : tensor<6x6x1x1x64x14x14xf32>) {
-    ^bb0(%v8_x: f32, %v8_w: f32, %v8_a: f32):
-      %v8_m = arith.mulf %v8_x, %v8_w : f32
+    %v8_e = tensor.empty() : tensor<6x6x1x1x14x1x64x16xf32>
+    %v8_acc = linalg.fill ins(%v8_z : f32) outs(%v8_e : tensor<6x6x1x1x14x1x64x16xf32>) -> tensor<6x6x1x1x14x1x64x16xf32>
+    %v8 = linalg.generic {indexing_maps = [affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (a, i)>, affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (i, j, g, n, th, t1, ic, t0)>, affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (a, j, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v4, %v7 : tensor<6x6xf32>, tensor<6x6x1x1x14x1x64x16xf32>) outs(%v8_acc : tensor<6x6x1x1x14x1x64x16xf32>) {
+    ^bb0(%v8_c: f32, %v8_x: f32, %v8_a: f32):
+      %v8_m = arith.mulf %v8_c, %v8_x : f32
       %v8_s = arith.addf %v8_a, %v8_m : f32
       linalg.yield %v8_s : f32
-    } -> tensor<6x6x1x1x64x14x14xf32>
-    %v9 = arith.constant dense<"0x0000803F0000803F0000803F0000803F0000803F00000000000000000000803F000080BF00000040000000C000000000000000000000803F0000803F000080400000804000000000000000000000803F000080BF00000041000000C10000803F"> : tensor<4x6xf32>
-    %v10_z = arith.constant 0.0 : f32
-    %v10_e = tensor.empty() : tensor<4x6x1x1x64x14x14xf32>
-    %v10_acc = linalg.fill ins(%v10_z : f32) outs(%v10_e : tensor<4x6x1x1x64x14x14xf32>) -> tensor<4x6x1x1x64x14x14xf32>
-    %v10 = linalg.generic {indexing_maps = [affine_map<(p, b, n, g, oc, th, tw, a) -> (p, a)>, affine_map<(p, b, n, g, oc, th, tw, a) -> (a, b, n, g, oc, th, tw)>, affine_map<(p, b, n, g, oc, th, tw, a) -> (p, b, n, g, oc, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v9, %v8 : tensor<4x6xf32>, tensor<6x6x1x1x64x14x14xf32>) outs(%v10_acc : tensor<4x6x1x1x64x14x14xf32>) {
-    ^bb0(%v10_c: f32, %v10_x: f32, %v10_a: f32):
-      %v10_m = arith.mulf %v10_c, %v10_x : f32
-      %v10_s = arith.addf %v10_a, %v10_m : f32
-      linalg.yield %v10_s : f32
-    } -> tensor<4x6x1x1x64x14x14xf32>
-    %v11_z = arith.constant 0.0 : f32
-    %v11_e = tensor.empty() : tensor<1x1x64x14x4x14x4xf32>
-    %v11_acc = linalg.fill ins(%v11_z : f32) outs(%v11_e : tensor<1x1x64x14x4x14x4xf32>) -> tensor<1x1x64x14x4x14x4xf32>
-    %v11 = linalg.generic {indexing_maps = [affine_map<(n, g, oc, th, p, tw, q, b) -> (q, b)>, affine_map<(n, g, oc, th, p, tw, q, b) -> (p, b, n, g, oc, th, tw)>, affine_map<(n, g, oc, th, p, tw, q, b) -> (n, g, oc, th, p, tw, q)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v9, %v10 : tensor<4x6xf32>, tensor<4x6x1x1x64x14x14xf32>) outs(%v11_acc : tensor<1x1x64x14x4x14x4xf32>) {
-    ^bb0(%v11_c: f32, %v11_x: f32, %v11_a: f32):
-      %v11_m = arith.mulf %v11_c, %v11_x : f32
-      %v11_s = arith.addf %v11_a, %v11_m : f32
-      linalg.yield %v11_s : f32
-    } -> tensor<1x1x64x14x4x14x4xf32>
-    %v12 = tensor.collapse_shape %v11 [[0], [1], [2], [3, 4], [5, 6]] : tensor<1x1x64x14x4x14x4xf32> into tensor<1x1x64x56x56xf32>
+    } -> tensor<6x6x1x1x14x1x64x16xf32>
+    %v9_z = arith.constant 0.0 : f32
+    %v9_e = tensor.empty() : tensor<6x6x1x1x14x1x64x16xf32>
+    %v9_acc = linalg.fill ins(%v9_z : f32) outs(%v9_e : tensor<6x6x1x1x14x1x64x16xf32>) -> tensor<6x6x1x1x14x1x64x16xf32>
+    %v9 = linalg.generic {indexing_maps = [affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (b, j)>, affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (a, j, g, n, th, t1, ic, t0)>, affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (a, b, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v4, %v8 : tensor<6x6xf32>, tensor<6x6x1x1x14x1x64x16xf32>) outs(%v9_acc : tensor<6x6x1x1x14x1x64x16xf32>) {
+    ^bb0(%v9_c: f32, %v9_x: f32, %v9_a: f32):
+      %v9_m = arith.mulf %v9_c, %v9_x : f32
+      %v9_s = arith.addf %v9_a, %v9_m : f32
+      linalg.yield %v9_s : f32
+    } -> tensor<6x6x1x1x14x1x64x16xf32>
+    %v10 = tensor.collapse_shape %v9 [[0, 1, 2], [3, 4, 5], [6], [7]] : tensor<6x6x1x1x14x1x64x16xf32> into tensor<36x14x64x16xf32>
 
-    %v13 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : tensor<64xf32> into tensor<1x64xf32>
+    %v11 = tensor.expand_shape %v10 [[0], [1], [2], [3, 4]] output_shape [36, 14, 64, 16, 1] : tensor<36x14x64x16xf32> into tensor<36x14x64x16x1xf32>
 
-    %v14_e = tensor.empty() : tensor<1x1x64x56x56xf32>
-    %v14 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v12, %v13 : tensor<1x1x64x56x56xf32>, tensor<1x64xf32>) outs(%v14_e : tensor<1x1x64x56x56xf32>) {
-    ^bb0(%v14_a: f32, %v14_b: f32, %v14_out: f32):
-      %v14_ab = arith.addf %v14_a, %v14_b : f32
-      linalg.yield %v14_ab : f32
+    %v12_z = arith.constant 0.0 : f32
+    %v12_e = tensor.empty() : tensor<36x14x4x16x16xf32>
+    %v12_acc = linalg.fill ins(%v12_z : f32) outs(%v12_e : tensor<36x14x4x16x16xf32>) -> tensor<36x14x4x16x16xf32>
+    %v12 = linalg.batch_mmt4d ins(%v11, %w : tensor<36x14x64x16x1xf32>, tensor<36x4x64x16x1xf32>) outs(%v12_acc : tensor<36x14x4x16x16xf32>) -> tensor<36x14x4x16x16xf32>
+    %v13 = tensor.expand_shape %v12 [[0, 1, 2], [3, 4, 5], [6], [7], [8]] output_shape [6, 6, 1, 1, 14, 1, 4, 16, 16] : tensor<36x14x4x16x16xf32> into tensor<6x6x1x1x14x1x4x16x16xf32>
+
+    %v14_z = arith.constant 0.0 : f32
+    %v14_e = tensor.empty() : tensor<4x6x1x1x14x1x4x16x16xf32>
+    %v14_acc = linalg.fill ins(%v14_z : f32) outs(%v14_e : tensor<4x6x1x1x14x1x4x16x16xf32>) -> tensor<4x6x1x1x14x1x4x16x16xf32>
+    %v14 = linalg.generic {indexing_maps = [affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (p, a)>, affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (a, b, g, n, th, t1, ob, t0, o0)>, affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (p, b, g, n, th, t1, ob, t0, o0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v5, %v13 : tensor<4x6xf32>, tensor<6x6x1x1x14x1x4x16x16xf32>) outs(%v14_acc : tensor<4x6x1x1x14x1x4x16x16xf32>) {
+    ^bb0(%v14_c: f32, %v14_x: f32, %v14_a: f32):
+      %v14_m = arith.mulf %v14_c, %v14_x : f32
+      %v14_s = arith.addf %v14_a, %v14_m : f32
+      linalg.yield %v14_s : f32
+    } -> tensor<4x6x1x1x14x1x4x16x16xf32>
+    %v15_z = arith.constant 0.0 : f32
+    %v15_e = tensor.empty() : tensor<1x1x4x16x14x4x1x16x4xf32>
+    %v15_acc = linalg.fill ins(%v15_z : f32) outs(%v15_e : tensor<1x1x4x16x14x4x1x16x4xf32>) -> tensor<1x1x4x16x14x4x1x16x4xf32>
+    %v15 = linalg.generic {indexing_maps = [affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (q, b)>, affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (p, b, g, n, th, t1, ob, t0, o0)>, affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (n, g, ob, o0, th, p, t1, t0, q)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v5, %v14 : tensor<4x6xf32>, tensor<4x6x1x1x14x1x4x16x16xf32>) outs(%v15_acc : tensor<1x1x4x16x14x4x1x16x4xf32>) {
+    ^bb0(%v15_c: f32, %v15_x: f32, %v15_a: f32):
+      %v15_m = arith.mulf %v15_c, %v15_x : f32
+      %v15_s = arith.addf %v15_a, %v15_m : f32
+      linalg.yield %v15_s : f32
+    } -> tensor<1x1x4x16x14x4x1x16x4xf32>
+    %v16 = tensor.collapse_shape %v15 [[0], [1], [2, 3], [4, 5], [6, 7, 8]] : tensor<1x1x4x16x14x4x1x16x4xf32> into tensor<1x1x64x56x64xf32>
+
+    %v17 = tensor.extract_slice %v16[0, 0, 0, 0, 0] [1, 1, 64, 56, 56] [1, 1, 1, 1, 1] : tensor<1x1x64x56x64xf32> to tensor<1x1x64x56x56xf32>
+
+    %v18 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : tensor<64xf32> into tensor<1x64xf32>
+
+    %v19_e = tensor.empty() : tensor<1x1x64x56x56xf32>
+    %v19 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v17, %v18 : tensor<1x1x64x56x56xf32>, tensor<1x64xf32>) outs(%v19_e : tensor<1x1x64x56x56xf32>) {
+    ^bb0(%v19_a: f32, %v19_b: f32, %v19_out: f32):
+      %v19_ab = arith.addf %v19_a, %v19_b : f32
+      linalg.yield %v19_ab : f32
     } -> tensor<1x1x64x56x56xf32>
-    %v15 = tensor.collapse_shape %v14 [[0], [1, 2], [3], [4]] : tensor<1x1x64x56x56xf32> into tensor<1x64x56x56xf32>
+    %v20 = tensor.collapse_shape %v19 [[0], [1, 2], [3], [4]] : tensor<1x1x64x56x56xf32> into tensor<1x64x56x56xf32>
 
-    %v16 = tensor.collapse_shape %v15 [[0, 1, 2, 3]] : tensor<1x64x56x56xf32> into tensor<200704xf32>
+    %v21 = tensor.collapse_shape %v20 [[0, 1, 2, 3]] : tensor<1x64x56x56xf32> into tensor<200704xf32>
 
-    return %v16 : tensor<200704xf32>
+    return %v21 : tensor<200704xf32>
 }

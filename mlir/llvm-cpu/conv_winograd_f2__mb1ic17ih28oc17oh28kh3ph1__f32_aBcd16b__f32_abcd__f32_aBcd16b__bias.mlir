@@ -1,7 +1,7 @@
 // Auto-generated file. Do not edit!
 //   Template: conv.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f32_aBcd16b__bias_prepare(%wei: tensor<2601xf32>) -> tensor<4x4x1x17x17xf32> {
+func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f32_aBcd16b__bias_prepare(%wei: tensor<2601xf32>) -> tensor<16x2x17x16x1xf32> {
     %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [17, 17, 3, 3] : tensor<2601xf32> into tensor<17x17x3x3xf32>
 
     %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 17, 17, 3, 3] : tensor<17x17x3x3xf32> into tensor<1x17x17x3x3xf32>
@@ -27,10 +27,25 @@ func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f
       %w5_s = arith.addf %w5_a, %w5_m : f32
       linalg.yield %w5_s : f32
     } -> tensor<4x4x1x17x17xf32>
-    return %w5 : tensor<4x4x1x17x17xf32>
+    %w6_z = arith.constant 0.0 : f32
+    %w6 = tensor.pad %w5 low[0, 0, 0, 0, 0] high[0, 0, 0, 15, 0] {
+    ^bb0(%w6_i0: index, %w6_i1: index, %w6_i2: index, %w6_i3: index, %w6_i4: index):
+      tensor.yield %w6_z : f32
+    } : tensor<4x4x1x17x17xf32> to tensor<4x4x1x32x17xf32>
+
+    %w7 = tensor.expand_shape %w6 [[0], [1], [2], [3, 4], [5]] output_shape [4, 4, 1, 2, 16, 17] : tensor<4x4x1x32x17xf32> into tensor<4x4x1x2x16x17xf32>
+
+    %w8_e = tensor.empty() : tensor<4x4x1x2x17x16xf32>
+    %w8 = linalg.transpose ins(%w7 : tensor<4x4x1x2x16x17xf32>) outs(%w8_e : tensor<4x4x1x2x17x16xf32>) permutation = [0, 1, 2, 3, 5, 4]
+
+    %w9 = tensor.collapse_shape %w8 [[0, 1, 2], [3], [4], [5]] : tensor<4x4x1x2x17x16xf32> into tensor<16x2x17x16xf32>
+
+    %w10 = tensor.expand_shape %w9 [[0], [1], [2], [3, 4]] output_shape [16, 2, 17, 16, 1] : tensor<16x2x17x16xf32> into tensor<16x2x17x16x1xf32>
+
+    return %w10 : tensor<16x2x17x16x1xf32>
 }
 
-func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f32_aBcd16b__bias(%src: tensor<25088xf32>, %w: tensor<4x4x1x17x17xf32>, %bias: tensor<17xf32>) -> tensor<25088xf32> {
+func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f32_aBcd16b__bias(%src: tensor<25088xf32>, %w: tensor<16x2x17x16x1xf32>, %bias: tensor<17xf32>) -> tensor<25088xf32> {
     %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 2, 28, 28, 16] : tensor<25088xf32> into tensor<1x2x28x28x16xf32>
 
     %v2_e = tensor.empty() : tensor<1x17x28x28xf32>
@@ -45,82 +60,90 @@ func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f
     %v4 = tensor.expand_shape %v3 [[0], [1, 2], [3], [4]] output_shape [1, 1, 17, 30, 30] : tensor<1x17x30x30xf32> into tensor<1x1x17x30x30xf32>
 
     %v5 = arith.constant dense<"0x0000803F00000000000080BF00000000000000000000803F0000803F0000000000000000000080BF0000803F00000000000000000000803F00000000000080BF"> : tensor<4x4xf32>
-    %v6_e = tensor.empty() : tensor<4x4x1x1x17x14x14xf32>
-    %v6_t = linalg.generic {indexing_maps = [affine_map<(i, j, n, g, ic, th, tw) -> (n, g, ic, th * 2 + i, tw * 2 + j)>, affine_map<(i, j, n, g, ic, th, tw) -> (i, j, n, g, ic, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v4 : tensor<1x1x17x30x30xf32>) outs(%v6_e : tensor<4x4x1x1x17x14x14xf32>) {
-    ^bb0(%v6_x: f32, %v6_o: f32):
-      linalg.yield %v6_x : f32
-    } -> tensor<4x4x1x1x17x14x14xf32>
-    %v6 = util.optimization_barrier %v6_t : tensor<4x4x1x1x17x14x14xf32>
+    %v6 = arith.constant dense<"0x0000803F0000803F0000803F00000000000000000000803F000080BF000080BF"> : tensor<2x4xf32>
     %v7_z = arith.constant 0.0 : f32
-    %v7_e = tensor.empty() : tensor<4x4x1x1x17x14x14xf32>
-    %v7_acc = linalg.fill ins(%v7_z : f32) outs(%v7_e : tensor<4x4x1x1x17x14x14xf32>) -> tensor<4x4x1x1x17x14x14xf32>
-    %v7 = linalg.generic {indexing_maps = [affine_map<(a, j, n, g, ic, th, tw, i) -> (a, i)>, affine_map<(a, j, n, g, ic, th, tw, i) -> (i, j, n, g, ic, th, tw)>, affine_map<(a, j, n, g, ic, th, tw, i) -> (a, j, n, g, ic, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v5, %v6 : tensor<4x4xf32>, tensor<4x4x1x1x17x14x14xf32>) outs(%v7_acc : tensor<4x4x1x1x17x14x14xf32>) {
-    ^bb0(%v7_c: f32, %v7_x: f32, %v7_a: f32):
-      %v7_m = arith.mulf %v7_c, %v7_x : f32
-      %v7_s = arith.addf %v7_a, %v7_m : f32
-      linalg.yield %v7_s : f32
-    } -> tensor<4x4x1x1x17x14x14xf32>
-    %v8_z = arith.constant 0.0 : f32
-    %v8_e = tensor.empty() : tensor<4x4x1x1x17x14x14xf32>
-    %v8_acc = linalg.fill ins(%v8_z : f32) outs(%v8_e : tensor<4x4x1x1x17x14x14xf32>) -> tensor<4x4x1x1x17x14x14xf32>
-    %v8 = linalg.generic {indexing_maps = [affine_map<(a, b, n, g, ic, th, tw, j) -> (b, j)>, affine_map<(a, b, n, g, ic, th, tw, j) -> (a, j, n, g, ic, th, tw)>, affine_map<(a, b, n, g, ic, th, tw, j) -> (a, b, n, g, ic, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v5, %v7 : tensor<4x4xf32>, tensor<4x4x1x1x17x14x14xf32>) outs(%v8_acc : tensor<4x4x1x1x17x14x14xf32>) {
-    ^bb0(%v8_c: f32, %v8_x: f32, %v8_a: f32):
-      %v8_m = arith.mulf %v8_c, %v8_x : f32
-      %v8_s = arith.addf %v8_a, %v8_m : f32
-      linalg.yield %v8_s : f32
-    } -> tensor<4x4x1x1x17x14x14xf32>
+    %v7 = tensor.pad %v4 low[0, 0, 0, 0, 0] high[0, 0, 0, 0, 4] {
+    ^bb0(%v7_i0: index, %v7_i1: index, %v7_i2: index, %v7_i3: index, %v7_i4: index):
+      tensor.yield %v7_z : f32
+    } : tensor<1x1x17x30x30xf32> to tensor<1x1x17x30x34xf32>
+
+    %v8_e = tensor.empty() : tensor<4x4x1x1x14x1x17x16xf32>
+    %v8_t = linalg.generic {indexing_maps = [affine_map<(i, j, g, n, th, t1, ic, t0) -> (n, g, ic, th * 2 + i, (t1 * 16 + t0) * 2 + j)>, affine_map<(i, j, g, n, th, t1, ic, t0) -> (i, j, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v7 : tensor<1x1x17x30x34xf32>) outs(%v8_e : tensor<4x4x1x1x14x1x17x16xf32>) {
+    ^bb0(%v8_x: f32, %v8_o: f32):
+      linalg.yield %v8_x : f32
+    } -> tensor<4x4x1x1x14x1x17x16xf32>
+    %v8 = util.optimization_barrier %v8_t : tensor<4x4x1x1x14x1x17x16xf32>
     %v9_z = arith.constant 0.0 : f32
-    %v9_e = tensor.empty() : tensor<4x4x1x1x17x14x14xf32>
-    %v9_acc = linalg.fill ins(%v9_z : f32) outs(%v9_e : tensor<4x4x1x1x17x14x14xf32>) -> tensor<4x4x1x1x17x14x14xf32>
-    %v9 = linalg.generic {indexing_maps = [affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, n, g, ic, th, tw)>, affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, g, oc, ic)>, affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, n, g, oc, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v8, %w : tensor<4x4x1x1x17x14x14xf32>, tensor<4x4x1x17x17xf32>) outs(%v9_acc : tensor<4x4x1x1x17x14x14xf32>) {
-    ^bb0(%v9_x: f32, %v9_w: f32, %v9_a: f32):
-      %v9_m = arith.mulf %v9_x, %v9_w : f32
+    %v9_e = tensor.empty() : tensor<4x4x1x1x14x1x17x16xf32>
+    %v9_acc = linalg.fill ins(%v9_z : f32) outs(%v9_e : tensor<4x4x1x1x14x1x17x16xf32>) -> tensor<4x4x1x1x14x1x17x16xf32>
+    %v9 = linalg.generic {indexing_maps = [affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (a, i)>, affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (i, j, g, n, th, t1, ic, t0)>, affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (a, j, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v5, %v8 : tensor<4x4xf32>, tensor<4x4x1x1x14x1x17x16xf32>) outs(%v9_acc : tensor<4x4x1x1x14x1x17x16xf32>) {
+    ^bb0(%v9_c: f32, %v9_x: f32, %v9_a: f32):
+      %v9_m = arith.mulf %v9_c, %v9_x : f32
       %v9_s = arith.addf %v9_a, %v9_m : f32
       linalg.yield %v9_s : f32
-    } -> tensor<4x4x1x1x17x14x14xf32>
-    %v10 = arith.constant dense<"0x0000803F0000803F0000803F00000000000000000000803F000080BF000080BF"> : tensor<2x4xf32>
-    %v11_z = arith.constant 0.0 : f32
-    %v11_e = tensor.empty() : tensor<2x4x1x1x17x14x14xf32>
-    %v11_acc = linalg.fill ins(%v11_z : f32) outs(%v11_e : tensor<2x4x1x1x17x14x14xf32>) -> tensor<2x4x1x1x17x14x14xf32>
-    %v11 = linalg.generic {indexing_maps = [affine_map<(p, b, n, g, oc, th, tw, a) -> (p, a)>, affine_map<(p, b, n, g, oc, th, tw, a) -> (a, b, n, g, oc, th, tw)>, affine_map<(p, b, n, g, oc, th, tw, a) -> (p, b, n, g, oc, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v10, %v9 : tensor<2x4xf32>, tensor<4x4x1x1x17x14x14xf32>) outs(%v11_acc : tensor<2x4x1x1x17x14x14xf32>) {
-    ^bb0(%v11_c: f32, %v11_x: f32, %v11_a: f32):
-      %v11_m = arith.mulf %v11_c, %v11_x : f32
-      %v11_s = arith.addf %v11_a, %v11_m : f32
-      linalg.yield %v11_s : f32
-    } -> tensor<2x4x1x1x17x14x14xf32>
-    %v12_z = arith.constant 0.0 : f32
-    %v12_e = tensor.empty() : tensor<1x1x17x14x2x14x2xf32>
-    %v12_acc = linalg.fill ins(%v12_z : f32) outs(%v12_e : tensor<1x1x17x14x2x14x2xf32>) -> tensor<1x1x17x14x2x14x2xf32>
-    %v12 = linalg.generic {indexing_maps = [affine_map<(n, g, oc, th, p, tw, q, b) -> (q, b)>, affine_map<(n, g, oc, th, p, tw, q, b) -> (p, b, n, g, oc, th, tw)>, affine_map<(n, g, oc, th, p, tw, q, b) -> (n, g, oc, th, p, tw, q)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v10, %v11 : tensor<2x4xf32>, tensor<2x4x1x1x17x14x14xf32>) outs(%v12_acc : tensor<1x1x17x14x2x14x2xf32>) {
-    ^bb0(%v12_c: f32, %v12_x: f32, %v12_a: f32):
-      %v12_m = arith.mulf %v12_c, %v12_x : f32
-      %v12_s = arith.addf %v12_a, %v12_m : f32
-      linalg.yield %v12_s : f32
-    } -> tensor<1x1x17x14x2x14x2xf32>
-    %v13 = tensor.collapse_shape %v12 [[0], [1], [2], [3, 4], [5, 6]] : tensor<1x1x17x14x2x14x2xf32> into tensor<1x1x17x28x28xf32>
+    } -> tensor<4x4x1x1x14x1x17x16xf32>
+    %v10_z = arith.constant 0.0 : f32
+    %v10_e = tensor.empty() : tensor<4x4x1x1x14x1x17x16xf32>
+    %v10_acc = linalg.fill ins(%v10_z : f32) outs(%v10_e : tensor<4x4x1x1x14x1x17x16xf32>) -> tensor<4x4x1x1x14x1x17x16xf32>
+    %v10 = linalg.generic {indexing_maps = [affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (b, j)>, affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (a, j, g, n, th, t1, ic, t0)>, affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (a, b, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v5, %v9 : tensor<4x4xf32>, tensor<4x4x1x1x14x1x17x16xf32>) outs(%v10_acc : tensor<4x4x1x1x14x1x17x16xf32>) {
+    ^bb0(%v10_c: f32, %v10_x: f32, %v10_a: f32):
+      %v10_m = arith.mulf %v10_c, %v10_x : f32
+      %v10_s = arith.addf %v10_a, %v10_m : f32
+      linalg.yield %v10_s : f32
+    } -> tensor<4x4x1x1x14x1x17x16xf32>
+    %v11 = tensor.collapse_shape %v10 [[0, 1, 2], [3, 4, 5], [6], [7]] : tensor<4x4x1x1x14x1x17x16xf32> into tensor<16x14x17x16xf32>
 
-    %v14 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 17] : tensor<17xf32> into tensor<1x17xf32>
+    %v12 = tensor.expand_shape %v11 [[0], [1], [2], [3, 4]] output_shape [16, 14, 17, 16, 1] : tensor<16x14x17x16xf32> into tensor<16x14x17x16x1xf32>
 
-    %v15_e = tensor.empty() : tensor<1x1x17x28x28xf32>
-    %v15 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v13, %v14 : tensor<1x1x17x28x28xf32>, tensor<1x17xf32>) outs(%v15_e : tensor<1x1x17x28x28xf32>) {
-    ^bb0(%v15_a: f32, %v15_b: f32, %v15_out: f32):
-      %v15_ab = arith.addf %v15_a, %v15_b : f32
-      linalg.yield %v15_ab : f32
+    %v13_z = arith.constant 0.0 : f32
+    %v13_e = tensor.empty() : tensor<16x14x2x16x16xf32>
+    %v13_acc = linalg.fill ins(%v13_z : f32) outs(%v13_e : tensor<16x14x2x16x16xf32>) -> tensor<16x14x2x16x16xf32>
+    %v13 = linalg.batch_mmt4d ins(%v12, %w : tensor<16x14x17x16x1xf32>, tensor<16x2x17x16x1xf32>) outs(%v13_acc : tensor<16x14x2x16x16xf32>) -> tensor<16x14x2x16x16xf32>
+    %v14 = tensor.expand_shape %v13 [[0, 1, 2], [3, 4, 5], [6], [7], [8]] output_shape [4, 4, 1, 1, 14, 1, 2, 16, 16] : tensor<16x14x2x16x16xf32> into tensor<4x4x1x1x14x1x2x16x16xf32>
+
+    %v15_z = arith.constant 0.0 : f32
+    %v15_e = tensor.empty() : tensor<2x4x1x1x14x1x2x16x16xf32>
+    %v15_acc = linalg.fill ins(%v15_z : f32) outs(%v15_e : tensor<2x4x1x1x14x1x2x16x16xf32>) -> tensor<2x4x1x1x14x1x2x16x16xf32>
+    %v15 = linalg.generic {indexing_maps = [affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (p, a)>, affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (a, b, g, n, th, t1, ob, t0, o0)>, affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (p, b, g, n, th, t1, ob, t0, o0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v6, %v14 : tensor<2x4xf32>, tensor<4x4x1x1x14x1x2x16x16xf32>) outs(%v15_acc : tensor<2x4x1x1x14x1x2x16x16xf32>) {
+    ^bb0(%v15_c: f32, %v15_x: f32, %v15_a: f32):
+      %v15_m = arith.mulf %v15_c, %v15_x : f32
+      %v15_s = arith.addf %v15_a, %v15_m : f32
+      linalg.yield %v15_s : f32
+    } -> tensor<2x4x1x1x14x1x2x16x16xf32>
+    %v16_z = arith.constant 0.0 : f32
+    %v16_e = tensor.empty() : tensor<1x1x2x16x14x2x1x16x2xf32>
+    %v16_acc = linalg.fill ins(%v16_z : f32) outs(%v16_e : tensor<1x1x2x16x14x2x1x16x2xf32>) -> tensor<1x1x2x16x14x2x1x16x2xf32>
+    %v16 = linalg.generic {indexing_maps = [affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (q, b)>, affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (p, b, g, n, th, t1, ob, t0, o0)>, affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (n, g, ob, o0, th, p, t1, t0, q)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v6, %v15 : tensor<2x4xf32>, tensor<2x4x1x1x14x1x2x16x16xf32>) outs(%v16_acc : tensor<1x1x2x16x14x2x1x16x2xf32>) {
+    ^bb0(%v16_c: f32, %v16_x: f32, %v16_a: f32):
+      %v16_m = arith.mulf %v16_c, %v16_x : f32
+      %v16_s = arith.addf %v16_a, %v16_m : f32
+      linalg.yield %v16_s : f32
+    } -> tensor<1x1x2x16x14x2x1x16x2xf32>
+    %v17 = tensor.collapse_shape %v16 [[0], [1], [2, 3], [4, 5], [6, 7, 8]] : tensor<1x1x2x16x14x2x1x16x2xf32> into tensor<1x1x32x28x32xf32>
+
+    %v18 = tensor.extract_slice %v17[0, 0, 0, 0, 0] [1, 1, 17, 28, 28] [1, 1, 1, 1, 1] : tensor<1x1x32x28x32xf32> to tensor<1x1x17x28x28xf32>
+
+    %v19 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 17] : tensor<17xf32> into tensor<1x17xf32>
+
+    %v20_e = tensor.empty() : tensor<1x1x17x28x28xf32>
+    %v20 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v18, %v19 : tensor<1x1x17x28x28xf32>, tensor<1x17xf32>) outs(%v20_e : tensor<1x1x17x28x28xf32>) {
+    ^bb0(%v20_a: f32, %v20_b: f32, %v20_out: f32):
+      %v20_ab = arith.addf %v20_a, %v20_b : f32
+      linalg.yield %v20_ab : f32
     } -> tensor<1x1x17x28x28xf32>
-    %v16 = tensor.collapse_shape %v15 [[0], [1, 2], [3], [4]] : tensor<1x1x17x28x28xf32> into tensor<1x17x28x28xf32>
+    %v21 = tensor.collapse_shape %v20 [[0], [1, 2], [3], [4]] : tensor<1x1x17x28x28xf32> into tensor<1x17x28x28xf32>
 
-    %v17_z = arith.constant 0.0 : f32
-    %v17_e = tensor.empty() : tensor<1x2x28x28x16xf32>
-    %v17 = linalg.pack %v16 padding_value(%v17_z : f32) outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [16] into %v17_e : tensor<1x17x28x28xf32> -> tensor<1x2x28x28x16xf32>
+    %v22_z = arith.constant 0.0 : f32
+    %v22_e = tensor.empty() : tensor<1x2x28x28x16xf32>
+    %v22 = linalg.pack %v21 padding_value(%v22_z : f32) outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [16] into %v22_e : tensor<1x17x28x28xf32> -> tensor<1x2x28x28x16xf32>
 
-    %v18 = tensor.collapse_shape %v17 [[0, 1, 2, 3, 4]] : tensor<1x2x28x28x16xf32> into tensor<25088xf32>
+    %v23 = tensor.collapse_shape %v22 [[0, 1, 2, 3, 4]] : tensor<1x2x28x28x16xf32> into tensor<25088xf32>
 
-    return %v18 : tensor<25088xf32>
+    return %v23 : tensor<25088xf32>
 }
