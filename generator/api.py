@@ -221,6 +221,7 @@ class ConvKernel:
             self.choice = choose(problem, self.backend.name)
             problem = dataclasses.replace(problem, alg=self.choice.variant)
             flags = flags or self.choice.flags
+            driver = driver or self.choice.driver
         self.problem = problem
         self.flags = flags = flags or "default"      # a named flag set of the backend (Backend.flag_sets)
         extra = self.backend.flag_set(flags)

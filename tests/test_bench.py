@@ -62,11 +62,13 @@ def test_bench_conv_runs_checks_and_reports(kgen_cache_dir):
                                    flag_sets=["default"], rounds=1, log=lambda m: None)
     (r,) = results
     assert ceiling.matmul_gflops > 0 and ceiling.copy_gbps > 0
-    assert [c.status for c in r.candidates] == ["ok"] * 4
+    assert [c.status for c in r.candidates] == ["ok"] * 8          # 2 variants x 2 layouts x 2 drivers
+    assert {c.driver for c in r.candidates} == {None, "local-sync"}  # None: the backend's (local-task)
     assert all(c.seconds > 0 for c in r.candidates)
     assert r.iree_default is not None and r.best is not None
     table = bench_conv.format_table(results, all_candidates=True)
     assert "mb1ic4ih6oc5oh6kh3ph1" in table and "im2col/nChw16c/default" in table
+    assert "im2col/nChw16c/default@local-sync" in table
     doc = json.loads(json.dumps(to_json(results, ceiling, "llvm-cpu")))
     assert doc["problems"][0]["best"] == r.best.label
     assert set(summary(results)) == {"kgen_vs_torch_geomean", "kgen_vs_torch_worst",
@@ -77,6 +79,7 @@ def test_bench_conv_runs_checks_and_reports(kgen_cache_dir):
     (["--flags=fast"], "unknown flag set 'fast'"),
     (["--alg=direct,bogus"], "unknown variant 'bogus'"),
     (["--rounds=0"], "--rounds and --jobs must be at least 1"),
+    (["--drivers=vulkan"], "driver 'vulkan' cannot run llvm-cpu modules"),
     (["mb1ic4ih6oc5xx3"], "bad conv descriptor"),
 ])
 def test_bench_conv_bad_arguments(args, message, kgen_cache_dir):
@@ -101,18 +104,21 @@ def test_tune_stores_the_fastest_and_auto_uses_it(tmp_path, monkeypatch, kgen_ca
     best = r.best
     assert best.layout == "as given" and {c.variant for c in r.timed} == {"direct", "im2col"}
     entry = tuned.load()[tuned.problem_key(p, "llvm-cpu")]
-    assert (entry["variant"], entry["flags"]) == (best.variant, "default")
+    assert (entry["variant"], entry["flags"], entry["driver"]) == (best.variant, "default", best.driver)
+    assert {c.driver for c in r.timed} == {None, "local-sync"}      # each kernel timed on both drivers
     assert "direct/default" in format_choices(rows) or "im2col/default" in format_choices(rows)
     # --alg=auto now follows the table, for this backend only
     auto = dataclasses.replace(p, alg="auto")
-    assert choose(auto, "llvm-cpu") == tuned.Choice(best.variant, "default", "tuned", entry["seconds"])
+    assert choose(auto, "llvm-cpu") == tuned.Choice(best.variant, "default", "tuned", entry["seconds"], best.driver)
     assert choose(auto, "vulkan").source == "heuristic"
-    # a planted entry (im2col with data tiling) is what a kernel for the problem compiles
+    # a planted entry (im2col with data tiling on local-sync) is what a kernel for the problem compiles
     key = tuned.problem_key(p, "llvm-cpu")
-    tuned.store({key: {"variant": "im2col", "flags": "dt", "seconds": 1.0}})
+    tuned.store({key: {"variant": "im2col", "flags": "dt", "driver": "local-sync", "seconds": 1.0}})
     k = ConvKernel(auto, "llvm-cpu")
-    assert (k.problem.alg, k.flags, k.choice.source) == ("im2col", "dt", "tuned")
+    assert (k.problem.alg, k.flags, k.choice.source, k.driver) == ("im2col", "dt", "tuned", "local-sync")
     assert "--iree-opt-data-tiling" in k.artifact.flags
+    tuned.store({key: {"variant": "direct", "flags": "default", "seconds": 1.0}})    # a table from before drivers
+    assert ConvKernel(auto, "llvm-cpu").driver == "local-task"
 
 
 def test_tuned_table_errors_are_one_line(tmp_path, monkeypatch):

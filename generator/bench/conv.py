@@ -59,10 +59,11 @@ class Candidate:
     status: str = "ok"                          # ok | n/a: why | compile failed: ... | wrong: ...
     seconds: float | None = None
     artifact: object = None
+    driver: str | None = None                   # runtime driver; None: the backend's default
 
     @property
     def label(self) -> str:
-        return f"{self.variant}/{self.layout}/{self.flags}"
+        return f"{self.variant}/{self.layout}/{self.flags}" + (f"@{self.driver}" if self.driver else "")
 
 
 @dataclass
@@ -87,7 +88,8 @@ class ProblemResult:
 
     @property
     def iree_default(self) -> Candidate | None:
-        return next((c for c in self.timed if (c.variant, c.layout, c.flags) == ("direct", "nchw", "default")), None)
+        return next((c for c in self.timed if (c.variant, c.layout, c.flags, c.driver)
+                     == ("direct", "nchw", "default", None)), None)
 
     @property
     def best_torch(self) -> float | None:
@@ -225,8 +227,16 @@ def measure_ceiling(torch, rounds: int) -> Ceiling:
 
 
 # ------------------------------------------------------------------------------------------ the run
+def bench_drivers(b, drivers=None) -> list[str | None]:
+    """The runtime drivers to time each kernel on (None stands for the backend's default one):
+    all of the backend's unless named; an unknown name fails here, before any work."""
+    from ..runtime import driver_for
+    names = list(drivers or b.runtime_drivers)
+    return [None if driver_for(b, d) == b.driver else d for d in names]
+
+
 def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None, flag_sets=None,
-                rounds: int = 7, jobs: int = 2, log: Callable[[str], None] = print
+                drivers=None, rounds: int = 7, jobs: int = 2, log: Callable[[str], None] = print
                 ) -> tuple[list[ProblemResult], Ceiling]:
     from ..compile import get_backend
     from ..emit.conv import VARIANTS
@@ -235,6 +245,7 @@ def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None
     flag_sets = list(flag_sets or [n for n, _ in b.flag_sets])
     for fs in flag_sets:
         b.flag_set(fs)                                   # unknown names fail before any work or message
+    drivers = bench_drivers(b, drivers)
     torch = _import_torch(log) if b.name == "llvm-cpu" else None
     variants = list(variants or [v for v in VARIANTS if v != "winograd"])    # winograd == winograd_f4
     ceiling = measure_ceiling(torch, rounds)
@@ -245,12 +256,12 @@ def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None
         p = base_problem(case)
         lays = list(layouts or DEFAULT_LAYOUTS.get(p.src.dtype.name, ("nchw", "nhwc")))
         results.append(measure_problem(p, b, variants, lays, flag_sets, torch, rounds, jobs, log,
-                                       f"[{i + 1}/{len(cases)}]"))
+                                       f"[{i + 1}/{len(cases)}]", drivers))
     return results, ceiling
 
 
-def measure_problem(p, b, variants, layouts, flag_sets, torch, rounds: int, jobs: int, log, tag: str = ""
-                    ) -> ProblemResult:
+def measure_problem(p, b, variants, layouts, flag_sets, torch, rounds: int, jobs: int, log, tag: str = "",
+                    drivers=(None,)) -> ProblemResult:
     """Plan, compile, check and time every candidate of one problem (and PyTorch's conv, if given)."""
     from ..api import ConvKernel
     from ..cli.conv_cmd import check, fill, SEED
@@ -263,12 +274,16 @@ def measure_problem(p, b, variants, layouts, flag_sets, torch, rounds: int, jobs
     n_ok = sum(c.status == "ok" for c in r.candidates)
     log(f"{tag} {r.line} ({dt}): {n_ok} candidates ({d.flops() / 1e9:.3f} GFLOP)")
     compile_candidates(r.candidates, b, jobs, log)
+    # one compiled kernel, timed on each runtime driver (local-task's hand-off costs more than a
+    # second core gains on small kernels)
+    r.candidates = [dataclasses.replace(c, driver=drv) if c.status == "ok" else c
+                    for c in r.candidates for drv in (drivers if c.status == "ok" else (None,))]
     fns: dict[str, Callable[[], object]] = {}
     for c in r.candidates:
         if c.status != "ok":
             continue
         try:
-            k = ConvKernel(c.problem, b, artifact=c.artifact, flags=c.flags)
+            k = ConvKernel(c.problem, b, artifact=c.artifact, flags=c.flags, driver=c.driver)
             why = check(k, c.problem)                 # also prepares the weights
             if why:
                 c.status = f"wrong: {why}"
@@ -362,7 +377,7 @@ def to_json(results: list[ProblemResult], ceiling: Ceiling, backend: str) -> dic
             "problem": r.line, "dt": r.dt, "flops": r.flops, "min_bytes": r.min_bytes,
             "torch_seconds": r.torch,
             "best": r.best.label if r.best else None,
-            "candidates": [{"variant": c.variant, "layout": c.layout, "flags": c.flags, "status": c.status,
+            "candidates": [{"variant": c.variant, "layout": c.layout, "flags": c.flags, "driver": c.driver, "status": c.status,
                             "seconds": c.seconds, "gflops": r.gflops(c.seconds)} for c in r.candidates],
         } for r in results],
     }

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .conv import USER_LAYOUT, ProblemResult, base_problem, measure_problem
+from .conv import USER_LAYOUT, ProblemResult, base_problem, bench_drivers, measure_problem
 
 
-def tune(cases, backend: str = "llvm-cpu", *, variants=None, flag_sets=None, rounds: int = 5, jobs: int = 2,
-         log: Callable[[str], None] = print, path=None) -> tuple[list[tuple[object, ProblemResult]], object]:
+def tune(cases, backend: str = "llvm-cpu", *, variants=None, flag_sets=None, drivers=None, rounds: int = 5,
+         jobs: int = 2, log: Callable[[str], None] = print, path=None
+         ) -> tuple[list[tuple[object, ProblemResult]], object]:
     """Returns [(problem, result)] and the table path written."""
     from ..compile import get_backend
     from ..emit import tuned
@@ -23,24 +24,29 @@ def tune(cases, backend: str = "llvm-cpu", *, variants=None, flag_sets=None, rou
     flag_sets = list(flag_sets or [n for n, _ in b.flag_sets])
     for fs in flag_sets:
         b.flag_set(fs)
+    drivers = bench_drivers(b, drivers)
     variants = list(variants or [v for v in VARIANTS if v != "winograd"])
     out, entries = [], {}
     for i, case in enumerate(cases):
         p = base_problem(case)
         r = measure_problem(p, b, variants, [USER_LAYOUT], flag_sets, None, rounds, jobs, log,
-                            f"[{i + 1}/{len(cases)}]")
+                            f"[{i + 1}/{len(cases)}]", drivers)
         out.append((p, r))
         best = r.best
         if best is None:
             log(f"  no candidate ran: {r.line} stays on the heuristic")
             continue
         entries[tuned.problem_key(p, b.name)] = {
-            "variant": best.variant, "flags": best.flags, "seconds": best.seconds,
+            "variant": best.variant, "flags": best.flags, "driver": best.driver, "seconds": best.seconds,
             "gflops": r.gflops(best.seconds), "problem": r.line,
             "candidates": {c.label: c.seconds for c in r.candidates if c.seconds},
         }
     written = tuned.store(entries, path) if entries else (path or tuned.table_path())
     return out, written
+
+
+def _short(c) -> str:
+    return f"{c.variant}/{c.flags}" + (f"@{c.driver}" if c.driver else "")
 
 
 def format_choices(rows) -> str:
@@ -53,6 +59,6 @@ def format_choices(rows) -> str:
             continue
         best = timed[0]
         second = timed[1] if len(timed) > 1 else None
-        lines.append(f"{r.line:34} {lay:22} {best.variant + '/' + best.flags:26} {r.gflops(best.seconds):8.1f} "
-                     + (f"{second.variant + '/' + second.flags:>26} {second.seconds / best.seconds:6.2f}" if second else ""))
+        lines.append(f"{r.line:34} {lay:22} {_short(best):26} {r.gflops(best.seconds):8.1f} "
+                     + (f"{_short(second):>26} {second.seconds / best.seconds:6.2f}" if second else ""))
     return "\n".join(lines)

@@ -112,7 +112,8 @@ def _one(case: ConvCase) -> tuple[str, str | None]:
         return "failed", reason
     notes = []
     if k.choice is not None:
-        how = f"measured, flags {k.choice.flags}" if k.choice.source == "tuned" else "heuristic"
+        how = (f"measured, flags {k.choice.flags}, driver {k.driver}" if k.choice.source == "tuned"
+               else "heuristic")
         notes = [f"auto chose {p.alg}: {how}"]
     if (case.extra("mode") or "C").upper() == "P":
         notes.append(_perf(k, p))

@@ -123,6 +123,8 @@ def _sweep_parser(prog: str, description: str, rounds: int) -> argparse.Argument
     ap.add_argument("--backend", default="llvm-cpu")
     ap.add_argument("--alg", default=None, help="variants to try, comma-separated (default: all)")
     ap.add_argument("--flags", default=None, help="flag sets to try, e.g. default,dt (default: all of the backend's)")
+    ap.add_argument("--drivers", default=None,
+                    help="runtime drivers to time each kernel on, e.g. local-task (default: all of the backend's)")
     ap.add_argument("--rounds", type=int, default=rounds, help=f"round-robin rounds; the median is kept (default {rounds})")
     ap.add_argument("--jobs", type=int, default=2, help="compiles in parallel (default 2)")
     return ap
@@ -154,7 +156,8 @@ def _sweep_args(ap: argparse.ArgumentParser, argv: list[str]):
 def _bench_conv(argv: list[str]) -> int:
     ap = _sweep_parser(
         "kgen bench conv",
-        "Every applicable variant x layout x compile-flag set of each problem, checked once and then timed "
+        "Every applicable variant x layout x compile-flag set of each problem, checked once and then timed on "
+        "each runtime driver "
         "side by side with PyTorch's conv (NCHW and channels_last) and IREE's default named conv; other "
         "arguments are benchdnn conv options and descriptors (default: the ResNet-50 layers at batch 1).", 7)
     ap.add_argument("--layouts", default=None, help="layouts to try, e.g. nchw,nhwc,nChw16c (default: per data type)")
@@ -165,7 +168,8 @@ def _bench_conv(argv: list[str]) -> int:
     from ..bench.conv import bench_convs, format_table, log_stderr, to_json, write_png
 
     results, ceiling = bench_convs(cases, backend.name, variants=variants, layouts=_list(a.layouts),
-                                   flag_sets=_list(a.flags), rounds=a.rounds, jobs=a.jobs, log=log_stderr)
+                                   flag_sets=_list(a.flags), drivers=_list(a.drivers), rounds=a.rounds,
+                                   jobs=a.jobs, log=log_stderr)
     print(format_table(results, a.all))
     if a.json:
         import json
@@ -179,7 +183,7 @@ def _bench_conv(argv: list[str]) -> int:
 def _tune(argv: list[str]) -> int:
     ap = _sweep_parser(
         "kgen tune",
-        "Measure every applicable variant x compile-flag set of each problem, in the layouts its --stag/--dtag "
+        "Measure every applicable variant x compile-flag set x runtime driver of each problem, in the layouts its --stag/--dtag "
         "give, and store the fastest correct one in the table --alg=auto reads ($KGEN_CACHE_DIR/tuned.json). "
         "Other arguments are benchdnn conv options and descriptors (default: the ResNet-50 layers at batch 1).", 5)
     ap.add_argument("--table", default=None, help="the selection table to update (default: $KGEN_TUNED_TABLE, "
@@ -190,8 +194,8 @@ def _tune(argv: list[str]) -> int:
     from ..bench.conv import log_stderr
     from ..bench.tune import format_choices, tune
 
-    rows, path = tune(cases, backend.name, variants=variants, flag_sets=_list(a.flags), rounds=a.rounds,
-                      jobs=a.jobs, log=log_stderr, path=Path(a.table) if a.table else None)
+    rows, path = tune(cases, backend.name, variants=variants, flag_sets=_list(a.flags), drivers=_list(a.drivers),
+                      rounds=a.rounds, jobs=a.jobs, log=log_stderr, path=Path(a.table) if a.table else None)
     print(format_choices(rows))
     print(f"selection table: {path}")
     return 0

@@ -31,6 +31,7 @@ class Choice:
     flags: str
     source: str                 # "tuned" (measured) or "heuristic"
     seconds: float | None = None
+    driver: str | None = None   # the runtime driver it was fastest on (None: the backend's default)
 
 
 def table_path() -> Path:
@@ -73,7 +74,7 @@ def lookup(p, backend: str, path: Path | None = None) -> Choice | None:
     e = load(path).get(problem_key(p, backend))
     if not e:
         return None
-    return Choice(e["variant"], e["flags"], "tuned", e.get("seconds"))
+    return Choice(e["variant"], e["flags"], "tuned", e.get("seconds"), e.get("driver"))
 
 
 def store(entries: dict[str, dict], path: Path | None = None) -> Path:
