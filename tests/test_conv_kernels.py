@@ -326,6 +326,18 @@ def test_golden_winograd_mmt4d_on_cpu():
     assert "batch_mmt4d" not in gpu and "(n, g, ic, th * 4 + i, tw * 4 + j)" in gpu
 
 
+def test_golden_im2col_channels_last():
+    # NHWC keeps channels last: columns (n, o0, o1, g, k0, k1, ic) with ic innermost, weights
+    # (G, K*IC, OC) from prepare, and an (O, R) x (R, OC) GEMM; 1x1 stride 2 copies the strided pixels
+    # once behind a barrier; NCHW keeps the (IC*K, O) form
+    text = _render("--alg=im2col --dt=s8:s8:s32 --stag=nhwc --dtag=nhwc g2ic6ih5oc4oh3kh3sh2ph1")
+    assert "(n, o0, o1, g, k0, k1, ic) -> (n, o0 * 2 + k0 * 1, o1 * 2 + k1 * 1, g, ic)" in text
+    assert "affine_map<(n, o, g, oc, r) -> (g, r, oc)>" in text and "tensor<2x27x2xi8>" in text
+    one = _render("--alg=im2col --dt=f32 --stag=nhwc --dtag=nhwc ic8ih6oc4oh3kh1sh2ph0")
+    assert "[1, 2, 2, 1, 1] : tensor<2x5x5x1x8xf32> to tensor<2x3x3x1x8xf32>" in one and "k0" not in one
+    assert "(n, g, r, o)" in _render("--alg=im2col --dt=f32 ic8ih6oc4oh3kh3ph1")
+
+
 def test_golden_indirect_table():
     from generator.problem.conv_math import indirect_offsets
 

@@ -1,51 +1,54 @@
 // Auto-generated file. Do not edit!
 //   Template: conv.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @conv_im2col__mb1ic256ih56oc512oh28kh1sh2ph0__f32_acdb__f32_abcd__f32_acdb__bias_prepare(%wei: tensor<131072xf32>) -> tensor<1x512x256xf32> {
+func.func @conv_im2col__mb1ic256ih56oc512oh28kh1sh2ph0__f32_acdb__f32_abcd__f32_acdb__bias_prepare(%wei: tensor<131072xf32>) -> tensor<1x256x512xf32> {
     %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [512, 256, 1, 1] : tensor<131072xf32> into tensor<512x256x1x1xf32>
 
     %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 512, 256, 1, 1] : tensor<512x256x1x1xf32> into tensor<1x512x256x1x1xf32>
 
-    %w3 = tensor.collapse_shape %w2 [[0], [1], [2, 3, 4]] : tensor<1x512x256x1x1xf32> into tensor<1x512x256xf32>
+    %w3_e = tensor.empty() : tensor<1x1x1x256x512xf32>
+    %w3 = linalg.transpose ins(%w2 : tensor<1x512x256x1x1xf32>) outs(%w3_e : tensor<1x1x1x256x512xf32>) permutation = [0, 3, 4, 2, 1]
 
-    return %w3 : tensor<1x512x256xf32>
+    %w4 = tensor.collapse_shape %w3 [[0], [1, 2, 3], [4]] : tensor<1x1x1x256x512xf32> into tensor<1x256x512xf32>
+
+    return %w4 : tensor<1x256x512xf32>
 }
 
-func.func @conv_im2col__mb1ic256ih56oc512oh28kh1sh2ph0__f32_acdb__f32_abcd__f32_acdb__bias(%src: tensor<802816xf32>, %w: tensor<1x512x256xf32>, %bias: tensor<512xf32>) -> tensor<401408xf32> {
+func.func @conv_im2col__mb1ic256ih56oc512oh28kh1sh2ph0__f32_acdb__f32_abcd__f32_acdb__bias(%src: tensor<802816xf32>, %w: tensor<1x256x512xf32>, %bias: tensor<512xf32>) -> tensor<401408xf32> {
     %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 56, 56, 256] : tensor<802816xf32> into tensor<1x56x56x256xf32>
 
-    %v2_e = tensor.empty() : tensor<1x256x56x56xf32>
-    %v2 = linalg.transpose ins(%v1 : tensor<1x56x56x256xf32>) outs(%v2_e : tensor<1x256x56x56xf32>) permutation = [0, 3, 1, 2]
+    %v2 = tensor.extract_slice %v1[0, 0, 0, 0] [1, 55, 55, 256] [1, 1, 1, 1] : tensor<1x56x56x256xf32> to tensor<1x55x55x256xf32>
 
-    %v3 = tensor.extract_slice %v2[0, 0, 0, 0] [1, 256, 55, 55] [1, 1, 1, 1] : tensor<1x256x56x56xf32> to tensor<1x256x55x55xf32>
+    %v3 = tensor.expand_shape %v2 [[0], [1], [2], [3, 4]] output_shape [1, 55, 55, 1, 256] : tensor<1x55x55x256xf32> into tensor<1x55x55x1x256xf32>
 
-    %v4 = tensor.expand_shape %v3 [[0], [1, 2], [3], [4]] output_shape [1, 1, 256, 55, 55] : tensor<1x256x55x55xf32> into tensor<1x1x256x55x55xf32>
+    %v4_c = tensor.extract_slice %v3[0, 0, 0, 0, 0] [1, 28, 28, 1, 256] [1, 2, 2, 1, 1] : tensor<1x55x55x1x256xf32> to tensor<1x28x28x1x256xf32>
+    %v4 = util.optimization_barrier %v4_c : tensor<1x28x28x1x256xf32>
+    %v5 = tensor.collapse_shape %v4 [[0], [1, 2], [3], [4]] : tensor<1x28x28x1x256xf32> into tensor<1x784x1x256xf32>
 
-    %v5_z = arith.constant 0.0 : f32
-    %v5_e = tensor.empty() : tensor<1x1x512x28x28xf32>
-    %v5_acc = linalg.fill ins(%v5_z : f32) outs(%v5_e : tensor<1x1x512x28x28xf32>) -> tensor<1x1x512x28x28xf32>
-    %v5 = linalg.generic {indexing_maps = [affine_map<(n, g, oc, o0, o1, ic) -> (n, g, ic, o0 * 2, o1 * 2)>, affine_map<(n, g, oc, o0, o1, ic) -> (g, oc, ic)>, affine_map<(n, g, oc, o0, o1, ic) -> (n, g, oc, o0, o1)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v4, %w : tensor<1x1x256x55x55xf32>, tensor<1x512x256xf32>) outs(%v5_acc : tensor<1x1x512x28x28xf32>) {
-    ^bb0(%v5_x: f32, %v5_w: f32, %v5_a: f32):
-      %v5_m = arith.mulf %v5_x, %v5_w : f32
-      %v5_s = arith.addf %v5_a, %v5_m : f32
-      linalg.yield %v5_s : f32
-    } -> tensor<1x1x512x28x28xf32>
-    %v6 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 512] : tensor<512xf32> into tensor<1x512xf32>
+    %v6_z = arith.constant 0.0 : f32
+    %v6_e = tensor.empty() : tensor<1x784x1x512xf32>
+    %v6_acc = linalg.fill ins(%v6_z : f32) outs(%v6_e : tensor<1x784x1x512xf32>) -> tensor<1x784x1x512xf32>
+    %v6 = linalg.generic {indexing_maps = [affine_map<(n, o, g, oc, r) -> (n, o, g, r)>, affine_map<(n, o, g, oc, r) -> (g, r, oc)>, affine_map<(n, o, g, oc, r) -> (n, o, g, oc)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v5, %w : tensor<1x784x1x256xf32>, tensor<1x256x512xf32>) outs(%v6_acc : tensor<1x784x1x512xf32>) {
+    ^bb0(%v6_x: f32, %v6_w: f32, %v6_a: f32):
+      %v6_m = arith.mulf %v6_x, %v6_w : f32
+      %v6_s = arith.addf %v6_a, %v6_m : f32
+      linalg.yield %v6_s : f32
+    } -> tensor<1x784x1x512xf32>
+    %v7 = tensor.expand_shape %v6 [[0], [1, 2], [3], [4]] output_shape [1, 28, 28, 1, 512] : tensor<1x784x1x512xf32> into tensor<1x28x28x1x512xf32>
 
-    %v7_e = tensor.empty() : tensor<1x1x512x28x28xf32>
-    %v7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v5, %v6 : tensor<1x1x512x28x28xf32>, tensor<1x512xf32>) outs(%v7_e : tensor<1x1x512x28x28xf32>) {
-    ^bb0(%v7_a: f32, %v7_b: f32, %v7_out: f32):
-      %v7_ab = arith.addf %v7_a, %v7_b : f32
-      linalg.yield %v7_ab : f32
-    } -> tensor<1x1x512x28x28xf32>
-    %v8 = tensor.collapse_shape %v7 [[0], [1, 2], [3], [4]] : tensor<1x1x512x28x28xf32> into tensor<1x512x28x28xf32>
+    %v8 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 512] : tensor<512xf32> into tensor<1x512xf32>
 
-    %v9_e = tensor.empty() : tensor<1x28x28x512xf32>
-    %v9 = linalg.transpose ins(%v8 : tensor<1x512x28x28xf32>) outs(%v9_e : tensor<1x28x28x512xf32>) permutation = [0, 2, 3, 1]
+    %v9_e = tensor.empty() : tensor<1x28x28x1x512xf32>
+    %v9 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v7, %v8 : tensor<1x28x28x1x512xf32>, tensor<1x512xf32>) outs(%v9_e : tensor<1x28x28x1x512xf32>) {
+    ^bb0(%v9_a: f32, %v9_b: f32, %v9_out: f32):
+      %v9_ab = arith.addf %v9_a, %v9_b : f32
+      linalg.yield %v9_ab : f32
+    } -> tensor<1x28x28x1x512xf32>
+    %v10 = tensor.collapse_shape %v9 [[0], [1], [2], [3, 4]] : tensor<1x28x28x1x512xf32> into tensor<1x28x28x512xf32>
 
-    %v10 = tensor.collapse_shape %v9 [[0, 1, 2, 3]] : tensor<1x28x28x512xf32> into tensor<401408xf32>
+    %v11 = tensor.collapse_shape %v10 [[0, 1, 2, 3]] : tensor<1x28x28x512xf32> into tensor<401408xf32>
 
-    return %v10 : tensor<401408xf32>
+    return %v11 : tensor<401408xf32>
 }
