@@ -1,5 +1,4 @@
 """The checked-in mlir/ must be exactly what the catalog renders now (no compiler needed)."""
-from pathlib import Path
 
 import pytest
 

@@ -9,12 +9,11 @@ overhead of each path: NumPy in and out (upload, invoke, readback), device tenso
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 import numpy as np
 
-from .timing import median_times, quiet_openmp
+from .timing import import_torch, median_times
 
 TINY_CONV = "mb1ic4ih4oc4oh4kh1ph0"
 
@@ -33,7 +32,6 @@ def bench_calls(desc: str = TINY_CONV, backend: str = "llvm-cpu", rounds: int = 
     from ..api import conv
     from ..compile import get_backend
 
-    quiet_openmp()
     b = get_backend(backend)
     fns = {}
     x = w = None
@@ -50,20 +48,14 @@ def bench_calls(desc: str = TINY_CONV, backend: str = "llvm-cpu", rounds: int = 
         dev_args = (k._run.upload(xb), k._wei, *[k._run.upload(a) for a in k._bias(None)])
         fns[f"Function.invoke on device tensors, {drv}"] = (lambda f=k._run, a=dev_args: f.invoke(*a))
         fns[f"kernel.bind(x)(): pre-bound, {drv}"] = k.bind(xb)
-    try:
-        import torch
-        torch.set_num_threads(os.cpu_count() or 1)
-        tx, tw = torch.from_numpy(x.astype(np.float32)), torch.from_numpy(w.reshape(
-            p.desc.oc, -1, *p.wei.dims[-2:]).astype(np.float32))
-        tb = torch.zeros(p.desc.oc)
-        F = torch.nn.functional
+    torch = import_torch(log)
+    if torch is not None:                 # the tiny problem has g = 1: weights are (OC, IC, KH, KW)
+        tx, tw, tb = torch.from_numpy(x), torch.from_numpy(w), torch.zeros(p.desc.oc)
 
         def torch_conv():
             with torch.inference_mode():
-                return F.conv2d(tx, tw, tb)
+                return torch.nn.functional.conv2d(tx, tw, tb)
         fns["torch conv2d (NCHW)"] = torch_conv
-    except ImportError:
-        log("PyTorch is not installed (./build.sh bench installs it): its row is left out")
     times = median_times(fns, rounds)
     return [CallRow(name, t) for name, t in times.items()]
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -22,7 +21,7 @@ from typing import Callable
 
 import numpy as np
 
-from .timing import best_times, median_times, quiet_openmp
+from .timing import best_times, import_torch, median_times
 
 # The issue's ResNet-50 layers at batch 1 (benchdnn descriptors): 1x1, 3x3, the 7x7 stem, 1x1 stride 2
 RESNET50_LAYERS = (
@@ -62,8 +61,12 @@ class Candidate:
     driver: str | None = None                   # runtime driver; None: the backend's default
 
     @property
+    def at_driver(self) -> str:
+        return f"@{self.driver}" if self.driver else ""
+
+    @property
     def label(self) -> str:
-        return f"{self.variant}/{self.layout}/{self.flags}" + (f"@{self.driver}" if self.driver else "")
+        return f"{self.variant}/{self.layout}/{self.flags}{self.at_driver}"
 
 
 @dataclass
@@ -191,17 +194,6 @@ def _torch_fns(torch, p, x: np.ndarray, w: np.ndarray, b: np.ndarray | None) -> 
     return fns
 
 
-def _import_torch(log):
-    quiet_openmp()
-    try:
-        import torch
-    except ImportError:
-        log("PyTorch is not installed (./build.sh bench installs it): its columns are left out")
-        return None
-    torch.set_num_threads(os.cpu_count() or 1)
-    return torch
-
-
 # ------------------------------------------------------------------------------------------ ceiling
 @dataclass
 class Ceiling:
@@ -227,27 +219,35 @@ def measure_ceiling(torch, rounds: int) -> Ceiling:
 
 
 # ------------------------------------------------------------------------------------------ the run
-def bench_drivers(b, drivers=None) -> list[str | None]:
-    """The runtime drivers to time each kernel on (None stands for the backend's default one):
-    all of the backend's unless named; an unknown name fails here, before any work."""
+@dataclass
+class Sweep:
+    """What `kgen bench conv` and `kgen tune` sweep: variants x flag sets x runtime drivers."""
+    variants: list[str]
+    flag_sets: list[str]
+    drivers: list[str | None]          # None stands for the backend's default driver
+
+
+def sweep(b, variants=None, flag_sets=None, drivers=None) -> Sweep:
+    """Defaults (every variant but the `winograd` alias of winograd_f4, every flag set and driver of the
+    backend) and validation: an unknown name fails here, before any work or message."""
+    from ..emit.conv import VARIANTS
     from ..runtime import driver_for
+    flag_sets = list(flag_sets or [n for n, _ in b.flag_sets])
+    for fs in flag_sets:
+        b.flag_set(fs)
     names = list(drivers or b.runtime_drivers)
-    return [None if driver_for(b, d) == b.driver else d for d in names]
+    return Sweep(list(variants or [v for v in VARIANTS if v != "winograd"]), flag_sets,
+                 [None if driver_for(b, d) == b.driver else d for d in names])
 
 
 def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None, flag_sets=None,
                 drivers=None, rounds: int = 7, jobs: int = 2, log: Callable[[str], None] = print
                 ) -> tuple[list[ProblemResult], Ceiling]:
     from ..compile import get_backend
-    from ..emit.conv import VARIANTS
 
     b = get_backend(backend)
-    flag_sets = list(flag_sets or [n for n, _ in b.flag_sets])
-    for fs in flag_sets:
-        b.flag_set(fs)                                   # unknown names fail before any work or message
-    drivers = bench_drivers(b, drivers)
-    torch = _import_torch(log) if b.name == "llvm-cpu" else None
-    variants = list(variants or [v for v in VARIANTS if v != "winograd"])    # winograd == winograd_f4
+    sw = sweep(b, variants, flag_sets, drivers)
+    torch = import_torch(log) if b.name == "llvm-cpu" else None
     ceiling = measure_ceiling(torch, rounds)
     log(f"ceiling: {ceiling.matmul_gflops:.1f} GFLOP/s ({ceiling.matmul_by} 2048^3 f32), "
         f"{ceiling.copy_gbps:.1f} GB/s (NumPy copy)")
@@ -255,13 +255,11 @@ def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None
     for i, case in enumerate(cases):
         p = base_problem(case)
         lays = list(layouts or DEFAULT_LAYOUTS.get(p.src.dtype.name, ("nchw", "nhwc")))
-        results.append(measure_problem(p, b, variants, lays, flag_sets, torch, rounds, jobs, log,
-                                       f"[{i + 1}/{len(cases)}]", drivers))
+        results.append(measure_problem(p, b, sw, lays, torch, rounds, jobs, log, f"[{i + 1}/{len(cases)}]"))
     return results, ceiling
 
 
-def measure_problem(p, b, variants, layouts, flag_sets, torch, rounds: int, jobs: int, log, tag: str = "",
-                    drivers=(None,)) -> ProblemResult:
+def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log, tag: str = "") -> ProblemResult:
     """Plan, compile, check and time every candidate of one problem (and PyTorch's conv, if given)."""
     from ..api import ConvKernel
     from ..cli.conv_cmd import check, fill, SEED
@@ -270,14 +268,14 @@ def measure_problem(p, b, variants, layouts, flag_sets, torch, rounds: int, jobs
     d = p.desc
     dt = p.src.dtype.name
     r = ProblemResult(str(d), dt, d.flops(), p.src.size_bytes + p.wei.size_bytes + p.dst.size_bytes)
-    r.candidates = plan_candidates(p, b, variants, layouts, flag_sets)
+    r.candidates = plan_candidates(p, b, sw.variants, layouts, sw.flag_sets)
     n_ok = sum(c.status == "ok" for c in r.candidates)
     log(f"{tag} {r.line} ({dt}): {n_ok} candidates ({d.flops() / 1e9:.3f} GFLOP)")
     compile_candidates(r.candidates, b, jobs, log)
     # one compiled kernel, timed on each runtime driver (local-task's hand-off costs more than a
     # second core gains on small kernels)
     r.candidates = [dataclasses.replace(c, driver=drv) if c.status == "ok" else c
-                    for c in r.candidates for drv in (drivers if c.status == "ok" else (None,))]
+                    for c in r.candidates for drv in (sw.drivers if c.status == "ok" else (None,))]
     fns: dict[str, Callable[[], object]] = {}
     for c in r.candidates:
         if c.status != "ok":

@@ -6,14 +6,13 @@ the bytes read plus the bytes written (padding included).
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..api import reorder
 from ..layout import MemoryDesc
-from .timing import median_times, quiet_openmp
+from .timing import import_torch, median_times
 
 # (dims, src tag, dst tag): the three conversions on two ResNet shapes and a channel tail
 DEFAULT_CASES = [
@@ -53,13 +52,7 @@ def _torch_reorder(torch, x, sdesc: MemoryDesc, ddesc: MemoryDesc):
 
 def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = "f32", rounds: int = 7,
                    log=print) -> list[Row]:
-    quiet_openmp()
-    try:
-        import torch
-        torch.set_num_threads(os.cpu_count() or 1)
-    except ImportError:
-        torch = None
-        log("PyTorch is not installed (pip install -e .[bench]): its column is left out")
+    torch = import_torch(log)
     rows: list[Row] = []
     for dims, stag, dtag in cases:
         s, d = MemoryDesc(dims, dtype, stag), MemoryDesc(dims, dtype, dtag)

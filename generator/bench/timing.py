@@ -47,3 +47,16 @@ def median_times(fns: dict[str, Callable[[], object]], rounds: int, min_batch_s:
 def best_times(fns: dict[str, Callable[[], object]], rounds: int, min_batch_s: float = 0.02) -> dict[str, float]:
     """The fastest round: for ceilings, which are what the machine can do at best."""
     return {name: min(v) for name, v in round_samples(fns, rounds, min_batch_s).items()}
+
+
+def import_torch(log: Callable[[str], None]):
+    """PyTorch, set up for side-by-side timing (passive OpenMP waits, all cores), or None with one
+    notice when it is not installed (the benchmarks then leave its columns out)."""
+    quiet_openmp()
+    try:
+        import torch
+    except ImportError:
+        log("PyTorch is not installed (./build.sh bench installs it): its columns are left out")
+        return None
+    torch.set_num_threads(os.cpu_count() or 1)
+    return torch

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .conv import USER_LAYOUT, ProblemResult, base_problem, bench_drivers, measure_problem
+from .conv import USER_LAYOUT, ProblemResult, base_problem, measure_problem, sweep
 
 
 def tune(cases, backend: str = "llvm-cpu", *, variants=None, flag_sets=None, drivers=None, rounds: int = 5,
@@ -18,19 +18,12 @@ def tune(cases, backend: str = "llvm-cpu", *, variants=None, flag_sets=None, dri
     """Returns [(problem, result)] and the table path written."""
     from ..compile import get_backend
     from ..emit import tuned
-    from ..emit.conv import VARIANTS
-
     b = get_backend(backend)
-    flag_sets = list(flag_sets or [n for n, _ in b.flag_sets])
-    for fs in flag_sets:
-        b.flag_set(fs)
-    drivers = bench_drivers(b, drivers)
-    variants = list(variants or [v for v in VARIANTS if v != "winograd"])
+    sw = sweep(b, variants, flag_sets, drivers)
     out, entries = [], {}
     for i, case in enumerate(cases):
         p = base_problem(case)
-        r = measure_problem(p, b, variants, [USER_LAYOUT], flag_sets, None, rounds, jobs, log,
-                            f"[{i + 1}/{len(cases)}]", drivers)
+        r = measure_problem(p, b, sw, [USER_LAYOUT], None, rounds, jobs, log, f"[{i + 1}/{len(cases)}]")
         out.append((p, r))
         best = r.best
         if best is None:
@@ -46,7 +39,7 @@ def tune(cases, backend: str = "llvm-cpu", *, variants=None, flag_sets=None, dri
 
 
 def _short(c) -> str:
-    return f"{c.variant}/{c.flags}" + (f"@{c.driver}" if c.driver else "")
+    return f"{c.variant}/{c.flags}{c.at_driver}"
 
 
 def format_choices(rows) -> str:

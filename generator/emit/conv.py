@@ -235,6 +235,21 @@ def _drop_unit_axes(plan: Plan, v: Value, axes) -> Value:
     return plan.collapse(v, groups)
 
 
+def _window_gather(plan: Plan, x: Value, dims: list[str], src: list[str], shape, elem: str | None = None) -> Value:
+    """out[dims] = x[src]: a copy whose source indices are affine in the iteration dims (spatial-pack
+    and Winograd tiles, im2col columns), laid out in iteration order; `elem` widens a float source."""
+    return plan.add("window_gather", x, shape, elem or x.elem, dims=dims, src=src)
+
+
+def _barrier(plan: Plan, v: Value) -> Value:
+    """util.optimization_barrier: keeps IREE from fusing `v`'s producer into its consumers (see callers)."""
+    return plan.add("barrier", v, v.shape, v.elem)
+
+
+def _window(o: str, k: str, stride: int, dilation: int) -> str:
+    return f"{o} * {stride} + {k} * {dilation}"
+
+
 def _im2col_channels_last(p: ConvProblem, backend: str | None) -> bool:
     """A plain channels-last source (NHWC) keeps channels last: columns gathered as (N, O.., G, K.., IC/G)
     read whole channel runs, and the GEMM is (O, K.. IC) x (K.. IC, OC), the form IREE data-tiles (VNNI for
@@ -262,12 +277,16 @@ def _im2col_compute_cl(plan: Plan, x: Value, w: Value, p: ConvProblem) -> Value:
         if any(s.s != 1 for s in sp):
             # the strided pixels copied once (a barrier keeps IREE from folding the stride back into
             # the GEMM's operand, which it then cannot data-tile)
-            x = plan.add("strided_slice", x, (d.mb,) + odims + x.shape[-2:], strides=[1] + [s.s for s in sp] + [1, 1])
+            x = _barrier(plan, plan.slice(x, [0] * len(x.shape), (d.mb,) + odims + x.shape[-2:],
+                                          strides=[1] + [s.s for s in sp] + [1, 1]))
         cols = plan.collapse(x, [[0], list(range(1, 1 + nsp)), [1 + nsp], [2 + nsp]])       # (N, O, G, IC/G)
     else:
         kdims = tuple(s.k for s in sp)
-        cols = plan.add("im2col_cl", x, (d.mb,) + odims + (d.g,) + kdims + (d.ic // d.g,), p.src.dtype.mlir,
-                        strides=[s.s for s in sp], dilations=[s.d + 1 for s in sp])
+        os_, ks = [f"o{i}" for i in range(nsp)], [f"k{i}" for i in range(nsp)]
+        cols = _barrier(plan, _window_gather(
+            plan, x, ["n"] + os_ + ["g"] + ks + ["ic"],
+            ["n"] + [_window(o, k, s.s, s.d + 1) for o, k, s in zip(os_, ks, sp)] + ["g", "ic"],
+            (d.mb,) + odims + (d.g,) + kdims + (d.ic // d.g,)))
         cols = plan.collapse(cols, [[0], list(range(1, 1 + nsp)), [1 + nsp], list(range(2 + nsp, 3 + 2 * nsp))])
     acc = plan.add("gemm_cl", cols, (d.mb, cols.shape[1], d.g, d.oc // d.g), p.acc.mlir, wei=w,
                    src_dt=p.src.dtype, acc_dt=p.acc)
@@ -288,8 +307,10 @@ def _im2col_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, backend: str
         return acc
     kdims = tuple(s.k for s in sp)
     odims = tuple(s.o for s in sp)
-    cols = plan.add("im2col", x, (d.mb, d.g, d.ic // d.g) + kdims + odims, p.src.dtype.mlir,
-                    strides=[s.s for s in sp], dilations=[s.d + 1 for s in sp])
+    os_, ks = [f"o{i}" for i in range(nsp)], [f"k{i}" for i in range(nsp)]
+    cols = _window_gather(plan, x, ["n", "g", "ic"] + ks + os_,
+                          ["n", "g", "ic"] + [_window(o, k, s.s, s.d + 1) for o, k, s in zip(os_, ks, sp)],
+                          (d.mb, d.g, d.ic // d.g) + kdims + odims)
     cols = plan.collapse(cols, [[0], [1], list(range(2, 3 + nsp)), list(range(3 + nsp, 3 + 2 * nsp))])
     acc = plan.add("gemm", cols, (d.mb, d.g, d.oc // d.g, cols.shape[3]), p.acc.mlir, wei=w,
                    src_dt=p.src.dtype, acc_dt=p.acc)
@@ -359,9 +380,12 @@ def _spatial_pack_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, backen
     # zero tail so the last tile's window is whole (its extra outputs are cropped below)
     x = plan.pad(x, [0, 0, 0] + [max(n - have, 0) for n, have in zip(need, x.shape[3:])])
     icg, ocg = d.ic // d.g, d.oc // d.g
-    tiles = plan.add("sp_tiles", x, (d.mb,) + ntiles + (d.g, icg) + extent, x.elem,
-                     steps=[t * s.s for s, t in zip(sp, tile)])
-    tiles = plan.add("barrier", tiles, tiles.shape, tiles.elem)
+    # (n, T.., g, c, j..) <- x[n, g, c, T * tile * stride + j ..]: the tiles join the batch
+    ts, js = [f"t{i}" for i in range(nsp)], [f"j{i}" for i in range(nsp)]
+    tiles = _barrier(plan, _window_gather(
+        plan, x, ["n"] + ts + ["g", "c"] + js,
+        ["n", "g", "c"] + [f"{t_} * {t * s.s} + {j}" for t_, j, s, t in zip(ts, js, sp, tile)],
+        (d.mb,) + ntiles + (d.g, icg) + extent))
     batch = d.mb * math.prod(ntiles)
     tiles = plan.collapse(tiles, [list(range(1 + nsp))] + [[k] for k in range(1 + nsp, 3 + 2 * nsp)])
     acc = plan.add("conv_direct", tiles, (batch, d.g, ocg) + tile, p.acc.mlir, wei=w, strides=[s.s for s in sp],
@@ -465,7 +489,13 @@ def _winograd_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, backend: s
     if _winograd_mmt4d(backend):
         return _winograd_compute_mmt4d(plan, x, w, p, m, (th, eh), tw, btc, _f32_constant(plan, at))
     x = plan.pad(x, [0, 0, 0, eh - x.shape[3], ew - x.shape[4]])      # zero tail so the last tile is whole
-    tiles = plan.add("wino_tiles", x, (a, a) + x.shape[:3] + (th, tw), "f32", m=m)
+    # the overlapping (m+2)^2 input tiles gathered once, tap indices outermost: the transforms then
+    # reduce over a leading dim, which IREE lowers as a small matmul (reducing inside th * m + i it picks
+    # a generic reduction 15x slower: iree-profile, README); the barrier keeps IREE from fusing the
+    # gather back into the first transform, which would bring that slow reduction back
+    tiles = _barrier(plan, _window_gather(plan, x, ["i", "j", "n", "g", "ic", "th", "tw"],
+                                          ["n", "g", "ic", f"th * {m} + i", f"tw * {m} + j"],
+                                          (a, a) + x.shape[:3] + (th, tw), "f32"))
     rows = plan.add("wino_input_rows", tiles, (a, a) + x.shape[:3] + (th, tw), "f32", mat=btc)
     v = plan.add("wino_input_cols", rows, (a, a) + x.shape[:3] + (th, tw), "f32", mat=btc)
     mm = plan.add("wino_gemm", v, (a, a, d.mb, d.g, d.oc // d.g, th, tw), "f32", wei=w)
@@ -488,7 +518,10 @@ def _winograd_compute_mmt4d(plan: Plan, x: Value, w: Value, p: ConvProblem, m: i
     x = plan.pad(x, [0, 0, 0, eh - x.shape[3], t1 * m0 * m + 2 - x.shape[4]])
     n, g, icg = x.shape[:3]
     shape = (a, a, g, n, th, t1, icg, m0)
-    tiles = plan.add("wino_tiles_mmt4d", x, shape, "f32", m=m, m0=m0)
+    # as in _winograd_compute, the columns split as t1 * M0 + t0, dims in the mmt4d operand's order
+    tiles = _barrier(plan, _window_gather(plan, x, ["i", "j", "g", "n", "th", "t1", "ic", "t0"],
+                                          ["n", "g", "ic", f"th * {m} + i", f"(t1 * {m0} + t0) * {m} + j"],
+                                          shape, "f32"))
     rows = plan.add("wino_input_rows_mmt4d", tiles, shape, "f32", mat=btc)
     v = plan.add("wino_input_cols_mmt4d", rows, shape, "f32", mat=btc)
     v = plan.collapse(v, [[0, 1, 2], [3, 4, 5], [6], [7]])

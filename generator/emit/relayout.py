@@ -46,11 +46,12 @@ class Plan:
         return out
 
     # ---- primitive steps; each skips itself when it would change nothing
-    def slice(self, v: Value, offsets, sizes, result_shape=None) -> Value:
-        if tuple(sizes) == v.shape and not any(offsets):
+    def slice(self, v: Value, offsets, sizes, result_shape=None, strides=None) -> Value:
+        strides = list(strides) if strides is not None and any(st != 1 for st in strides) else None
+        if tuple(sizes) == v.shape and not any(offsets) and strides is None:
             return v
         return self.add("slice", v, result_shape if result_shape is not None else sizes,
-                        offsets=list(offsets), sizes=list(sizes))
+                        offsets=list(offsets), sizes=list(sizes), strides=strides)
 
     def pad(self, v: Value, high, low=None) -> Value:
         low = list(low) if low is not None else [0] * len(high)

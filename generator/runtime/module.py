@@ -63,8 +63,6 @@ if _BF16 is not None:
 
 _ACCEPTED = ", ".join(sorted(str(d) for d in _ELEMENT_TYPES))
 
-_CPU_DRIVERS = ("local-task", "local-sync")
-
 
 # ---------------------------------------------------------------------------------------------
 # Instance and devices
@@ -134,20 +132,19 @@ _NICE = {"vulkan": "Vulkan", "cuda": "CUDA", "local-task": "CPU", "local-sync": 
 
 def get_device(backend: str | Backend, driver: str | None = None) -> rt.HalDevice:
     """The runtime device for ``backend`` (on ``driver``, see ``driver_for``), created once per driver
-    and process. CPU devices use IREE's caching allocator: a kernel called again gets its result
-    buffer back from the cache instead of fresh pages from the OS (measured: a 3 MB reorder on
-    local-sync went from 195 to 159 us).
+    and process, with the backend's allocators (``Backend.allocators``: the CPU's caching allocator).
 
     Raises ``RunError`` with one line, e.g. ``no CUDA device: CUDA driver library 'libcuda.so' ...
     not available``.
     """
-    drv = driver_for(backend, driver)
+    b = get_backend(backend)
+    drv = driver_for(b, driver)
     with _lock:
         dev = _devices.get(drv)
         if dev is None:
             try:
-                if drv in _CPU_DRIVERS:
-                    dev = rt.get_driver(drv).create_device_by_uri(drv, allocators=["caching"])
+                if b.allocators:
+                    dev = rt.get_driver(drv).create_device_by_uri(drv, allocators=list(b.allocators))
                 else:
                     dev = rt.get_device(drv)
             except Exception as e:  # noqa: BLE001 - IREE raises RuntimeError/ValueError
@@ -396,12 +393,13 @@ class Function:
                 f"{self.name}: argument {i} is {dtype}{list(shape)}, expected {_fmt_type(exp_shape, et)}"
             )
 
-    def _arg_list(self, args: tuple) -> tuple[rt.VmVariantList, bool]:
-        """The packed argument list (NumPy arrays uploaded, every argument checked against the
-        signature) and whether all arguments were already on the device."""
+    def _arg_list(self, args: tuple) -> tuple[rt.VmVariantList, tuple[DeviceTensor, ...]]:
+        """The packed argument list and the tensors in it (NumPy arrays checked against the signature,
+        then uploaded; DeviceTensors checked and taken as they are)."""
         if self.signature is not None and len(args) != len(self.signature):
             raise InputError(f"{self.name}: takes {len(self.signature)} arguments, got {len(args)}")
         lst = rt.VmVariantList(len(args))
+        tensors = []
         for i, a in enumerate(args):
             if isinstance(a, DeviceTensor):
                 if a.driver != self._driver:
@@ -413,13 +411,15 @@ class Function:
                 t = _upload(a, self._device, self._driver, f"{self.name}: argument {i}")
             self._check(i, t.shape, t.dtype)
             lst.push_ref(t.view)
-        return lst, bool(args) and all(isinstance(a, DeviceTensor) for a in args)
+            tensors.append(t)
+        return lst, tuple(tensors)
 
     def _pack(self, args: tuple) -> rt.VmVariantList:
         last = self._last_args
         if last is not None and len(last[1]) == len(args) and all(x is y for x, y in zip(last[1], args)):
             return last[0]  # benchmark loop: the same device tensors again, reuse the packed list
-        lst, all_dev = self._arg_list(args)
+        lst, _ = self._arg_list(args)
+        all_dev = bool(args) and all(isinstance(a, DeviceTensor) for a in args)
         # Holding the tensors themselves (not their ids) keeps them alive, so identity is reliable.
         self._last_args = (lst, tuple(args)) if all_dev else None
         return lst
@@ -467,8 +467,7 @@ class Function:
         with self._lock:
             if self._fn is None:
                 raise RunError(f"{self.name}: the runtime was shut down")
-            tensors = tuple(a if isinstance(a, DeviceTensor) else self.upload(a) for a in args)
-            lst, _ = self._arg_list(tensors)
+            lst, tensors = self._arg_list(args)
         return BoundCall(self, tensors, lst)
 
 

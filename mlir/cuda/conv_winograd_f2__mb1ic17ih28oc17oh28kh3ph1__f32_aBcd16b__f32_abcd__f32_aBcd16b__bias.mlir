@@ -46,26 +46,16 @@ func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f
 
     %v5 = arith.constant dense<"0x0000803F00000000000080BF00000000000000000000803F0000803F0000000000000000000080BF0000803F00000000000000000000803F00000000000080BF"> : tensor<4x4xf32>
     %v6_e = tensor.empty() : tensor<4x4x1x1x17x14x14xf32>
-    %v6_t = linalg.generic {indexing_maps = [affine_map<(i, j, n, g, ic, th, tw) -> (n, g, ic, th * 2 + i, tw * 2 + j)>, affine_map<(i, j, n, g, ic, th, tw) -> (i, j, n, g, ic, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+    %v6 = linalg.generic {indexing_maps = [affine_map<(i, j, n, g, ic, th, tw) -> (n, g, ic, th * 2 + i, tw * 2 + j)>, affine_map<(i, j, n, g, ic, th, tw) -> (i, j, n, g, ic, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
         ins(%v4 : tensor<1x1x17x30x30xf32>) outs(%v6_e : tensor<4x4x1x1x17x14x14xf32>) {
-    ^bb0(%v6_x: f32, %v6_o: f32):
+    ^bb0(%v6_x: f32, %v6_y: f32):
       linalg.yield %v6_x : f32
     } -> tensor<4x4x1x1x17x14x14xf32>
-    %v6 = util.optimization_barrier %v6_t : tensor<4x4x1x1x17x14x14xf32>
-    %v7_z = arith.constant 0.0 : f32
-    %v7_e = tensor.empty() : tensor<4x4x1x1x17x14x14xf32>
-    %v7_acc = linalg.fill ins(%v7_z : f32) outs(%v7_e : tensor<4x4x1x1x17x14x14xf32>) -> tensor<4x4x1x1x17x14x14xf32>
-    %v7 = linalg.generic {indexing_maps = [affine_map<(a, j, n, g, ic, th, tw, i) -> (a, i)>, affine_map<(a, j, n, g, ic, th, tw, i) -> (i, j, n, g, ic, th, tw)>, affine_map<(a, j, n, g, ic, th, tw, i) -> (a, j, n, g, ic, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v5, %v6 : tensor<4x4xf32>, tensor<4x4x1x1x17x14x14xf32>) outs(%v7_acc : tensor<4x4x1x1x17x14x14xf32>) {
-    ^bb0(%v7_c: f32, %v7_x: f32, %v7_a: f32):
-      %v7_m = arith.mulf %v7_c, %v7_x : f32
-      %v7_s = arith.addf %v7_a, %v7_m : f32
-      linalg.yield %v7_s : f32
-    } -> tensor<4x4x1x1x17x14x14xf32>
+    %v7 = util.optimization_barrier %v6 : tensor<4x4x1x1x17x14x14xf32>
     %v8_z = arith.constant 0.0 : f32
     %v8_e = tensor.empty() : tensor<4x4x1x1x17x14x14xf32>
     %v8_acc = linalg.fill ins(%v8_z : f32) outs(%v8_e : tensor<4x4x1x1x17x14x14xf32>) -> tensor<4x4x1x1x17x14x14xf32>
-    %v8 = linalg.generic {indexing_maps = [affine_map<(a, b, n, g, ic, th, tw, j) -> (b, j)>, affine_map<(a, b, n, g, ic, th, tw, j) -> (a, j, n, g, ic, th, tw)>, affine_map<(a, b, n, g, ic, th, tw, j) -> (a, b, n, g, ic, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+    %v8 = linalg.generic {indexing_maps = [affine_map<(a, j, n, g, ic, th, tw, i) -> (a, i)>, affine_map<(a, j, n, g, ic, th, tw, i) -> (i, j, n, g, ic, th, tw)>, affine_map<(a, j, n, g, ic, th, tw, i) -> (a, j, n, g, ic, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
         ins(%v5, %v7 : tensor<4x4xf32>, tensor<4x4x1x1x17x14x14xf32>) outs(%v8_acc : tensor<4x4x1x1x17x14x14xf32>) {
     ^bb0(%v8_c: f32, %v8_x: f32, %v8_a: f32):
       %v8_m = arith.mulf %v8_c, %v8_x : f32
@@ -75,52 +65,62 @@ func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f
     %v9_z = arith.constant 0.0 : f32
     %v9_e = tensor.empty() : tensor<4x4x1x1x17x14x14xf32>
     %v9_acc = linalg.fill ins(%v9_z : f32) outs(%v9_e : tensor<4x4x1x1x17x14x14xf32>) -> tensor<4x4x1x1x17x14x14xf32>
-    %v9 = linalg.generic {indexing_maps = [affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, n, g, ic, th, tw)>, affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, g, oc, ic)>, affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, n, g, oc, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v8, %w : tensor<4x4x1x1x17x14x14xf32>, tensor<4x4x1x17x17xf32>) outs(%v9_acc : tensor<4x4x1x1x17x14x14xf32>) {
-    ^bb0(%v9_x: f32, %v9_w: f32, %v9_a: f32):
-      %v9_m = arith.mulf %v9_x, %v9_w : f32
+    %v9 = linalg.generic {indexing_maps = [affine_map<(a, b, n, g, ic, th, tw, j) -> (b, j)>, affine_map<(a, b, n, g, ic, th, tw, j) -> (a, j, n, g, ic, th, tw)>, affine_map<(a, b, n, g, ic, th, tw, j) -> (a, b, n, g, ic, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v5, %v8 : tensor<4x4xf32>, tensor<4x4x1x1x17x14x14xf32>) outs(%v9_acc : tensor<4x4x1x1x17x14x14xf32>) {
+    ^bb0(%v9_c: f32, %v9_x: f32, %v9_a: f32):
+      %v9_m = arith.mulf %v9_c, %v9_x : f32
       %v9_s = arith.addf %v9_a, %v9_m : f32
       linalg.yield %v9_s : f32
     } -> tensor<4x4x1x1x17x14x14xf32>
-    %v10 = arith.constant dense<"0x0000803F0000803F0000803F00000000000000000000803F000080BF000080BF"> : tensor<2x4xf32>
-    %v11_z = arith.constant 0.0 : f32
-    %v11_e = tensor.empty() : tensor<2x4x1x1x17x14x14xf32>
-    %v11_acc = linalg.fill ins(%v11_z : f32) outs(%v11_e : tensor<2x4x1x1x17x14x14xf32>) -> tensor<2x4x1x1x17x14x14xf32>
-    %v11 = linalg.generic {indexing_maps = [affine_map<(p, b, n, g, oc, th, tw, a) -> (p, a)>, affine_map<(p, b, n, g, oc, th, tw, a) -> (a, b, n, g, oc, th, tw)>, affine_map<(p, b, n, g, oc, th, tw, a) -> (p, b, n, g, oc, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v10, %v9 : tensor<2x4xf32>, tensor<4x4x1x1x17x14x14xf32>) outs(%v11_acc : tensor<2x4x1x1x17x14x14xf32>) {
-    ^bb0(%v11_c: f32, %v11_x: f32, %v11_a: f32):
-      %v11_m = arith.mulf %v11_c, %v11_x : f32
-      %v11_s = arith.addf %v11_a, %v11_m : f32
-      linalg.yield %v11_s : f32
-    } -> tensor<2x4x1x1x17x14x14xf32>
+    %v10_z = arith.constant 0.0 : f32
+    %v10_e = tensor.empty() : tensor<4x4x1x1x17x14x14xf32>
+    %v10_acc = linalg.fill ins(%v10_z : f32) outs(%v10_e : tensor<4x4x1x1x17x14x14xf32>) -> tensor<4x4x1x1x17x14x14xf32>
+    %v10 = linalg.generic {indexing_maps = [affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, n, g, ic, th, tw)>, affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, g, oc, ic)>, affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, n, g, oc, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v9, %w : tensor<4x4x1x1x17x14x14xf32>, tensor<4x4x1x17x17xf32>) outs(%v10_acc : tensor<4x4x1x1x17x14x14xf32>) {
+    ^bb0(%v10_x: f32, %v10_w: f32, %v10_a: f32):
+      %v10_m = arith.mulf %v10_x, %v10_w : f32
+      %v10_s = arith.addf %v10_a, %v10_m : f32
+      linalg.yield %v10_s : f32
+    } -> tensor<4x4x1x1x17x14x14xf32>
+    %v11 = arith.constant dense<"0x0000803F0000803F0000803F00000000000000000000803F000080BF000080BF"> : tensor<2x4xf32>
     %v12_z = arith.constant 0.0 : f32
-    %v12_e = tensor.empty() : tensor<1x1x17x14x2x14x2xf32>
-    %v12_acc = linalg.fill ins(%v12_z : f32) outs(%v12_e : tensor<1x1x17x14x2x14x2xf32>) -> tensor<1x1x17x14x2x14x2xf32>
-    %v12 = linalg.generic {indexing_maps = [affine_map<(n, g, oc, th, p, tw, q, b) -> (q, b)>, affine_map<(n, g, oc, th, p, tw, q, b) -> (p, b, n, g, oc, th, tw)>, affine_map<(n, g, oc, th, p, tw, q, b) -> (n, g, oc, th, p, tw, q)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v10, %v11 : tensor<2x4xf32>, tensor<2x4x1x1x17x14x14xf32>) outs(%v12_acc : tensor<1x1x17x14x2x14x2xf32>) {
+    %v12_e = tensor.empty() : tensor<2x4x1x1x17x14x14xf32>
+    %v12_acc = linalg.fill ins(%v12_z : f32) outs(%v12_e : tensor<2x4x1x1x17x14x14xf32>) -> tensor<2x4x1x1x17x14x14xf32>
+    %v12 = linalg.generic {indexing_maps = [affine_map<(p, b, n, g, oc, th, tw, a) -> (p, a)>, affine_map<(p, b, n, g, oc, th, tw, a) -> (a, b, n, g, oc, th, tw)>, affine_map<(p, b, n, g, oc, th, tw, a) -> (p, b, n, g, oc, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v11, %v10 : tensor<2x4xf32>, tensor<4x4x1x1x17x14x14xf32>) outs(%v12_acc : tensor<2x4x1x1x17x14x14xf32>) {
     ^bb0(%v12_c: f32, %v12_x: f32, %v12_a: f32):
       %v12_m = arith.mulf %v12_c, %v12_x : f32
       %v12_s = arith.addf %v12_a, %v12_m : f32
       linalg.yield %v12_s : f32
+    } -> tensor<2x4x1x1x17x14x14xf32>
+    %v13_z = arith.constant 0.0 : f32
+    %v13_e = tensor.empty() : tensor<1x1x17x14x2x14x2xf32>
+    %v13_acc = linalg.fill ins(%v13_z : f32) outs(%v13_e : tensor<1x1x17x14x2x14x2xf32>) -> tensor<1x1x17x14x2x14x2xf32>
+    %v13 = linalg.generic {indexing_maps = [affine_map<(n, g, oc, th, p, tw, q, b) -> (q, b)>, affine_map<(n, g, oc, th, p, tw, q, b) -> (p, b, n, g, oc, th, tw)>, affine_map<(n, g, oc, th, p, tw, q, b) -> (n, g, oc, th, p, tw, q)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v11, %v12 : tensor<2x4xf32>, tensor<2x4x1x1x17x14x14xf32>) outs(%v13_acc : tensor<1x1x17x14x2x14x2xf32>) {
+    ^bb0(%v13_c: f32, %v13_x: f32, %v13_a: f32):
+      %v13_m = arith.mulf %v13_c, %v13_x : f32
+      %v13_s = arith.addf %v13_a, %v13_m : f32
+      linalg.yield %v13_s : f32
     } -> tensor<1x1x17x14x2x14x2xf32>
-    %v13 = tensor.collapse_shape %v12 [[0], [1], [2], [3, 4], [5, 6]] : tensor<1x1x17x14x2x14x2xf32> into tensor<1x1x17x28x28xf32>
+    %v14 = tensor.collapse_shape %v13 [[0], [1], [2], [3, 4], [5, 6]] : tensor<1x1x17x14x2x14x2xf32> into tensor<1x1x17x28x28xf32>
 
-    %v14 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 17] : tensor<17xf32> into tensor<1x17xf32>
+    %v15 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 17] : tensor<17xf32> into tensor<1x17xf32>
 
-    %v15_e = tensor.empty() : tensor<1x1x17x28x28xf32>
-    %v15 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v13, %v14 : tensor<1x1x17x28x28xf32>, tensor<1x17xf32>) outs(%v15_e : tensor<1x1x17x28x28xf32>) {
-    ^bb0(%v15_a: f32, %v15_b: f32, %v15_out: f32):
-      %v15_ab = arith.addf %v15_a, %v15_b : f32
-      linalg.yield %v15_ab : f32
+    %v16_e = tensor.empty() : tensor<1x1x17x28x28xf32>
+    %v16 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v14, %v15 : tensor<1x1x17x28x28xf32>, tensor<1x17xf32>) outs(%v16_e : tensor<1x1x17x28x28xf32>) {
+    ^bb0(%v16_a: f32, %v16_b: f32, %v16_out: f32):
+      %v16_ab = arith.addf %v16_a, %v16_b : f32
+      linalg.yield %v16_ab : f32
     } -> tensor<1x1x17x28x28xf32>
-    %v16 = tensor.collapse_shape %v15 [[0], [1, 2], [3], [4]] : tensor<1x1x17x28x28xf32> into tensor<1x17x28x28xf32>
+    %v17 = tensor.collapse_shape %v16 [[0], [1, 2], [3], [4]] : tensor<1x1x17x28x28xf32> into tensor<1x17x28x28xf32>
 
-    %v17_z = arith.constant 0.0 : f32
-    %v17_e = tensor.empty() : tensor<1x2x28x28x16xf32>
-    %v17 = linalg.pack %v16 padding_value(%v17_z : f32) outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [16] into %v17_e : tensor<1x17x28x28xf32> -> tensor<1x2x28x28x16xf32>
+    %v18_z = arith.constant 0.0 : f32
+    %v18_e = tensor.empty() : tensor<1x2x28x28x16xf32>
+    %v18 = linalg.pack %v17 padding_value(%v18_z : f32) outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [16] into %v18_e : tensor<1x17x28x28xf32> -> tensor<1x2x28x28x16xf32>
 
-    %v18 = tensor.collapse_shape %v17 [[0, 1, 2, 3, 4]] : tensor<1x2x28x28x16xf32> into tensor<25088xf32>
+    %v19 = tensor.collapse_shape %v18 [[0, 1, 2, 3, 4]] : tensor<1x2x28x28x16xf32> into tensor<25088xf32>
 
-    return %v18 : tensor<25088xf32>
+    return %v19 : tensor<25088xf32>
 }

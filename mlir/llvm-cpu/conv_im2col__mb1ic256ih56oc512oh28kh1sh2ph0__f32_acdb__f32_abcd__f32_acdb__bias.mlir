@@ -21,34 +21,35 @@ func.func @conv_im2col__mb1ic256ih56oc512oh28kh1sh2ph0__f32_acdb__f32_abcd__f32_
 
     %v3 = tensor.expand_shape %v2 [[0], [1], [2], [3, 4]] output_shape [1, 55, 55, 1, 256] : tensor<1x55x55x256xf32> into tensor<1x55x55x1x256xf32>
 
-    %v4_c = tensor.extract_slice %v3[0, 0, 0, 0, 0] [1, 28, 28, 1, 256] [1, 2, 2, 1, 1] : tensor<1x55x55x1x256xf32> to tensor<1x28x28x1x256xf32>
-    %v4 = util.optimization_barrier %v4_c : tensor<1x28x28x1x256xf32>
-    %v5 = tensor.collapse_shape %v4 [[0], [1, 2], [3], [4]] : tensor<1x28x28x1x256xf32> into tensor<1x784x1x256xf32>
+    %v4 = tensor.extract_slice %v3[0, 0, 0, 0, 0] [1, 28, 28, 1, 256] [1, 2, 2, 1, 1] : tensor<1x55x55x1x256xf32> to tensor<1x28x28x1x256xf32>
 
-    %v6_z = arith.constant 0.0 : f32
-    %v6_e = tensor.empty() : tensor<1x784x1x512xf32>
-    %v6_acc = linalg.fill ins(%v6_z : f32) outs(%v6_e : tensor<1x784x1x512xf32>) -> tensor<1x784x1x512xf32>
-    %v6 = linalg.generic {indexing_maps = [affine_map<(n, o, g, oc, r) -> (n, o, g, r)>, affine_map<(n, o, g, oc, r) -> (g, r, oc)>, affine_map<(n, o, g, oc, r) -> (n, o, g, oc)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v5, %w : tensor<1x784x1x256xf32>, tensor<1x256x512xf32>) outs(%v6_acc : tensor<1x784x1x512xf32>) {
-    ^bb0(%v6_x: f32, %v6_w: f32, %v6_a: f32):
-      %v6_m = arith.mulf %v6_x, %v6_w : f32
-      %v6_s = arith.addf %v6_a, %v6_m : f32
-      linalg.yield %v6_s : f32
+    %v5 = util.optimization_barrier %v4 : tensor<1x28x28x1x256xf32>
+    %v6 = tensor.collapse_shape %v5 [[0], [1, 2], [3], [4]] : tensor<1x28x28x1x256xf32> into tensor<1x784x1x256xf32>
+
+    %v7_z = arith.constant 0.0 : f32
+    %v7_e = tensor.empty() : tensor<1x784x1x512xf32>
+    %v7_acc = linalg.fill ins(%v7_z : f32) outs(%v7_e : tensor<1x784x1x512xf32>) -> tensor<1x784x1x512xf32>
+    %v7 = linalg.generic {indexing_maps = [affine_map<(n, o, g, oc, r) -> (n, o, g, r)>, affine_map<(n, o, g, oc, r) -> (g, r, oc)>, affine_map<(n, o, g, oc, r) -> (n, o, g, oc)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v6, %w : tensor<1x784x1x256xf32>, tensor<1x256x512xf32>) outs(%v7_acc : tensor<1x784x1x512xf32>) {
+    ^bb0(%v7_x: f32, %v7_w: f32, %v7_a: f32):
+      %v7_m = arith.mulf %v7_x, %v7_w : f32
+      %v7_s = arith.addf %v7_a, %v7_m : f32
+      linalg.yield %v7_s : f32
     } -> tensor<1x784x1x512xf32>
-    %v7 = tensor.expand_shape %v6 [[0], [1, 2], [3], [4]] output_shape [1, 28, 28, 1, 512] : tensor<1x784x1x512xf32> into tensor<1x28x28x1x512xf32>
+    %v8 = tensor.expand_shape %v7 [[0], [1, 2], [3], [4]] output_shape [1, 28, 28, 1, 512] : tensor<1x784x1x512xf32> into tensor<1x28x28x1x512xf32>
 
-    %v8 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 512] : tensor<512xf32> into tensor<1x512xf32>
+    %v9 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 512] : tensor<512xf32> into tensor<1x512xf32>
 
-    %v9_e = tensor.empty() : tensor<1x28x28x1x512xf32>
-    %v9 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v7, %v8 : tensor<1x28x28x1x512xf32>, tensor<1x512xf32>) outs(%v9_e : tensor<1x28x28x1x512xf32>) {
-    ^bb0(%v9_a: f32, %v9_b: f32, %v9_out: f32):
-      %v9_ab = arith.addf %v9_a, %v9_b : f32
-      linalg.yield %v9_ab : f32
+    %v10_e = tensor.empty() : tensor<1x28x28x1x512xf32>
+    %v10 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v8, %v9 : tensor<1x28x28x1x512xf32>, tensor<1x512xf32>) outs(%v10_e : tensor<1x28x28x1x512xf32>) {
+    ^bb0(%v10_a: f32, %v10_b: f32, %v10_out: f32):
+      %v10_ab = arith.addf %v10_a, %v10_b : f32
+      linalg.yield %v10_ab : f32
     } -> tensor<1x28x28x1x512xf32>
-    %v10 = tensor.collapse_shape %v9 [[0], [1], [2], [3, 4]] : tensor<1x28x28x1x512xf32> into tensor<1x28x28x512xf32>
+    %v11 = tensor.collapse_shape %v10 [[0], [1], [2], [3, 4]] : tensor<1x28x28x1x512xf32> into tensor<1x28x28x512xf32>
 
-    %v11 = tensor.collapse_shape %v10 [[0, 1, 2, 3]] : tensor<1x28x28x512xf32> into tensor<401408xf32>
+    %v12 = tensor.collapse_shape %v11 [[0, 1, 2, 3]] : tensor<1x28x28x512xf32> into tensor<401408xf32>
 
-    return %v11 : tensor<401408xf32>
+    return %v12 : tensor<401408xf32>
 }

@@ -59,78 +59,78 @@ func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abc
     } : tensor<1x1x64x58x58xf32> to tensor<1x1x64x58x66xf32>
 
     %v7_e = tensor.empty() : tensor<6x6x1x1x14x1x64x16xf32>
-    %v7_t = linalg.generic {indexing_maps = [affine_map<(i, j, g, n, th, t1, ic, t0) -> (n, g, ic, th * 4 + i, (t1 * 16 + t0) * 4 + j)>, affine_map<(i, j, g, n, th, t1, ic, t0) -> (i, j, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+    %v7 = linalg.generic {indexing_maps = [affine_map<(i, j, g, n, th, t1, ic, t0) -> (n, g, ic, th * 4 + i, (t1 * 16 + t0) * 4 + j)>, affine_map<(i, j, g, n, th, t1, ic, t0) -> (i, j, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
         ins(%v6 : tensor<1x1x64x58x66xf32>) outs(%v7_e : tensor<6x6x1x1x14x1x64x16xf32>) {
-    ^bb0(%v7_x: f32, %v7_o: f32):
+    ^bb0(%v7_x: f32, %v7_y: f32):
       linalg.yield %v7_x : f32
     } -> tensor<6x6x1x1x14x1x64x16xf32>
-    %v7 = util.optimization_barrier %v7_t : tensor<6x6x1x1x14x1x64x16xf32>
-    %v8_z = arith.constant 0.0 : f32
-    %v8_e = tensor.empty() : tensor<6x6x1x1x14x1x64x16xf32>
-    %v8_acc = linalg.fill ins(%v8_z : f32) outs(%v8_e : tensor<6x6x1x1x14x1x64x16xf32>) -> tensor<6x6x1x1x14x1x64x16xf32>
-    %v8 = linalg.generic {indexing_maps = [affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (a, i)>, affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (i, j, g, n, th, t1, ic, t0)>, affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (a, j, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v4, %v7 : tensor<6x6xf32>, tensor<6x6x1x1x14x1x64x16xf32>) outs(%v8_acc : tensor<6x6x1x1x14x1x64x16xf32>) {
-    ^bb0(%v8_c: f32, %v8_x: f32, %v8_a: f32):
-      %v8_m = arith.mulf %v8_c, %v8_x : f32
-      %v8_s = arith.addf %v8_a, %v8_m : f32
-      linalg.yield %v8_s : f32
-    } -> tensor<6x6x1x1x14x1x64x16xf32>
+    %v8 = util.optimization_barrier %v7 : tensor<6x6x1x1x14x1x64x16xf32>
     %v9_z = arith.constant 0.0 : f32
     %v9_e = tensor.empty() : tensor<6x6x1x1x14x1x64x16xf32>
     %v9_acc = linalg.fill ins(%v9_z : f32) outs(%v9_e : tensor<6x6x1x1x14x1x64x16xf32>) -> tensor<6x6x1x1x14x1x64x16xf32>
-    %v9 = linalg.generic {indexing_maps = [affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (b, j)>, affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (a, j, g, n, th, t1, ic, t0)>, affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (a, b, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+    %v9 = linalg.generic {indexing_maps = [affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (a, i)>, affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (i, j, g, n, th, t1, ic, t0)>, affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (a, j, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
         ins(%v4, %v8 : tensor<6x6xf32>, tensor<6x6x1x1x14x1x64x16xf32>) outs(%v9_acc : tensor<6x6x1x1x14x1x64x16xf32>) {
     ^bb0(%v9_c: f32, %v9_x: f32, %v9_a: f32):
       %v9_m = arith.mulf %v9_c, %v9_x : f32
       %v9_s = arith.addf %v9_a, %v9_m : f32
       linalg.yield %v9_s : f32
     } -> tensor<6x6x1x1x14x1x64x16xf32>
-    %v10 = tensor.collapse_shape %v9 [[0, 1, 2], [3, 4, 5], [6], [7]] : tensor<6x6x1x1x14x1x64x16xf32> into tensor<36x14x64x16xf32>
+    %v10_z = arith.constant 0.0 : f32
+    %v10_e = tensor.empty() : tensor<6x6x1x1x14x1x64x16xf32>
+    %v10_acc = linalg.fill ins(%v10_z : f32) outs(%v10_e : tensor<6x6x1x1x14x1x64x16xf32>) -> tensor<6x6x1x1x14x1x64x16xf32>
+    %v10 = linalg.generic {indexing_maps = [affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (b, j)>, affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (a, j, g, n, th, t1, ic, t0)>, affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (a, b, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v4, %v9 : tensor<6x6xf32>, tensor<6x6x1x1x14x1x64x16xf32>) outs(%v10_acc : tensor<6x6x1x1x14x1x64x16xf32>) {
+    ^bb0(%v10_c: f32, %v10_x: f32, %v10_a: f32):
+      %v10_m = arith.mulf %v10_c, %v10_x : f32
+      %v10_s = arith.addf %v10_a, %v10_m : f32
+      linalg.yield %v10_s : f32
+    } -> tensor<6x6x1x1x14x1x64x16xf32>
+    %v11 = tensor.collapse_shape %v10 [[0, 1, 2], [3, 4, 5], [6], [7]] : tensor<6x6x1x1x14x1x64x16xf32> into tensor<36x14x64x16xf32>
 
-    %v11 = tensor.expand_shape %v10 [[0], [1], [2], [3, 4]] output_shape [36, 14, 64, 16, 1] : tensor<36x14x64x16xf32> into tensor<36x14x64x16x1xf32>
+    %v12 = tensor.expand_shape %v11 [[0], [1], [2], [3, 4]] output_shape [36, 14, 64, 16, 1] : tensor<36x14x64x16xf32> into tensor<36x14x64x16x1xf32>
 
-    %v12_z = arith.constant 0.0 : f32
-    %v12_e = tensor.empty() : tensor<36x14x4x16x16xf32>
-    %v12_acc = linalg.fill ins(%v12_z : f32) outs(%v12_e : tensor<36x14x4x16x16xf32>) -> tensor<36x14x4x16x16xf32>
-    %v12 = linalg.batch_mmt4d ins(%v11, %w : tensor<36x14x64x16x1xf32>, tensor<36x4x64x16x1xf32>) outs(%v12_acc : tensor<36x14x4x16x16xf32>) -> tensor<36x14x4x16x16xf32>
-    %v13 = tensor.expand_shape %v12 [[0, 1, 2], [3, 4, 5], [6], [7], [8]] output_shape [6, 6, 1, 1, 14, 1, 4, 16, 16] : tensor<36x14x4x16x16xf32> into tensor<6x6x1x1x14x1x4x16x16xf32>
+    %v13_z = arith.constant 0.0 : f32
+    %v13_e = tensor.empty() : tensor<36x14x4x16x16xf32>
+    %v13_acc = linalg.fill ins(%v13_z : f32) outs(%v13_e : tensor<36x14x4x16x16xf32>) -> tensor<36x14x4x16x16xf32>
+    %v13 = linalg.batch_mmt4d ins(%v12, %w : tensor<36x14x64x16x1xf32>, tensor<36x4x64x16x1xf32>) outs(%v13_acc : tensor<36x14x4x16x16xf32>) -> tensor<36x14x4x16x16xf32>
+    %v14 = tensor.expand_shape %v13 [[0, 1, 2], [3, 4, 5], [6], [7], [8]] output_shape [6, 6, 1, 1, 14, 1, 4, 16, 16] : tensor<36x14x4x16x16xf32> into tensor<6x6x1x1x14x1x4x16x16xf32>
 
-    %v14_z = arith.constant 0.0 : f32
-    %v14_e = tensor.empty() : tensor<4x6x1x1x14x1x4x16x16xf32>
-    %v14_acc = linalg.fill ins(%v14_z : f32) outs(%v14_e : tensor<4x6x1x1x14x1x4x16x16xf32>) -> tensor<4x6x1x1x14x1x4x16x16xf32>
-    %v14 = linalg.generic {indexing_maps = [affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (p, a)>, affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (a, b, g, n, th, t1, ob, t0, o0)>, affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (p, b, g, n, th, t1, ob, t0, o0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v5, %v13 : tensor<4x6xf32>, tensor<6x6x1x1x14x1x4x16x16xf32>) outs(%v14_acc : tensor<4x6x1x1x14x1x4x16x16xf32>) {
-    ^bb0(%v14_c: f32, %v14_x: f32, %v14_a: f32):
-      %v14_m = arith.mulf %v14_c, %v14_x : f32
-      %v14_s = arith.addf %v14_a, %v14_m : f32
-      linalg.yield %v14_s : f32
-    } -> tensor<4x6x1x1x14x1x4x16x16xf32>
     %v15_z = arith.constant 0.0 : f32
-    %v15_e = tensor.empty() : tensor<1x1x4x16x14x4x1x16x4xf32>
-    %v15_acc = linalg.fill ins(%v15_z : f32) outs(%v15_e : tensor<1x1x4x16x14x4x1x16x4xf32>) -> tensor<1x1x4x16x14x4x1x16x4xf32>
-    %v15 = linalg.generic {indexing_maps = [affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (q, b)>, affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (p, b, g, n, th, t1, ob, t0, o0)>, affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (n, g, ob, o0, th, p, t1, t0, q)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v5, %v14 : tensor<4x6xf32>, tensor<4x6x1x1x14x1x4x16x16xf32>) outs(%v15_acc : tensor<1x1x4x16x14x4x1x16x4xf32>) {
+    %v15_e = tensor.empty() : tensor<4x6x1x1x14x1x4x16x16xf32>
+    %v15_acc = linalg.fill ins(%v15_z : f32) outs(%v15_e : tensor<4x6x1x1x14x1x4x16x16xf32>) -> tensor<4x6x1x1x14x1x4x16x16xf32>
+    %v15 = linalg.generic {indexing_maps = [affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (p, a)>, affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (a, b, g, n, th, t1, ob, t0, o0)>, affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (p, b, g, n, th, t1, ob, t0, o0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v5, %v14 : tensor<4x6xf32>, tensor<6x6x1x1x14x1x4x16x16xf32>) outs(%v15_acc : tensor<4x6x1x1x14x1x4x16x16xf32>) {
     ^bb0(%v15_c: f32, %v15_x: f32, %v15_a: f32):
       %v15_m = arith.mulf %v15_c, %v15_x : f32
       %v15_s = arith.addf %v15_a, %v15_m : f32
       linalg.yield %v15_s : f32
+    } -> tensor<4x6x1x1x14x1x4x16x16xf32>
+    %v16_z = arith.constant 0.0 : f32
+    %v16_e = tensor.empty() : tensor<1x1x4x16x14x4x1x16x4xf32>
+    %v16_acc = linalg.fill ins(%v16_z : f32) outs(%v16_e : tensor<1x1x4x16x14x4x1x16x4xf32>) -> tensor<1x1x4x16x14x4x1x16x4xf32>
+    %v16 = linalg.generic {indexing_maps = [affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (q, b)>, affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (p, b, g, n, th, t1, ob, t0, o0)>, affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (n, g, ob, o0, th, p, t1, t0, q)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v5, %v15 : tensor<4x6xf32>, tensor<4x6x1x1x14x1x4x16x16xf32>) outs(%v16_acc : tensor<1x1x4x16x14x4x1x16x4xf32>) {
+    ^bb0(%v16_c: f32, %v16_x: f32, %v16_a: f32):
+      %v16_m = arith.mulf %v16_c, %v16_x : f32
+      %v16_s = arith.addf %v16_a, %v16_m : f32
+      linalg.yield %v16_s : f32
     } -> tensor<1x1x4x16x14x4x1x16x4xf32>
-    %v16 = tensor.collapse_shape %v15 [[0], [1], [2, 3], [4, 5], [6, 7, 8]] : tensor<1x1x4x16x14x4x1x16x4xf32> into tensor<1x1x64x56x64xf32>
+    %v17 = tensor.collapse_shape %v16 [[0], [1], [2, 3], [4, 5], [6, 7, 8]] : tensor<1x1x4x16x14x4x1x16x4xf32> into tensor<1x1x64x56x64xf32>
 
-    %v17 = tensor.extract_slice %v16[0, 0, 0, 0, 0] [1, 1, 64, 56, 56] [1, 1, 1, 1, 1] : tensor<1x1x64x56x64xf32> to tensor<1x1x64x56x56xf32>
+    %v18 = tensor.extract_slice %v17[0, 0, 0, 0, 0] [1, 1, 64, 56, 56] [1, 1, 1, 1, 1] : tensor<1x1x64x56x64xf32> to tensor<1x1x64x56x56xf32>
 
-    %v18 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : tensor<64xf32> into tensor<1x64xf32>
+    %v19 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : tensor<64xf32> into tensor<1x64xf32>
 
-    %v19_e = tensor.empty() : tensor<1x1x64x56x56xf32>
-    %v19 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v17, %v18 : tensor<1x1x64x56x56xf32>, tensor<1x64xf32>) outs(%v19_e : tensor<1x1x64x56x56xf32>) {
-    ^bb0(%v19_a: f32, %v19_b: f32, %v19_out: f32):
-      %v19_ab = arith.addf %v19_a, %v19_b : f32
-      linalg.yield %v19_ab : f32
+    %v20_e = tensor.empty() : tensor<1x1x64x56x56xf32>
+    %v20 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v18, %v19 : tensor<1x1x64x56x56xf32>, tensor<1x64xf32>) outs(%v20_e : tensor<1x1x64x56x56xf32>) {
+    ^bb0(%v20_a: f32, %v20_b: f32, %v20_out: f32):
+      %v20_ab = arith.addf %v20_a, %v20_b : f32
+      linalg.yield %v20_ab : f32
     } -> tensor<1x1x64x56x56xf32>
-    %v20 = tensor.collapse_shape %v19 [[0], [1, 2], [3], [4]] : tensor<1x1x64x56x56xf32> into tensor<1x64x56x56xf32>
+    %v21 = tensor.collapse_shape %v20 [[0], [1, 2], [3], [4]] : tensor<1x1x64x56x56xf32> into tensor<1x64x56x56xf32>
 
-    %v21 = tensor.collapse_shape %v20 [[0, 1, 2, 3]] : tensor<1x64x56x56xf32> into tensor<200704xf32>
+    %v22 = tensor.collapse_shape %v21 [[0, 1, 2, 3]] : tensor<1x64x56x56xf32> into tensor<200704xf32>
 
-    return %v21 : tensor<200704xf32>
+    return %v22 : tensor<200704xf32>
 }

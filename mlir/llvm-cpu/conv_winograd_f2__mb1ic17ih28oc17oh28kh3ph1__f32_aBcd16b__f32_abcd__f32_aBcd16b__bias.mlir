@@ -68,82 +68,82 @@ func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f
     } : tensor<1x1x17x30x30xf32> to tensor<1x1x17x30x34xf32>
 
     %v8_e = tensor.empty() : tensor<4x4x1x1x14x1x17x16xf32>
-    %v8_t = linalg.generic {indexing_maps = [affine_map<(i, j, g, n, th, t1, ic, t0) -> (n, g, ic, th * 2 + i, (t1 * 16 + t0) * 2 + j)>, affine_map<(i, j, g, n, th, t1, ic, t0) -> (i, j, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+    %v8 = linalg.generic {indexing_maps = [affine_map<(i, j, g, n, th, t1, ic, t0) -> (n, g, ic, th * 2 + i, (t1 * 16 + t0) * 2 + j)>, affine_map<(i, j, g, n, th, t1, ic, t0) -> (i, j, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
         ins(%v7 : tensor<1x1x17x30x34xf32>) outs(%v8_e : tensor<4x4x1x1x14x1x17x16xf32>) {
-    ^bb0(%v8_x: f32, %v8_o: f32):
+    ^bb0(%v8_x: f32, %v8_y: f32):
       linalg.yield %v8_x : f32
     } -> tensor<4x4x1x1x14x1x17x16xf32>
-    %v8 = util.optimization_barrier %v8_t : tensor<4x4x1x1x14x1x17x16xf32>
-    %v9_z = arith.constant 0.0 : f32
-    %v9_e = tensor.empty() : tensor<4x4x1x1x14x1x17x16xf32>
-    %v9_acc = linalg.fill ins(%v9_z : f32) outs(%v9_e : tensor<4x4x1x1x14x1x17x16xf32>) -> tensor<4x4x1x1x14x1x17x16xf32>
-    %v9 = linalg.generic {indexing_maps = [affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (a, i)>, affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (i, j, g, n, th, t1, ic, t0)>, affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (a, j, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v5, %v8 : tensor<4x4xf32>, tensor<4x4x1x1x14x1x17x16xf32>) outs(%v9_acc : tensor<4x4x1x1x14x1x17x16xf32>) {
-    ^bb0(%v9_c: f32, %v9_x: f32, %v9_a: f32):
-      %v9_m = arith.mulf %v9_c, %v9_x : f32
-      %v9_s = arith.addf %v9_a, %v9_m : f32
-      linalg.yield %v9_s : f32
-    } -> tensor<4x4x1x1x14x1x17x16xf32>
+    %v9 = util.optimization_barrier %v8 : tensor<4x4x1x1x14x1x17x16xf32>
     %v10_z = arith.constant 0.0 : f32
     %v10_e = tensor.empty() : tensor<4x4x1x1x14x1x17x16xf32>
     %v10_acc = linalg.fill ins(%v10_z : f32) outs(%v10_e : tensor<4x4x1x1x14x1x17x16xf32>) -> tensor<4x4x1x1x14x1x17x16xf32>
-    %v10 = linalg.generic {indexing_maps = [affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (b, j)>, affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (a, j, g, n, th, t1, ic, t0)>, affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (a, b, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+    %v10 = linalg.generic {indexing_maps = [affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (a, i)>, affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (i, j, g, n, th, t1, ic, t0)>, affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (a, j, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
         ins(%v5, %v9 : tensor<4x4xf32>, tensor<4x4x1x1x14x1x17x16xf32>) outs(%v10_acc : tensor<4x4x1x1x14x1x17x16xf32>) {
     ^bb0(%v10_c: f32, %v10_x: f32, %v10_a: f32):
       %v10_m = arith.mulf %v10_c, %v10_x : f32
       %v10_s = arith.addf %v10_a, %v10_m : f32
       linalg.yield %v10_s : f32
     } -> tensor<4x4x1x1x14x1x17x16xf32>
-    %v11 = tensor.collapse_shape %v10 [[0, 1, 2], [3, 4, 5], [6], [7]] : tensor<4x4x1x1x14x1x17x16xf32> into tensor<16x14x17x16xf32>
+    %v11_z = arith.constant 0.0 : f32
+    %v11_e = tensor.empty() : tensor<4x4x1x1x14x1x17x16xf32>
+    %v11_acc = linalg.fill ins(%v11_z : f32) outs(%v11_e : tensor<4x4x1x1x14x1x17x16xf32>) -> tensor<4x4x1x1x14x1x17x16xf32>
+    %v11 = linalg.generic {indexing_maps = [affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (b, j)>, affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (a, j, g, n, th, t1, ic, t0)>, affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (a, b, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v5, %v10 : tensor<4x4xf32>, tensor<4x4x1x1x14x1x17x16xf32>) outs(%v11_acc : tensor<4x4x1x1x14x1x17x16xf32>) {
+    ^bb0(%v11_c: f32, %v11_x: f32, %v11_a: f32):
+      %v11_m = arith.mulf %v11_c, %v11_x : f32
+      %v11_s = arith.addf %v11_a, %v11_m : f32
+      linalg.yield %v11_s : f32
+    } -> tensor<4x4x1x1x14x1x17x16xf32>
+    %v12 = tensor.collapse_shape %v11 [[0, 1, 2], [3, 4, 5], [6], [7]] : tensor<4x4x1x1x14x1x17x16xf32> into tensor<16x14x17x16xf32>
 
-    %v12 = tensor.expand_shape %v11 [[0], [1], [2], [3, 4]] output_shape [16, 14, 17, 16, 1] : tensor<16x14x17x16xf32> into tensor<16x14x17x16x1xf32>
+    %v13 = tensor.expand_shape %v12 [[0], [1], [2], [3, 4]] output_shape [16, 14, 17, 16, 1] : tensor<16x14x17x16xf32> into tensor<16x14x17x16x1xf32>
 
-    %v13_z = arith.constant 0.0 : f32
-    %v13_e = tensor.empty() : tensor<16x14x2x16x16xf32>
-    %v13_acc = linalg.fill ins(%v13_z : f32) outs(%v13_e : tensor<16x14x2x16x16xf32>) -> tensor<16x14x2x16x16xf32>
-    %v13 = linalg.batch_mmt4d ins(%v12, %w : tensor<16x14x17x16x1xf32>, tensor<16x2x17x16x1xf32>) outs(%v13_acc : tensor<16x14x2x16x16xf32>) -> tensor<16x14x2x16x16xf32>
-    %v14 = tensor.expand_shape %v13 [[0, 1, 2], [3, 4, 5], [6], [7], [8]] output_shape [4, 4, 1, 1, 14, 1, 2, 16, 16] : tensor<16x14x2x16x16xf32> into tensor<4x4x1x1x14x1x2x16x16xf32>
+    %v14_z = arith.constant 0.0 : f32
+    %v14_e = tensor.empty() : tensor<16x14x2x16x16xf32>
+    %v14_acc = linalg.fill ins(%v14_z : f32) outs(%v14_e : tensor<16x14x2x16x16xf32>) -> tensor<16x14x2x16x16xf32>
+    %v14 = linalg.batch_mmt4d ins(%v13, %w : tensor<16x14x17x16x1xf32>, tensor<16x2x17x16x1xf32>) outs(%v14_acc : tensor<16x14x2x16x16xf32>) -> tensor<16x14x2x16x16xf32>
+    %v15 = tensor.expand_shape %v14 [[0, 1, 2], [3, 4, 5], [6], [7], [8]] output_shape [4, 4, 1, 1, 14, 1, 2, 16, 16] : tensor<16x14x2x16x16xf32> into tensor<4x4x1x1x14x1x2x16x16xf32>
 
-    %v15_z = arith.constant 0.0 : f32
-    %v15_e = tensor.empty() : tensor<2x4x1x1x14x1x2x16x16xf32>
-    %v15_acc = linalg.fill ins(%v15_z : f32) outs(%v15_e : tensor<2x4x1x1x14x1x2x16x16xf32>) -> tensor<2x4x1x1x14x1x2x16x16xf32>
-    %v15 = linalg.generic {indexing_maps = [affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (p, a)>, affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (a, b, g, n, th, t1, ob, t0, o0)>, affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (p, b, g, n, th, t1, ob, t0, o0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v6, %v14 : tensor<2x4xf32>, tensor<4x4x1x1x14x1x2x16x16xf32>) outs(%v15_acc : tensor<2x4x1x1x14x1x2x16x16xf32>) {
-    ^bb0(%v15_c: f32, %v15_x: f32, %v15_a: f32):
-      %v15_m = arith.mulf %v15_c, %v15_x : f32
-      %v15_s = arith.addf %v15_a, %v15_m : f32
-      linalg.yield %v15_s : f32
-    } -> tensor<2x4x1x1x14x1x2x16x16xf32>
     %v16_z = arith.constant 0.0 : f32
-    %v16_e = tensor.empty() : tensor<1x1x2x16x14x2x1x16x2xf32>
-    %v16_acc = linalg.fill ins(%v16_z : f32) outs(%v16_e : tensor<1x1x2x16x14x2x1x16x2xf32>) -> tensor<1x1x2x16x14x2x1x16x2xf32>
-    %v16 = linalg.generic {indexing_maps = [affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (q, b)>, affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (p, b, g, n, th, t1, ob, t0, o0)>, affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (n, g, ob, o0, th, p, t1, t0, q)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v6, %v15 : tensor<2x4xf32>, tensor<2x4x1x1x14x1x2x16x16xf32>) outs(%v16_acc : tensor<1x1x2x16x14x2x1x16x2xf32>) {
+    %v16_e = tensor.empty() : tensor<2x4x1x1x14x1x2x16x16xf32>
+    %v16_acc = linalg.fill ins(%v16_z : f32) outs(%v16_e : tensor<2x4x1x1x14x1x2x16x16xf32>) -> tensor<2x4x1x1x14x1x2x16x16xf32>
+    %v16 = linalg.generic {indexing_maps = [affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (p, a)>, affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (a, b, g, n, th, t1, ob, t0, o0)>, affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (p, b, g, n, th, t1, ob, t0, o0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v6, %v15 : tensor<2x4xf32>, tensor<4x4x1x1x14x1x2x16x16xf32>) outs(%v16_acc : tensor<2x4x1x1x14x1x2x16x16xf32>) {
     ^bb0(%v16_c: f32, %v16_x: f32, %v16_a: f32):
       %v16_m = arith.mulf %v16_c, %v16_x : f32
       %v16_s = arith.addf %v16_a, %v16_m : f32
       linalg.yield %v16_s : f32
+    } -> tensor<2x4x1x1x14x1x2x16x16xf32>
+    %v17_z = arith.constant 0.0 : f32
+    %v17_e = tensor.empty() : tensor<1x1x2x16x14x2x1x16x2xf32>
+    %v17_acc = linalg.fill ins(%v17_z : f32) outs(%v17_e : tensor<1x1x2x16x14x2x1x16x2xf32>) -> tensor<1x1x2x16x14x2x1x16x2xf32>
+    %v17 = linalg.generic {indexing_maps = [affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (q, b)>, affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (p, b, g, n, th, t1, ob, t0, o0)>, affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (n, g, ob, o0, th, p, t1, t0, q)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v6, %v16 : tensor<2x4xf32>, tensor<2x4x1x1x14x1x2x16x16xf32>) outs(%v17_acc : tensor<1x1x2x16x14x2x1x16x2xf32>) {
+    ^bb0(%v17_c: f32, %v17_x: f32, %v17_a: f32):
+      %v17_m = arith.mulf %v17_c, %v17_x : f32
+      %v17_s = arith.addf %v17_a, %v17_m : f32
+      linalg.yield %v17_s : f32
     } -> tensor<1x1x2x16x14x2x1x16x2xf32>
-    %v17 = tensor.collapse_shape %v16 [[0], [1], [2, 3], [4, 5], [6, 7, 8]] : tensor<1x1x2x16x14x2x1x16x2xf32> into tensor<1x1x32x28x32xf32>
+    %v18 = tensor.collapse_shape %v17 [[0], [1], [2, 3], [4, 5], [6, 7, 8]] : tensor<1x1x2x16x14x2x1x16x2xf32> into tensor<1x1x32x28x32xf32>
 
-    %v18 = tensor.extract_slice %v17[0, 0, 0, 0, 0] [1, 1, 17, 28, 28] [1, 1, 1, 1, 1] : tensor<1x1x32x28x32xf32> to tensor<1x1x17x28x28xf32>
+    %v19 = tensor.extract_slice %v18[0, 0, 0, 0, 0] [1, 1, 17, 28, 28] [1, 1, 1, 1, 1] : tensor<1x1x32x28x32xf32> to tensor<1x1x17x28x28xf32>
 
-    %v19 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 17] : tensor<17xf32> into tensor<1x17xf32>
+    %v20 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 17] : tensor<17xf32> into tensor<1x17xf32>
 
-    %v20_e = tensor.empty() : tensor<1x1x17x28x28xf32>
-    %v20 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v18, %v19 : tensor<1x1x17x28x28xf32>, tensor<1x17xf32>) outs(%v20_e : tensor<1x1x17x28x28xf32>) {
-    ^bb0(%v20_a: f32, %v20_b: f32, %v20_out: f32):
-      %v20_ab = arith.addf %v20_a, %v20_b : f32
-      linalg.yield %v20_ab : f32
+    %v21_e = tensor.empty() : tensor<1x1x17x28x28xf32>
+    %v21 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v19, %v20 : tensor<1x1x17x28x28xf32>, tensor<1x17xf32>) outs(%v21_e : tensor<1x1x17x28x28xf32>) {
+    ^bb0(%v21_a: f32, %v21_b: f32, %v21_out: f32):
+      %v21_ab = arith.addf %v21_a, %v21_b : f32
+      linalg.yield %v21_ab : f32
     } -> tensor<1x1x17x28x28xf32>
-    %v21 = tensor.collapse_shape %v20 [[0], [1, 2], [3], [4]] : tensor<1x1x17x28x28xf32> into tensor<1x17x28x28xf32>
+    %v22 = tensor.collapse_shape %v21 [[0], [1, 2], [3], [4]] : tensor<1x1x17x28x28xf32> into tensor<1x17x28x28xf32>
 
-    %v22_z = arith.constant 0.0 : f32
-    %v22_e = tensor.empty() : tensor<1x2x28x28x16xf32>
-    %v22 = linalg.pack %v21 padding_value(%v22_z : f32) outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [16] into %v22_e : tensor<1x17x28x28xf32> -> tensor<1x2x28x28x16xf32>
+    %v23_z = arith.constant 0.0 : f32
+    %v23_e = tensor.empty() : tensor<1x2x28x28x16xf32>
+    %v23 = linalg.pack %v22 padding_value(%v23_z : f32) outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [16] into %v23_e : tensor<1x17x28x28xf32> -> tensor<1x2x28x28x16xf32>
 
-    %v23 = tensor.collapse_shape %v22 [[0, 1, 2, 3, 4]] : tensor<1x2x28x28x16xf32> into tensor<25088xf32>
+    %v24 = tensor.collapse_shape %v23 [[0, 1, 2, 3, 4]] : tensor<1x2x28x28x16xf32> into tensor<25088xf32>
 
-    return %v23 : tensor<25088xf32>
+    return %v24 : tensor<25088xf32>
 }
