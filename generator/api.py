@@ -18,9 +18,9 @@ from typing import Sequence
 
 import numpy as np
 
-from .compile import compile_mlir, get_backend
+from .compile import REORDER_FORMS, compile_mlir, get_backend
 from .emit.reorder import kernel_name, render_reorder, render_reorder_module
-from .errors import FormatError, InputError
+from .errors import FormatError, InputError, UnsupportedError
 from .layout import MemoryDesc
 from .problem.reorder import Quant, ReorderProblem
 from .runtime import BoundCall, LoadedModule, driver_for
@@ -41,6 +41,18 @@ def make_problem(src: MemoryDesc, dst: MemoryDesc, *, src_scale=None, dst_scale=
     return ReorderProblem(src, dst, _quant(src_scale, n), _quant(dst_scale, n), _quant(src_zp, n), _quant(dst_zp, n))
 
 
+def reorder_form(backend, form: str | None) -> str:
+    """The emission form of a reorder on `backend`: `form` if given and possible, else the backend's."""
+    if form is None:
+        return backend.reorder_form
+    if form not in REORDER_FORMS:
+        raise InputError(f"unknown reorder form '{form}' (known: {', '.join(REORDER_FORMS)})")
+    if form == "pack" and not backend.supports_pack:
+        raise UnsupportedError(f"{backend.name}: linalg.pack/unpack do not compile for this backend; "
+                               "use form='transpose'")
+    return form
+
+
 class ReorderKernel:
     """A compiled reorder: call it with the source's physical buffer (1-D), get the destination's.
 
@@ -48,22 +60,27 @@ class ReorderKernel:
     scalar for common policies, an array over the masked dims otherwise. A destination with gaps or
     an offset (a strided view) is updated in place semantics: pass its current buffer as `dst_init`
     (zeros when omitted).
+
+    `form` is how the kernel is emitted: "pack" (linalg.pack / linalg.unpack) or "transpose" (pad +
+    expand_shape + transpose); by default the backend's measured choice (`Backend.reorder_form`).
     """
 
     def __init__(self, problems: Sequence[ReorderProblem], backend: str, cache_dir=None, artifact=None,
-                 driver: str | None = None):
+                 driver: str | None = None, form: str | None = None):
         self.problems = list(problems)
         self.backend = get_backend(backend)
         # a reorder only moves memory: the backend's memory-bound driver unless one is named
         self.driver = driver_for(self.backend, driver, memory_bound=True)
+        self.form = reorder_form(self.backend, form)
         self.src, self.dst = self.problems[0].src, self.problems[-1].dst
         self.artifact = artifact
         self._fn = None
         if self.src.is_zero_volume:
             return                         # legal, like oneDNN: nothing to compute, nothing to compile
         if self.artifact is None:
-            mlir = render_reorder(self.problems, use_pack=self.backend.supports_pack)
-            self.artifact = compile_mlir(mlir, self.backend, cache_dir=cache_dir, name="reorder")
+            mlir = render_reorder(self.problems, use_pack=self.form == "pack")
+            self.artifact = compile_mlir(mlir, self.backend, cache_dir=cache_dir, name="reorder",
+                                         extra_flags=self.backend.reorder_flags(self.driver))
         self._fn = LoadedModule(self.artifact.path, self.backend, self.driver).function(self.name)
 
     @property
@@ -138,11 +155,12 @@ class ReorderKernel:
 
 def reorder(src: MemoryDesc, dst: MemoryDesc, backend: str = "llvm-cpu", *, src_scale=None, dst_scale=None,
             src_zp=None, dst_zp=None, cache_dir: str | os.PathLike | None = None,
-            driver: str | None = None) -> ReorderKernel:
+            driver: str | None = None, form: str | None = None) -> ReorderKernel:
     """Compile (or fetch from the artifact cache) the reorder from `src` to `dst` for `backend`
-    (run on `driver`, by default the backend's memory-bound driver: local-sync on the CPU)."""
+    (run on `driver`, by default the backend's memory-bound driver: local-sync on the CPU; emitted in
+    `form`, by default the backend's, see `ReorderKernel`)."""
     p = make_problem(src, dst, src_scale=src_scale, dst_scale=dst_scale, src_zp=src_zp, dst_zp=dst_zp)
-    return ReorderKernel([p], backend, cache_dir, driver=driver)
+    return ReorderKernel([p], backend, cache_dir, driver=driver, form=form)
 
 
 def reorder_chain(descs: Sequence[MemoryDesc], backend: str = "llvm-cpu", *,
@@ -178,8 +196,9 @@ def build_reorders(chains: Sequence[Sequence[ReorderProblem]], backend: str = "l
 
     def build(group):
         try:
-            text = render_reorder_module([chains[i] for i in group], use_pack=b.supports_pack)
-            art = compile_mlir(text, b, cache_dir=cache_dir, name="reorders")
+            text = render_reorder_module([chains[i] for i in group], use_pack=b.reorder_form == "pack")
+            art = compile_mlir(text, b, cache_dir=cache_dir, name="reorders",
+                               extra_flags=b.reorder_flags(driver_for(b, None, memory_bound=True)))
             return [(i, ReorderKernel(chains[i], b, artifact=art)) for i in group]
         except KgenError:
             if len(group) == 1:

@@ -174,6 +174,37 @@ def test_reorders_default_to_the_memory_bound_driver(monkeypatch, kgen_cache_dir
     assert conv("mb1ic4ih4oc4oh4kh1ph0").driver == "local-task"
 
 
+def test_reorder_forms(monkeypatch, kgen_cache_dir):
+    import numpy as np
+
+    from generator.api import reorder
+    from generator.errors import InputError, UnsupportedError
+    from generator.layout import MemoryDesc
+
+    monkeypatch.delenv("KGEN_CPU_DRIVER", raising=False)
+    s, d = MemoryDesc((2, 17, 3, 5), "f32", "nChw16c"), MemoryDesc((2, 17, 3, 5), "f32", "nchw")
+    buf = s.to_physical(np.arange(2 * 17 * 15, dtype=np.float32).reshape(2, 17, 3, 5))
+    plain = reorder(s, d)                               # llvm-cpu's measured form and driver
+    assert plain.form == "transpose" and "linalg.unpack" not in plain.mlir
+    assert "--iree-llvmcpu-disable-distribution" in plain.artifact.flags
+    packed = reorder(s, d, form="pack", driver="local-task")
+    assert packed.form == "pack" and "linalg.unpack" in packed.mlir
+    assert "--iree-llvmcpu-disable-distribution" not in packed.artifact.flags   # two threads share it
+    assert np.array_equal(plain(buf), packed(buf)) and np.array_equal(plain(buf), plain.reference(buf))
+    with pytest.raises(InputError, match="unknown reorder form 'blocked'"):
+        reorder(s, d, form="blocked")
+    with pytest.raises(UnsupportedError, match="vulkan: linalg.pack/unpack do not compile"):
+        reorder(s, d, "vulkan", form="pack")
+
+
+def test_bench_reorder_shows_both_forms(kgen_cache_dir):
+    from generator.bench.reorder import bench_reorders, format_table
+
+    rows = bench_reorders([((1, 17, 4, 4), "nchw", "nChw16c")], rounds=1, log=lambda m: None)
+    assert {r.candidate for r in rows} >= {"kgen", "kgen pack", "numpy copy"}
+    assert "kgen pack GB/s" in format_table(rows).splitlines()[0]
+
+
 def test_bind_before_prepare_is_an_input_error(kgen_cache_dir):
     import numpy as np
 

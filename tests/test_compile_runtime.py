@@ -184,6 +184,9 @@ def test_bound_call_matches_the_plain_call(cache_dir, driver):
         call()
     (r,) = call.numpy()
     assert np.array_equal(r, X + Y) and call.results()[0].driver == driver
+    kept = call.results()                  # results a caller holds survive the next call
+    call()
+    assert np.array_equal(kept[0].to_numpy(), X + Y)
     dx = fn.upload(X)
     bound = fn.bind(dx, Y)                 # device tensors are taken as they are
     bound()

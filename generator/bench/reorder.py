@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..api import reorder
+from ..compile import REORDER_FORMS, get_backend
 from ..layout import MemoryDesc
 from .timing import import_torch, median_times
 
@@ -50,20 +51,29 @@ def _torch_reorder(torch, x, sdesc: MemoryDesc, ddesc: MemoryDesc):
     return None
 
 
+def other_forms(backend: str) -> list[str]:
+    """The emission forms `backend` compiles besides its default one."""
+    b = get_backend(backend)
+    return [f for f in REORDER_FORMS if f != b.reorder_form and (f != "pack" or b.supports_pack)]
+
+
 def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = "f32", rounds: int = 7,
                    log=print) -> list[Row]:
     torch = import_torch(log)
     rows: list[Row] = []
     for dims, stag, dtag in cases:
         s, d = MemoryDesc(dims, dtype, stag), MemoryDesc(dims, dtype, dtag)
-        k = reorder(s, d, backend)
         rng = np.random.default_rng(0)
         buf = s.to_physical(rng.integers(-8, 8, dims).astype(s.dtype.np_dtype))
         nbytes = s.size_bytes + d.size_bytes
         copy_src = np.ascontiguousarray(buf)
         copy_dst = np.empty_like(copy_src)
-        fns = {"kgen": k.bind(buf),
-               "numpy copy": lambda: np.copyto(copy_dst, copy_src)}
+        # the product's kernel (the backend's emission form) and, as evidence for that choice, the
+        # other form where the backend compiles it
+        fns = {"kgen": reorder(s, d, backend).bind(buf)}
+        for form in other_forms(backend):
+            fns[f"kgen {form}"] = reorder(s, d, backend, form=form).bind(buf)
+        fns["numpy copy"] = lambda: np.copyto(copy_dst, copy_src)
         if torch is not None:
             tf = _torch_reorder(torch, buf, s, d)
             if tf is not None:
@@ -78,10 +88,11 @@ def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = 
 
 
 def format_table(rows: list[Row]) -> str:
+    """GB/s per candidate; "kgen" is the product's kernel (the backend's form), "kgen <form>" the other."""
     by = {}
     for r in rows:
         by.setdefault(r.problem, {})[r.candidate] = r
-    cands = ["kgen", "numpy copy", "torch"]
+    cands = ["kgen"] + sorted({r.candidate for r in rows if r.candidate.startswith("kgen ")}) + ["numpy copy", "torch"]
     out = [f"{'problem':34} " + " ".join(f"{c + ' GB/s':>16}" for c in cands) + f" {'kgen/copy':>10} {'kgen/torch':>10}"]
     for prob, cs in by.items():
         cells = " ".join(f"{cs[c].gbps:16.2f}" if c in cs else f"{'-':>16}" for c in cands)

@@ -82,7 +82,7 @@ def render_entry(e: CatalogEntry, backend: str) -> str:
     b = get_backend(backend)
     if e.kind == "reorder":
         from ..emit.reorder import render_reorder
-        return render_reorder(e.problem, use_pack=b.supports_pack)
+        return render_reorder(e.problem, use_pack=b.reorder_form == "pack")
     from ..emit.conv import render_conv
     return render_conv(e.problem, use_pack=b.supports_pack, backend=b.name)
 
@@ -170,7 +170,9 @@ def build_catalog(backend: str = "llvm-cpu", *, jobs: int = 2, run: bool = True,
     def build(i_e):
         i, e = i_e
         t = time.time()
-        art = compile_mlir(texts[f"{b.name}/{e.function}.mlir"], b, name=e.function)
+        # reorders are run on the memory-bound driver (ReorderKernel's default) and compiled for it
+        extra = b.reorder_flags(b.memory_bound_driver) if e.kind == "reorder" else ()
+        art = compile_mlir(texts[f"{b.name}/{e.function}.mlir"], b, name=e.function, extra_flags=extra)
         path = write_artifact(art, outdir, e.function)
         return i, e, art, path, time.time() - t
 

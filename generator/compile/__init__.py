@@ -6,6 +6,7 @@ from the layers to its left (errors, version).
 
 from generator.compile.backends import (
     BACKENDS,
+    REORDER_FORMS,
     Backend,
     cuda_device_available,
     device_available,
@@ -26,6 +27,7 @@ from generator.compile.cache import (
 
 __all__ = [
     "BACKENDS",
+    "REORDER_FORMS",
     "Artifact",
     "Backend",
     "cache_key",

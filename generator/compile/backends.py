@@ -65,6 +65,21 @@ class Backend:
     memory_bound_driver: str | None = None
     # IREE device allocators the runtime creates the device with (empty: the driver's default)
     allocators: tuple[str, ...] = ()
+    # how reorders are emitted: "pack" (linalg.pack / linalg.unpack) or "transpose" (the equivalent
+    # pad + expand_shape + transpose, the only form where not supports_pack); `ReorderKernel(form=)`
+    # takes either where both compile
+    reorder_form: str = "pack"
+    # extra iree-compile flags for kernels that run on memory_bound_driver (one thread: no point in
+    # cutting the dispatch into workgroups)
+    memory_bound_flags: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if self.reorder_form not in REORDER_FORMS or (self.reorder_form == "pack" and not self.supports_pack):
+            raise ValueError(f"{self.name}: reorder_form {self.reorder_form!r}")
+
+    def reorder_flags(self, driver: str | None) -> tuple[str, ...]:
+        """The extra flags a reorder run on `driver` is compiled with."""
+        return self.memory_bound_flags if driver == self.memory_bound_driver else ()
 
     @property
     def runtime_drivers(self) -> tuple[str, ...]:
@@ -79,6 +94,7 @@ class Backend:
 
 
 _NO_DEMOTE_F64 = "--iree-input-demote-f64-to-f32=false"
+REORDER_FORMS = ("pack", "transpose")
 
 BACKENDS: dict[str, Backend] = {
     b.name: b
@@ -90,6 +106,13 @@ BACKENDS: dict[str, Backend] = {
             # measured (`kgen bench reorder`, README): a reorder in cache runs 2x faster on one thread
             # than through the task system's hand-off to two, and matches it out of cache
             memory_bound_driver="local-sync",
+            # measured (`kgen bench reorder` shows both forms): IREE 3.13 lowers linalg.unpack 2.6x and
+            # linalg.pack 1.3-1.6x slower than the transpose form in cache (nChw16c -> nchw 1x256x56x56:
+            # 27 vs 70 GB/s); out of cache pack is 1.1x faster for plain -> blocked, unpack still slower
+            reorder_form="transpose",
+            # one workgroup on one thread: 1x256x56x56 nChw16c <-> nchw 70 -> 78 GB/s, 32x64x56x56
+            # nchw -> nhwc 9 -> 15 GB/s
+            memory_bound_flags=("--iree-llvmcpu-disable-distribution",),
             # a kernel called again gets its result buffer back from the cache instead of fresh pages
             # (measured: a 3 MB reorder on local-sync 195 -> 159 us; without it iree-profile shows a
             # 48 us alloca per call)
@@ -119,6 +142,7 @@ BACKENDS: dict[str, Backend] = {
             flags=(),
             supports_pack=False,
             supports_f64=False,
+            reorder_form="transpose",
             doc="Vulkan/SPIR-V for a target matching Mesa lavapipe (subgroup 8, dp4). linalg.pack/unpack "
             "fail to compile here ('failed to tile to invocations'): emit pad+expand+transpose.",
             target_attr=(

@@ -501,6 +501,10 @@ class BoundCall:
         return f"<BoundCall {self.function.name} ({len(self.args)} arguments) on {self.function._driver}>"
 
     def __call__(self) -> None:
+        # drop the last call's results first: held across the call, their buffers cannot go back to
+        # the caching allocator, and every call pays a fresh allocation and its page faults
+        # (measured: a 3 MB transpose 396 -> 107 us, IREE's own copy 174 -> 82 us)
+        self._out = None
         out = rt.VmVariantList(1)
         try:
             self._invoke(self._vm_fn, self._list, out)

@@ -3,8 +3,9 @@
 //   Generator: kgen 0.1.0
 func.func @reorder_1x64x56x56__f32_aBcd64b__to_f32_abcd(%src: tensor<200704xf32>) -> tensor<200704xf32> {
     %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 1, 56, 56, 64] : tensor<200704xf32> into tensor<1x1x56x56x64xf32>
-    %v2_e = tensor.empty() : tensor<1x64x56x56xf32>
-    %v2 = linalg.unpack %v1 outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [64] into %v2_e : tensor<1x1x56x56x64xf32> -> tensor<1x64x56x56xf32>
-    %v3 = tensor.collapse_shape %v2 [[0, 1, 2, 3]] : tensor<1x64x56x56xf32> into tensor<200704xf32>
-    return %v3 : tensor<200704xf32>
+    %v2_e = tensor.empty() : tensor<1x1x64x56x56xf32>
+    %v2 = linalg.transpose ins(%v1 : tensor<1x1x56x56x64xf32>) outs(%v2_e : tensor<1x1x64x56x56xf32>) permutation = [0, 1, 4, 2, 3]
+    %v3 = tensor.collapse_shape %v2 [[0], [1, 2], [3], [4]] : tensor<1x1x64x56x56xf32> into tensor<1x64x56x56xf32>
+    %v4 = tensor.collapse_shape %v3 [[0, 1, 2, 3]] : tensor<1x64x56x56xf32> into tensor<200704xf32>
+    return %v4 : tensor<200704xf32>
 }

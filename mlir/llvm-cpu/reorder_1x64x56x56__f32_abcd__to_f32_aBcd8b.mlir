@@ -3,9 +3,9 @@
 //   Generator: kgen 0.1.0
 func.func @reorder_1x64x56x56__f32_abcd__to_f32_aBcd8b(%src: tensor<200704xf32>) -> tensor<200704xf32> {
     %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 64, 56, 56] : tensor<200704xf32> into tensor<1x64x56x56xf32>
-    %v2_z = arith.constant 0.0 : f32
-    %v2_e = tensor.empty() : tensor<1x8x56x56x8xf32>
-    %v2 = linalg.pack %v1 padding_value(%v2_z : f32) outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [8] into %v2_e : tensor<1x64x56x56xf32> -> tensor<1x8x56x56x8xf32>
-    %v3 = tensor.collapse_shape %v2 [[0, 1, 2, 3, 4]] : tensor<1x8x56x56x8xf32> into tensor<200704xf32>
-    return %v3 : tensor<200704xf32>
+    %v2 = tensor.expand_shape %v1 [[0], [1, 2], [3], [4]] output_shape [1, 8, 8, 56, 56] : tensor<1x64x56x56xf32> into tensor<1x8x8x56x56xf32>
+    %v3_e = tensor.empty() : tensor<1x8x56x56x8xf32>
+    %v3 = linalg.transpose ins(%v2 : tensor<1x8x8x56x56xf32>) outs(%v3_e : tensor<1x8x56x56x8xf32>) permutation = [0, 1, 3, 4, 2]
+    %v4 = tensor.collapse_shape %v3 [[0, 1, 2, 3, 4]] : tensor<1x8x56x56x8xf32> into tensor<200704xf32>
+    return %v4 : tensor<200704xf32>
 }

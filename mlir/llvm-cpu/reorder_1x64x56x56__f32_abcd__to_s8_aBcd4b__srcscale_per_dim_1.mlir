@@ -17,9 +17,9 @@ func.func @reorder_1x64x56x56__f32_abcd__to_s8_aBcd4b__srcscale_per_dim_1(%src: 
       linalg.yield %v2_i : i8
     } -> tensor<1x64x56x56xi8>
 
-    %v3_z = arith.constant 0 : i8
-    %v3_e = tensor.empty() : tensor<1x16x56x56x4xi8>
-    %v3 = linalg.pack %v2 padding_value(%v3_z : i8) outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [4] into %v3_e : tensor<1x64x56x56xi8> -> tensor<1x16x56x56x4xi8>
-    %v4 = tensor.collapse_shape %v3 [[0, 1, 2, 3, 4]] : tensor<1x16x56x56x4xi8> into tensor<200704xi8>
-    return %v4 : tensor<200704xi8>
+    %v3 = tensor.expand_shape %v2 [[0], [1, 2], [3], [4]] output_shape [1, 16, 4, 56, 56] : tensor<1x64x56x56xi8> into tensor<1x16x4x56x56xi8>
+    %v4_e = tensor.empty() : tensor<1x16x56x56x4xi8>
+    %v4 = linalg.transpose ins(%v3 : tensor<1x16x4x56x56xi8>) outs(%v4_e : tensor<1x16x56x56x4xi8>) permutation = [0, 1, 3, 4, 2]
+    %v5 = tensor.collapse_shape %v4 [[0, 1, 2, 3, 4]] : tensor<1x16x56x56x4xi8> into tensor<200704xi8>
+    return %v5 : tensor<200704xi8>
 }

@@ -3,9 +3,9 @@
 //   Generator: kgen 0.1.0
 func.func @reorder_1x64x56x56__s8_abcd__to_s8_aBcd16b(%src: tensor<200704xi8>) -> tensor<200704xi8> {
     %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 64, 56, 56] : tensor<200704xi8> into tensor<1x64x56x56xi8>
-    %v2_z = arith.constant 0 : i8
-    %v2_e = tensor.empty() : tensor<1x4x56x56x16xi8>
-    %v2 = linalg.pack %v1 padding_value(%v2_z : i8) outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [16] into %v2_e : tensor<1x64x56x56xi8> -> tensor<1x4x56x56x16xi8>
-    %v3 = tensor.collapse_shape %v2 [[0, 1, 2, 3, 4]] : tensor<1x4x56x56x16xi8> into tensor<200704xi8>
-    return %v3 : tensor<200704xi8>
+    %v2 = tensor.expand_shape %v1 [[0], [1, 2], [3], [4]] output_shape [1, 4, 16, 56, 56] : tensor<1x64x56x56xi8> into tensor<1x4x16x56x56xi8>
+    %v3_e = tensor.empty() : tensor<1x4x56x56x16xi8>
+    %v3 = linalg.transpose ins(%v2 : tensor<1x4x16x56x56xi8>) outs(%v3_e : tensor<1x4x56x56x16xi8>) permutation = [0, 1, 3, 4, 2]
+    %v4 = tensor.collapse_shape %v3 [[0, 1, 2, 3, 4]] : tensor<1x4x56x56x16xi8> into tensor<200704xi8>
+    return %v4 : tensor<200704xi8>
 }

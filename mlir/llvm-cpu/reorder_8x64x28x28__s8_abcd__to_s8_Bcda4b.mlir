@@ -3,9 +3,9 @@
 //   Generator: kgen 0.1.0
 func.func @reorder_8x64x28x28__s8_abcd__to_s8_Bcda4b(%src: tensor<401408xi8>) -> tensor<401408xi8> {
     %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [8, 64, 28, 28] : tensor<401408xi8> into tensor<8x64x28x28xi8>
-    %v2_z = arith.constant 0 : i8
-    %v2_e = tensor.empty() : tensor<16x28x28x8x4xi8>
-    %v2 = linalg.pack %v1 padding_value(%v2_z : i8) outer_dims_perm = [1, 2, 3, 0] inner_dims_pos = [1] inner_tiles = [4] into %v2_e : tensor<8x64x28x28xi8> -> tensor<16x28x28x8x4xi8>
-    %v3 = tensor.collapse_shape %v2 [[0, 1, 2, 3, 4]] : tensor<16x28x28x8x4xi8> into tensor<401408xi8>
-    return %v3 : tensor<401408xi8>
+    %v2 = tensor.expand_shape %v1 [[0], [1, 2], [3], [4]] output_shape [8, 16, 4, 28, 28] : tensor<8x64x28x28xi8> into tensor<8x16x4x28x28xi8>
+    %v3_e = tensor.empty() : tensor<16x28x28x8x4xi8>
+    %v3 = linalg.transpose ins(%v2 : tensor<8x16x4x28x28xi8>) outs(%v3_e : tensor<16x28x28x8x4xi8>) permutation = [1, 3, 4, 0, 2]
+    %v4 = tensor.collapse_shape %v3 [[0, 1, 2, 3, 4]] : tensor<16x28x28x8x4xi8> into tensor<401408xi8>
+    return %v4 : tensor<401408xi8>
 }
