@@ -47,9 +47,9 @@ def reorder_form(backend, form: str | None) -> str:
         return backend.reorder_form
     if form not in REORDER_FORMS:
         raise InputError(f"unknown reorder form '{form}' (known: {', '.join(REORDER_FORMS)})")
-    if form == "pack" and not backend.supports_pack:
+    if form not in backend.reorder_forms:
         raise UnsupportedError(f"{backend.name}: linalg.pack/unpack do not compile for this backend; "
-                               "use form='transpose'")
+                               f"use form={backend.reorder_form!r}")
     return form
 
 
@@ -185,6 +185,8 @@ def build_reorders(chains: Sequence[Sequence[ReorderProblem]], backend: str = "l
     from .errors import KgenError
 
     b = get_backend(backend)
+    # compiled for the driver the kernels run on (ReorderKernel's default)
+    driver = driver_for(b, None, memory_bound=True)
     results: list = [None] * len(chains)
     todo = []
     for i, ch in enumerate(chains):
@@ -197,9 +199,8 @@ def build_reorders(chains: Sequence[Sequence[ReorderProblem]], backend: str = "l
     def build(group):
         try:
             text = render_reorder_module([chains[i] for i in group], use_pack=b.reorder_form == "pack")
-            art = compile_mlir(text, b, cache_dir=cache_dir, name="reorders",
-                               extra_flags=b.reorder_flags(driver_for(b, None, memory_bound=True)))
-            return [(i, ReorderKernel(chains[i], b, artifact=art)) for i in group]
+            art = compile_mlir(text, b, cache_dir=cache_dir, name="reorders", extra_flags=b.reorder_flags(driver))
+            return [(i, ReorderKernel(chains[i], b, artifact=art, driver=driver)) for i in group]
         except KgenError:
             if len(group) == 1:
                 try:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..api import reorder
-from ..compile import REORDER_FORMS, get_backend
+from ..compile import get_backend
 from ..layout import MemoryDesc
 from .timing import import_torch, median_times
 
@@ -54,7 +54,7 @@ def _torch_reorder(torch, x, sdesc: MemoryDesc, ddesc: MemoryDesc):
 def other_forms(backend: str) -> list[str]:
     """The emission forms `backend` compiles besides its default one."""
     b = get_backend(backend)
-    return [f for f in REORDER_FORMS if f != b.reorder_form and (f != "pack" or b.supports_pack)]
+    return [f for f in b.reorder_forms if f != b.reorder_form]
 
 
 def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = "f32", rounds: int = 7,

@@ -74,8 +74,13 @@ class Backend:
     memory_bound_flags: tuple[str, ...] = ()
 
     def __post_init__(self):
-        if self.reorder_form not in REORDER_FORMS or (self.reorder_form == "pack" and not self.supports_pack):
-            raise ValueError(f"{self.name}: reorder_form {self.reorder_form!r}")
+        if self.reorder_form not in self.reorder_forms:
+            raise ValueError(f"{self.name}: reorder_form {self.reorder_form!r} is not one it compiles")
+
+    @property
+    def reorder_forms(self) -> tuple[str, ...]:
+        """The reorder emission forms this backend compiles."""
+        return REORDER_FORMS if self.supports_pack else tuple(f for f in REORDER_FORMS if f != "pack")
 
     def reorder_flags(self, driver: str | None) -> tuple[str, ...]:
         """The extra flags a reorder run on `driver` is compiled with."""
