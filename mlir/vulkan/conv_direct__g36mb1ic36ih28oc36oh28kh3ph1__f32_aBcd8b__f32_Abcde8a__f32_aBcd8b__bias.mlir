@@ -4,27 +4,36 @@
 func.func @conv_direct__g36mb1ic36ih28oc36oh28kh3ph1__f32_aBcd8b__f32_Abcde8a__f32_aBcd8b__bias_prepare(%wei: tensor<360xf32>) -> tensor<5x3x3x8xf32> {
     %w1 = tensor.expand_shape %wei [[0, 1, 2, 3, 4, 5]] output_shape [5, 1, 1, 3, 3, 8] : tensor<360xf32> into tensor<5x1x1x3x3x8xf32>
 
-    %w2_e = tensor.empty() : tensor<5x8x1x1x3x3xf32>
-    %w2 = linalg.transpose ins(%w1 : tensor<5x1x1x3x3x8xf32>) outs(%w2_e : tensor<5x8x1x1x3x3xf32>) permutation = [0, 5, 1, 2, 3, 4]
+    %w2 = tensor.extract_slice %w1[0, 0, 0, 0, 0, 0] [4, 1, 1, 3, 3, 8] [1, 1, 1, 1, 1, 1] : tensor<5x1x1x3x3x8xf32> to tensor<4x1x1x3x3x8xf32>
 
-    %w3 = tensor.collapse_shape %w2 [[0, 1], [2], [3], [4], [5]] : tensor<5x8x1x1x3x3xf32> into tensor<40x1x1x3x3xf32>
+    %w3 = tensor.extract_slice %w1[4, 0, 0, 0, 0, 0] [1, 1, 1, 3, 3, 4] [1, 1, 1, 1, 1, 1] : tensor<5x1x1x3x3x8xf32> to tensor<1x1x1x3x3x4xf32>
 
-    %w4 = tensor.extract_slice %w3[0, 0, 0, 0, 0] [36, 1, 1, 3, 3] [1, 1, 1, 1, 1] : tensor<40x1x1x3x3xf32> to tensor<36x1x1x3x3xf32>
+    %w4_e = tensor.empty() : tensor<4x8x1x1x3x3xf32>
+    %w4 = linalg.transpose ins(%w2 : tensor<4x1x1x3x3x8xf32>) outs(%w4_e : tensor<4x8x1x1x3x3xf32>) permutation = [0, 5, 1, 2, 3, 4]
 
-    %w5 = tensor.collapse_shape %w4 [[0, 1, 2], [3], [4]] : tensor<36x1x1x3x3xf32> into tensor<36x3x3xf32>
+    %w5 = tensor.collapse_shape %w4 [[0, 1], [2], [3], [4], [5]] : tensor<4x8x1x1x3x3xf32> into tensor<32x1x1x3x3xf32>
 
-    %w6_z = arith.constant 0.0 : f32
-    %w6 = tensor.pad %w5 low[0, 0, 0] high[4, 0, 0] {
-    ^bb0(%w6_i0: index, %w6_i1: index, %w6_i2: index):
-      tensor.yield %w6_z : f32
+    %w6_e = tensor.empty() : tensor<1x4x1x1x3x3xf32>
+    %w6 = linalg.transpose ins(%w3 : tensor<1x1x1x3x3x4xf32>) outs(%w6_e : tensor<1x4x1x1x3x3xf32>) permutation = [0, 5, 1, 2, 3, 4]
+
+    %w7 = tensor.collapse_shape %w6 [[0, 1], [2], [3], [4], [5]] : tensor<1x4x1x1x3x3xf32> into tensor<4x1x1x3x3xf32>
+
+    %w8 = tensor.concat dim(0) %w5, %w7 : (tensor<32x1x1x3x3xf32>, tensor<4x1x1x3x3xf32>) -> tensor<36x1x1x3x3xf32>
+
+    %w9 = tensor.collapse_shape %w8 [[0, 1, 2], [3], [4]] : tensor<36x1x1x3x3xf32> into tensor<36x3x3xf32>
+
+    %w10_z = arith.constant 0.0 : f32
+    %w10 = tensor.pad %w9 low[0, 0, 0] high[4, 0, 0] {
+    ^bb0(%w10_i0: index, %w10_i1: index, %w10_i2: index):
+      tensor.yield %w10_z : f32
     } : tensor<36x3x3xf32> to tensor<40x3x3xf32>
 
-    %w7 = tensor.expand_shape %w6 [[0, 1], [2], [3]] output_shape [5, 8, 3, 3] : tensor<40x3x3xf32> into tensor<5x8x3x3xf32>
+    %w11 = tensor.expand_shape %w10 [[0, 1], [2], [3]] output_shape [5, 8, 3, 3] : tensor<40x3x3xf32> into tensor<5x8x3x3xf32>
 
-    %w8_e = tensor.empty() : tensor<5x3x3x8xf32>
-    %w8 = linalg.transpose ins(%w7 : tensor<5x8x3x3xf32>) outs(%w8_e : tensor<5x3x3x8xf32>) permutation = [0, 2, 3, 1]
+    %w12_e = tensor.empty() : tensor<5x3x3x8xf32>
+    %w12 = linalg.transpose ins(%w11 : tensor<5x8x3x3xf32>) outs(%w12_e : tensor<5x3x3x8xf32>) permutation = [0, 2, 3, 1]
 
-    return %w8 : tensor<5x3x3x8xf32>
+    return %w12 : tensor<5x3x3x8xf32>
 }
 
 func.func @conv_direct__g36mb1ic36ih28oc36oh28kh3ph1__f32_aBcd8b__f32_Abcde8a__f32_aBcd8b__bias(%src: tensor<31360xf32>, %w: tensor<5x3x3x8xf32>, %bias: tensor<36xf32>) -> tensor<31360xf32> {

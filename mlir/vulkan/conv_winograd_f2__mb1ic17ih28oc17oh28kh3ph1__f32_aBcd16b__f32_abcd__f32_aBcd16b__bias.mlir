@@ -33,105 +33,114 @@ func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f
 func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f32_aBcd16b__bias(%src: tensor<25088xf32>, %w: tensor<4x4x1x17x17xf32>, %bias: tensor<17xf32>) -> tensor<25088xf32> {
     %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 2, 28, 28, 16] : tensor<25088xf32> into tensor<1x2x28x28x16xf32>
 
-    %v2_e = tensor.empty() : tensor<1x2x16x28x28xf32>
-    %v2 = linalg.transpose ins(%v1 : tensor<1x2x28x28x16xf32>) outs(%v2_e : tensor<1x2x16x28x28xf32>) permutation = [0, 1, 4, 2, 3]
+    %v2 = tensor.extract_slice %v1[0, 0, 0, 0, 0] [1, 1, 28, 28, 16] [1, 1, 1, 1, 1] : tensor<1x2x28x28x16xf32> to tensor<1x1x28x28x16xf32>
 
-    %v3 = tensor.collapse_shape %v2 [[0], [1, 2], [3], [4]] : tensor<1x2x16x28x28xf32> into tensor<1x32x28x28xf32>
+    %v3 = tensor.extract_slice %v1[0, 1, 0, 0, 0] [1, 1, 28, 28, 1] [1, 1, 1, 1, 1] : tensor<1x2x28x28x16xf32> to tensor<1x1x28x28x1xf32>
 
-    %v4 = tensor.extract_slice %v3[0, 0, 0, 0] [1, 17, 28, 28] [1, 1, 1, 1] : tensor<1x32x28x28xf32> to tensor<1x17x28x28xf32>
+    %v4_e = tensor.empty() : tensor<1x1x16x28x28xf32>
+    %v4 = linalg.transpose ins(%v2 : tensor<1x1x28x28x16xf32>) outs(%v4_e : tensor<1x1x16x28x28xf32>) permutation = [0, 1, 4, 2, 3]
 
-    %v5_z = arith.constant 0.0 : f32
-    %v5 = tensor.pad %v4 low[0, 0, 1, 1] high[0, 0, 1, 1] {
-    ^bb0(%v5_i0: index, %v5_i1: index, %v5_i2: index, %v5_i3: index):
-      tensor.yield %v5_z : f32
+    %v5 = tensor.collapse_shape %v4 [[0], [1, 2], [3], [4]] : tensor<1x1x16x28x28xf32> into tensor<1x16x28x28xf32>
+
+    %v6_e = tensor.empty() : tensor<1x1x1x28x28xf32>
+    %v6 = linalg.transpose ins(%v3 : tensor<1x1x28x28x1xf32>) outs(%v6_e : tensor<1x1x1x28x28xf32>) permutation = [0, 1, 4, 2, 3]
+
+    %v7 = tensor.collapse_shape %v6 [[0], [1, 2], [3], [4]] : tensor<1x1x1x28x28xf32> into tensor<1x1x28x28xf32>
+
+    %v8 = tensor.concat dim(1) %v5, %v7 : (tensor<1x16x28x28xf32>, tensor<1x1x28x28xf32>) -> tensor<1x17x28x28xf32>
+
+    %v9_z = arith.constant 0.0 : f32
+    %v9 = tensor.pad %v8 low[0, 0, 1, 1] high[0, 0, 1, 1] {
+    ^bb0(%v9_i0: index, %v9_i1: index, %v9_i2: index, %v9_i3: index):
+      tensor.yield %v9_z : f32
     } : tensor<1x17x28x28xf32> to tensor<1x17x30x30xf32>
 
-    %v6 = tensor.expand_shape %v5 [[0], [1, 2], [3], [4]] output_shape [1, 1, 17, 30, 30] : tensor<1x17x30x30xf32> into tensor<1x1x17x30x30xf32>
+    %v10 = tensor.expand_shape %v9 [[0], [1, 2], [3], [4]] output_shape [1, 1, 17, 30, 30] : tensor<1x17x30x30xf32> into tensor<1x1x17x30x30xf32>
 
-    %v7 = arith.constant dense<"0x0000803F00000000000080BF00000000000000000000803F0000803F0000000000000000000080BF0000803F00000000000000000000803F00000000000080BF"> : tensor<4x4xf32>
-    %v8_e = tensor.empty() : tensor<4x4x1x1x17x14x14xf32>
-    %v8 = linalg.generic {indexing_maps = [affine_map<(i, j, n, g, ic, th, tw) -> (n, g, ic, th * 2 + i, tw * 2 + j)>, affine_map<(i, j, n, g, ic, th, tw) -> (i, j, n, g, ic, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v6 : tensor<1x1x17x30x30xf32>) outs(%v8_e : tensor<4x4x1x1x17x14x14xf32>) {
-    ^bb0(%v8_x: f32, %v8_y: f32):
-      linalg.yield %v8_x : f32
-    } -> tensor<4x4x1x1x17x14x14xf32>
-    %v9 = util.optimization_barrier %v8 : tensor<4x4x1x1x17x14x14xf32>
-    %v10_z = arith.constant 0.0 : f32
-    %v10_e = tensor.empty() : tensor<4x4x1x1x17x14x14xf32>
-    %v10_acc = linalg.fill ins(%v10_z : f32) outs(%v10_e : tensor<4x4x1x1x17x14x14xf32>) -> tensor<4x4x1x1x17x14x14xf32>
-    %v10 = linalg.generic {indexing_maps = [affine_map<(a, j, n, g, ic, th, tw, i) -> (a, i)>, affine_map<(a, j, n, g, ic, th, tw, i) -> (i, j, n, g, ic, th, tw)>, affine_map<(a, j, n, g, ic, th, tw, i) -> (a, j, n, g, ic, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v7, %v9 : tensor<4x4xf32>, tensor<4x4x1x1x17x14x14xf32>) outs(%v10_acc : tensor<4x4x1x1x17x14x14xf32>) {
-    ^bb0(%v10_c: f32, %v10_x: f32, %v10_a: f32):
-      %v10_m = arith.mulf %v10_c, %v10_x : f32
-      %v10_s = arith.addf %v10_a, %v10_m : f32
-      linalg.yield %v10_s : f32
-    } -> tensor<4x4x1x1x17x14x14xf32>
-    %v11_z = arith.constant 0.0 : f32
-    %v11_e = tensor.empty() : tensor<4x4x1x1x17x14x14xf32>
-    %v11_acc = linalg.fill ins(%v11_z : f32) outs(%v11_e : tensor<4x4x1x1x17x14x14xf32>) -> tensor<4x4x1x1x17x14x14xf32>
-    %v11 = linalg.generic {indexing_maps = [affine_map<(a, b, n, g, ic, th, tw, j) -> (b, j)>, affine_map<(a, b, n, g, ic, th, tw, j) -> (a, j, n, g, ic, th, tw)>, affine_map<(a, b, n, g, ic, th, tw, j) -> (a, b, n, g, ic, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v7, %v10 : tensor<4x4xf32>, tensor<4x4x1x1x17x14x14xf32>) outs(%v11_acc : tensor<4x4x1x1x17x14x14xf32>) {
-    ^bb0(%v11_c: f32, %v11_x: f32, %v11_a: f32):
-      %v11_m = arith.mulf %v11_c, %v11_x : f32
-      %v11_s = arith.addf %v11_a, %v11_m : f32
-      linalg.yield %v11_s : f32
-    } -> tensor<4x4x1x1x17x14x14xf32>
-    %v12_z = arith.constant 0.0 : f32
+    %v11 = arith.constant dense<"0x0000803F00000000000080BF00000000000000000000803F0000803F0000000000000000000080BF0000803F00000000000000000000803F00000000000080BF"> : tensor<4x4xf32>
     %v12_e = tensor.empty() : tensor<4x4x1x1x17x14x14xf32>
-    %v12_acc = linalg.fill ins(%v12_z : f32) outs(%v12_e : tensor<4x4x1x1x17x14x14xf32>) -> tensor<4x4x1x1x17x14x14xf32>
-    %v12 = linalg.generic {indexing_maps = [affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, n, g, ic, th, tw)>, affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, g, oc, ic)>, affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, n, g, oc, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v11, %w : tensor<4x4x1x1x17x14x14xf32>, tensor<4x4x1x17x17xf32>) outs(%v12_acc : tensor<4x4x1x1x17x14x14xf32>) {
-    ^bb0(%v12_x: f32, %v12_w: f32, %v12_a: f32):
-      %v12_m = arith.mulf %v12_x, %v12_w : f32
-      %v12_s = arith.addf %v12_a, %v12_m : f32
-      linalg.yield %v12_s : f32
+    %v12 = linalg.generic {indexing_maps = [affine_map<(i, j, n, g, ic, th, tw) -> (n, g, ic, th * 2 + i, tw * 2 + j)>, affine_map<(i, j, n, g, ic, th, tw) -> (i, j, n, g, ic, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v10 : tensor<1x1x17x30x30xf32>) outs(%v12_e : tensor<4x4x1x1x17x14x14xf32>) {
+    ^bb0(%v12_x: f32, %v12_y: f32):
+      linalg.yield %v12_x : f32
     } -> tensor<4x4x1x1x17x14x14xf32>
-    %v13 = arith.constant dense<"0x0000803F0000803F0000803F00000000000000000000803F000080BF000080BF"> : tensor<2x4xf32>
+    %v13 = util.optimization_barrier %v12 : tensor<4x4x1x1x17x14x14xf32>
     %v14_z = arith.constant 0.0 : f32
-    %v14_e = tensor.empty() : tensor<2x4x1x1x17x14x14xf32>
-    %v14_acc = linalg.fill ins(%v14_z : f32) outs(%v14_e : tensor<2x4x1x1x17x14x14xf32>) -> tensor<2x4x1x1x17x14x14xf32>
-    %v14 = linalg.generic {indexing_maps = [affine_map<(p, b, n, g, oc, th, tw, a) -> (p, a)>, affine_map<(p, b, n, g, oc, th, tw, a) -> (a, b, n, g, oc, th, tw)>, affine_map<(p, b, n, g, oc, th, tw, a) -> (p, b, n, g, oc, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v13, %v12 : tensor<2x4xf32>, tensor<4x4x1x1x17x14x14xf32>) outs(%v14_acc : tensor<2x4x1x1x17x14x14xf32>) {
+    %v14_e = tensor.empty() : tensor<4x4x1x1x17x14x14xf32>
+    %v14_acc = linalg.fill ins(%v14_z : f32) outs(%v14_e : tensor<4x4x1x1x17x14x14xf32>) -> tensor<4x4x1x1x17x14x14xf32>
+    %v14 = linalg.generic {indexing_maps = [affine_map<(a, j, n, g, ic, th, tw, i) -> (a, i)>, affine_map<(a, j, n, g, ic, th, tw, i) -> (i, j, n, g, ic, th, tw)>, affine_map<(a, j, n, g, ic, th, tw, i) -> (a, j, n, g, ic, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v11, %v13 : tensor<4x4xf32>, tensor<4x4x1x1x17x14x14xf32>) outs(%v14_acc : tensor<4x4x1x1x17x14x14xf32>) {
     ^bb0(%v14_c: f32, %v14_x: f32, %v14_a: f32):
       %v14_m = arith.mulf %v14_c, %v14_x : f32
       %v14_s = arith.addf %v14_a, %v14_m : f32
       linalg.yield %v14_s : f32
-    } -> tensor<2x4x1x1x17x14x14xf32>
+    } -> tensor<4x4x1x1x17x14x14xf32>
     %v15_z = arith.constant 0.0 : f32
-    %v15_e = tensor.empty() : tensor<1x1x17x14x2x14x2xf32>
-    %v15_acc = linalg.fill ins(%v15_z : f32) outs(%v15_e : tensor<1x1x17x14x2x14x2xf32>) -> tensor<1x1x17x14x2x14x2xf32>
-    %v15 = linalg.generic {indexing_maps = [affine_map<(n, g, oc, th, p, tw, q, b) -> (q, b)>, affine_map<(n, g, oc, th, p, tw, q, b) -> (p, b, n, g, oc, th, tw)>, affine_map<(n, g, oc, th, p, tw, q, b) -> (n, g, oc, th, p, tw, q)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v13, %v14 : tensor<2x4xf32>, tensor<2x4x1x1x17x14x14xf32>) outs(%v15_acc : tensor<1x1x17x14x2x14x2xf32>) {
+    %v15_e = tensor.empty() : tensor<4x4x1x1x17x14x14xf32>
+    %v15_acc = linalg.fill ins(%v15_z : f32) outs(%v15_e : tensor<4x4x1x1x17x14x14xf32>) -> tensor<4x4x1x1x17x14x14xf32>
+    %v15 = linalg.generic {indexing_maps = [affine_map<(a, b, n, g, ic, th, tw, j) -> (b, j)>, affine_map<(a, b, n, g, ic, th, tw, j) -> (a, j, n, g, ic, th, tw)>, affine_map<(a, b, n, g, ic, th, tw, j) -> (a, b, n, g, ic, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v11, %v14 : tensor<4x4xf32>, tensor<4x4x1x1x17x14x14xf32>) outs(%v15_acc : tensor<4x4x1x1x17x14x14xf32>) {
     ^bb0(%v15_c: f32, %v15_x: f32, %v15_a: f32):
       %v15_m = arith.mulf %v15_c, %v15_x : f32
       %v15_s = arith.addf %v15_a, %v15_m : f32
       linalg.yield %v15_s : f32
+    } -> tensor<4x4x1x1x17x14x14xf32>
+    %v16_z = arith.constant 0.0 : f32
+    %v16_e = tensor.empty() : tensor<4x4x1x1x17x14x14xf32>
+    %v16_acc = linalg.fill ins(%v16_z : f32) outs(%v16_e : tensor<4x4x1x1x17x14x14xf32>) -> tensor<4x4x1x1x17x14x14xf32>
+    %v16 = linalg.generic {indexing_maps = [affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, n, g, ic, th, tw)>, affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, g, oc, ic)>, affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, n, g, oc, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v15, %w : tensor<4x4x1x1x17x14x14xf32>, tensor<4x4x1x17x17xf32>) outs(%v16_acc : tensor<4x4x1x1x17x14x14xf32>) {
+    ^bb0(%v16_x: f32, %v16_w: f32, %v16_a: f32):
+      %v16_m = arith.mulf %v16_x, %v16_w : f32
+      %v16_s = arith.addf %v16_a, %v16_m : f32
+      linalg.yield %v16_s : f32
+    } -> tensor<4x4x1x1x17x14x14xf32>
+    %v17 = arith.constant dense<"0x0000803F0000803F0000803F00000000000000000000803F000080BF000080BF"> : tensor<2x4xf32>
+    %v18_z = arith.constant 0.0 : f32
+    %v18_e = tensor.empty() : tensor<2x4x1x1x17x14x14xf32>
+    %v18_acc = linalg.fill ins(%v18_z : f32) outs(%v18_e : tensor<2x4x1x1x17x14x14xf32>) -> tensor<2x4x1x1x17x14x14xf32>
+    %v18 = linalg.generic {indexing_maps = [affine_map<(p, b, n, g, oc, th, tw, a) -> (p, a)>, affine_map<(p, b, n, g, oc, th, tw, a) -> (a, b, n, g, oc, th, tw)>, affine_map<(p, b, n, g, oc, th, tw, a) -> (p, b, n, g, oc, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v17, %v16 : tensor<2x4xf32>, tensor<4x4x1x1x17x14x14xf32>) outs(%v18_acc : tensor<2x4x1x1x17x14x14xf32>) {
+    ^bb0(%v18_c: f32, %v18_x: f32, %v18_a: f32):
+      %v18_m = arith.mulf %v18_c, %v18_x : f32
+      %v18_s = arith.addf %v18_a, %v18_m : f32
+      linalg.yield %v18_s : f32
+    } -> tensor<2x4x1x1x17x14x14xf32>
+    %v19_z = arith.constant 0.0 : f32
+    %v19_e = tensor.empty() : tensor<1x1x17x14x2x14x2xf32>
+    %v19_acc = linalg.fill ins(%v19_z : f32) outs(%v19_e : tensor<1x1x17x14x2x14x2xf32>) -> tensor<1x1x17x14x2x14x2xf32>
+    %v19 = linalg.generic {indexing_maps = [affine_map<(n, g, oc, th, p, tw, q, b) -> (q, b)>, affine_map<(n, g, oc, th, p, tw, q, b) -> (p, b, n, g, oc, th, tw)>, affine_map<(n, g, oc, th, p, tw, q, b) -> (n, g, oc, th, p, tw, q)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v17, %v18 : tensor<2x4xf32>, tensor<2x4x1x1x17x14x14xf32>) outs(%v19_acc : tensor<1x1x17x14x2x14x2xf32>) {
+    ^bb0(%v19_c: f32, %v19_x: f32, %v19_a: f32):
+      %v19_m = arith.mulf %v19_c, %v19_x : f32
+      %v19_s = arith.addf %v19_a, %v19_m : f32
+      linalg.yield %v19_s : f32
     } -> tensor<1x1x17x14x2x14x2xf32>
-    %v16 = tensor.collapse_shape %v15 [[0], [1], [2], [3, 4], [5, 6]] : tensor<1x1x17x14x2x14x2xf32> into tensor<1x1x17x28x28xf32>
+    %v20 = tensor.collapse_shape %v19 [[0], [1], [2], [3, 4], [5, 6]] : tensor<1x1x17x14x2x14x2xf32> into tensor<1x1x17x28x28xf32>
 
-    %v17 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 17] : tensor<17xf32> into tensor<1x17xf32>
+    %v21 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 17] : tensor<17xf32> into tensor<1x17xf32>
 
-    %v18_e = tensor.empty() : tensor<1x1x17x28x28xf32>
-    %v18 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v16, %v17 : tensor<1x1x17x28x28xf32>, tensor<1x17xf32>) outs(%v18_e : tensor<1x1x17x28x28xf32>) {
-    ^bb0(%v18_a: f32, %v18_b: f32, %v18_out: f32):
-      %v18_ab = arith.addf %v18_a, %v18_b : f32
-      linalg.yield %v18_ab : f32
+    %v22_e = tensor.empty() : tensor<1x1x17x28x28xf32>
+    %v22 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v20, %v21 : tensor<1x1x17x28x28xf32>, tensor<1x17xf32>) outs(%v22_e : tensor<1x1x17x28x28xf32>) {
+    ^bb0(%v22_a: f32, %v22_b: f32, %v22_out: f32):
+      %v22_ab = arith.addf %v22_a, %v22_b : f32
+      linalg.yield %v22_ab : f32
     } -> tensor<1x1x17x28x28xf32>
-    %v19 = tensor.collapse_shape %v18 [[0], [1, 2], [3], [4]] : tensor<1x1x17x28x28xf32> into tensor<1x17x28x28xf32>
+    %v23 = tensor.collapse_shape %v22 [[0], [1, 2], [3], [4]] : tensor<1x1x17x28x28xf32> into tensor<1x17x28x28xf32>
 
-    %v20_z = arith.constant 0.0 : f32
-    %v20 = tensor.pad %v19 low[0, 0, 0, 0] high[0, 15, 0, 0] {
-    ^bb0(%v20_i0: index, %v20_i1: index, %v20_i2: index, %v20_i3: index):
-      tensor.yield %v20_z : f32
+    %v24_z = arith.constant 0.0 : f32
+    %v24 = tensor.pad %v23 low[0, 0, 0, 0] high[0, 15, 0, 0] {
+    ^bb0(%v24_i0: index, %v24_i1: index, %v24_i2: index, %v24_i3: index):
+      tensor.yield %v24_z : f32
     } : tensor<1x17x28x28xf32> to tensor<1x32x28x28xf32>
 
-    %v21 = tensor.expand_shape %v20 [[0], [1, 2], [3], [4]] output_shape [1, 2, 16, 28, 28] : tensor<1x32x28x28xf32> into tensor<1x2x16x28x28xf32>
+    %v25 = tensor.expand_shape %v24 [[0], [1, 2], [3], [4]] output_shape [1, 2, 16, 28, 28] : tensor<1x32x28x28xf32> into tensor<1x2x16x28x28xf32>
 
-    %v22_e = tensor.empty() : tensor<1x2x28x28x16xf32>
-    %v22 = linalg.transpose ins(%v21 : tensor<1x2x16x28x28xf32>) outs(%v22_e : tensor<1x2x28x28x16xf32>) permutation = [0, 1, 3, 4, 2]
+    %v26_e = tensor.empty() : tensor<1x2x28x28x16xf32>
+    %v26 = linalg.transpose ins(%v25 : tensor<1x2x16x28x28xf32>) outs(%v26_e : tensor<1x2x28x28x16xf32>) permutation = [0, 1, 3, 4, 2]
 
-    %v23 = tensor.collapse_shape %v22 [[0, 1, 2, 3, 4]] : tensor<1x2x28x28x16xf32> into tensor<25088xf32>
+    %v27 = tensor.collapse_shape %v26 [[0, 1, 2, 3, 4]] : tensor<1x2x28x28x16xf32> into tensor<25088xf32>
 
-    return %v23 : tensor<25088xf32>
+    return %v27 : tensor<25088xf32>
 }
