@@ -7,7 +7,8 @@ A plan is a list of steps (plain dicts: kind, SSA names, types, parameters) that
   pitched dense shape, slice the data corner (`MemoryDesc.pitch`); interleaved strides use a gather.
 * packed -> logical: a transpose for plain formats; `linalg.unpack` for single-level blocks where
   the backend compiles it; otherwise transpose + collapse_shape + extract_slice (the portable form
-  Vulkan needs, and the only form for multi-level blocks such as OIhw4i16o4i).
+  Vulkan needs, and the only form for multi-level blocks such as OIhw4i16o4i). A partial last block
+  in one dim is unblocked apart from the full blocks and joined with tensor.concat (measured faster).
 * logical -> packed -> buffer: the mirror image, padding blocked tails with zeros
   (`linalg.pack padding_value` or `tensor.pad`), and inserting into the old destination buffer when
   the destination has gaps or an offset.
