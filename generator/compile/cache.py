@@ -145,8 +145,9 @@ def compiler_version() -> str:
 
 
 @functools.cache
-def _host_cpu_id() -> str:
-    """A fingerprint of this CPU for keys of ``target-cpu=host`` builds: arch, model and ISA flags."""
+def host_cpu_id() -> str:
+    """This CPU's fingerprint (16 hex digits: arch, model and ISA flags): keys ``target-cpu=host``
+    builds and measured selection tables."""
     parts = [platform.machine()]
     try:
         with open("/proc/cpuinfo") as f:
@@ -162,11 +163,6 @@ def _host_cpu_id() -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
 
 
-def host_cpu_id() -> str:
-    """This CPU's fingerprint (16 hex digits): keys host-tuned builds and measured selection tables."""
-    return _host_cpu_id()
-
-
 # ---------------------------------------------------------------------------------------------
 # Keys, commands and integrity
 
@@ -179,7 +175,7 @@ def cache_key(mlir_text: str, flags: tuple[str, ...], name: str = "module") -> s
         "compiler": compiler_version(),
         "generator": __version__,
         "name": name,
-        "host": _host_cpu_id() if any(f.endswith("=host") for f in flags) else "",
+        "host": host_cpu_id() if any(f.endswith("=host") for f in flags) else "",
     }
     return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
 

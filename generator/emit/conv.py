@@ -188,7 +188,7 @@ def _channel_block(desc) -> int | None:
     return None
 
 
-def packed_conv(p: ConvProblem, backend: str | None = None) -> PackedConv | None:
+def packed_conv(p: ConvProblem) -> PackedConv | None:
     """How direct computes a blocked-layout problem in its packed form, or None (plain layouts use the
     named ops; multi-level blocks such as OIhw4i16o4i on data, views with offsets or gaps, and groups
     whose channels cut through a block keep the generic over the logical tensor)."""
@@ -695,7 +695,7 @@ def render_conv(p: ConvProblem, *, use_pack: bool = True, header: bool = True, b
     wl = relayout.buffer_to_logical(prep, wbuf, p.wei, use_pack)
     if not d.has_groups:
         wl = prep.add("expand", wl, d.wei_dims_grouped, groups=[[0, 1]] + [[i + 1] for i in range(1, nsp + 2)])
-    pc = packed_conv(p, backend) if v.name == "direct" else None
+    pc = packed_conv(p) if v.name == "direct" else None
     if pc is not None:
         prepared = _packed_weights(prep, wl, p, pc)
         plan, args, out = _packed_plan(p, pc, prepared, backend)

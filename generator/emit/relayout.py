@@ -157,14 +157,15 @@ def packed_to_logical(plan: Plan, v: Value, desc: MemoryDesc, use_pack: bool) ->
     # A partial last block: unblock the full blocks and only the valid lanes of the last one, then
     # concatenate. Transposing the padded lanes and slicing them off after costs 15-25% more on
     # llvm-cpu (IREE 3.13; 8x17x56x56 nChw16c -> nchw 110-132 us against 142-170 us).
-    b, full = desc.block_of(d), desc.dims[d] // desc.block_of(d)
+    b = desc.block_of(d)
+    full, lanes = divmod(desc.dims[d], b)
     outer, inner = desc.order.index(d), n + [bd for bd, _ in desc.blocks].index(d)
     shape = list(v.shape)
     head = plan.slice(v, [0] * len(shape), [full if i == outer else s for i, s in enumerate(shape)])
-    tail_sizes = [1 if i == outer else desc.dims[d] - full * b if i == inner else s for i, s in enumerate(shape)]
+    tail_sizes = [1 if i == outer else lanes if i == inner else s for i, s in enumerate(shape)]
     tail = plan.slice(v, [full if i == outer else 0 for i in range(len(shape))], tail_sizes)
     parts = []
-    for part, size in ((head, full * b), (tail, desc.dims[d] - full * b)):
+    for part, size in ((head, full * b), (tail, lanes)):
         dims = [size if i == d else s for i, s in enumerate(desc.dims)]
         parts.append(plan.slice(_unblock(plan, part, desc), [0] * n, dims))
     return plan.concat(parts, d)
