@@ -218,6 +218,41 @@ def test_offsets_one_to_one_into_buffer(case):
         assert d.offset((0,) * d.ndims) == d.offset0
 
 
+@settings(max_examples=150, **SETTINGS)
+@given(any_desc_st())
+def test_index_of_inverts_offset(case):
+    """The backward index: every addressed offset (padding lanes included) maps back to its index,
+    and every other offset of the buffer is refused as a gap."""
+    d, kind = case
+    if d.is_zero_volume:
+        with pytest.raises(FormatError, match="outside"):
+            d.index_of(0)
+        return
+    padded = d.offsets(padded=True)
+    addressed = set()
+    for idx in itertools.product(*(range(e) for e in d.padded_dims)):
+        assert d.index_of(int(padded[idx])) == idx
+        addressed.add(int(padded[idx]))
+    for off in set(range(d.offset0, d.buffer_nelems)) - addressed:
+        with pytest.raises(FormatError, match="gap"):
+            d.index_of(off)
+    for off in (d.offset0 - 1, d.buffer_nelems):
+        if off >= 0:
+            with pytest.raises(FormatError, match="outside"):
+                d.index_of(off)
+
+
+def test_index_of_worked_example():
+    """The docstring's nChw8c 2x17x5x4 example (C pads to 24; blocks of 5*4*8 = 160 elements)."""
+    d = MemoryDesc((2, 17, 5, 4), "f32", "nChw8c")
+    assert d.index_of(1) == (0, 1, 0, 0)
+    assert d.index_of(160) == (0, 8, 0, 0)
+    assert d.index_of(481) == (1, 1, 0, 0)
+    assert d.index_of(2 * 160 + 7) == (0, 23, 0, 0)       # a padding lane: c >= 17
+    interleaved = MemoryDesc((2, 3), "f32", strides=(1, 2))  # a transposed view: strides cross
+    assert [interleaved.index_of(o) for o in range(6)] == [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (1, 2)]
+
+
 @settings(max_examples=200, **SETTINGS)
 @given(tag_desc_st())
 def test_tag_offsets_match_packed_reference(case):

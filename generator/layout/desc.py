@@ -26,6 +26,7 @@ never the plain product of dims when a dim is padded (nChw8c with C=17 pads C to
 from __future__ import annotations
 
 import math
+import operator
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -230,6 +231,45 @@ class MemoryDesc:
             digit = (idx[d] // remaining[d]) % size
             off = off + digit * inner_stride
         return off
+
+    def index_of(self, offset: int) -> tuple[int, ...]:
+        """The backward index (TVM's ``BackwardIndex``): the logical index stored at element `offset`.
+
+        The inverse of `offset`: ``d.index_of(d.offset(i)) == i`` for every index up to padded_dims.
+        An index with a coordinate at or past `dims` is a padding lane of a blocked dim (its element
+        is zero). Worked, nChw8c with dims 2x17x5x4 (C pads to 24): offset 1 of the block is c=1;
+        offset 5*4*8 = 160 starts the second channel block (n=0, c=8, h=0, w=0); offset
+        3*5*4*8 + 1 = 481 lies in n=1's first block: (1, 1, 0, 0). Raises `FormatError` for an offset
+        no index maps to: before offset0, past the buffer, or in a gap between strided rows.
+        """
+        offset = operator.index(offset)
+        rel = offset - self.offset0
+        if self.is_zero_volume or not 0 <= rel < self.span:
+            raise FormatError(f"offset {offset} is outside the {self.format_name()} buffer "
+                              f"[{self.offset0}, {self.offset0 + self.span})")
+        # inner blocks: the digits of rel % inner_size, outermost block first (the docstring formula)
+        inner, outer = rel % self.inner_size, rel // self.inner_size * self.inner_size
+        idx = [0] * self.ndims
+        inner_stride = self.inner_size
+        remaining = {d: self.block_of(d) for d in range(self.ndims)}
+        for d, size in self.blocks:
+            inner_stride //= size
+            remaining[d] //= size
+            idx[d] += (inner // inner_stride) % size * remaining[d]
+        # outer part: largest stride first; exact for nested strides, checked below otherwise
+        for d in self.order:
+            if self.strides[d] and self.outer_dims[d] > 1:
+                q = min(outer // self.strides[d], self.outer_dims[d] - 1)
+                idx[d] += q * self.block_of(d)
+                outer -= q * self.strides[d]
+        found = tuple(idx)
+        if outer == 0 and int(self._offsets_of([np.asarray(i) for i in found])) == offset:
+            return found
+        if self.pitch() is None:   # interleaved strides: search the (small, see _check_no_overlap) tensor
+            hit = np.argwhere(self.offsets(padded=True) == offset)
+            if hit.size:
+                return tuple(int(i) for i in hit[0])
+        raise FormatError(f"offset {offset} is a gap of the {self.format_name()} buffer: no index maps to it")
 
     def offsets(self, padded: bool = False) -> np.ndarray:
         """Offsets of every logical element, as an int64 array of shape dims (or padded_dims)."""
