@@ -18,8 +18,9 @@ from typing import Sequence
 
 import numpy as np
 
-from .compile import REORDER_FORMS, compile_mlir, get_backend
+from .compile import compile_mlir, get_backend
 from .emit.reorder import kernel_name, render_reorder, render_reorder_module
+from .emit.target import RELAYOUT_FORMS
 from .errors import FormatError, InputError, UnsupportedError
 from .layout import MemoryDesc
 from .problem.reorder import Quant, ReorderProblem
@@ -45,9 +46,9 @@ def reorder_form(backend, form: str | None) -> str:
     """The emission form of a reorder on `backend`: `form` if given and possible, else the backend's."""
     if form is None:
         return backend.reorder_form
-    if form not in REORDER_FORMS:
-        raise InputError(f"unknown reorder form '{form}' (known: {', '.join(REORDER_FORMS)})")
-    if form not in backend.reorder_forms:
+    if form not in RELAYOUT_FORMS:
+        raise InputError(f"unknown reorder form '{form}' (known: {', '.join(RELAYOUT_FORMS)})")
+    if form not in backend.relayout_forms:
         raise UnsupportedError(f"{backend.name}: linalg.pack/unpack do not compile for this backend; "
                                f"use form={backend.reorder_form!r}")
     return form
@@ -78,7 +79,7 @@ class ReorderKernel:
         if self.src.is_zero_volume:
             return                         # legal, like oneDNN: nothing to compute, nothing to compile
         if self.artifact is None:
-            mlir = render_reorder(self.problems, use_pack=self.form == "pack")
+            mlir = render_reorder(self.problems, form=self.form)
             self.artifact = compile_mlir(mlir, self.backend, cache_dir=cache_dir, name="reorder",
                                          extra_flags=self.backend.reorder_flags(self.driver))
         self._fn = LoadedModule(self.artifact.path, self.backend, self.driver).function(self.name)
@@ -198,7 +199,7 @@ def build_reorders(chains: Sequence[Sequence[ReorderProblem]], backend: str = "l
 
     def build(group):
         try:
-            text = render_reorder_module([chains[i] for i in group], use_pack=b.reorder_form == "pack")
+            text = render_reorder_module([chains[i] for i in group], form=b.reorder_form)
             art = compile_mlir(text, b, cache_dir=cache_dir, name="reorders", extra_flags=b.reorder_flags(driver))
             return [(i, ReorderKernel(chains[i], b, artifact=art, driver=driver)) for i in group]
         except KgenError:
@@ -232,7 +233,8 @@ class ConvKernel:
                  driver: str | None = None):
         import dataclasses
 
-        from .emit.conv import choose, render_conv
+        from .emit.conv import render_conv
+        from .select import choose
 
         self.backend = get_backend(backend)
         self.requested_alg = problem.alg
@@ -246,7 +248,7 @@ class ConvKernel:
         self.flags = flags = flags or "default"      # a named flag set of the backend (Backend.flag_sets)
         extra = self.backend.flag_set(flags)
         if artifact is None:       # else a prebuilt module (the catalog's build/<backend>/<function>.vmfb)
-            mlir = render_conv(problem, use_pack=self.backend.supports_pack, backend=self.backend.name)
+            mlir = render_conv(problem, self.backend)
             artifact = compile_mlir(mlir, self.backend, extra_flags=extra, cache_dir=cache_dir, name="conv")
         self.artifact = artifact
         self.driver = driver_for(self.backend, driver)      # local-task on the CPU: all cores

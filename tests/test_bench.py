@@ -12,8 +12,7 @@ from generator.bench.conv import RESNET50_LAYERS, bench_convs, layout_tag, plan_
 from generator.bench.reorder import bench_reorders, format_table
 from generator.bench.tune import format_choices, tune
 from generator.compile import get_backend
-from generator.emit import tuned
-from generator.emit.conv import choose
+from generator.select import choose, table as tuned
 from generator.errors import ArtifactError
 from generator.problem.conv import parse_conv_args, parse_conv_desc
 from generator.problem.convolution import ConvProblem

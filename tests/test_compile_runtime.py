@@ -119,7 +119,7 @@ def test_backend_table():
     assert list(BACKENDS) == ["llvm-cpu", "vulkan", "cuda"]
     cpu = get_backend("llvm-cpu")
     assert cpu.driver == "local-task" and "--iree-llvmcpu-target-cpu=host" in cpu.flags
-    assert get_backend("vulkan").supports_pack is False
+    assert get_backend("vulkan").compiles_pack is False
     assert get_backend("vulkan").supports_f64 is False
     assert "--iree-cuda-target=sm_80" in get_backend("cuda").flags
     assert get_backend(cpu) is cpu
@@ -216,7 +216,7 @@ def test_driver_choice(cache_dir, monkeypatch):
     monkeypatch.setenv("KGEN_CPU_DRIVER", "local-task")
     assert driver_for("llvm-cpu", memory_bound=True) == "local-task"
     monkeypatch.setenv("KGEN_CPU_DRIVER", "bogus")
-    with pytest.raises(UnsupportedError, match="KGEN_CPU_DRIVER='bogus' is not a CPU driver"):
+    with pytest.raises(UnsupportedError, match="KGEN_CPU_DRIVER='bogus' is not a llvm-cpu driver"):
         driver_for("llvm-cpu")
 
 

@@ -442,7 +442,7 @@ def _build_group(group, backend, cache_dir, use_pack):
     if use_pack is None:       # what the product does: build_reorders picks the form from the backend
         return build_reorders([list(ch) for ch in group], backend, chunk=len(group), jobs=1, cache_dir=cache_dir)
     try:
-        text = render_reorder_module([list(ch) for ch in group], use_pack=use_pack)
+        text = render_reorder_module([list(ch) for ch in group], form="pack" if use_pack else "transpose")
         art = compile_mlir(text, backend, cache_dir=cache_dir, name="reorders")
         return [ReorderKernel(list(ch), backend, artifact=art) for ch in group]
     except KgenError as e:
@@ -673,7 +673,7 @@ def test_vulkan_saturation(row, vulkan_kernels):
 @pytest.fixture(scope="module")
 def cuda_artifact(kgen_cache_dir):
     chains = [list(p.values[0].chain) for p in CUDA_CASES]
-    text = render_reorder_module(chains, use_pack=True)
+    text = render_reorder_module(chains, form="pack")
     return text, compile_mlir(text, "cuda", cache_dir=kgen_cache_dir, name="reorders")
 
 
@@ -681,7 +681,7 @@ def cuda_artifact(kgen_cache_dir):
 @pytest.mark.parametrize("c,needle", CUDA_CASES)
 def test_cuda_compiles(c, needle, cuda_artifact):
     text, art = cuda_artifact
-    body = render_reorder(list(c.chain), use_pack=True, header=False)
+    body = render_reorder(list(c.chain), form="pack", header=False)
     assert needle in body, f"{c.id}: the CUDA kernel should contain {needle!r}"
     assert f"func.func @{kernel_name(c.chain)}(" in text
     assert art.path.is_file() and art.path.stat().st_size > 0 and art.backend == "cuda"
@@ -827,7 +827,7 @@ GOLDEN = [
 
 def _golden_text(row):
     cid, dims, s, sdt, d, ddt, q, use_pack, _, _ = row
-    return render_reorder(case(cid, dims, s, sdt, d, ddt, q).chain, use_pack=use_pack)
+    return render_reorder(case(cid, dims, s, sdt, d, ddt, q).chain, form="pack" if use_pack else "transpose")
 
 
 @pytest.mark.parametrize("row", GOLDEN, ids=lambda r: r[0])

@@ -132,7 +132,7 @@ def plan_candidates(p, backend, variants, layouts, flag_sets) -> list[Candidate]
                     c.status = f"n/a: {e}"
                     out.append(c)
                     continue
-                why = VARIANTS[v].applies(c.problem) or VARIANTS[v].refused(c.problem, backend.name)
+                why = VARIANTS[v].applies(c.problem) or VARIANTS[v].refused(c.problem, backend)
                 if why:
                     c.status = f"n/a: {why}"
                 out.append(c)
@@ -149,7 +149,7 @@ def compile_candidates(cands: list[Candidate], backend, jobs: int, log: Callable
 
     def build(c: Candidate) -> None:
         try:
-            mlir = render_conv(c.problem, use_pack=backend.supports_pack, backend=backend.name)
+            mlir = render_conv(c.problem, backend)
             c.artifact = compile_mlir(mlir, backend, extra_flags=backend.flag_set(c.flags), name="conv")
         except KgenError as e:
             c.status = f"compile failed: {e}"
@@ -247,7 +247,7 @@ def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None
 
     b = get_backend(backend)
     sw = sweep(b, variants, flag_sets, drivers)
-    torch = import_torch(log) if b.name == "llvm-cpu" else None
+    torch = import_torch(log) if b.torch_device == "cpu" else None      # the CPU comparison only, so far
     ceiling = measure_ceiling(torch, rounds)
     log(f"ceiling: {ceiling.matmul_gflops:.1f} GFLOP/s ({ceiling.matmul_by} 2048^3 f32), "
         f"{ceiling.copy_gbps:.1f} GB/s (NumPy copy)")

@@ -54,7 +54,7 @@ def _torch_reorder(torch, x, sdesc: MemoryDesc, ddesc: MemoryDesc):
 def other_forms(backend: str) -> list[str]:
     """The emission forms `backend` compiles besides its default one."""
     b = get_backend(backend)
-    return [f for f in b.reorder_forms if f != b.reorder_form]
+    return [f for f in b.relayout_forms if f != b.reorder_form]
 
 
 def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = "f32", rounds: int = 7,

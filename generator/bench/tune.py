@@ -1,5 +1,5 @@
 """`kgen tune`: measure every variant x flag set of each problem in the user's own layouts and store the
-fastest correct one in the selection table `--alg=auto` reads (`emit.tuned`).
+fastest correct one in the selection table `--alg=auto` reads (`select.table`).
 
 Candidates are measured with the problem's --stag/--dtag as given, so a variant that computes in
 another layout (direct's packed or channels-last frame, im2col's logical NCHW) pays for its relayout
@@ -17,7 +17,7 @@ def tune(cases, backend: str = "llvm-cpu", *, variants=None, flag_sets=None, dri
          ) -> tuple[list[tuple[object, ProblemResult]], object]:
     """Returns [(problem, result)] and the table path written."""
     from ..compile import get_backend
-    from ..emit import tuned
+    from ..select import table as tuned
     b = get_backend(backend)
     sw = sweep(b, variants, flag_sets, drivers)
     out, entries = [], {}

@@ -82,9 +82,9 @@ def render_entry(e: CatalogEntry, backend: str) -> str:
     b = get_backend(backend)
     if e.kind == "reorder":
         from ..emit.reorder import render_reorder
-        return render_reorder(e.problem, use_pack=b.reorder_form == "pack")
+        return render_reorder(e.problem, form=b.reorder_form)
     from ..emit.conv import render_conv
-    return render_conv(e.problem, use_pack=b.supports_pack, backend=b.name)
+    return render_conv(e.problem, b.portable())      # mlir/ is the same on every CPU
 
 
 def render_catalog(backend: str) -> dict[str, str]:

@@ -1,12 +1,11 @@
 """Compile layer: the backend table and the content-addressed ``iree-compile`` artifact cache.
 
 Sits between emit (which produces MLIR text) and runtime (which loads the vmfb); it imports only
-from the layers to its left (errors, version).
+from the layers to its left (errors, version, and emit's `TargetCaps`, which a `Backend` is).
 """
 
 from generator.compile.backends import (
     BACKENDS,
-    REORDER_FORMS,
     Backend,
     cuda_device_available,
     device_available,
@@ -27,7 +26,6 @@ from generator.compile.cache import (
 
 __all__ = [
     "BACKENDS",
-    "REORDER_FORMS",
     "Artifact",
     "Backend",
     "cache_key",

@@ -29,17 +29,23 @@ reject float64 inputs. The backends that can do f64 therefore turn the demotion 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import threading
 from dataclasses import dataclass
 
+from generator.emit.target import Mmt4dTile, TargetCaps
 from generator.errors import UnsupportedError
 
 
-@dataclass(frozen=True)
-class Backend:
+@dataclass(frozen=True, kw_only=True)
+class Backend(TargetCaps):
     """One compilation target and the runtime driver that executes its modules.
+
+    It is the emitters' `TargetCaps` too: the capability fields (``compiles_pack``,
+    ``named_conv_broken``, ``gather_in_contraction``, ``batch_outer_only``, ``mmt4d_tile``, ...) say
+    which lowerings work here, so no code outside this module compares backend names.
 
     ``driver`` is the IREE HAL driver name. For ``llvm-cpu`` it is the default ``local-task``
     (multi-threaded); ``memory_bound_driver`` is the one for kernels that only move memory
@@ -50,7 +56,6 @@ class Backend:
     name: str
     driver: str
     flags: tuple[str, ...]
-    supports_pack: bool
     supports_f64: bool
     doc: str
     # `#hal.executable.target<...>` the module is compiled for, when no flag can name the right one;
@@ -66,21 +71,33 @@ class Backend:
     # IREE device allocators the runtime creates the device with (empty: the driver's default)
     allocators: tuple[str, ...] = ()
     # how reorders are emitted: "pack" (linalg.pack / linalg.unpack) or "transpose" (the equivalent
-    # pad + expand_shape + transpose, the only form where not supports_pack); `ReorderKernel(form=)`
+    # pad + expand_shape + transpose, the only form where not compiles_pack); `ReorderKernel(form=)`
     # takes either where both compile
     reorder_form: str = "pack"
+    # where the selected kernel's driver can be overridden from the environment (the CPU: local-task or
+    # local-sync); None: the backend has one driver
+    driver_env: str | None = None
+    # the PyTorch device `kgen bench` runs the same problems on, side by side (None: no comparison)
+    torch_device: str | None = None
     # extra iree-compile flags for kernels that run on memory_bound_driver (one thread: no point in
     # cutting the dispatch into workgroups)
     memory_bound_flags: tuple[str, ...] = ()
 
     def __post_init__(self):
-        if self.reorder_form not in self.reorder_forms:
+        if self.reorder_form not in self.relayout_forms:
             raise ValueError(f"{self.name}: reorder_form {self.reorder_form!r} is not one it compiles")
 
     @property
-    def reorder_forms(self) -> tuple[str, ...]:
-        """The reorder emission forms this backend compiles."""
-        return REORDER_FORMS if self.supports_pack else tuple(f for f in REORDER_FORMS if f != "pack")
+    def default_driver(self) -> str:
+        """The driver kernels run on unless the caller names one: ``driver_env`` if set, else ``driver``."""
+        return os.environ.get(self.driver_env, self.driver) if self.driver_env else self.driver
+
+    def portable(self) -> "Backend":
+        """This row with the host-dependent choices replaced by ones every CPU of its kind computes
+        right: what the checked-in catalog (mlir/) is rendered for, so it is the same on every machine."""
+        if self.mmt4d_tile is None:
+            return self
+        return dataclasses.replace(self, mmt4d_tile=PORTABLE_MMT4D_TILE)
 
     def reorder_flags(self, driver: str | None) -> tuple[str, ...]:
         """The extra flags a reorder run on `driver` is compiled with."""
@@ -99,7 +116,44 @@ class Backend:
 
 
 _NO_DEMOTE_F64 = "--iree-input-demote-f64-to-f32=false"
-REORDER_FORMS = ("pack", "transpose")
+
+# The f32 mmt4d tile per x86 vector width. IREE 3.13 computes `linalg.(batch_)mmt4d` WRONGLY when the
+# M0 x N0 accumulator tile fills the whole vector register file: on an AVX2 AMD EPYC (16 ymm = 128 f32)
+# 8x16 and 16x8 tiles gave errors of tens on small integers with every flag set (ukernels, data tiling),
+# 8x8 and 4x16 were right; with target-cpu=generic (16 xmm = 64 f32) 8x8 and 16x4 were wrong, 8x4 right.
+# Half the register file is right everywhere tried, and on AVX-512 (32 zmm) 16x16 is right (the f32
+# Winograd bench runs and their checks, README) and is IREE's own data-tiling tile there.
+MMT4D_TILE_BY_VECTOR_BITS = {512: Mmt4dTile(16, 16), 256: Mmt4dTile(8, 8), 128: Mmt4dTile(4, 8)}
+# right on every CPU kgen targets (AVX2 and up, AArch64 NEON with 32 q registers)
+PORTABLE_MMT4D_TILE = MMT4D_TILE_BY_VECTOR_BITS[256]
+
+
+@functools.cache
+def host_cpu_flags() -> frozenset[str]:
+    """This CPU's ISA flags (``/proc/cpuinfo``'s ``flags`` or ``Features`` line; empty if unreadable)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for ln in f:
+                k, _, v = ln.partition(":")
+                if k.strip() in ("flags", "Features"):
+                    return frozenset(v.split())
+    except OSError:
+        pass
+    return frozenset()
+
+
+def host_vector_bits() -> int:
+    """The widest f32 vector the host CPU computes with: 512 (AVX-512), 256 (AVX/AVX2), else 128."""
+    flags = host_cpu_flags()
+    return 512 if "avx512f" in flags else 256 if "avx" in flags or "avx2" in flags else 128
+
+
+def host_mmt4d_tile() -> Mmt4dTile:
+    """The f32 mmt4d tile for this CPU (target-cpu=host); AArch64 NEON takes the 8x8 tile IREE uses."""
+    flags = host_cpu_flags()
+    if "asimd" in flags:
+        return PORTABLE_MMT4D_TILE
+    return MMT4D_TILE_BY_VECTOR_BITS[host_vector_bits()]
 
 BACKENDS: dict[str, Backend] = {
     b.name: b
@@ -128,8 +182,10 @@ BACKENDS: dict[str, Backend] = {
                 "--iree-llvmcpu-target-cpu=host",
                 _NO_DEMOTE_F64,
             ),
-            supports_pack=True,
             supports_f64=True,
+            driver_env="KGEN_CPU_DRIVER",
+            torch_device="cpu",
+            mmt4d_tile=host_mmt4d_tile(),
             # IREE_NOTES section 7: data tiling (mmt4d for matmuls, off by default in 3.13), its ukernels,
             # and IREE's own im2col rewrite of named convs
             flag_sets=(
@@ -145,9 +201,21 @@ BACKENDS: dict[str, Backend] = {
             name="vulkan",
             driver="vulkan",
             flags=(),
-            supports_pack=False,
+            compiles_pack=False,
             supports_f64=False,
             reorder_form="transpose",
+            # depthwise_conv_{1d_ncw_cw,2d_nchw_chw} on lavapipe: errors of tens on small integers
+            # (e.g. g4ic4ih10oc4kh3sh2dh1ph1, g34ic34iw24oc34kw3pw1); NHWC depthwise and the generic are right
+            named_conv_broken=frozenset({("nchw", "depthwise")}),
+            # the SPIR-V path cannot compile the indirect conv's table gather inside the contraction for
+            # many shapes (index tables promoted to workgroup memory: "failed to legalize memref.alloc")
+            gather_in_contraction=False,
+            # a conv output with the batch axis inner (CHWN4) is written wrongly for some batch sizes
+            # (mb3 kh3: about half the outputs off; mb 2/4/8 right)
+            batch_outer_only=True,
+            # mb4ic1ih5oc16oh3kh3ph0, g3mb1ic3ih5oc48oh3kh3ph0: garbage up to 1e10; F(4,3), F(6,3) and
+            # F(2,3) with 2+ channels per group are right. Not isolated yet.
+            winograd_f2_one_channel_per_group_wrong=True,
             doc="Vulkan/SPIR-V for a target matching Mesa lavapipe (subgroup 8, dp4). linalg.pack/unpack "
             "fail to compile here ('failed to tile to invocations'): emit pad+expand+transpose.",
             target_attr=(
@@ -167,7 +235,6 @@ BACKENDS: dict[str, Backend] = {
                 "--iree-cuda-target=sm_80",
                 _NO_DEMOTE_F64,
             ),
-            supports_pack=True,
             supports_f64=True,
             doc="NVIDIA GPUs through PTX for sm_80, JIT-compiled by the driver on newer GPUs "
             "(IREE 3.13 knows no sm_90 target). Compiling needs no GPU; running does.",
@@ -263,11 +330,7 @@ def device_available(backend: str | Backend) -> tuple[bool, str]:
     The probe creates the device once per process (cached) and never raises: tests use it to skip
     with the real reason, e.g. ``libcuda.so not available``, instead of failing.
     """
-    b = get_backend(backend)
-    driver = b.driver
-    if b.name == "llvm-cpu":
-        driver = os.environ.get("KGEN_CPU_DRIVER", b.driver)
-    return _probe_driver(driver)
+    return _probe_driver(get_backend(backend).default_driver)
 
 
 def cuda_device_available() -> tuple[bool, str]:

@@ -22,6 +22,7 @@ from ..errors import UnsupportedError
 from ..problem.convolution import ConvProblem
 from . import relayout
 from .relayout import Plan, Value
+from .target import GENERIC, Mmt4dTile, TargetCaps
 from .render import render
 
 TEMPLATE = "conv.mlir.j2"
@@ -32,24 +33,24 @@ class Variant:
     """One convolution algorithm: when it applies, how prepare lays the weights out, its compute step."""
     name: str
     applies: Callable[[ConvProblem], str | None]          # None, or the reason it does not apply
-    # (plan, grouped logical weights, problem, backend) -> prepared weights
-    weights: Callable[[Plan, Value, ConvProblem, str | None], Value]
-    # (plan, padded grouped src, prepared weights, problem, backend) -> accumulator
-    compute: Callable[[Plan, Value, Value, ConvProblem, str | None], Value]
+    # (plan, grouped logical weights, problem, target) -> prepared weights
+    weights: Callable[[Plan, Value, ConvProblem, TargetCaps], Value]
+    # (plan, padded grouped src, prepared weights, problem, target) -> accumulator
+    compute: Callable[[Plan, Value, Value, ConvProblem, TargetCaps], Value]
     doc: str
     # the variant handles spatial padding itself (its compute gets the unpadded, uncropped source)
     pads_in_compute: bool = False
-    # backend -> why the variant is refused there (known wrong results or compile failures)
-    refused: Callable[[ConvProblem, str | None], str | None] = lambda p, backend: None
+    # why the variant is refused on a target (known wrong results or compile failures), or None
+    refused: Callable[[ConvProblem, TargetCaps], str | None] = lambda p, target: None
     # computes with channels last: its compute gets (N, sp.., G, IC/G) and returns (N, sp.., G, OC/G)
-    channels_last: Callable[[ConvProblem, str | None], bool] = lambda p, backend: False
+    channels_last: Callable[[ConvProblem, TargetCaps], bool] = lambda p, target: False
 
 
 def _always(p: ConvProblem) -> str | None:
     return None
 
 
-def _grouped_weights(plan: Plan, w: Value, p: ConvProblem, backend: str | None) -> Value:
+def _grouped_weights(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) -> Value:
     return w
 
 
@@ -73,13 +74,7 @@ class NamedConv:
 _SPATIAL = {1: "w", 2: "hw", 3: "dhw"}
 
 
-# (backend, form, kind) whose named op IREE 3.13 computes wrongly there: those stay a linalg.generic.
-# depthwise_conv_{1d_ncw_cw,2d_nchw_chw} on Vulkan (lavapipe): errors of tens on small integers
-# (e.g. g4ic4ih10oc4kh3sh2dh1ph1, g34ic34iw24oc34kw3pw1); NHWC depthwise and the generic are right.
-NAMED_CONV_BROKEN = {("vulkan", "nchw", "depthwise")}
-
-
-def named_conv(p: ConvProblem, backend: str | None = None) -> NamedConv | None:
+def named_conv(p: ConvProblem, target: TargetCaps = GENERIC) -> NamedConv | None:
     """The named op for a plain-layout problem (source and destination without blocks), or None:
     blocked layouts and grouped 1D/3D convolutions stay a linalg.generic. The source's channel
     position picks NCHW or NHWC (a channels-last user keeps channels last through the op). NHWC
@@ -99,7 +94,7 @@ def named_conv(p: ConvProblem, backend: str | None = None) -> NamedConv | None:
         kind = "grouped"
     else:
         return None
-    if (backend, form, kind) in NAMED_CONV_BROKEN:
+    if (form, kind) in target.named_conv_broken:     # IREE computes it wrongly there: a generic
         return None
     n, c = "n", "c"
     if form == "nchw":
@@ -111,9 +106,9 @@ def named_conv(p: ConvProblem, backend: str | None = None) -> NamedConv | None:
     return NamedConv(op, form, kind)
 
 
-def _direct_weights(plan: Plan, w: Value, p: ConvProblem, backend: str | None) -> Value:
+def _direct_weights(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) -> Value:
     """Weights in the named op's layout (reordered once, in prepare), or grouped for the generic."""
-    nc = named_conv(p, backend)
+    nc = named_conv(p, target)
     if nc is None:
         return w
     nsp = p.desc.ndims - 2
@@ -129,19 +124,19 @@ def _direct_weights(plan: Plan, w: Value, p: ConvProblem, backend: str | None) -
     return w if nc.form == "nchw" else plan.transpose(w, list(range(1, 1 + nsp)) + [0])
 
 
-def _direct_channels_last(p: ConvProblem, backend: str | None) -> bool:
-    nc = named_conv(p, backend)
+def _direct_channels_last(p: ConvProblem, target: TargetCaps) -> bool:
+    nc = named_conv(p, target)
     return nc is not None and nc.form == "nhwc"
 
 
-def _direct_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, backend: str | None) -> Value:
+def _direct_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: TargetCaps) -> Value:
     """A linalg named conv for plain layouts (IREE lowers these well); otherwise one linalg.generic
     over the grouped logical tensors. In the NHWC form x is (N, sp.., G, C/G) already (see render_conv)."""
     d = p.desc
     sp = d.spatial()
     nsp = len(sp)
     strides, dilations = [s.s for s in sp], [s.d + 1 for s in sp]
-    nc = named_conv(p, backend)
+    nc = named_conv(p, target)
     if nc is None:
         return plan.add("conv_direct", x, _out_shape(p), p.acc.mlir, wei=w, strides=strides,
                         dilations=dilations, src_dt=p.src.dtype, acc_dt=p.acc)
@@ -250,18 +245,18 @@ def _window(o: str, k: str, stride: int, dilation: int) -> str:
     return f"{o} * {stride} + {k} * {dilation}"
 
 
-def _im2col_channels_last(p: ConvProblem, backend: str | None) -> bool:
+def _im2col_channels_last(p: ConvProblem, target: TargetCaps) -> bool:
     """A plain channels-last source (NHWC) keeps channels last: columns gathered as (N, O.., G, K.., IC/G)
     read whole channel runs, and the GEMM is (O, K.. IC) x (K.. IC, OC), the form IREE data-tiles (VNNI for
     s8); measured: the NCHW-order i8 gather took 1.2 of 3 ms on ic64 56x56 3x3 (README)."""
     return not p.src.is_blocked and not p.dst.is_blocked and p.src.order[-1] == 1
 
 
-def _gemm_weights(plan: Plan, w: Value, p: ConvProblem, backend: str | None) -> Value:
+def _gemm_weights(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) -> Value:
     """(G, OC/G, IC/G, K...) -> (G, OC/G, IC/G * Kvol): the GEMM's left operand, rows in (ic, k) order;
     channels last: (G, Kvol * IC/G, OC/G), rows in (k, ic) order, the GEMM's right operand."""
     nsp = p.desc.ndims - 2
-    if _im2col_channels_last(p, backend):
+    if _im2col_channels_last(p, target):
         w = plan.transpose(w, [0] + list(range(3, 3 + nsp)) + [2, 1])
         return plan.collapse(w, [[0], list(range(1, 2 + nsp)), [2 + nsp]])
     return plan.collapse(w, [[0], [1], list(range(2, 3 + nsp))])
@@ -293,9 +288,9 @@ def _im2col_compute_cl(plan: Plan, x: Value, w: Value, p: ConvProblem) -> Value:
     return plan.expand(acc, [[0], list(range(1, 1 + nsp)), [1 + nsp], [2 + nsp]], (d.mb,) + odims + (d.g, d.oc // d.g))
 
 
-def _im2col_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, backend: str | None) -> Value:
+def _im2col_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: TargetCaps) -> Value:
     """im2col: gather the (IC/G, Kvol) x Ovol column matrix once, then one batched matmul per (n, g)."""
-    if _im2col_channels_last(p, backend):
+    if _im2col_channels_last(p, target):
         return _im2col_compute_cl(plan, x, w, p)
     d = p.desc
     sp = d.spatial()
@@ -317,13 +312,13 @@ def _im2col_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, backend: str
     return plan.expand(acc, [[0], [1], [2], list(range(3, 3 + nsp))], _out_shape(p))
 
 
-def _indirect_weights(plan: Plan, w: Value, p: ConvProblem, backend: str | None) -> Value:
+def _indirect_weights(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) -> Value:
     """(G, OC/G, IC/G, K...) -> (G, OC/G, IC/G, Kvol): taps flattened like the indirection table's columns."""
     nsp = p.desc.ndims - 2
     return plan.collapse(w, [[0], [1], [2], list(range(3, 3 + nsp))])
 
 
-def _indirect_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, backend: str | None) -> Value:
+def _indirect_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: TargetCaps) -> Value:
     """QNNPACK's indirect convolution: an int32 table (output pixel, tap) -> input pixel, built from the
     shape alone (`conv_math.indirect_offsets`; padding taps point at one appended zero pixel), read by
     the contraction itself, so no column matrix is materialised. Stride, dilation and padding (negative
@@ -340,9 +335,7 @@ def _indirect_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, backend: s
     flat = plan.collapse(x, [[0], [1], [2], list(range(3, 3 + nsp))])
     flat = plan.pad(flat, [0, 0, 0, 1])                       # the zero pixel padding taps read
     tbl = plan.add("constant", None, table.shape, "i32", hex=np.ascontiguousarray(table, "<i4").tobytes().hex().upper())
-    if backend == "vulkan":
-        # IREE 3.13's SPIR-V path cannot compile the gather inside the contraction for many shapes
-        # (index tables promoted to workgroup memory: "failed to legalize memref.alloc"), so on Vulkan
+    if not target.gather_in_contraction:
         # the table drives a separate gather into (IC/G, Kvol, O) columns and a GEMM reads them
         cols = plan.add("indirect_gather", flat, (d.mb, d.g, d.ic // d.g, table.shape[1], table.shape[0]),
                         flat.elem, table=tbl)
@@ -363,7 +356,7 @@ def spatial_pack_tile(p: ConvProblem) -> tuple[int, ...]:
     return tuple(s.o if t is None else min(t, s.o) for s, t in zip(sp, want))
 
 
-def _spatial_pack_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, backend: str | None) -> Value:
+def _spatial_pack_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: TargetCaps) -> Value:
     """TVM-style spatial pack: the output is cut into tiles; each tile's input window (with its halo)
     is gathered into a contiguous block, and the tiles join the batch dim, so one small unpadded conv
     runs over (N * tiles) images; the tile outputs are then transposed back into place and cropped.
@@ -418,10 +411,8 @@ def _winograd_applies(p: ConvProblem) -> str | None:
     return None
 
 
-def _winograd_refused(p: ConvProblem, backend: str | None) -> str | None:
-    if backend == "vulkan" and p.alg == "winograd_f2" and p.desc.ic == p.desc.g:
-        # reproducible: mb4ic1ih5oc16oh3kh3ph0, g3mb1ic3ih5oc48oh3kh3ph0 (garbage up to 1e10); F(4,3),
-        # F(6,3) and F(2,3) with 2+ channels per group are right. Not isolated yet.
+def _winograd_refused(p: ConvProblem, target: TargetCaps) -> str | None:
+    if target.winograd_f2_one_channel_per_group_wrong and p.alg == "winograd_f2" and p.desc.ic == p.desc.g:
         return ("IREE 3.13 computes Winograd F(2,3) with one input channel per group wrongly on lavapipe "
                 "(use winograd_f4 or another variant)")
     return None
@@ -433,7 +424,7 @@ def _f32_constant(plan: Plan, matrix) -> Value:
     return plan.add("constant", None, a.shape, "f32", hex=a.tobytes().hex().upper())
 
 
-def _winograd_weights(plan: Plan, w: Value, p: ConvProblem, backend: str | None) -> Value:
+def _winograd_weights(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) -> Value:
     """U = G g G^T for every (group, oc, ic), done once in prepare: (alpha, alpha, G, OC/G, IC/G) in f32."""
     from ..problem.conv_math import winograd_matrices
 
@@ -443,40 +434,34 @@ def _winograd_weights(plan: Plan, w: Value, p: ConvProblem, backend: str | None)
     a = m + 2
     rows = plan.add("wino_filter_rows", w, (a,) + w.shape[:3] + (3,), "f32", mat=gm)
     u = plan.add("wino_filter_cols", rows, (a, a) + w.shape[:3], "f32", mat=gm)    # (a, b, G, OCg, ICg)
-    if not _winograd_mmt4d(backend):
+    tile = target.mmt4d_tile
+    if tile is None:
         return u
     # packed once for the batched mmt4d: (a*b*G, OCg/N0, ICg, N0, 1), OCg zero-padded to whole tiles
+    n0 = tile.n0
     g, ocg, icg = w.shape[:3]
-    ob = -(-ocg // MMT4D_N0)
-    u = plan.pad(u, [0, 0, 0, ob * MMT4D_N0 - ocg, 0])
-    u = plan.expand(u, [[0], [1], [2], [3, 4], [5]], (a, a, g, ob, MMT4D_N0, icg))
+    ob = -(-ocg // n0)
+    u = plan.pad(u, [0, 0, 0, ob * n0 - ocg, 0])
+    u = plan.expand(u, [[0], [1], [2], [3, 4], [5]], (a, a, g, ob, n0, icg))
     u = plan.transpose(u, [0, 1, 2, 3, 5, 4])
     u = plan.collapse(u, [[0, 1, 2], [3], [4], [5]])
-    return plan.expand(u, [[0], [1], [2], [3, 4]], (a * a * g, ob, icg, MMT4D_N0, 1))
+    return plan.expand(u, [[0], [1], [2], [3, 4]], (a * a * g, ob, icg, n0, 1))
 
 
-# IREE's f32 mmt4d tiles on AVX-512 are M0 x 16 x 1 (M0 in 1, 2, 4, 8, 16); measured on this CPU for a
-# 36 x (224x64x64) batch: M0 = 16 or 8 0.36 ms, 4 0.48 ms, 2 0.50 ms; a batch_matmul of the same 0.53-0.59
-# ms, and an M0 that is not a power of two (14) 10 ms.
-MMT4D_N0 = 16
-
-
-def _winograd_mmt4d(backend: str | None) -> bool:
-    """On the CPU the tile GEMM is a batched mmt4d over operands packed by the transforms themselves
-    (weights in prepare); GPUs keep the generic batched GEMM (IREE's GPU paths do not target mmt4d)."""
-    return backend == "llvm-cpu"
-
-
-# relative mmt4d throughput per row tile M0 (measured above; M0 = 1 assumed to halve M0 = 2's)
+# relative mmt4d throughput per row tile M0, measured with N0 = 16 on AVX-512 for a 36 x (224x64x64)
+# batch: M0 = 16 or 8 0.36 ms, 4 0.48 ms, 2 0.50 ms (a batch_matmul of the same 0.53-0.59 ms, and an
+# M0 that is not a power of two, 14, 10 ms); M0 = 1 assumed to halve M0 = 2's
 _MMT4D_M0_RATE = {16: 1.0, 8: 1.0, 4: 0.75, 2: 0.7, 1: 0.35}
 
 
-def mmt4d_m0(cols: int) -> int:
-    """The mmt4d row tile for `cols` tile columns: least padded work per throughput (larger on ties)."""
-    return min(_MMT4D_M0_RATE, key=lambda m0: (-(-cols // m0) * m0 / _MMT4D_M0_RATE[m0], -m0))
+def mmt4d_m0(cols: int, max_m0: int = 16) -> int:
+    """The mmt4d row tile for `cols` tile columns, at most `max_m0` (the target's `Mmt4dTile`): least
+    padded work per throughput (larger on ties)."""
+    return min((m0 for m0 in _MMT4D_M0_RATE if m0 <= max_m0),
+               key=lambda m0: (-(-cols // m0) * m0 / _MMT4D_M0_RATE[m0], -m0))
 
 
-def _winograd_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, backend: str | None) -> Value:
+def _winograd_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: TargetCaps) -> Value:
     """F(m x m, 3 x 3): input tiles V = BT d B, one batched matmul over IC per (xi, nu), Y = AT M A."""
     from ..problem.conv_math import winograd_matrices, winograd_tiles
 
@@ -486,8 +471,11 @@ def _winograd_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, backend: s
     (th, eh), (tw, ew) = (winograd_tiles(s.o, m, 3) for s in d.spatial())
     a = m + 2
     btc = _f32_constant(plan, bt)
-    if _winograd_mmt4d(backend):
-        return _winograd_compute_mmt4d(plan, x, w, p, m, (th, eh), tw, btc, _f32_constant(plan, at))
+    if target.mmt4d_tile is not None:
+        # on the CPU the tile GEMM is a batched mmt4d over operands packed by the transforms themselves
+        # (weights in prepare); GPUs keep the generic batched GEMM (IREE's GPU paths do not target mmt4d)
+        return _winograd_compute_mmt4d(plan, x, w, p, m, (th, eh), tw, btc, _f32_constant(plan, at),
+                                       target.mmt4d_tile)
     x = plan.pad(x, [0, 0, 0, eh - x.shape[3], ew - x.shape[4]])      # zero tail so the last tile is whole
     # the overlapping (m+2)^2 input tiles gathered once, tap indices outermost: the transforms then
     # reduce over a leading dim, which IREE lowers as a small matmul (reducing inside th * m + i it picks
@@ -507,13 +495,13 @@ def _winograd_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, backend: s
 
 
 def _winograd_compute_mmt4d(plan: Plan, x: Value, w: Value, p: ConvProblem, m: int, th_eh, tw: int,
-                            btc: Value, atc: Value) -> Value:
+                            btc: Value, atc: Value, tile: Mmt4dTile) -> Value:
     """The CPU form: tile columns padded to whole M0 tiles (t1 * M0 + t0), the input transforms written
     straight into the mmt4d left operand (a*b*G, N*TH*T1, ICg, M0, 1), one batched mmt4d against the
     weights packed in prepare, and the output transforms reading its (.., OB, M0, N0) result."""
     th, eh = th_eh
     a = m + 2
-    m0 = mmt4d_m0(tw)
+    m0, n0 = mmt4d_m0(tw, tile.max_m0), tile.n0
     t1 = -(-tw // m0)
     x = plan.pad(x, [0, 0, 0, eh - x.shape[3], t1 * m0 * m + 2 - x.shape[4]])
     n, g, icg = x.shape[:3]
@@ -527,10 +515,10 @@ def _winograd_compute_mmt4d(plan: Plan, x: Value, w: Value, p: ConvProblem, m: i
     v = plan.collapse(v, [[0, 1, 2], [3, 4, 5], [6], [7]])
     v = plan.expand(v, [[0], [1], [2], [3, 4]], (a * a * g, n * th * t1, icg, m0, 1))
     ob = w.shape[1]
-    mm = plan.add("batch_mmt4d", v, (a * a * g, n * th * t1, ob, m0, MMT4D_N0), "f32", wei=w)
-    mm = plan.expand(mm, [[0, 1, 2], [3, 4, 5], [6], [7], [8]], (a, a, g, n, th, t1, ob, m0, MMT4D_N0))
-    rows = plan.add("wino_output_rows_mmt4d", mm, (m, a, g, n, th, t1, ob, m0, MMT4D_N0), "f32", mat=atc)
-    y = plan.add("wino_output_cols_mmt4d", rows, (n, g, ob, MMT4D_N0, th, m, t1, m0, m), "f32", mat=atc)
+    mm = plan.add("batch_mmt4d", v, (a * a * g, n * th * t1, ob, m0, n0), "f32", wei=w)
+    mm = plan.expand(mm, [[0, 1, 2], [3, 4, 5], [6], [7], [8]], (a, a, g, n, th, t1, ob, m0, n0))
+    rows = plan.add("wino_output_rows_mmt4d", mm, (m, a, g, n, th, t1, ob, m0, n0), "f32", mat=atc)
+    y = plan.add("wino_output_cols_mmt4d", rows, (n, g, ob, n0, th, m, t1, m0, m), "f32", mat=atc)
     y = plan.collapse(y, [[0], [1], [2, 3], [4, 5], [6, 7, 8]])
     return plan.slice(y, [0] * 5, _out_shape(p))
 
@@ -556,48 +544,21 @@ VARIANTS = {v.name: v for v in (
 )}
 
 
-def choose_variant(p: ConvProblem, backend: str | None = None) -> str:
-    """`--alg=auto`'s heuristic, used when the measured table (`emit.tuned`, built by `kgen tune`) has
-    no entry for the problem: a 1x1 kernel -> im2col (its 1x1 path is one GEMM that reads the source in
-    place, no copy); anything else -> direct (applies everywhere, exact, no extra memory)."""
-    if all(s.k == 1 for s in p.desc.spatial()):
-        return "im2col"
-    return "direct"
-
-
-def choose(p: ConvProblem, backend: str | None = None):
-    """`--alg=auto`: the measured choice for this problem, backend and CPU when `kgen tune` made one,
-    else the heuristic with the backend's plain flags. Returns an `emit.tuned.Choice`."""
-    from . import tuned
-    hit = tuned.lookup(p, backend or "llvm-cpu")
-    if hit is not None and hit.variant in VARIANTS:
-        return hit
-    return tuned.Choice(choose_variant(p, backend), "default", "heuristic")
-
-
-def resolve(p: ConvProblem, backend: str | None = None) -> ConvProblem:
-    """The problem with `--alg=auto` replaced by the chosen variant (artifact names carry the choice)."""
-    if p.alg != "auto":
-        return p
-    import dataclasses
-    return dataclasses.replace(p, alg=choose(p, backend).variant)
-
-
-def variant(p: ConvProblem, backend: str | None = None) -> Variant:
-    p = resolve(p, backend)
+def variant(p: ConvProblem, target: TargetCaps = GENERIC) -> Variant:
+    """The variant that computes `p` on `target`. `--alg=auto` is resolved before (`generator.select`)."""
     if p.alg in VARIANTS:
         v = VARIANTS[p.alg]
         why = v.applies(p)
         if why:
             raise UnsupportedError(f"--alg={p.alg} does not apply: {why}")
-        why = v.refused(p, backend)
+        why = v.refused(p, target)
         if why:
-            raise UnsupportedError(f"--alg={p.alg} is refused on {backend}: {why}")
+            raise UnsupportedError(f"--alg={p.alg} is refused on {target.name}: {why}")
         return v
     raise UnsupportedError(f"unknown algorithm '{p.alg}' (known: {', '.join((*VARIANTS, 'auto'))})")
 
 
-def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, backend: str | None
+def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: TargetCaps
                  ) -> tuple[Plan, list[Value], Value]:
     """The conv function of a PackedConv: source buffer -> its packed tensor (a reshape) -> spatial
     crop / zero pad on the packed axes -> one generic writing the destination's packed tensor, with
@@ -655,10 +616,8 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, backend: str |
     src_idx = packed_axes(p.src, c_in, taps, inner_in)
     out_idx = packed_axes(p.dst, c_out, os_, inner_out)
     final_idx = out_idx
-    if backend == "vulkan" and out_idx[0] != "n":
-        # IREE 3.13's SPIR-V path writes a conv output whose batch axis is inner (CHWN4) wrongly for some
-        # batch sizes (mb3 kh3: about half the outputs off; mb 2/4/8 right): compute with the batch
-        # outermost and transpose once at the end
+    if target.batch_outer_only and out_idx[0] != "n":
+        # compute with the batch outermost and transpose once at the end
         out_idx = ["n"] + [a for a in out_idx if a != "n"]
     size_of = {"n": d.mb, **{f"o{i}": s_.o for i, s_ in enumerate(sp)}, "ob": pc.bo, "gi": pc.bo}
     size_of.update(zip(c_out, c_sizes_out))
@@ -681,9 +640,10 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, backend: str |
     return plan, args, out
 
 
-def render_conv(p: ConvProblem, *, use_pack: bool = True, header: bool = True, backend: str | None = None) -> str:
-    p = resolve(p, backend)
-    v = variant(p, backend)
+def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = True) -> str:
+    """The MLIR module of `p` (a concrete variant, not auto) for `target`: `<name>_prepare` and `<name>`."""
+    v = variant(p, target)
+    form = target.conv_form
     d = p.desc
     nsp = d.ndims - 2
     sp = d.spatial()
@@ -692,21 +652,21 @@ def render_conv(p: ConvProblem, *, use_pack: bool = True, header: bool = True, b
     # prepare: weights buffer -> grouped logical weights
     prep = Plan("w")
     wbuf = Value("wei", (p.wei.buffer_nelems,), p.wei.dtype.mlir)
-    wl = relayout.buffer_to_logical(prep, wbuf, p.wei, use_pack)
+    wl = relayout.buffer_to_logical(prep, wbuf, p.wei, form)
     if not d.has_groups:
         wl = prep.add("expand", wl, d.wei_dims_grouped, groups=[[0, 1]] + [[i + 1] for i in range(1, nsp + 2)])
     pc = packed_conv(p) if v.name == "direct" else None
     if pc is not None:
         prepared = _packed_weights(prep, wl, p, pc)
-        plan, args, out = _packed_plan(p, pc, prepared, backend)
+        plan, args, out = _packed_plan(p, pc, prepared, target)
         return render(TEMPLATE, header=header, fn=name, args=args, steps=plan.steps, result=out,
                       prep_args=[wbuf], prep_steps=prep.steps, prep_result=prepared)
-    prepared = v.weights(prep, wl, p, backend)
+    prepared = v.weights(prep, wl, p, target)
 
     # conv: src buffer -> logical -> crop/pad -> grouped -> compute -> epilogue -> dst buffer. A
     # channels-last variant sees the tensors with C last, (N, sp.., C): the source and destination
     # descriptors are permuted so that a channels-last buffer needs no transpose at all.
-    cl = v.channels_last(p, backend)
+    cl = v.channels_last(p, target)
     c_ax = nsp + 1 if cl else 1
     sp_ax = list(range(1, nsp + 1)) if cl else list(range(2, nsp + 2))
     to_cl = [0, nsp + 1] + list(range(1, nsp + 1))            # NC<sp> axis i -> its channels-last axis
@@ -719,7 +679,7 @@ def render_conv(p: ConvProblem, *, use_pack: bool = True, header: bool = True, b
     if p.bias:
         bias = Value("bias", (d.oc,), "f32")
         args.append(bias)
-    x = relayout.buffer_to_logical(plan, src, src_desc, use_pack)
+    x = relayout.buffer_to_logical(plan, src, src_desc, form)
 
     def per_axis(values, fill=0):
         out = [fill] * d.ndims
@@ -739,13 +699,13 @@ def render_conv(p: ConvProblem, *, use_pack: bool = True, header: bool = True, b
     split = [[i] for i in range(c_ax)] + [[c_ax, c_ax + 1]] + [[i + 1] for i in range(c_ax + 1, d.ndims)]
     gshape = x.shape[:c_ax] + (d.g, d.ic // d.g) + x.shape[c_ax + 1:]
     x = plan.expand(x, split, gshape)
-    acc = v.compute(plan, x, w, p, backend)
+    acc = v.compute(plan, x, w, p, target)
     grouped_bias = None
     if bias is not None:
         grouped_bias = plan.expand(bias, [[0, 1]], (d.g, d.oc // d.g))
     y = plan.add("conv_epilogue", acc, acc.shape, p.dst.dtype.mlir, bias=grouped_bias, bias_dims=[c_ax, c_ax + 1],
                  relu=p.relu, acc_dt=p.acc, dst_dt=p.dst.dtype, lo=p.dst.dtype.min, hi=p.dst.dtype.max)
     y = plan.collapse(y, split)
-    out = relayout.logical_to_buffer(plan, y, dst_desc, use_pack, None)
+    out = relayout.logical_to_buffer(plan, y, dst_desc, form, None)
     return render(TEMPLATE, header=header, fn=name, args=args, steps=plan.steps, result=out,
                   prep_args=[wbuf], prep_steps=prep.steps, prep_result=prepared)

@@ -144,11 +144,11 @@ def _unblock(plan: Plan, v: Value, desc: MemoryDesc) -> Value:
     return plan.collapse(v, groups)
 
 
-def packed_to_logical(plan: Plan, v: Value, desc: MemoryDesc, use_pack: bool) -> Value:
+def packed_to_logical(plan: Plan, v: Value, desc: MemoryDesc, form: str) -> Value:
     n = desc.ndims
     if not desc.is_blocked:
         return plan.transpose(v, [desc.order.index(d) for d in range(n)])
-    if use_pack and _single_level(desc):
+    if form == "pack" and _single_level(desc):
         return plan.add("unpack", v, desc.dims, outer_perm=list(desc.order),
                         inner_pos=[d for d, _ in desc.blocks], tiles=[s for _, s in desc.blocks])
     d = _tail_split_dim(desc)
@@ -176,18 +176,18 @@ def gather_logical(plan: Plan, buf: Value, desc: MemoryDesc) -> Value:
     return plan.add("gather", buf, desc.dims, strides=list(desc.strides), offset0=desc.offset0)
 
 
-def buffer_to_logical(plan: Plan, buf: Value, desc: MemoryDesc, use_pack: bool) -> Value:
+def buffer_to_logical(plan: Plan, buf: Value, desc: MemoryDesc, form: str) -> Value:
     packed = buffer_to_packed(plan, buf, desc)
     if packed is None:
         return gather_logical(plan, buf, desc)
-    return packed_to_logical(plan, packed, desc, use_pack)
+    return packed_to_logical(plan, packed, desc, form)
 
 
-def logical_to_packed(plan: Plan, v: Value, desc: MemoryDesc, use_pack: bool) -> Value:
+def logical_to_packed(plan: Plan, v: Value, desc: MemoryDesc, form: str) -> Value:
     n = desc.ndims
     if not desc.is_blocked:
         return plan.transpose(v, list(desc.order))
-    if use_pack and _single_level(desc):
+    if form == "pack" and _single_level(desc):
         return plan.add("pack", v, desc.physical_shape, outer_perm=list(desc.order),
                         inner_pos=[d for d, _ in desc.blocks], tiles=[s for _, s in desc.blocks])
     v = plan.pad(v, [p - d for p, d in zip(desc.padded_dims, desc.dims)])
@@ -205,7 +205,7 @@ def logical_to_packed(plan: Plan, v: Value, desc: MemoryDesc, use_pack: bool) ->
     return plan.transpose(v, perm)
 
 
-def logical_to_buffer(plan: Plan, v: Value, desc: MemoryDesc, use_pack: bool, init: Value | None) -> Value:
+def logical_to_buffer(plan: Plan, v: Value, desc: MemoryDesc, form: str, init: Value | None) -> Value:
     """Logical tensor -> 1-D destination buffer; `init` is the old buffer when the desc is not dense."""
     p = desc.pitch()
     if p is None:
@@ -213,7 +213,7 @@ def logical_to_buffer(plan: Plan, v: Value, desc: MemoryDesc, use_pack: bool, in
                                f"nested strides (row pitch, sub-tensor views) can be written")
     # A blocked view's padded tail is its own (MemoryDesc.submemory refuses views that end mid-block
     # anywhere but at the parent's border), so writing zeros there clobbers no neighbour.
-    packed = logical_to_packed(plan, v, desc, use_pack)
+    packed = logical_to_packed(plan, v, desc, form)
     if desc.is_dense:
         return plan.collapse(packed, [list(range(len(packed.shape)))])
     assert init is not None, "non-dense destination needs its old buffer"

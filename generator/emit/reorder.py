@@ -64,17 +64,17 @@ def kernel_name(chain: Sequence[ReorderProblem]) -> str:
     return chain[0].name if len(chain) == 1 else "chain__" + "__".join(p.name for p in chain)
 
 
-def render_reorder_module(chains: Sequence[Sequence[ReorderProblem]], *, use_pack: bool = True) -> str:
+def render_reorder_module(chains: Sequence[Sequence[ReorderProblem]], *, form: str = "pack") -> str:
     """One MLIR module holding several kernels (compiling them together amortises iree-compile's start)."""
     seen, bodies = set(), []
     for chain in chains:
         if kernel_name(chain) not in seen:
             seen.add(kernel_name(chain))
-            bodies.append(render_reorder(chain, use_pack=use_pack, header=False))
+            bodies.append(render_reorder(chain, form=form, header=False))
     return with_header(TEMPLATE, "\n".join(bodies))
 
 
-def render_reorder(problems: "ReorderProblem | Sequence[ReorderProblem]", *, use_pack: bool = True,
+def render_reorder(problems: "ReorderProblem | Sequence[ReorderProblem]", *, form: str = "pack",
                    name: str | None = None, header: bool = True) -> str:
     """MLIR text of one reorder kernel (or a folded chain of reorders)."""
     chain = [problems] if isinstance(problems, ReorderProblem) else list(problems)
@@ -100,10 +100,10 @@ def render_reorder(problems: "ReorderProblem | Sequence[ReorderProblem]", *, use
     if last.needs_dst_init:
         init = Value("dst_init", (last.dst.buffer_nelems,), last.dst.dtype.mlir)
         args.append(init)
-    v = relayout.buffer_to_logical(plan, args[0], first.src, use_pack)
+    v = relayout.buffer_to_logical(plan, args[0], first.src, form)
     for p, vals in zip(chain, quant_values):
         v = convert_step(plan, v, p, vals)
-    out = relayout.logical_to_buffer(plan, v, last.dst, use_pack, init)
+    out = relayout.logical_to_buffer(plan, v, last.dst, form, init)
     if out.name == "src":         # identical layouts and types: the kernel still returns a fresh buffer
         out = plan.add("copy", out, out.shape)
     return render(TEMPLATE, header=header, fn=name or kernel_name(chain), args=args, steps=plan.steps, result=out)

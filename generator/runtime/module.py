@@ -110,16 +110,18 @@ def _vm_instance() -> rt.VmInstance:
 def driver_for(backend: str | Backend, driver: str | None = None, *, memory_bound: bool = False) -> str:
     """The HAL driver that runs ``backend``'s modules.
 
-    ``driver`` names one explicitly (it must be one of the backend's). Otherwise, on ``llvm-cpu``,
-    ``KGEN_CPU_DRIVER`` decides if set; then memory-bound kernels (reorders) get the backend's
+    ``driver`` names one explicitly (it must be one of the backend's). Otherwise the backend's
+    ``driver_env`` variable decides if set (``KGEN_CPU_DRIVER`` on ``llvm-cpu``); then memory-bound
+    kernels (reorders) get the backend's
     ``memory_bound_driver`` (``local-sync``: one thread and no task hand-off) and everything else
     the backend's ``driver`` (``local-task``, all cores).
     """
     b = get_backend(backend)
-    if driver is None and b.name == "llvm-cpu":
-        driver = os.environ.get("KGEN_CPU_DRIVER") or None
+    if driver is None and b.driver_env:
+        driver = os.environ.get(b.driver_env) or None
         if driver is not None and driver not in b.runtime_drivers:
-            raise UnsupportedError(f"KGEN_CPU_DRIVER={driver!r} is not a CPU driver (known: {', '.join(b.runtime_drivers)})")
+            raise UnsupportedError(f"{b.driver_env}={driver!r} is not a {b.name} driver "
+                                   f"(known: {', '.join(b.runtime_drivers)})")
     if driver is None:
         return (b.memory_bound_driver if memory_bound else None) or b.driver
     if driver not in b.runtime_drivers:

@@ -1,7 +1,7 @@
 // Auto-generated file. Do not edit!
 //   Template: conv.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias_prepare(%wei: tensor<36864xf32>) -> tensor<36x4x64x16x1xf32> {
+func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias_prepare(%wei: tensor<36864xf32>) -> tensor<36x8x64x8x1xf32> {
     %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : tensor<36864xf32> into tensor<64x64x3x3xf32>
 
     %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 64, 64, 3, 3] : tensor<64x64x3x3xf32> into tensor<1x64x64x3x3xf32>
@@ -27,19 +27,19 @@ func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abc
       %w5_s = arith.addf %w5_a, %w5_m : f32
       linalg.yield %w5_s : f32
     } -> tensor<6x6x1x64x64xf32>
-    %w6 = tensor.expand_shape %w5 [[0], [1], [2], [3, 4], [5]] output_shape [6, 6, 1, 4, 16, 64] : tensor<6x6x1x64x64xf32> into tensor<6x6x1x4x16x64xf32>
+    %w6 = tensor.expand_shape %w5 [[0], [1], [2], [3, 4], [5]] output_shape [6, 6, 1, 8, 8, 64] : tensor<6x6x1x64x64xf32> into tensor<6x6x1x8x8x64xf32>
 
-    %w7_e = tensor.empty() : tensor<6x6x1x4x64x16xf32>
-    %w7 = linalg.transpose ins(%w6 : tensor<6x6x1x4x16x64xf32>) outs(%w7_e : tensor<6x6x1x4x64x16xf32>) permutation = [0, 1, 2, 3, 5, 4]
+    %w7_e = tensor.empty() : tensor<6x6x1x8x64x8xf32>
+    %w7 = linalg.transpose ins(%w6 : tensor<6x6x1x8x8x64xf32>) outs(%w7_e : tensor<6x6x1x8x64x8xf32>) permutation = [0, 1, 2, 3, 5, 4]
 
-    %w8 = tensor.collapse_shape %w7 [[0, 1, 2], [3], [4], [5]] : tensor<6x6x1x4x64x16xf32> into tensor<36x4x64x16xf32>
+    %w8 = tensor.collapse_shape %w7 [[0, 1, 2], [3], [4], [5]] : tensor<6x6x1x8x64x8xf32> into tensor<36x8x64x8xf32>
 
-    %w9 = tensor.expand_shape %w8 [[0], [1], [2], [3, 4]] output_shape [36, 4, 64, 16, 1] : tensor<36x4x64x16xf32> into tensor<36x4x64x16x1xf32>
+    %w9 = tensor.expand_shape %w8 [[0], [1], [2], [3, 4]] output_shape [36, 8, 64, 8, 1] : tensor<36x8x64x8xf32> into tensor<36x8x64x8x1xf32>
 
-    return %w9 : tensor<36x4x64x16x1xf32>
+    return %w9 : tensor<36x8x64x8x1xf32>
 }
 
-func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias(%src: tensor<200704xf32>, %w: tensor<36x4x64x16x1xf32>, %bias: tensor<64xf32>) -> tensor<200704xf32> {
+func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias(%src: tensor<200704xf32>, %w: tensor<36x8x64x8x1xf32>, %bias: tensor<64xf32>) -> tensor<200704xf32> {
     %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 64, 56, 56] : tensor<200704xf32> into tensor<1x64x56x56xf32>
 
     %v2_z = arith.constant 0.0 : f32
@@ -58,64 +58,64 @@ func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abc
       tensor.yield %v6_z : f32
     } : tensor<1x1x64x58x58xf32> to tensor<1x1x64x58x66xf32>
 
-    %v7_e = tensor.empty() : tensor<6x6x1x1x14x1x64x16xf32>
-    %v7 = linalg.generic {indexing_maps = [affine_map<(i, j, g, n, th, t1, ic, t0) -> (n, g, ic, th * 4 + i, (t1 * 16 + t0) * 4 + j)>, affine_map<(i, j, g, n, th, t1, ic, t0) -> (i, j, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v6 : tensor<1x1x64x58x66xf32>) outs(%v7_e : tensor<6x6x1x1x14x1x64x16xf32>) {
+    %v7_e = tensor.empty() : tensor<6x6x1x1x14x2x64x8xf32>
+    %v7 = linalg.generic {indexing_maps = [affine_map<(i, j, g, n, th, t1, ic, t0) -> (n, g, ic, th * 4 + i, (t1 * 8 + t0) * 4 + j)>, affine_map<(i, j, g, n, th, t1, ic, t0) -> (i, j, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v6 : tensor<1x1x64x58x66xf32>) outs(%v7_e : tensor<6x6x1x1x14x2x64x8xf32>) {
     ^bb0(%v7_x: f32, %v7_y: f32):
       linalg.yield %v7_x : f32
-    } -> tensor<6x6x1x1x14x1x64x16xf32>
-    %v8 = util.optimization_barrier %v7 : tensor<6x6x1x1x14x1x64x16xf32>
+    } -> tensor<6x6x1x1x14x2x64x8xf32>
+    %v8 = util.optimization_barrier %v7 : tensor<6x6x1x1x14x2x64x8xf32>
     %v9_z = arith.constant 0.0 : f32
-    %v9_e = tensor.empty() : tensor<6x6x1x1x14x1x64x16xf32>
-    %v9_acc = linalg.fill ins(%v9_z : f32) outs(%v9_e : tensor<6x6x1x1x14x1x64x16xf32>) -> tensor<6x6x1x1x14x1x64x16xf32>
+    %v9_e = tensor.empty() : tensor<6x6x1x1x14x2x64x8xf32>
+    %v9_acc = linalg.fill ins(%v9_z : f32) outs(%v9_e : tensor<6x6x1x1x14x2x64x8xf32>) -> tensor<6x6x1x1x14x2x64x8xf32>
     %v9 = linalg.generic {indexing_maps = [affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (a, i)>, affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (i, j, g, n, th, t1, ic, t0)>, affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (a, j, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v4, %v8 : tensor<6x6xf32>, tensor<6x6x1x1x14x1x64x16xf32>) outs(%v9_acc : tensor<6x6x1x1x14x1x64x16xf32>) {
+        ins(%v4, %v8 : tensor<6x6xf32>, tensor<6x6x1x1x14x2x64x8xf32>) outs(%v9_acc : tensor<6x6x1x1x14x2x64x8xf32>) {
     ^bb0(%v9_c: f32, %v9_x: f32, %v9_a: f32):
       %v9_m = arith.mulf %v9_c, %v9_x : f32
       %v9_s = arith.addf %v9_a, %v9_m : f32
       linalg.yield %v9_s : f32
-    } -> tensor<6x6x1x1x14x1x64x16xf32>
+    } -> tensor<6x6x1x1x14x2x64x8xf32>
     %v10_z = arith.constant 0.0 : f32
-    %v10_e = tensor.empty() : tensor<6x6x1x1x14x1x64x16xf32>
-    %v10_acc = linalg.fill ins(%v10_z : f32) outs(%v10_e : tensor<6x6x1x1x14x1x64x16xf32>) -> tensor<6x6x1x1x14x1x64x16xf32>
+    %v10_e = tensor.empty() : tensor<6x6x1x1x14x2x64x8xf32>
+    %v10_acc = linalg.fill ins(%v10_z : f32) outs(%v10_e : tensor<6x6x1x1x14x2x64x8xf32>) -> tensor<6x6x1x1x14x2x64x8xf32>
     %v10 = linalg.generic {indexing_maps = [affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (b, j)>, affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (a, j, g, n, th, t1, ic, t0)>, affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (a, b, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v4, %v9 : tensor<6x6xf32>, tensor<6x6x1x1x14x1x64x16xf32>) outs(%v10_acc : tensor<6x6x1x1x14x1x64x16xf32>) {
+        ins(%v4, %v9 : tensor<6x6xf32>, tensor<6x6x1x1x14x2x64x8xf32>) outs(%v10_acc : tensor<6x6x1x1x14x2x64x8xf32>) {
     ^bb0(%v10_c: f32, %v10_x: f32, %v10_a: f32):
       %v10_m = arith.mulf %v10_c, %v10_x : f32
       %v10_s = arith.addf %v10_a, %v10_m : f32
       linalg.yield %v10_s : f32
-    } -> tensor<6x6x1x1x14x1x64x16xf32>
-    %v11 = tensor.collapse_shape %v10 [[0, 1, 2], [3, 4, 5], [6], [7]] : tensor<6x6x1x1x14x1x64x16xf32> into tensor<36x14x64x16xf32>
+    } -> tensor<6x6x1x1x14x2x64x8xf32>
+    %v11 = tensor.collapse_shape %v10 [[0, 1, 2], [3, 4, 5], [6], [7]] : tensor<6x6x1x1x14x2x64x8xf32> into tensor<36x28x64x8xf32>
 
-    %v12 = tensor.expand_shape %v11 [[0], [1], [2], [3, 4]] output_shape [36, 14, 64, 16, 1] : tensor<36x14x64x16xf32> into tensor<36x14x64x16x1xf32>
+    %v12 = tensor.expand_shape %v11 [[0], [1], [2], [3, 4]] output_shape [36, 28, 64, 8, 1] : tensor<36x28x64x8xf32> into tensor<36x28x64x8x1xf32>
 
     %v13_z = arith.constant 0.0 : f32
-    %v13_e = tensor.empty() : tensor<36x14x4x16x16xf32>
-    %v13_acc = linalg.fill ins(%v13_z : f32) outs(%v13_e : tensor<36x14x4x16x16xf32>) -> tensor<36x14x4x16x16xf32>
-    %v13 = linalg.batch_mmt4d ins(%v12, %w : tensor<36x14x64x16x1xf32>, tensor<36x4x64x16x1xf32>) outs(%v13_acc : tensor<36x14x4x16x16xf32>) -> tensor<36x14x4x16x16xf32>
-    %v14 = tensor.expand_shape %v13 [[0, 1, 2], [3, 4, 5], [6], [7], [8]] output_shape [6, 6, 1, 1, 14, 1, 4, 16, 16] : tensor<36x14x4x16x16xf32> into tensor<6x6x1x1x14x1x4x16x16xf32>
+    %v13_e = tensor.empty() : tensor<36x28x8x8x8xf32>
+    %v13_acc = linalg.fill ins(%v13_z : f32) outs(%v13_e : tensor<36x28x8x8x8xf32>) -> tensor<36x28x8x8x8xf32>
+    %v13 = linalg.batch_mmt4d ins(%v12, %w : tensor<36x28x64x8x1xf32>, tensor<36x8x64x8x1xf32>) outs(%v13_acc : tensor<36x28x8x8x8xf32>) -> tensor<36x28x8x8x8xf32>
+    %v14 = tensor.expand_shape %v13 [[0, 1, 2], [3, 4, 5], [6], [7], [8]] output_shape [6, 6, 1, 1, 14, 2, 8, 8, 8] : tensor<36x28x8x8x8xf32> into tensor<6x6x1x1x14x2x8x8x8xf32>
 
     %v15_z = arith.constant 0.0 : f32
-    %v15_e = tensor.empty() : tensor<4x6x1x1x14x1x4x16x16xf32>
-    %v15_acc = linalg.fill ins(%v15_z : f32) outs(%v15_e : tensor<4x6x1x1x14x1x4x16x16xf32>) -> tensor<4x6x1x1x14x1x4x16x16xf32>
+    %v15_e = tensor.empty() : tensor<4x6x1x1x14x2x8x8x8xf32>
+    %v15_acc = linalg.fill ins(%v15_z : f32) outs(%v15_e : tensor<4x6x1x1x14x2x8x8x8xf32>) -> tensor<4x6x1x1x14x2x8x8x8xf32>
     %v15 = linalg.generic {indexing_maps = [affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (p, a)>, affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (a, b, g, n, th, t1, ob, t0, o0)>, affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (p, b, g, n, th, t1, ob, t0, o0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v5, %v14 : tensor<4x6xf32>, tensor<6x6x1x1x14x1x4x16x16xf32>) outs(%v15_acc : tensor<4x6x1x1x14x1x4x16x16xf32>) {
+        ins(%v5, %v14 : tensor<4x6xf32>, tensor<6x6x1x1x14x2x8x8x8xf32>) outs(%v15_acc : tensor<4x6x1x1x14x2x8x8x8xf32>) {
     ^bb0(%v15_c: f32, %v15_x: f32, %v15_a: f32):
       %v15_m = arith.mulf %v15_c, %v15_x : f32
       %v15_s = arith.addf %v15_a, %v15_m : f32
       linalg.yield %v15_s : f32
-    } -> tensor<4x6x1x1x14x1x4x16x16xf32>
+    } -> tensor<4x6x1x1x14x2x8x8x8xf32>
     %v16_z = arith.constant 0.0 : f32
-    %v16_e = tensor.empty() : tensor<1x1x4x16x14x4x1x16x4xf32>
-    %v16_acc = linalg.fill ins(%v16_z : f32) outs(%v16_e : tensor<1x1x4x16x14x4x1x16x4xf32>) -> tensor<1x1x4x16x14x4x1x16x4xf32>
+    %v16_e = tensor.empty() : tensor<1x1x8x8x14x4x2x8x4xf32>
+    %v16_acc = linalg.fill ins(%v16_z : f32) outs(%v16_e : tensor<1x1x8x8x14x4x2x8x4xf32>) -> tensor<1x1x8x8x14x4x2x8x4xf32>
     %v16 = linalg.generic {indexing_maps = [affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (q, b)>, affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (p, b, g, n, th, t1, ob, t0, o0)>, affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (n, g, ob, o0, th, p, t1, t0, q)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v5, %v15 : tensor<4x6xf32>, tensor<4x6x1x1x14x1x4x16x16xf32>) outs(%v16_acc : tensor<1x1x4x16x14x4x1x16x4xf32>) {
+        ins(%v5, %v15 : tensor<4x6xf32>, tensor<4x6x1x1x14x2x8x8x8xf32>) outs(%v16_acc : tensor<1x1x8x8x14x4x2x8x4xf32>) {
     ^bb0(%v16_c: f32, %v16_x: f32, %v16_a: f32):
       %v16_m = arith.mulf %v16_c, %v16_x : f32
       %v16_s = arith.addf %v16_a, %v16_m : f32
       linalg.yield %v16_s : f32
-    } -> tensor<1x1x4x16x14x4x1x16x4xf32>
-    %v17 = tensor.collapse_shape %v16 [[0], [1], [2, 3], [4, 5], [6, 7, 8]] : tensor<1x1x4x16x14x4x1x16x4xf32> into tensor<1x1x64x56x64xf32>
+    } -> tensor<1x1x8x8x14x4x2x8x4xf32>
+    %v17 = tensor.collapse_shape %v16 [[0], [1], [2, 3], [4, 5], [6, 7, 8]] : tensor<1x1x8x8x14x4x2x8x4xf32> into tensor<1x1x64x56x64xf32>
 
     %v18 = tensor.extract_slice %v17[0, 0, 0, 0, 0] [1, 1, 64, 56, 56] [1, 1, 1, 1, 1] : tensor<1x1x64x56x64xf32> to tensor<1x1x64x56x56xf32>
 

@@ -2,8 +2,8 @@
 
 `kgen tune` measures every applicable variant x flag set of a problem in the user's own layouts (so
 any relayout a variant does inside the kernel is part of its time) and stores the fastest correct one
-here. `--alg=auto` looks the problem up; an untuned problem falls back to `emit.conv.choose_variant`'s
-documented heuristic.
+here. `--alg=auto` looks the problem up (`select.choose`); an untuned problem falls back to
+`select.heuristic_variant`'s documented rule.
 
 The table is JSON, `tuned.json` in the kernel cache directory (`$KGEN_CACHE_DIR`, build/cache under
 build.sh), next to the artifacts it chose; `$KGEN_TUNED_TABLE` points elsewhere. A key names the
@@ -18,6 +18,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..compile.cache import default_cache_dir, host_cpu_id
 from ..errors import ArtifactError
 
 TABLE_VERSION = 1
@@ -38,13 +39,11 @@ def table_path() -> Path:
     env = os.environ.get("KGEN_TUNED_TABLE")
     if env:
         return Path(env).expanduser()
-    from ..compile.cache import default_cache_dir
     return default_cache_dir() / "tuned.json"
 
 
 def problem_key(p, backend: str) -> str:
     """backend | cpu | the problem's name without its variant (conv_<alg>__ is the first part)."""
-    from ..compile.cache import host_cpu_id
     return f"{backend}|{host_cpu_id()}|{p.name.split('__', 1)[1]}"
 
 

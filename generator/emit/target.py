@@ -1,0 +1,49 @@
+"""What the emitters know about the code's target: capabilities, never names.
+
+A backend row (`compile.backends.Backend`) *is* a `TargetCaps`: the compile layer fills these fields
+per target, and the emitters read them. Each field is a lowering that works on some targets and not on
+others in IREE 3.13, with the evidence next to the row that sets it. `GENERIC` is a target with no
+gaps (the default for rendering without a backend, e.g. in golden tests).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+RELAYOUT_FORMS = ("pack", "transpose")
+
+
+@dataclass(frozen=True)
+class Mmt4dTile:
+    """The f32 `linalg.mmt4d` tile a CPU computes right and fast: N0 columns, at most `max_m0` rows."""
+    n0: int
+    max_m0: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class TargetCaps:
+    name: str = "generic"                       # for messages only ("refused on vulkan: ...")
+    # linalg.pack / linalg.unpack compile; else blocked layouts are pad + expand_shape + transpose
+    compiles_pack: bool = True
+    # (form, kind) of named convs computed wrongly: those stay a linalg.generic (emit.conv.named_conv)
+    named_conv_broken: frozenset[tuple[str, str]] = frozenset()
+    # a gather through an index table can sit inside a contraction (indirect conv); else it is its own op
+    gather_in_contraction: bool = True
+    # a packed conv's output must have the batch axis outermost (CHWN4 is computed NCHW, then transposed)
+    batch_outer_only: bool = False
+    # batched GEMMs as `linalg.batch_mmt4d` over operands packed in this tile (Winograd); None: a generic
+    mmt4d_tile: Mmt4dTile | None = None
+    # Winograd F(2,3) with one input channel per group gives wrong results (refused there)
+    winograd_f2_one_channel_per_group_wrong: bool = False
+
+    @property
+    def relayout_forms(self) -> tuple[str, ...]:
+        """The forms blocked layouts can be emitted in here ("pack" only where it compiles)."""
+        return RELAYOUT_FORMS if self.compiles_pack else tuple(f for f in RELAYOUT_FORMS if f != "pack")
+
+    @property
+    def conv_form(self) -> str:
+        """The relayout form of conv kernels: pack where it compiles (one op IREE fuses), else transpose."""
+        return self.relayout_forms[0]
+
+
+GENERIC = TargetCaps()
