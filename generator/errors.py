@@ -36,3 +36,13 @@ class InputError(KgenError, ValueError):
 
 class RunError(KgenError, RuntimeError):
     """The runtime failed to load or invoke a compiled module."""
+
+
+class InternalError(Exception):
+    """A bug in kgen itself, not bad input: the CLI says so and exits 3 (not 2, which means bad input).
+    Deliberately not a ``KgenError``, so that no handler for user errors swallows it."""
+
+
+class TemplateError(InternalError):
+    """A template failed to render. The message names the template and line and shows the template
+    source around it with line numbers (as iree-turbine's loader shows the MLIR it built)."""

@@ -409,3 +409,34 @@ def test_errors_are_kgen_errors():
     for e in (ArtifactError, FormatError, InputError, ProblemError, UnsupportedError):
         assert issubclass(e, KgenError)
     assert issubclass(FormatError, ValueError) and issubclass(InputError, ValueError)
+
+
+# ---------------------------------------------------------------------------------------------
+# A generator bug is not bad input: a typed TemplateError naming the template line, CLI exit 3
+
+def test_template_failure_is_an_internal_error_with_numbered_lines():
+    from generator.emit.relayout import Value
+    from generator.emit.render import render
+    from generator.errors import InternalError, TemplateError
+
+    bogus = dict(kind="no_such_step", inp=Value("src", (2,), "f32"), out=Value("v1", (2,), "f32"))
+    with pytest.raises(TemplateError) as info:
+        render("reorder.mlir.j2", fn="f", args=[bogus["inp"]], steps=[bogus], result=bogus["out"])
+    lines = str(info.value).splitlines()
+    assert lines[0].startswith("template relayout.mlir.j2:") and "unknown relayout step kind no_such_step" in lines[0]
+    assert any(ln.startswith(">") and "fail(" in ln for ln in lines[1:]), lines    # the failing line, marked
+    assert isinstance(info.value, InternalError) and not isinstance(info.value, KgenError)
+
+
+def test_cli_internal_error_exits_3(monkeypatch, capsys):
+    from generator.errors import TemplateError
+
+    def broken(*args, **kwargs):
+        raise TemplateError("template conv_steps.mlir.j2:12 failed to render: boom")
+
+    monkeypatch.setattr("generator.emit.conv.render_conv", broken)
+    monkeypatch.setattr("generator.api.ConvKernel.__init__", lambda self, *a, **k: broken())
+    assert main(["conv", "--dt=f32", "ic2ih3oc2kh1"]) == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["kgen: internal error (a bug in kgen; KGEN_DEBUG=1 shows the traceback): "
+                   "template conv_steps.mlir.j2:12 failed to render: boom"]

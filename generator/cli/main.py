@@ -1,7 +1,9 @@
 """`kgen`: the command line. Subcommands: desc, reorder, conv, catalog, bench, tune.
 
 Every error the product raises on bad input becomes one line, `kgen: error: ...`, and exit status 2;
-problems that fail their check exit 1. No traceback reaches the user unless KGEN_DEBUG=1.
+problems that fail their check exit 1; a bug in kgen itself (`InternalError`, e.g. a template that fails
+to render) is reported as `kgen: internal error: ...` with exit status 3. No traceback reaches the user
+unless KGEN_DEBUG=1.
 """
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import argparse
 import os
 import sys
 
-from ..errors import KgenError
+from ..errors import InternalError, KgenError
 from ..version import __version__
 
 USAGE = """usage: kgen <command> [options]
@@ -240,6 +242,11 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"kgen: error: {e}", file=sys.stderr)
         return 2
+    except InternalError as e:
+        if os.environ.get("KGEN_DEBUG"):
+            raise
+        print(f"kgen: internal error (a bug in kgen; KGEN_DEBUG=1 shows the traceback): {e}", file=sys.stderr)
+        return 3
     except KeyboardInterrupt:
         print("kgen: interrupted", file=sys.stderr)
         return 130

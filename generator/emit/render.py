@@ -6,26 +6,16 @@ The few helpers here only spell MLIR types and small lists.
 from __future__ import annotations
 
 import functools
-from importlib import resources
-from pathlib import Path
+import traceback
 
 import jinja2
 
-from ..errors import KgenError
+from ..errors import InternalError, TemplateError
 from ..version import __version__
 
 HEADER = ("// Auto-generated file. Do not edit!\n"
           "//   Template: {template}\n"
           "//   Generator: kgen {version}\n")
-
-
-def _template_dir() -> Path:
-    """templates/ beside the package in a checkout, or generator/templates inside an installed wheel."""
-    here = Path(__file__).resolve().parent.parent
-    for cand in (here.parent / "templates", here / "templates"):
-        if cand.is_dir():
-            return cand
-    return Path(str(resources.files("generator") / "templates"))
 
 
 def tensor_type(shape, elem: str) -> str:
@@ -44,13 +34,14 @@ def int_list(xs) -> str:
 
 def _fail(message: str):
     """Called from a template for a case Python should never have planned."""
-    raise KgenError(message)
+    raise InternalError(message)
 
 
 @functools.lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(_template_dir())),
+        # templates/ is the package generator.templates (pyproject's package-dir), installed or editable
+        loader=jinja2.PackageLoader("generator.templates", "."),
         undefined=jinja2.StrictUndefined,      # a typo must fail, not render tensor<4x>
         autoescape=False,                      # MLIR is full of < and >
         keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
@@ -64,12 +55,33 @@ def environment() -> jinja2.Environment:
 
 
 def render(template: str, *, header: bool = True, **context) -> str:
-    """Render a template, headed (unless `header=False`) by the do-not-edit line naming it."""
+    """Render a template, headed (unless `header=False`) by the do-not-edit line naming it. Any failure
+    inside a template is a generator bug: a `TemplateError` pointing at the template line."""
     try:
         body = environment().get_template(template).render(**context)
-    except jinja2.TemplateError as e:
-        raise KgenError(f"template {template} failed to render: {e}") from None
+    except (jinja2.TemplateError, InternalError, TypeError, AttributeError, KeyError) as e:
+        raise TemplateError(_describe(template, e)) from e
     return with_header(template, body) if header else body
+
+
+def _describe(template: str, e: BaseException, context: int = 2) -> str:
+    """`<template>:<line>: <error>` and the template lines around it, numbered (the innermost template
+    frame of the traceback: Jinja maps its frames back to template lines)."""
+    name, line = template, getattr(e, "lineno", None)
+    for frame in traceback.extract_tb(e.__traceback__):
+        if frame.filename and frame.filename.endswith(".j2"):
+            name, line = frame.filename, frame.lineno
+    short = name.rsplit("/", 1)[-1]
+    head = f"template {short}" + (f":{line}" if line else "") + f" failed to render: {type(e).__name__}: {e}"
+    if not line:
+        return head
+    try:
+        source = environment().loader.get_source(environment(), short)[0].splitlines()
+    except jinja2.TemplateNotFound:
+        return head
+    lo, hi = max(1, line - context), min(len(source), line + context)
+    numbered = [f"{'>' if n == line else ' '} {n:4d} | {source[n - 1]}" for n in range(lo, hi + 1)]
+    return "\n".join([head] + numbered)
 
 
 def with_header(template: str, body: str) -> str:
