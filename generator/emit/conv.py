@@ -143,7 +143,8 @@ def _direct_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     osp = tuple(s.o for s in sp)
     if nc.kind == "grouped":              # conv_2d_ngchw_gfchw / conv_2d_nhwgc_gfhwc take the grouped tensors
         shape = _out_shape(p) if nc.form == "nchw" else (d.mb,) + osp + (d.g, d.oc // d.g)
-        return plan.add("named_conv", x, shape, p.acc.mlir, op=nc.op, wei=w, strides=strides, dilations=dilations)
+        return plan.add("named_conv", x, shape, p.acc.mlir, op=nc.op, wei=w, strides=strides, dilations=dilations,
+                        acc_dt=p.acc)
     # conv / depthwise: the group folds back into the channels
     if nc.form == "nchw":
         split = [[0], [1, 2]] + [[k] for k in range(3, 3 + nsp)]
@@ -152,7 +153,7 @@ def _direct_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         split = [[k] for k in range(1 + nsp)] + [[1 + nsp, 2 + nsp]]
         shape = (d.mb,) + osp + (d.oc,)
     y = plan.add("named_conv", plan.collapse(x, split), shape, p.acc.mlir, op=nc.op, wei=w, strides=strides,
-                 dilations=dilations)
+                 dilations=dilations, acc_dt=p.acc)
     gshape = (d.mb, d.g, d.oc // d.g) + osp if nc.form == "nchw" else (d.mb,) + osp + (d.g, d.oc // d.g)
     return plan.expand(y, split, gshape)
 

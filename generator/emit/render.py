@@ -11,6 +11,7 @@ import traceback
 import jinja2
 
 from ..errors import InternalError, TemplateError
+from ..layout.dtypes import DTYPES, get_dtype
 from ..version import __version__
 
 HEADER = ("// Auto-generated file. Do not edit!\n"
@@ -32,6 +33,18 @@ def int_list(xs) -> str:
     return "[" + ", ".join(str(int(x)) for x in xs) + "]"
 
 
+# an MLIR element type's zero literal, from the data types themselves (signless i8 is s8's and u8's)
+_ZERO = {d.mlir: d.zero_literal for d in DTYPES.values()}
+
+
+def zero_literal(elem: str) -> str:
+    """`0` or `0.0` for an MLIR element type of a kgen data type."""
+    try:
+        return _ZERO[elem]
+    except KeyError:
+        raise InternalError(f"no zero literal for element type {elem!r} (known: {', '.join(_ZERO)})") from None
+
+
 def _fail(message: str):
     """Called from a template for a case Python should never have planned."""
     raise InternalError(message)
@@ -48,6 +61,8 @@ def environment() -> jinja2.Environment:
         extensions=["jinja2.ext.do"],
     )
     env.globals["fail"] = _fail
+    env.globals["F32"] = get_dtype("f32")          # Winograd computes in f32 whatever the data type
+    env.filters["zero"] = zero_literal
     env.filters["T"] = lambda shape, elem: tensor_type(shape, elem)
     env.filters["ilist"] = int_list
     env.filters["flit"] = float_literal
