@@ -419,6 +419,29 @@ def _winograd_refused(p: ConvProblem, target: TargetCaps) -> str | None:
     return None
 
 
+# Each Winograd transform is one factor of C1 . X . C2^T: iteration dims (the last one reduced), and the
+# indices of the constant matrix, of the operand and of the result. `_mmt4d` stages use the packed
+# mmt4d operand order (tile columns split t1 * M0 + t0, output channels ob * N0 + o0).
+WINOGRAD_TRANSFORMS = {kind: tuple(part.split() for part in spec) for kind, spec in {
+    "filter_rows": ("a g oc ic j i", "a i", "g oc ic i j", "a g oc ic j"),
+    "filter_cols": ("a b g oc ic j", "b j", "a g oc ic j", "a b g oc ic"),
+    "input_rows": ("a j n g ic th tw i", "a i", "i j n g ic th tw", "a j n g ic th tw"),
+    "input_cols": ("a b n g ic th tw j", "b j", "a j n g ic th tw", "a b n g ic th tw"),
+    "output_rows": ("p b n g oc th tw a", "p a", "a b n g oc th tw", "p b n g oc th tw"),
+    "output_cols": ("n g oc th p tw q b", "q b", "p b n g oc th tw", "n g oc th p tw q"),
+    "input_rows_mmt4d": ("a j g n th t1 ic t0 i", "a i", "i j g n th t1 ic t0", "a j g n th t1 ic t0"),
+    "input_cols_mmt4d": ("a b g n th t1 ic t0 j", "b j", "a j g n th t1 ic t0", "a b g n th t1 ic t0"),
+    "output_rows_mmt4d": ("p b g n th t1 ob t0 o0 a", "p a", "a b g n th t1 ob t0 o0", "p b g n th t1 ob t0 o0"),
+    "output_cols_mmt4d": ("n g ob o0 th p t1 t0 q b", "q b", "p b g n th t1 ob t0 o0", "n g ob o0 th p t1 t0 q"),
+}.items()}
+
+
+def _transform(plan: Plan, stage: str, x: Value, shape, mat: Value) -> Value:
+    dims, mat_idx, inp_idx, out_idx = WINOGRAD_TRANSFORMS[stage]
+    return plan.add("wino_transform", x, shape, "f32", mat=mat, dims=dims, mat_idx=mat_idx, inp_idx=inp_idx,
+                    out_idx=out_idx)
+
+
 def _f32_constant(plan: Plan, matrix) -> Value:
     import numpy as np
     a = np.ascontiguousarray(matrix, "<f4")
@@ -433,8 +456,8 @@ def _winograd_weights(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) 
     _, g_mat, _ = winograd_matrices(m, 3)
     gm = _f32_constant(plan, g_mat)
     a = m + 2
-    rows = plan.add("wino_filter_rows", w, (a,) + w.shape[:3] + (3,), "f32", mat=gm)
-    u = plan.add("wino_filter_cols", rows, (a, a) + w.shape[:3], "f32", mat=gm)    # (a, b, G, OCg, ICg)
+    rows = _transform(plan, "filter_rows", w, (a,) + w.shape[:3] + (3,), gm)
+    u = _transform(plan, "filter_cols", rows, (a, a) + w.shape[:3], gm)    # (a, b, G, OCg, ICg)
     tile = target.mmt4d_tile
     if tile is None:
         return u
@@ -485,12 +508,12 @@ def _winograd_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Ta
     tiles = _barrier(plan, _window_gather(plan, x, ["i", "j", "n", "g", "ic", "th", "tw"],
                                           ["n", "g", "ic", f"th * {m} + i", f"tw * {m} + j"],
                                           (a, a) + x.shape[:3] + (th, tw), "f32"))
-    rows = plan.add("wino_input_rows", tiles, (a, a) + x.shape[:3] + (th, tw), "f32", mat=btc)
-    v = plan.add("wino_input_cols", rows, (a, a) + x.shape[:3] + (th, tw), "f32", mat=btc)
+    rows = _transform(plan, "input_rows", tiles, (a, a) + x.shape[:3] + (th, tw), btc)
+    v = _transform(plan, "input_cols", rows, (a, a) + x.shape[:3] + (th, tw), btc)
     mm = plan.add("wino_gemm", v, (a, a, d.mb, d.g, d.oc // d.g, th, tw), "f32", wei=w)
     atc = _f32_constant(plan, at)
-    rows = plan.add("wino_output_rows", mm, (m, a, d.mb, d.g, d.oc // d.g, th, tw), "f32", mat=atc)
-    y = plan.add("wino_output_cols", rows, (d.mb, d.g, d.oc // d.g, th, m, tw, m), "f32", mat=atc)
+    rows = _transform(plan, "output_rows", mm, (m, a, d.mb, d.g, d.oc // d.g, th, tw), atc)
+    y = _transform(plan, "output_cols", rows, (d.mb, d.g, d.oc // d.g, th, m, tw, m), atc)
     y = plan.collapse(y, [[0], [1], [2], [3, 4], [5, 6]])
     return plan.slice(y, [0] * 5, _out_shape(p))
 
@@ -511,15 +534,15 @@ def _winograd_compute_mmt4d(plan: Plan, x: Value, w: Value, p: ConvProblem, m: i
     tiles = _barrier(plan, _window_gather(plan, x, ["i", "j", "g", "n", "th", "t1", "ic", "t0"],
                                           ["n", "g", "ic", f"th * {m} + i", f"(t1 * {m0} + t0) * {m} + j"],
                                           shape, "f32"))
-    rows = plan.add("wino_input_rows_mmt4d", tiles, shape, "f32", mat=btc)
-    v = plan.add("wino_input_cols_mmt4d", rows, shape, "f32", mat=btc)
+    rows = _transform(plan, "input_rows_mmt4d", tiles, shape, btc)
+    v = _transform(plan, "input_cols_mmt4d", rows, shape, btc)
     v = plan.collapse(v, [[0, 1, 2], [3, 4, 5], [6], [7]])
     v = plan.expand(v, [[0], [1], [2], [3, 4]], (a * a * g, n * th * t1, icg, m0, 1))
     ob = w.shape[1]
     mm = plan.add("batch_mmt4d", v, (a * a * g, n * th * t1, ob, m0, n0), "f32", wei=w)
     mm = plan.expand(mm, [[0, 1, 2], [3, 4, 5], [6], [7], [8]], (a, a, g, n, th, t1, ob, m0, n0))
-    rows = plan.add("wino_output_rows_mmt4d", mm, (m, a, g, n, th, t1, ob, m0, n0), "f32", mat=atc)
-    y = plan.add("wino_output_cols_mmt4d", rows, (n, g, ob, n0, th, m, t1, m0, m), "f32", mat=atc)
+    rows = _transform(plan, "output_rows_mmt4d", mm, (m, a, g, n, th, t1, ob, m0, n0), atc)
+    y = _transform(plan, "output_cols_mmt4d", rows, (n, g, ob, n0, th, m, t1, m0, m), atc)
     y = plan.collapse(y, [[0], [1], [2, 3], [4, 5], [6, 7, 8]])
     return plan.slice(y, [0] * 5, _out_shape(p))
 
