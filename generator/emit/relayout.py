@@ -1,7 +1,7 @@
 """Relayout plans: the steps that turn a physical buffer into its logical tensor and back.
 
-A plan is a list of steps (plain dicts: kind, SSA names, types, parameters) that the template
-`relayout.mlir.j2` spells as MLIR, one macro per kind. The decisions live here:
+A plan is a list of typed steps (`emit.steps`: kind, SSA values, parameters) that the templates
+spell as MLIR, one macro per kind. The decisions live here:
 
 * buffer -> packed tensor: slice off `offset0`, pad to the pitched volume, expand_shape into the
   pitched dense shape, slice the data corner (`MemoryDesc.pitch`); interleaved strides use a gather.
@@ -16,24 +16,19 @@ A plan is a list of steps (plain dicts: kind, SSA names, types, parameters) that
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from ..errors import UnsupportedError
 from ..layout import MemoryDesc
+from .steps import Step, Value, make_step
 
-
-@dataclass(frozen=True)
-class Value:
-    name: str
-    shape: tuple[int, ...]
-    elem: str
+__all__ = ["Plan", "Value"]
 
 
 class Plan:
     """An ordered list of steps with fresh SSA names."""
 
     def __init__(self, prefix: str = "v"):
-        self.steps: list[dict] = []
+        self.steps: list[Step] = []
         self._n = 0
         self._prefix = prefix
 
@@ -43,7 +38,7 @@ class Plan:
 
     def add(self, kind: str, inp: Value | None, shape, elem: str | None = None, **params) -> Value:
         out = Value(self.fresh(), tuple(shape), elem or inp.elem)
-        self.steps.append(dict(kind=kind, inp=inp, out=out, **params))
+        self.steps.append(make_step(kind, inp, out, params))
         return out
 
     # ---- primitive steps; each skips itself when it would change nothing
