@@ -66,6 +66,8 @@ def environment() -> jinja2.Environment:
     env.filters["T"] = lambda shape, elem: tensor_type(shape, elem)
     env.filters["ilist"] = int_list
     env.filters["flit"] = float_literal
+    env.filters["dnames"] = lambda rank: [f"d{i}" for i in range(rank)]        # elementwise dims d0, d1, ...
+    env.filters["dnames_of"] = lambda positions: [f"d{i}" for i in positions]  # a broadcast operand's dims
     return env
 
 
