@@ -8,7 +8,8 @@ import pytest
 
 from generator.api import ConvKernel
 from generator.bench import conv as bench_conv
-from generator.bench.conv import RESNET50_LAYERS, bench_convs, layout_tag, plan_candidates, summary, to_json
+from generator.bench.conv import RESNET50_LAYERS, bench_convs, summary, to_json
+from generator.select.candidates import layout_tag, plan_candidates
 from generator.bench.reorder import bench_reorders, format_table
 from generator.bench.tune import format_choices, tune
 from generator.compile import get_backend

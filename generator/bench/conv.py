@@ -21,6 +21,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..select.candidates import DEFAULT_LAYOUTS, Candidate, plan_candidates
 from .timing import best_times, import_torch, median_times
 
 # The issue's ResNet-50 layers at batch 1 (benchdnn descriptors): 1x1, 3x3, the 7x7 stem, 1x1 stride 2
@@ -34,40 +35,6 @@ RESNET50_LAYERS = (
     "mb1ic3ih224oc64oh112kh7sh2ph3",
     "mb1ic256ih56oc512oh28kh1sh2ph0",
 )
-
-# layouts tried per source data type: the plain ones PyTorch also has, and the blocked ones
-DEFAULT_LAYOUTS = {"f32": ("nchw", "nhwc", "nChw16c"), "f16": ("nchw", "nhwc", "nChw16c"),
-                   "bf16": ("nchw", "nhwc", "nChw16c"), "s8": ("nchw", "nhwc", "NCHW4", "NCHW32")}
-_SPATIAL_TAGS = {"nchw": ("ncw", "nchw", "ncdhw"), "nhwc": ("nwc", "nhwc", "ndhwc"),
-                 "nChw16c": ("nCw16c", "nChw16c", "nCdhw16c"), "nChw8c": ("nCw8c", "nChw8c", "nCdhw8c"),
-                 "NCHW4": ("aBc4b", "NCHW4", "aBcde4b"), "NCHW32": ("aBc32b", "NCHW32", "aBcde32b")}
-
-
-def layout_tag(layout: str, ndims: int) -> str:
-    """A layout name (the 2D tag) as the tag for an `ndims`-dim tensor (nchw -> ncw for 1D)."""
-    tags = _SPATIAL_TAGS.get(layout)
-    return tags[ndims - 3] if tags else layout
-
-
-@dataclass
-class Candidate:
-    variant: str
-    layout: str
-    flags: str
-    problem: object = None                      # ConvProblem
-    status: str = "ok"                          # ok | n/a: why | compile failed: ... | wrong: ...
-    seconds: float | None = None
-    artifact: object = None
-    driver: str | None = None                   # runtime driver; None: the backend's default
-
-    @property
-    def at_driver(self) -> str:
-        return f"@{self.driver}" if self.driver else ""
-
-    @property
-    def label(self) -> str:
-        return f"{self.variant}/{self.layout}/{self.flags}{self.at_driver}"
-
 
 @dataclass
 class ProblemResult:
@@ -103,40 +70,6 @@ class ProblemResult:
 def base_problem(case):
     from ..problem.convolution import ConvProblem
     return ConvProblem.from_case(case)
-
-
-USER_LAYOUT = "as given"       # a layouts entry that keeps the problem's own --stag / --dtag
-
-
-def candidate_problem(p, variant: str, layout: str):
-    """The problem with source and destination in `layout` and the variant set."""
-    from ..layout import MemoryDesc
-    if layout == USER_LAYOUT:
-        return dataclasses.replace(p, alg=variant)
-    tag = layout_tag(layout, p.desc.ndims)
-    return dataclasses.replace(p, src=MemoryDesc(p.desc.src_dims, p.src.dtype, tag),
-                               dst=MemoryDesc(p.desc.dst_dims, p.dst.dtype, tag), alg=variant)
-
-
-def plan_candidates(p, backend, variants, layouts, flag_sets) -> list[Candidate]:
-    from ..emit.conv import VARIANTS
-    from ..errors import FormatError
-    out = []
-    for layout in layouts:
-        for v in variants:
-            for fs in flag_sets:
-                c = Candidate(v, layout, fs)
-                try:
-                    c.problem = candidate_problem(p, v, layout)
-                except FormatError as e:
-                    c.status = f"n/a: {e}"
-                    out.append(c)
-                    continue
-                why = VARIANTS[v].applies(c.problem) or VARIANTS[v].refused(c.problem, backend)
-                if why:
-                    c.status = f"n/a: {why}"
-                out.append(c)
-    return out
 
 
 def compile_candidates(cands: list[Candidate], backend, jobs: int, log: Callable[[str], None]) -> None:

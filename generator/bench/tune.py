@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .conv import USER_LAYOUT, ProblemResult, base_problem, measure_problem, sweep
+from ..select.candidates import USER_LAYOUT
+from .conv import ProblemResult, base_problem, measure_problem, sweep
 
 
 def tune(cases, backend: str = "llvm-cpu", *, variants=None, flag_sets=None, drivers=None, rounds: int = 5,

@@ -32,7 +32,7 @@ TEMPLATE = "conv.mlir.j2"
 class Variant:
     """One convolution algorithm: when it applies, how prepare lays the weights out, its compute step."""
     name: str
-    applies: Callable[[ConvProblem], str | None]          # None, or the reason it does not apply
+    why_not: Callable[[ConvProblem], str | None]          # why it does not apply to a problem, or None
     # (plan, grouped logical weights, problem, target) -> prepared weights
     weights: Callable[[Plan, Value, ConvProblem, TargetCaps], Value]
     # (plan, padded grouped src, prepared weights, problem, target) -> accumulator
@@ -46,7 +46,7 @@ class Variant:
     channels_last: Callable[[ConvProblem, TargetCaps], bool] = lambda p, target: False
 
 
-def _always(p: ConvProblem) -> str | None:
+def _applies_always(p: ConvProblem) -> str | None:
     return None
 
 
@@ -396,7 +396,7 @@ def _spatial_pack_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target
 WINOGRAD_M = {"winograd": 4, "winograd_f2": 2, "winograd_f4": 4, "winograd_f6": 6}
 
 
-def _winograd_applies(p: ConvProblem) -> str | None:
+def _winograd_why_not(p: ConvProblem) -> str | None:
     d = p.desc
     sp = d.spatial()
     if d.ndims != 4:
@@ -548,38 +548,47 @@ def _winograd_compute_mmt4d(plan: Plan, x: Value, w: Value, p: ConvProblem, m: i
 
 
 VARIANTS = {v.name: v for v in (
-    Variant("direct", _always, _direct_weights, _direct_compute,
+    Variant("direct", _applies_always, _direct_weights, _direct_compute,
             "linalg named convs for plain layouts (NCHW or NHWC forms, depthwise, grouped 2D), else one "
             "linalg.generic over the grouped logical tensors", channels_last=_direct_channels_last),
-    Variant("im2col", _always, _gemm_weights, _im2col_compute,
+    Variant("im2col", _applies_always, _gemm_weights, _im2col_compute,
             "column matrix (IC/G*K, O) gathered once, then a batched GEMM; 1x1 reads the source directly; "
             "channels last (NHWC) gathers (O, K*IC/G) rows for an (O, K) x (K, OC) GEMM",
             channels_last=_im2col_channels_last),
-    Variant("indirect", _always, _indirect_weights, _indirect_compute,
+    Variant("indirect", _applies_always, _indirect_weights, _indirect_compute,
             "int32 indirection table (output pixel, tap) -> input pixel read inside the contraction",
             pads_in_compute=True),
-    Variant("spatial_pack", _always, _grouped_weights, _spatial_pack_compute,
+    Variant("spatial_pack", _applies_always, _grouped_weights, _spatial_pack_compute,
             "output tiled in H and W (4x8), halo'd input tiles gathered, an unpadded conv per tile, "
             "tiles reassembled by the output map"),
-    *(Variant(name, _winograd_applies, _winograd_weights, _winograd_compute,
+    *(Variant(name, _winograd_why_not, _winograd_weights, _winograd_compute,
               f"Winograd F({m}x{m}, 3x3): matrices from interpolation points (conv_math), filter transform in "
               f"prepare, tiles batched into one matmul over IC per transform position", refused=_winograd_refused)
       for name, m in WINOGRAD_M.items()),
 )}
 
 
+def why_not(p: ConvProblem, target: TargetCaps = GENERIC) -> str | None:
+    """Why `p`'s variant cannot compute it on `target` (it does not apply, or the target computes it
+    wrongly), as the message the user sees; None when it can. `p.alg` must name a variant."""
+    v = VARIANTS[p.alg]
+    why = v.why_not(p)
+    if why:
+        return f"--alg={p.alg} does not apply: {why}"
+    why = v.refused(p, target)
+    if why:
+        return f"--alg={p.alg} is refused on {target.name}: {why}"
+    return None
+
+
 def variant(p: ConvProblem, target: TargetCaps = GENERIC) -> Variant:
     """The variant that computes `p` on `target`. `--alg=auto` is resolved before (`generator.select`)."""
-    if p.alg in VARIANTS:
-        v = VARIANTS[p.alg]
-        why = v.applies(p)
-        if why:
-            raise UnsupportedError(f"--alg={p.alg} does not apply: {why}")
-        why = v.refused(p, target)
-        if why:
-            raise UnsupportedError(f"--alg={p.alg} is refused on {target.name}: {why}")
-        return v
-    raise UnsupportedError(f"unknown algorithm '{p.alg}' (known: {', '.join((*VARIANTS, 'auto'))})")
+    if p.alg not in VARIANTS:
+        raise UnsupportedError(f"unknown algorithm '{p.alg}' (known: {', '.join((*VARIANTS, 'auto'))})")
+    why = why_not(p, target)
+    if why:
+        raise UnsupportedError(why)
+    return VARIANTS[p.alg]
 
 
 def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: TargetCaps
