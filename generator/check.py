@@ -1,20 +1,12 @@
-"""benchdnn-style checking of reorder kernels: integer-valued fills, a fixed seed, exact comparison.
-
-Shared by `kgen reorder`, the catalog build and the tests. The source is filled with integers in
-the source type's range (for floats, wider than s8/u8 so saturation is exercised), scales are powers
-of two and zero points small integers, so f32 kernels and the float64 reference agree exactly.
-The whole destination buffer is compared, padding included, and padded areas must be zero.
+"""A benchdnn reorder case as the problem it describes (`case_to_problem`), the limits checked on the
+way, and the quantization values the case itself gives. Filling and checking are `generator.verify`'s.
 """
 from __future__ import annotations
-
-import numpy as np
 
 from .errors import UnsupportedError
 from .layout import DTYPES, MemoryDesc
 from .problem.benchdnn import ReorderCase
 from .problem.reorder import Quant, ReorderProblem
-
-SEED = 1337
 
 
 def _quant_from_attr(attr, ndims: int) -> Quant:
@@ -71,46 +63,8 @@ def check_size(*descs: MemoryDesc) -> None:
                                f"{have / 2**30:.1f} GiB available")
 
 
-def fill_source(desc: MemoryDesc, rng: np.random.Generator) -> np.ndarray:
-    """Integer-valued data in the source type's range (wider than s8/u8 for floats: saturation is tested)."""
-    dt = desc.dtype
-    lo, hi = {"s8": (-128, 127), "u8": (0, 255), "s32": (-300, 300)}.get(dt.name, (-300, 300))
-    return desc.to_physical(rng.integers(lo, hi + 1, desc.dims).astype(dt.np_dtype))
-
-
-def quant_values(problem: ReorderProblem, case: ReorderCase, rng: np.random.Generator) -> dict:
-    """Scales are powers of two (exact in f32 and f64); zero points small integers; given common values kept."""
+def given_quant_values(case: ReorderCase) -> dict[str, float]:
+    """The common scale / zero-point values the case names (`--attr-scales=src:common:0.5`), by argument
+    (`src_scale`, ...): `verify.check_reorder` keeps them instead of generating its own."""
     given = {f"{s.arg}_scale": s for s in case.scales} | {f"{z.arg}_zp": z for z in case.zero_points}
-    out = {}
-    for arg, q in problem.quant_args:
-        shape = q.shape(problem.dims)
-        a = given[arg]
-        if not q.mask and a.value is not None:
-            out[arg] = np.asarray(a.effective_value, np.float32 if "scale" in arg else np.int32)
-        elif "scale" in arg:
-            out[arg] = (2.0 ** rng.integers(-2, 3, shape)).astype(np.float32)
-        else:
-            out[arg] = rng.integers(-4, 5, shape).astype(np.int32)
-    return out
-
-
-def check(kernel, problem: ReorderProblem, case: ReorderCase) -> str | None:
-    """Run once on generated data; None when exact, else the reason it failed."""
-    rng = np.random.default_rng(SEED)
-    src = fill_source(problem.src, rng)
-    q = quant_values(problem, case, rng)
-    init = None
-    if problem.needs_dst_init:
-        init = rng.integers(-3, 4, problem.dst.buffer_nelems).astype(problem.dst.dtype.np_dtype)
-    got = kernel(src, dst_init=init, **q)
-    want = problem.reference(src, q, init)
-    if got.shape != want.shape or got.dtype != want.dtype:
-        return f"result is {got.dtype}{list(got.shape)}, expected {want.dtype}{list(want.shape)}"
-    pad = problem.dst.padding_mask()
-    if pad.any() and np.any(got[pad] != 0):
-        return f"{int(np.count_nonzero(got[pad]))} padded elements are not zero"
-    bad = got.astype(np.float64) != want.astype(np.float64)
-    if bad.any():
-        diff = np.abs(got.astype(np.float64) - want.astype(np.float64))[bad].max()
-        return f"{int(bad.sum())} of {got.size} buffer elements differ, max |diff| {diff:g}"
-    return None
+    return {arg: a.effective_value for arg, a in given.items() if a.value is not None}

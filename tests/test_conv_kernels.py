@@ -29,7 +29,7 @@ import numpy as np
 import pytest
 
 from generator.api import ConvKernel, conv
-from generator.cli.conv_cmd import fill
+from generator.verify import check_conv, fill_conv
 from generator.compile import compile_mlir, cuda_device_available, get_backend, vulkan_device_available
 from generator.emit.conv import render_conv
 from generator.emit.target import GENERIC, Mmt4dTile, TargetCaps
@@ -202,7 +202,7 @@ def check_line(line: str, backend: str, seed: int, cache_dir) -> None:
     data_seed = zlib.crc32(line.encode())
     where = f"[{backend}] {line} (SEED {seed}, data seed {data_seed})"
     print(where)
-    x, w, b = fill(p, np.random.default_rng([seed, data_seed]))
+    x, w, b = fill_conv(p, np.random.default_rng([seed, data_seed]))
     src, wei = p.src.to_physical(x), p.wei.to_physical(w.reshape(p.wei.dims))
     k = ConvKernel(p, backend, cache_dir=cache_dir)
     k.prepare(wei)
@@ -424,9 +424,9 @@ def test_variants_cuda_run(line, seed, kgen_cache_dir):
     ok, why = cuda_device_available()
     if not ok:
         pytest.skip(f"no CUDA device: {why}")
-    from generator.cli.conv_cmd import check
+
     p = problem_of(line)
-    assert check(ConvKernel(p, "cuda", cache_dir=kgen_cache_dir), p) is None, line
+    assert check_conv(ConvKernel(p, "cuda", cache_dir=kgen_cache_dir), p) is None, line
 
 
 @pytest.mark.parametrize("line", CUDA_CASES[:1])
@@ -588,7 +588,7 @@ def api_kernel(kgen_cache_dir):
 
 def test_run_logical_matches_conv_reference(api_kernel, seed):
     p = api_kernel.problem
-    x, w, b = fill(p, np.random.default_rng(seed))
+    x, w, b = fill_conv(p, np.random.default_rng(seed))
     y = api_kernel.run_logical(x, w, b)
     sp = p.desc.spatial()
     want = conv_reference(x.astype(np.float64), w.astype(np.float64), b.astype(np.float64), groups=p.desc.g,
@@ -655,7 +655,7 @@ def test_cli_problems_pass(kgen_cache_dir):
 def test_cli_npy_round_trip(tmp_path, seed, kgen_cache_dir):
     line = "--dt=f32 --attr-post-ops=relu g2ic4ih6iw5oc6kh3kw2sh2ph1"
     p = problem_of(line)
-    x, w, b = fill(p, np.random.default_rng(seed))
+    x, w, b = fill_conv(p, np.random.default_rng(seed))
     for name, a in (("x", x), ("w", w), ("b", b)):
         np.save(tmp_path / f"{name}.npy", a)
     out = tmp_path / "y.npy"
@@ -767,11 +767,9 @@ WINOGRAD_CPU_CASES = WINOGRAD_CASES + [
 
 @pytest.mark.parametrize("line", WINOGRAD_CPU_CASES)
 def test_winograd_llvm_cpu(line, kgen_cache_dir):
-    from generator.cli.conv_cmd import check
-
     p = problem_of(line)
     assert p.tolerance > 0
-    reason = check(ConvKernel(p, "llvm-cpu", cache_dir=kgen_cache_dir), p)
+    reason = check_conv(ConvKernel(p, "llvm-cpu", cache_dir=kgen_cache_dir), p)
     assert reason is None, f"{line}: {reason}"
 
 
@@ -779,13 +777,11 @@ def test_winograd_llvm_cpu(line, kgen_cache_dir):
 def test_winograd_vulkan(line, kgen_cache_dir):
     # The transforms are two one-factor contractions each: IREE 3.13 on Vulkan got the three-factor
     # output transform wrong (errors of tens on small integers), which this test would catch again
-    from generator.cli.conv_cmd import check
-
     ok, why = vulkan_device_available()
     if not ok:
         pytest.skip(f"no Vulkan device: {why}")
     p = problem_of(line)
-    reason = check(ConvKernel(p, "vulkan", cache_dir=kgen_cache_dir), p)
+    reason = check_conv(ConvKernel(p, "vulkan", cache_dir=kgen_cache_dir), p)
     assert reason is None, f"{line}: {reason}"
 
 

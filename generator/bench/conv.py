@@ -195,7 +195,7 @@ def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None
 def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log, tag: str = "") -> ProblemResult:
     """Plan, compile, check and time every candidate of one problem (and PyTorch's conv, if given)."""
     from ..api import ConvKernel
-    from ..cli.conv_cmd import check, fill, SEED
+    from ..verify import SEED, check_conv, fill_conv
     from ..errors import KgenError
 
     d = p.desc
@@ -215,17 +215,17 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
             continue
         try:
             k = ConvKernel(c.problem, b, artifact=c.artifact, flags=c.flags, driver=c.driver)
-            why = check(k, c.problem)                 # also prepares the weights
+            why = check_conv(k, c.problem)            # also prepares the weights
             if why:
                 c.status = f"wrong: {why}"
                 log(f"  {c.label}: WRONG ({why})")
                 continue
-            x, _, bias = fill(c.problem, np.random.default_rng(SEED))
+            x, _, bias = fill_conv(c.problem, np.random.default_rng(SEED))
             fns[c.label] = k.bind(c.problem.src.to_physical(x), bias if c.problem.bias else None)
         except KgenError as e:
             c.status = f"run failed: {e}"
     if torch is not None:
-        x, w, bias = fill(p, np.random.default_rng(SEED))
+        x, w, bias = fill_conv(p, np.random.default_rng(SEED))
         for name, fn in _torch_fns(torch, p, x, w, bias).items():
             fns[f"torch/{name}"] = fn
     times = median_times(fns, rounds) if fns else {}

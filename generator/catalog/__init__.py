@@ -132,11 +132,12 @@ def _check(e: CatalogEntry, backend, path: Path) -> str | None:
     art = _PrebuiltArtifact(path)
     if e.kind == "reorder":
         from ..api import ReorderKernel
-        from ..check import check
-        return check(ReorderKernel([e.problem], backend, artifact=art), e.problem, e.case)
+        from ..check import given_quant_values
+        from ..verify import check_reorder
+        return check_reorder(ReorderKernel([e.problem], backend, artifact=art), e.problem, given_quant_values(e.case))
     from ..api import ConvKernel
-    from ..cli.conv_cmd import check as conv_check
-    return conv_check(ConvKernel(e.problem, backend, artifact=art), e.problem)
+    from ..verify import check_conv
+    return check_conv(ConvKernel(e.problem, backend, artifact=art), e.problem)
 
 
 def build_catalog(backend: str = "llvm-cpu", *, jobs: int = 2, run: bool = True, compile: bool = True,

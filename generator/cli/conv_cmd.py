@@ -21,42 +21,8 @@ from ..compile import get_backend
 from ..errors import ArtifactError, CompileError, InputError, KgenError, RunError, UnsupportedError
 from ..problem.conv import ConvCase, parse_conv_args
 from ..problem.convolution import ConvProblem, torch_wei_dims
+from ..verify import SEED, check_conv, fill_conv
 from .npyio import load_npy, save_npy
-
-SEED = 1337
-
-
-def fill(p: ConvProblem, rng: np.random.Generator):
-    """Small integers: products and sums stay exact in f32 (and in f16/bf16 inputs)."""
-    x = rng.integers(-4, 5, p.desc.src_dims).astype(p.src.dtype.np_dtype)
-    w = rng.integers(-2, 3, torch_wei_dims(p.desc)).astype(p.wei.dtype.np_dtype)
-    b = rng.integers(-8, 9, p.desc.oc).astype(np.float32) if p.bias else None
-    return x, w, b
-
-
-def check(k: ConvKernel, p: ConvProblem) -> str | None:
-    x, w, b = fill(p, np.random.default_rng(SEED))
-    src, wei = p.src.to_physical(x), p.wei.to_physical(w.reshape(p.wei.dims))
-    k.prepare(wei)
-    got = k(src, b)
-    want = p.reference(src, wei, b)
-    pad = p.dst.padding_mask()
-    if pad.any() and np.any(got[pad] != 0):
-        return f"{int(np.count_nonzero(got[pad]))} padded elements are not zero"
-    g, r = got.astype(np.float64), want.astype(np.float64)
-    allowed = 0.0
-    if p.tolerance:
-        # the variant's error bound, plus one rounding step of a 16-bit destination at each value
-        eps = 0.0 if p.dst.dtype.is_int or p.dst.dtype.name == "f32" else float(np.finfo(np.float16).eps
-                                                                                 if p.dst.dtype.name == "f16" else 2.0**-7)
-        allowed = p.tolerance * max(1.0, float(np.abs(r).max(initial=0.0))) + eps * np.abs(r)
-    bad = np.abs(g - r) > allowed
-    if bad.any():
-        diff = np.abs(g - r)[bad].max()
-        tol = f" (tolerance {p.tolerance:g} of max |ref|)" if p.tolerance else ""
-        return f"{int(bad.sum())} of {got.size} buffer elements differ, max |diff| {diff:g}{tol}"
-    return None
-
 
 def _load(path: str, shape, dtype, what: str) -> np.ndarray:
     a = load_npy(path, what)
@@ -69,7 +35,7 @@ def _load(path: str, shape, dtype, what: str) -> np.ndarray:
 
 
 def _perf(k: ConvKernel, p: ConvProblem) -> str:
-    x, w, b = fill(p, np.random.default_rng(SEED))
+    x, w, b = fill_conv(p, np.random.default_rng(SEED))
     k.prepare(p.wei.to_physical(w.reshape(p.wei.dims)))
     call = k.bind(p.src.to_physical(x), b)
     call()
@@ -105,7 +71,7 @@ def _one(case: ConvCase) -> tuple[str, str | None]:
             save_npy(dp, y, "dst")
         return "computed", f"-> {dp}" if dp else None
     try:
-        reason = check(k, p)
+        reason = check_conv(k, p)
     except KgenError as e:
         return "failed", str(e)
     if reason:

@@ -21,10 +21,11 @@ from pathlib import Path
 import numpy as np
 
 from ..api import build_reorders
-from ..check import SEED, case_to_problem, check, fill_source, quant_values
+from ..check import case_to_problem, given_quant_values
 from ..errors import InputError, KgenError, UnsupportedError
 from ..problem.benchdnn import ReorderCase, parse_args
 from ..problem.reorder import ReorderProblem
+from ..verify import SEED, check_reorder, fill_reorder_source, reorder_quant_values
 from .npyio import load_npy, save_npy
 
 WINDOW = 96          # cases compiled together before their results are printed
@@ -86,7 +87,7 @@ def _one(case: ReorderCase, problem, kernel, out) -> tuple[str, str | None]:
     if in_path:
         src = _load_input(in_path, problem)
         if problem.quant_args:
-            q = quant_values(problem, case, np.random.default_rng(SEED))
+            q = reorder_quant_values(problem, np.random.default_rng(SEED), given_quant_values(case))
         else:
             q = {}
         y = kernel(src, **q)
@@ -94,12 +95,13 @@ def _one(case: ReorderCase, problem, kernel, out) -> tuple[str, str | None]:
             save_npy(out_path, y, "output")
         return "computed", f"-> {out_path}" if out_path else None
     try:
-        reason = check(kernel, problem, case)
+        reason = check_reorder(kernel, problem, given_quant_values(case))
     except UnsupportedError as e:
         return "skipped", str(e)
     except KgenError as e:
         return "failed", str(e)
     if reason is None and out_path:
         rng = np.random.default_rng(SEED)
-        save_npy(out_path, kernel(fill_source(problem.src, rng), **quant_values(problem, case, rng)), "output")
+        src = fill_reorder_source(problem.src, rng)
+        save_npy(out_path, kernel(src, **reorder_quant_values(problem, rng, given_quant_values(case))), "output")
     return ("failed", reason) if reason else ("passed", None)
