@@ -9,7 +9,7 @@ planned, not as a half-rendered kernel.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from ..errors import InternalError
 from ..layout.dtypes import DataType
@@ -25,7 +25,8 @@ class Value:
 
 @dataclass(frozen=True, kw_only=True)
 class Step:
-    kind: ClassVar[str]
+    """A step with no parameters of its own (copy, barrier); the base of every other."""
+    kind: str                 # the template macro that prints it
     inp: Value | None         # the main operand (None for constants)
     out: Value                # the result; names inside the step's MLIR start with out.name
 
@@ -33,7 +34,6 @@ class Step:
 # ------------------------------------------------------------------ data movement (relayout.mlir.j2)
 @dataclass(frozen=True, kw_only=True)
 class Slice(Step):
-    kind = "slice"
     offsets: list[int]
     sizes: list[int]
     strides: list[int] | None
@@ -41,48 +41,30 @@ class Slice(Step):
 
 @dataclass(frozen=True, kw_only=True)
 class Pad(Step):
-    kind = "pad"
     low: list[int]
     high: list[int]
 
 
 @dataclass(frozen=True, kw_only=True)
-class Expand(Step):
-    kind = "expand"
-    groups: list[list[int]]
-
-
-@dataclass(frozen=True, kw_only=True)
-class Collapse(Step):
-    kind = "collapse"
-    groups: list[list[int]]
+class Reshape(Step):
+    groups: list[list[int]]         # which result dims each source dim becomes (or the reverse)
 
 
 @dataclass(frozen=True, kw_only=True)
 class Transpose(Step):
-    kind = "transpose"
     perm: list[int]
 
 
 @dataclass(frozen=True, kw_only=True)
-class Pack(Step):
-    kind = "pack"
-    outer_perm: list[int]
-    inner_pos: list[int]
-    tiles: list[int]
-
-
-@dataclass(frozen=True, kw_only=True)
-class Unpack(Step):
-    kind = "unpack"
-    outer_perm: list[int]
-    inner_pos: list[int]
-    tiles: list[int]
+class Tiling(Step):
+    outer_perm: list[int]           # linalg.pack's outer_dims_perm
+    inner_pos: list[int]            # the dims that are blocked, innermost last
+    tiles: list[int]                # their block sizes
 
 
 @dataclass(frozen=True, kw_only=True)
 class Insert(Step):
-    kind = "insert"                 # `source` into `inp` at `offsets`
+    """`source` into `inp` at `offsets`."""
     source: Value
     offsets: list[int]
     sizes: list[int]
@@ -90,26 +72,20 @@ class Insert(Step):
 
 @dataclass(frozen=True, kw_only=True)
 class Concat(Step):
-    kind = "concat"
     parts: list[Value]
     dim: int
 
 
 @dataclass(frozen=True, kw_only=True)
-class Copy(Step):
-    kind = "copy"
-
-
-@dataclass(frozen=True, kw_only=True)
 class Gather(Step):
-    kind = "gather"                 # each logical element read at offset0 + sum(index * stride)
+    """Each logical element read at offset0 + sum(index * stride)."""
     strides: list[int]
     offset0: int
 
 
 @dataclass(frozen=True, kw_only=True)
 class Convert(Step):
-    kind = "convert"                # data type conversion with oneDNN's quantization (emit/reorder.py)
+    """Data type conversion with oneDNN's quantization (emit/reorder.py)."""
     route: str                      # "int", "itof" or "f32": which arithmetic the conversion goes through
     src: DataType
     dst: DataType
@@ -125,39 +101,36 @@ class Convert(Step):
 # ------------------------------------------------------------------ convolution kernels (conv_*.mlir.j2)
 @dataclass(frozen=True, kw_only=True)
 class Constant(Step):
-    kind = "constant"
     hex: str                        # little-endian bytes of the dense constant
 
 
 @dataclass(frozen=True, kw_only=True)
-class Barrier(Step):
-    kind = "barrier"                # util.optimization_barrier: keeps IREE from fusing across it
-
-
-@dataclass(frozen=True, kw_only=True)
 class WindowGather(Step):
-    kind = "window_gather"          # out[dims] = inp[src]: tiles or im2col columns, affine indices
+    """out[dims] = inp[src]: tiles or im2col columns, affine indices."""
     dims: list[str]
     src: list[str]
 
 
 @dataclass(frozen=True, kw_only=True)
-class Contraction(Step):
-    wei: Value
-    src_dt: DataType
+class WithWeights(Step):
+    wei: Value                      # the prepared weights
+
+
+@dataclass(frozen=True, kw_only=True)
+class Contraction(WithWeights):
+    src_dt: DataType                # the inputs' type, widened to the accumulator's
     acc_dt: DataType
 
 
 @dataclass(frozen=True, kw_only=True)
 class ConvDirect(Contraction):
-    kind = "conv_direct"
     strides: list[int]
     dilations: list[int]
 
 
 @dataclass(frozen=True, kw_only=True)
 class ConvPacked(Contraction):
-    kind = "conv_packed"            # direct over blocked tensors: maps over their packed axes
+    """Direct over blocked tensors: maps over their packed axes."""
     dims: list[str]
     npar: int
     src_idx: list[str]
@@ -166,10 +139,8 @@ class ConvPacked(Contraction):
 
 
 @dataclass(frozen=True, kw_only=True)
-class NamedConv(Step):
-    kind = "named_conv"
+class NamedConv(WithWeights):
     op: str
-    wei: Value
     strides: list[int]
     dilations: list[int]
     acc_dt: DataType
@@ -177,35 +148,24 @@ class NamedConv(Step):
 
 @dataclass(frozen=True, kw_only=True)
 class Conv1x1(Contraction):
-    kind = "conv_1x1"
     strides: list[int]
 
 
 @dataclass(frozen=True, kw_only=True)
-class Gemm(Contraction):
-    kind = "gemm"                   # (N, G, R, O) columns x (G, OC, R) weights
-
-
-@dataclass(frozen=True, kw_only=True)
-class GemmChannelsLast(Contraction):
-    kind = "gemm_cl"                # (N, O, G, R) rows x (G, R, OC) weights
-
-
-@dataclass(frozen=True, kw_only=True)
 class IndirectGather(Step):
-    kind = "indirect_gather"
+    """The columns (n, g, ic, k, o) = inp[n, g, ic, table[o, k]]."""
     table: Value
 
 
 @dataclass(frozen=True, kw_only=True)
 class Indirect(Contraction):
-    kind = "indirect"
+    """The table read inside the contraction itself."""
     table: Value
 
 
 @dataclass(frozen=True, kw_only=True)
 class WinogradTransform(Step):
-    kind = "wino_transform"         # one factor of C1 . X . C2^T (emit/conv.py's WINOGRAD_TRANSFORMS)
+    """One factor of C1 . X . C2^T (emit/conv.py's WINOGRAD_TRANSFORMS)."""
     mat: Value
     dims: list[str]
     mat_idx: list[str]
@@ -214,20 +174,8 @@ class WinogradTransform(Step):
 
 
 @dataclass(frozen=True, kw_only=True)
-class WinogradGemm(Step):
-    kind = "wino_gemm"
-    wei: Value
-
-
-@dataclass(frozen=True, kw_only=True)
-class BatchMmt4d(Step):
-    kind = "batch_mmt4d"
-    wei: Value
-
-
-@dataclass(frozen=True, kw_only=True)
 class ConvEpilogue(Step):
-    kind = "conv_epilogue"          # accumulator -> (+ bias) -> (ReLU) -> destination type, saturated
+    """Accumulator -> (+ bias) -> (ReLU) -> destination type, saturated."""
     bias: Value | None
     bias_dims: list[int]
     relu: bool
@@ -237,16 +185,24 @@ class ConvEpilogue(Step):
     hi: float
 
 
-STEP_TYPES: dict[str, type[Step]] = {t.kind: t for t in (
-    Slice, Pad, Expand, Collapse, Transpose, Pack, Unpack, Insert, Concat, Copy, Gather, Convert,
-    Constant, Barrier, WindowGather, ConvDirect, ConvPacked, NamedConv, Conv1x1, Gemm, GemmChannelsLast,
-    IndirectGather, Indirect, WinogradTransform, WinogradGemm, BatchMmt4d, ConvEpilogue)}
+STEP_TYPES: dict[str, type[Step]] = {
+    "slice": Slice, "pad": Pad, "expand": Reshape, "collapse": Reshape, "transpose": Transpose,
+    "pack": Tiling, "unpack": Tiling, "insert": Insert, "concat": Concat, "copy": Step, "gather": Gather,
+    "convert": Convert, "constant": Constant, "barrier": Step, "window_gather": WindowGather,
+    "conv_direct": ConvDirect, "conv_packed": ConvPacked, "named_conv": NamedConv, "conv_1x1": Conv1x1,
+    "gemm": Contraction,            # (N, G, R, O) columns x (G, OC, R) weights
+    "gemm_cl": Contraction,         # (N, O, G, R) rows x (G, R, OC) weights
+    "indirect_gather": IndirectGather, "indirect": Indirect, "wino_transform": WinogradTransform,
+    "wino_gemm": WithWeights,       # per transform position, V x U over IC (GPUs)
+    "batch_mmt4d": WithWeights,     # the same on operands packed in mmt4d tiles (CPUs)
+    "conv_epilogue": ConvEpilogue,
+}
 
 
 def make_step(kind: str, inp: Value | None, out: Value, params: dict) -> Step:
     """The typed step of `kind`; a planning bug (unknown kind, missing or extra field) is an InternalError."""
     try:
-        return STEP_TYPES[kind](inp=inp, out=out, **params)
+        return STEP_TYPES[kind](kind=kind, inp=inp, out=out, **params)
     except KeyError:
         raise InternalError(f"unknown step kind {kind!r}") from None
     except TypeError as e:
