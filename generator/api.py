@@ -291,7 +291,7 @@ class ConvKernel:
         return self._run.bind(np.ascontiguousarray(src), self._wei, *self._bias(bias))
 
     def run_logical(self, src: np.ndarray, wei: np.ndarray, bia: np.ndarray | None = None) -> np.ndarray:
-        from .problem.convolution import torch_wei_dims
+        from .problem.conv import torch_wei_dims
 
         p = self.problem
         for what, arr, dims in (("src", src, p.desc.src_dims), ("wei", wei, torch_wei_dims(p.desc))):
@@ -307,13 +307,12 @@ def conv(problem, backend: str = "llvm-cpu", *, cache_dir=None, driver: str | No
     """Compile the convolution `problem` (a ConvProblem, or a benchdnn line such as
     '--dt=f16 --stag=nhwc ic16ih14oc32oh14kh3ph1') for `backend` (run on `driver`, by default the
     backend's: local-task, all cores, on the CPU; local-sync saves the task hand-off on tiny ones)."""
-    from .problem.conv import parse_conv_args
-    from .problem.convolution import ConvProblem
+    from .benchdnn.conv import conv_problem, parse_conv_args
 
     if isinstance(problem, str):
         import shlex
         cases = list(parse_conv_args(shlex.split(problem)))
         if len(cases) != 1:
             raise FormatError(f"'{problem}' describes {len(cases)} problems, expected one")
-        problem = ConvProblem.from_case(cases[0])
+        problem = conv_problem(cases[0])
     return ConvKernel(problem, backend, cache_dir, driver=driver)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from .layout import MemoryDesc
-from .problem.convolution import ConvProblem, torch_wei_dims
+from .problem.conv import ConvProblem, torch_wei_dims
 from .problem.reorder import ReorderProblem
 
 SEED = 1337

@@ -18,7 +18,7 @@ LAYERS = {
     "layout": 1,
     "problem": 2,
     "verify": 3,
-    "benchdnn": 4, "check": 4,
+    "benchdnn": 4,
     "emit": 5, "templates": 5,
     "compile": 6,
     "runtime": 7,

@@ -15,8 +15,8 @@ from generator.bench.tune import format_choices, tune
 from generator.compile import get_backend
 from generator.select import choose, table as tuned
 from generator.errors import ArtifactError
-from generator.problem.conv import parse_conv_args, parse_conv_desc
-from generator.problem.convolution import ConvProblem
+from generator.benchdnn.conv import conv_problem, parse_conv_args, parse_conv_desc
+from generator.problem.conv import ConvProblem
 
 
 def test_bench_reorder_runs_and_reports_every_candidate():
@@ -34,7 +34,7 @@ def test_bench_reorder_runs_and_reports_every_candidate():
 
 def _problem(line: str) -> ConvProblem:
     (case,) = parse_conv_args(line.split())
-    return ConvProblem.from_case(case)
+    return conv_problem(case)
 
 
 def test_bench_conv_default_problems_are_the_issue_layers():

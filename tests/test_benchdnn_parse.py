@@ -11,15 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.errors import ProblemError
-from generator.problem.benchdnn import (
-    AttrScale,
-    AttrZeroPoint,
-    ReorderCase,
-    parse_args,
-    parse_batch_file,
-    parse_dims,
-    parse_list_file,
-)
+from generator.benchdnn.reorder import AttrScale, AttrZeroPoint, ReorderCase, parse_args, parse_batch_file, parse_dims, parse_list_file
 
 BENCHDNN = Path("/work/shared/benchdnn")
 REORDER_DIR = BENCHDNN / "reorder"

@@ -34,9 +34,9 @@ from generator.compile import compile_mlir, cuda_device_available, get_backend, 
 from generator.emit.conv import render_conv
 from generator.emit.target import GENERIC, Mmt4dTile, TargetCaps
 from generator.errors import InputError, UnsupportedError
-from generator.problem.conv import parse_conv_args, parse_conv_desc
+from generator.benchdnn.conv import conv_problem, parse_conv_args, parse_conv_desc
 from generator.problem.conv_math import conv_reference
-from generator.problem.convolution import ConvProblem, torch_wei_dims
+from generator.problem.conv import ConvProblem, torch_wei_dims
 
 # Deliberately fixed: each case's data come from default_rng([SEED, crc32(case line)]), so a case
 # sees the same data whatever else runs. SEED is recorded per test and printed at the end of the run
@@ -193,7 +193,7 @@ CUDA_CASES = [
 def problem_of(line: str) -> ConvProblem:
     cases = list(parse_conv_args(shlex.split(line)))
     assert len(cases) == 1, line
-    return ConvProblem.from_case(cases[0])
+    return conv_problem(cases[0])
 
 
 def check_line(line: str, backend: str, seed: int, cache_dir) -> None:

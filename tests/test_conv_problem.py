@@ -11,17 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.errors import ProblemError
-from generator.problem.conv import (
-    ConvCase,
-    ConvDesc,
-    derive_padding,
-    output_size,
-    parse_conv_args,
-    parse_conv_batch_file,
-    parse_conv_desc,
-    parse_conv_list_file,
-    right_padding,
-)
+from generator.problem.conv import ConvDesc, derive_padding, output_size, right_padding
+from generator.benchdnn.conv import ConvCase, parse_conv_args, parse_conv_batch_file, parse_conv_desc, parse_conv_list_file
 
 BENCHDNN = Path("/work/shared/benchdnn")
 CONV_DIR = BENCHDNN / "conv"

@@ -68,8 +68,8 @@ class ProblemResult:
 
 # ------------------------------------------------------------------------------------------ candidates
 def base_problem(case):
-    from ..problem.convolution import ConvProblem
-    return ConvProblem.from_case(case)
+    from ..benchdnn.conv import conv_problem
+    return conv_problem(case)
 
 
 def compile_candidates(cands: list[Candidate], backend, jobs: int, log: Callable[[str], None]) -> None:

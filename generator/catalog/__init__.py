@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import KgenError, ProblemError
-from ..problem.benchdnn import parse_args
+from ..benchdnn.reorder import parse_args
 from ..version import __version__
 
 CATALOG_FILES = {"reorder": Path(__file__).with_name("reorders.txt"), "conv": Path(__file__).with_name("convs.txt")}
@@ -50,13 +50,12 @@ def repo_root() -> Path:
 
 def _parse_line(kind: str, args: list[str]):
     if kind == "reorder":
-        from ..check import case_to_problem
+        from ..benchdnn.reorder import reorder_problem
         cases = list(parse_args(args))
-        return cases, (case_to_problem(cases[0]) if len(cases) == 1 else None)
-    from ..problem.conv import parse_conv_args
-    from ..problem.convolution import ConvProblem
+        return cases, (reorder_problem(cases[0]) if len(cases) == 1 else None)
+    from ..benchdnn.conv import conv_problem, parse_conv_args
     cases = list(parse_conv_args(args))
-    return cases, (ConvProblem.from_case(cases[0]) if len(cases) == 1 else None)
+    return cases, (conv_problem(cases[0]) if len(cases) == 1 else None)
 
 
 def load_catalog(files: dict[str, Path] | None = None) -> list[CatalogEntry]:
@@ -132,7 +131,7 @@ def _check(e: CatalogEntry, backend, path: Path) -> str | None:
     art = _PrebuiltArtifact(path)
     if e.kind == "reorder":
         from ..api import ReorderKernel
-        from ..check import given_quant_values
+        from ..benchdnn.reorder import given_quant_values
         from ..verify import check_reorder
         return check_reorder(ReorderKernel([e.problem], backend, artifact=art), e.problem, given_quant_values(e.case))
     from ..api import ConvKernel

@@ -19,8 +19,8 @@ import numpy as np
 from ..api import ConvKernel
 from ..compile import get_backend
 from ..errors import ArtifactError, CompileError, InputError, KgenError, RunError, UnsupportedError
-from ..problem.conv import ConvCase, parse_conv_args
-from ..problem.convolution import ConvProblem, torch_wei_dims
+from ..benchdnn.conv import ConvCase, conv_problem, parse_conv_args
+from ..problem.conv import ConvProblem, torch_wei_dims
 from ..verify import SEED, check_conv, fill_conv
 from .npyio import load_npy, save_npy
 
@@ -49,7 +49,7 @@ def _perf(k: ConvKernel, p: ConvProblem) -> str:
 def _one(case: ConvCase) -> tuple[str, str | None]:
     backend = get_backend(case.extra("backend") or "llvm-cpu")     # an unknown backend is bad input
     try:
-        p = ConvProblem.from_case(case)
+        p = conv_problem(case)
         k = ConvKernel(p, backend)
         p = k.problem                                   # --alg=auto resolved
     except UnsupportedError as e:

@@ -40,7 +40,7 @@ commands:
 
 def _desc(argv: list[str]) -> int:
     from ..layout import MemoryDesc
-    from ..problem.benchdnn import parse_dims
+    from ..benchdnn.reorder import parse_dims
 
     ap = argparse.ArgumentParser(prog="kgen desc", description="Print a memory descriptor.")
     ap.add_argument("--tag", default=None, help="format tag (nchw, nChw16c, aBcd16b, NCHW4, OIHW16i16o, ...)")
@@ -138,7 +138,7 @@ def _sweep_args(ap: argparse.ArgumentParser, argv: list[str]):
     from ..bench.conv import RESNET50_LAYERS
     from ..compile import get_backend
     from ..emit.conv import VARIANTS
-    from ..problem.conv import parse_conv_args
+    from ..benchdnn.conv import parse_conv_args
 
     a, rest = ap.parse_known_args(argv)
     backend = get_backend(a.backend)

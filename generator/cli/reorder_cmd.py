@@ -21,9 +21,9 @@ from pathlib import Path
 import numpy as np
 
 from ..api import build_reorders
-from ..check import case_to_problem, given_quant_values
+from ..benchdnn.reorder import reorder_problem, given_quant_values
 from ..errors import InputError, KgenError, UnsupportedError
-from ..problem.benchdnn import ReorderCase, parse_args
+from ..benchdnn.reorder import ReorderCase, parse_args
 from ..problem.reorder import ReorderProblem
 from ..verify import SEED, check_reorder, fill_reorder_source, reorder_quant_values
 from .npyio import load_npy, save_npy
@@ -55,7 +55,7 @@ def run(argv: list[str], out=None, backend_default: str = "llvm-cpu", jobs: int 
         problems: list = [None] * len(window)
         for i, case in enumerate(window):
             try:
-                problems[i] = case_to_problem(case)
+                problems[i] = reorder_problem(case)
                 by_backend.setdefault(case.extra("backend") or backend_default, []).append(i)
             except UnsupportedError as e:
                 problems[i] = e

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..errors import UnsupportedError
-from ..problem.convolution import ConvProblem
+from ..problem.conv import ConvProblem
 from . import relayout
 from .relayout import Plan, Value
 from .target import GENERIC, Mmt4dTile, TargetCaps

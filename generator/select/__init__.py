@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..emit.conv import VARIANTS
-from ..problem.convolution import ConvProblem
+from ..problem.conv import ConvProblem
 from . import table
 from .table import Choice
 

@@ -62,7 +62,6 @@ raise `ProblemError` naming the option.
 """
 from __future__ import annotations
 
-import difflib
 import itertools
 import math
 import re
@@ -71,7 +70,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping
 
-from ..errors import ProblemError
+from ..errors import ProblemError, UnsupportedError
+from ..layout import DTYPES, MemoryDesc
+from ..problem.reorder import Quant, ReorderProblem
+from . import driver
+from .driver import (_FLOAT_RE, _INT_RE, DATA_TYPES, IMPL_FILTERS, _err, _parse_dt, _parse_tag, _parse_uint, _q,
+                     _split_plus)
 
 __all__ = [
     "AttrScale",
@@ -88,10 +92,6 @@ __all__ = [
 # --------------------------------------------------------------------------------------------
 # Tables
 # --------------------------------------------------------------------------------------------
-
-#: benchdnn's ``str2dt`` spellings (``dnnl_`` prefixes are accepted and dropped).
-DATA_TYPES = ("f32", "bf16", "f16", "s32", "s8", "u8", "f64", "boolean", "f8_e5m2", "f8_e4m3",
-              "s4", "u4", "e8m0", "f4_e2m1", "s64")
 
 DEFAULT_DT = "f32"
 DEFAULT_TAG = "abx"
@@ -128,62 +128,18 @@ _ORDER_RANK = {n: i for i, n in enumerate(_REPRO_ORDER)}
 #: (`ReorderCase.extras`) when it is not None. Callers add more with ``extra_options``.
 DEFAULT_EXTRA_OPTIONS: Mapping[str, str | None] = {"backend": None, "input": None, "output": None}
 
-_INT_RE = re.compile(r"0|[1-9][0-9]*")
-_FLOAT_RE = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-_TAG_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*")
-_OTHER_DRIVERS = ("binary", "bnorm", "brgemm", "concat", "conv", "deconv", "eltwise", "gnorm", "graph",
-                  "ip", "lnorm", "lrn", "matmul", "pool", "prelu", "reduction", "resampling", "rnn",
-                  "sdpa", "self", "shuffle", "softmax", "sum", "zeropad")
+
 
 
 # --------------------------------------------------------------------------------------------
 # Small helpers
 # --------------------------------------------------------------------------------------------
 
-def _q(text: str, limit: int = 80) -> str:
-    """Quote a user token for a one-line error message."""
-    if len(text) > limit:
-        text = text[:limit] + "..."
-    return repr(text)
-
-
-def _err(msg: str, where: str | None = None) -> ProblemError:
-    return ProblemError(f"{msg} (at {where})" if where else msg)
-
-
 def _fmt_float(v: float) -> str:
     """Shortest text that parses back to exactly ``v`` (integers without a fraction)."""
     if math.isfinite(v) and v == int(v) and abs(v) < 2**53:
         return str(int(v))
     return repr(float(v))
-
-
-def _parse_uint(text: str, what: str, where: str | None) -> int:
-    if not _INT_RE.fullmatch(text):
-        raise _err(f"{what}: {_q(text)} is not a non-negative integer", where)
-    return int(text)
-
-
-def _parse_dt(text: str, what: str, where: str | None) -> str:
-    dt = text[5:] if text.startswith("dnnl_") else text
-    if dt not in DATA_TYPES:
-        raise _err(f"{what}: unknown data type {_q(text)} (expected one of {', '.join(DATA_TYPES)})",
-                   where)
-    return dt
-
-
-def _parse_tag(text: str, what: str, where: str | None) -> str:
-    # Only the spelling is checked here; whether the tag names a layout the product can build is
-    # the layout layer's business (generator.layout.tags).
-    if not _TAG_RE.fullmatch(text):
-        raise _err(f"{what}: bad format tag {_q(text)} (expected letters and digits, e.g. abx, aBx16b)",
-                   where)
-    return text
-
-
-def _alternatives(value: str) -> list[str]:
-    """Split a vector option's value on commas (benchdnn ``parse_vector_str``)."""
-    return value.split(",")
 
 
 def parse_dims(token: str, where: str | None = None) -> tuple[tuple[int, ...], str]:
@@ -340,21 +296,6 @@ def _arg_rank(arg: str) -> int:
     if arg.startswith("msrc"):
         return 1024 + int(arg[4:])  # DNNL_ARG_MULTIPLE_SRC + i
     return _ARG_RANK[arg]
-
-
-def _split_plus(text: str) -> list[str]:
-    """Split on '+', re-gluing a float exponent such as ``1e+10`` (benchdnn does the same)."""
-    raw = text.split("+")
-    out: list[str] = []
-    i = 0
-    while i < len(raw):
-        piece = raw[i]
-        if re.search(r"[0-9.][eE]\Z", piece) and i + 1 < len(raw):
-            piece = piece + "+" + raw[i + 1]
-            i += 1
-        out.append(piece)
-        i += 1
-    return out
 
 
 def _parse_quant(text: str, option: str, where: str | None) -> tuple:
@@ -603,212 +544,13 @@ def _parse_cross_engine(text: str, where: str | None) -> str:
 
 
 _VECTOR["cross-engine"] = (_parse_cross_engine, ("none",))
-_ALIASES = {"runtime_dim_mask": "runtime-dim-mask"}  # driver_reorder.md spells it with '_'
 
 
-def _check_bool(text: str) -> bool:
-    return text.lower() in ("0", "1", "true", "false")
-
-
-def _check_bools(text: str) -> bool:
-    return all(_check_bool(t) for t in text.split(","))
-
-
-def _check_uint(text: str) -> bool:
-    return bool(_INT_RE.fullmatch(text))
-
-
-def _check_float(text: str) -> bool:
-    return bool(_FLOAT_RE.fullmatch(text))
-
-
-def _check_any(text: str) -> bool:
-    return True
-
-
-#: Accepted and ignored: they steer the benchmark harness, not what a reorder computes.
-#: name -> validator of a non-empty value (an empty value means "default" and is always fine).
-_IGNORED: dict[str, Callable[[str], bool]] = {
-    # global options (parse_bench_settings)
-    "allow-enum-tags-only": _check_bool, "attr-same-pd-check": _check_bool, "canonical": _check_bool,
-    "check-ref-impl": _check_bool, "cold-cache": _check_any, "cpu-isa-hints": _check_any,
-    "engine": lambda t: bool(re.fullmatch(r"(cpu|gpu)(:[0-9]+)?", t.lower())),
-    "fast-ref": _check_bool, "fix-times-per-prb": _check_uint, "max-ms-per-prb": _check_float,
-    "num-streams": _check_uint, "repeats-per-prb": _check_uint, "mem-check": _check_bool,
-    "memory-kind": _check_any, "mode": lambda t: bool(re.fullmatch(r"[LIRCPFSBlircpfsb]", t)),
-    "mode-modifier": lambda t: bool(re.fullmatch(r"[PMpm]+", t)), "stream-kind": _check_any,
-    "summary": _check_any, "verbose": _check_uint, "execution-mode": _check_any,
-    # driver-shared options that do not change the result of a reorder
-    "ctx-init": _check_any, "ctx-exe": _check_any, "perf-template": _check_any,
-    "attr-scratchpad": _check_any, "attr-fpmath": _check_any, "attr-acc-mode": _check_any,
-    "attr-deterministic": _check_bools,
-}
-_IMPL_OPTIONS = ("impl", "skip-impl")                  # driver scope, one shared filter
-#: oneDNN implementation filters: kept for repro, but they change nothing here (one implementation
-#: per kernel), so they make no case unsupported.
-IMPL_FILTERS = frozenset({"impl", "skip-impl", "global-impl", "global-skip-impl"})
-_GLOBAL_IMPL_OPTIONS = ("global-impl", "global-skip-impl")
-_NO_VALUE = ("reset", "help", "reorder")
-_OTHER = ("batch", "match", "start", "buffer-prefix")
-
-
-def _known_options(extras: Iterable[str]) -> list[str]:
-    return sorted({*_VECTOR, *_ALIASES, *_IGNORED, *_IMPL_OPTIONS, *_GLOBAL_IMPL_OPTIONS, *_NO_VALUE,
-                   *_OTHER, *extras})
-
-
-# --------------------------------------------------------------------------------------------
-# Tokenizer (benchdnn common.cpp: batch)
-# --------------------------------------------------------------------------------------------
-
-Token = tuple[str, "str | None"]  # (text, where)
-
-
-def _tokenize(lines: Iterable[str], label: str, first_line: int = 1) -> Iterator[Token]:
-    """Split batch-file text into words the way benchdnn's ``batch()`` does (see module doc)."""
-    pending: Token | None = None
-    continued = False
-    for lineno, line in enumerate(lines, first_line):
-        where = f"{label}:{lineno}"
-        for word in line.split():
-            if word.startswith("#"):
-                break  # shell-style comment: the rest of the line is dropped
-            if continued:
-                if pending is None:
-                    raise _err("line continuation '\\' with nothing before it", where)
-                if not word.startswith("--"):
-                    word = pending[0] + word
-                    where_word = pending[1]
-                    pending = None
-                else:
-                    where_word = where
-            else:
-                where_word = where
-            if word.endswith("\\"):
-                continued = True
-                if word == "\\":
-                    continue  # the line break lives separately; `pending` stays to be glued
-                word = word[:-1]
-            else:
-                continued = False
-            if pending is not None:
-                yield pending
-            pending = (word, where_word)
-    if pending is not None:
-        yield pending
-
-
-# --------------------------------------------------------------------------------------------
-# The parser
-# --------------------------------------------------------------------------------------------
-
-class _Parser:
-    def __init__(self, cwd: Path | None, extra_options: Mapping[str, str | None] | None) -> None:
-        self.cwd = Path(cwd) if cwd is not None else Path.cwd()
-        self.extra_defaults: dict[str, str | None] = dict(DEFAULT_EXTRA_OPTIONS)
-        for name, default in (extra_options or {}).items():
-            name = str(name).lstrip("-")
-            if name in _known_options(()) and name not in DEFAULT_EXTRA_OPTIONS:
-                raise ValueError(f"extra option '--{name}' clashes with a benchdnn option")
-            self.extra_defaults[name] = None if default is None else str(default)
-        self.extras = dict(self.extra_defaults)      # not reset by --reset
-        self.global_impl: tuple[str, str] | None = None
-        self.buffer_prefix = ""
-        self.start = 0
-        self.index = 0                               # benchdnn's test-case counter for --start
-        self.stack: list[Path] = []                  # batch files being read, for cycle detection
-        self.reset()
-
-    def reset(self) -> None:
-        self.vec: dict[str, tuple] = {k: default for k, (_, default) in _VECTOR.items()}
-        self.impl: tuple[str, str] | None = None
-        self.match: re.Pattern[str] | None = None
-
-    # -- driving -------------------------------------------------------------------------------
-
-    def run(self, tokens: Iterable[Token], base_dir: Path | None) -> Iterator[ReorderCase]:
-        for text, where in tokens:
-            if text.startswith("--"):
-                yield from self.option(text, where, base_dir)
-            elif text.startswith("-"):
-                if re.fullmatch(r"-v[0-9]+", text):
-                    continue  # short --verbose
-                raise _err(f"options need the '--' prefix: {_q(text)}", where)
-            else:
-                yield from self.problem(text, where)
-
-    def option(self, text: str, where: str | None, base_dir: Path | None) -> Iterator[ReorderCase]:
-        name, eq, value = text[2:].partition("=")
-        name = _ALIASES.get(name, name)
-        if name in _NO_VALUE:
-            if eq:
-                raise _err(f"option '--{name}' takes no value: {_q(text)}", where)
-            if name == "reset":
-                self.reset()
-            return
-        if name in _OTHER_DRIVERS:
-            raise _err(f"only the reorder driver is supported, not '--{name}'", where)
-        known = name in _VECTOR or name in _IGNORED or name in _IMPL_OPTIONS \
-            or name in _GLOBAL_IMPL_OPTIONS or name in _OTHER or name in self.extra_defaults
-        if not known:
-            close = difflib.get_close_matches(name, _known_options(self.extra_defaults), n=1)
-            hint = f" (did you mean '--{close[0]}'?)" if close else ""
-            raise _err(f"unknown option '--{name}' for the reorder driver{hint}", where)
-        if not eq:
-            raise _err(f"option '--{name}' needs a value: --{name}=VALUE", where)
-
-        if name == "batch":
-            if not value:
-                raise _err("option '--batch' needs a file name: --batch=FILE", where)
-            yield from self.batch(value, where, base_dir)
-        elif name in _VECTOR:
-            parse, default = _VECTOR[name]
-            self.vec[name] = default if value == "" else tuple(parse(a, where) for a in _alternatives(value))
-        elif name in self.extra_defaults:
-            self.extras[name] = value if value != "" else self.extra_defaults[name]
-        elif name in _IGNORED:
-            if value and not _IGNORED[name](value):
-                raise _err(f"bad value for '--{name}': {_q(value)}", where)
-        elif name in _IMPL_OPTIONS:
-            self.impl = (name, value) if value else None
-        elif name in _GLOBAL_IMPL_OPTIONS:
-            self.global_impl = (name, value) if value else None
-        elif name == "buffer-prefix":
-            self.buffer_prefix = value
-        elif name == "start":
-            self.start = _parse_uint(value, "--start", where) if value else 0
-        elif name == "match":
-            try:
-                self.match = re.compile(value) if value else None
-            except re.error as e:
-                raise _err(f"--match: bad regular expression {_q(value)}: {e}", where) from None
-
-    def locate(self, value: str, where: str | None, base_dir: Path | None) -> Path:
-        """A --batch file: next to the including file first, then in the working directory."""
-        p = Path(value)
-        if p.is_absolute():
-            candidates = [p]
-        else:
-            candidates = ([base_dir / p] if base_dir is not None else []) + [self.cwd / p]
-        path = next((c for c in candidates if c.is_file()), None)
-        if path is None:
-            raise ProblemError(f"batch file not found: {value}" + (f" (at {where})" if where else ""))
-        return path
-
-    def batch(self, value: str, where: str | None, base_dir: Path | None) -> Iterator[ReorderCase]:
-        path = self.locate(value, where, base_dir)
-        key = path.resolve()
-        if key in self.stack:
-            raise _err(f"batch file includes itself: {value}", where)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise _err(f"cannot read batch file {value}: {e}", where) from None
-        self.stack.append(key)
-        try:
-            yield from self.run(_tokenize(text.splitlines(), str(path)), path.parent)
-        finally:
-            self.stack.pop()
+class ReorderDriver(driver.Driver):
+    NAME = "reorder"
+    VECTOR = _VECTOR
+    ALIASES = {"runtime_dim_mask": ("runtime-dim-mask", None)}  # driver_reorder.md spells it with '_'
+    EXTRA_DEFAULTS = DEFAULT_EXTRA_OPTIONS
 
     def problem(self, text: str, where: str | None) -> Iterator[ReorderCase]:
         dims, name = parse_dims(text, where)
@@ -820,13 +562,7 @@ class _Parser:
                     raise _err(f"--strides: {side} strides {'x'.join(map(str, st))} have {len(st)} values "
                                f"but problem {_q(text)} has {ndims} dims", where)
         extras = tuple((k, val) for k, val in self.extras.items() if val is not None)
-        tail_knobs: list[tuple[str, str]] = []
-        if self.impl:
-            tail_knobs.append(self.impl)
-        if self.global_impl:
-            tail_knobs.append(self.global_impl)
-        if self.buffer_prefix:
-            tail_knobs.append(("buffer-prefix", self.buffer_prefix))
+        tail_knobs = self.tail_knobs()
         for (sdt, ddt, stag, dtag, strides, oflag, xeng, scales, zps, prr, pops, drop, rnd,
              rdm) in itertools.product(
                 v["sdt"], v["ddt"], v["stag"], v["dtag"], v["strides"], v["oflag"], v["cross-engine"],
@@ -842,13 +578,8 @@ class _Parser:
                 ("attr-dropout", drop, ""), ("attr-rounding-mode", rnd, "")) if val != default]
             case = ReorderCase(sdt, ddt, stag, dtag, dims, strides, scales, zps,
                                tuple(knobs + tail_knobs), extras, name)
-            index = self.index
-            self.index += 1
-            if index < self.start:
-                continue
-            if self.match is not None and not self.match.search(case.repro()):
-                continue
-            yield case
+            if self.keep(case):
+                yield case
 
 
 # --------------------------------------------------------------------------------------------
@@ -866,9 +597,7 @@ def parse_args(argv: Iterable[str], *, cwd: Path | str | None = None,
     (`DEFAULT_EXTRA_OPTIONS`) are always declared. Errors raise `ProblemError` when the
     iteration reaches them.
     """
-    parser = _Parser(Path(cwd) if cwd is not None else None, extra_options)
-    tokens = ((str(a), f"argument {i}") for i, a in enumerate(argv, 1))
-    yield from parser.run(tokens, None)
+    return driver.parse_args(ReorderDriver, argv, cwd=cwd, extra_options=extra_options)
 
 
 def parse_batch_file(path: Path | str, *, cwd: Path | str | None = None,
@@ -879,43 +608,78 @@ def parse_batch_file(path: Path | str, *, cwd: Path | str | None = None,
     raises ``ProblemError("batch file not found: PATH")`` at once; everything else is raised
     when the iteration reaches it.
     """
-    parser = _Parser(Path(cwd) if cwd is not None else None, extra_options)
-    parser.locate(str(path), None, None)  # fail early on a missing file
-    return parser.batch(str(path), None, None)
+    return driver.parse_batch_file(ReorderDriver, path, cwd=cwd, extra_options=extra_options)
+
+
 
 
 def parse_list_file(path: Path | str, *, cwd: Path | str | None = None,
-                    extra_options: Mapping[str, str | None] | None = None, parser_class=None) -> Iterator[ReorderCase]:
-    """Parse a list of independent command lines, one per line (``lists/reorder_*.txt``), lazily.
+                    extra_options: Mapping[str, str | None] | None = None) -> Iterator[ReorderCase]:
+    """A list of independent reorder command lines (``lists/reorder_*.txt``): every line starts from
+    the defaults (see `driver.parse_list_file`)."""
+    return driver.parse_list_file(ReorderDriver, path, cwd=cwd, extra_options=extra_options)
 
-    Unlike a batch file, every line starts from the defaults (global options included), so an
-    option on one line never leaks into the next (``reorder_full.txt`` has one line with
-    ``--skip-impl=simple``). Blank lines and ``#`` comments are skipped; a line ending in ``\\``
-    continues on the next. Relative ``--batch`` files are looked up next to the list, then in
-    ``cwd``. A missing list raises ``ProblemError("list file not found: PATH")`` at once.
-    ``parser_class`` lets another driver (the conv parser) reuse this reading with its own options.
-    """
-    p = Path(path)
-    if not p.is_absolute() and cwd is not None:
-        p = Path(cwd) / p
-    if not p.is_file():
-        raise ProblemError(f"list file not found: {path}")
+
+# --------------------------------------------------------------------------------------------
+# Case -> problem
+# --------------------------------------------------------------------------------------------
+
+def _quant_from_attr(attr, ndims: int) -> Quant:
+    if attr.policy.isdigit():
+        mask = int(attr.policy)
+        return Quant(tuple(d for d in range(ndims) if mask >> d & 1))
+    return Quant.parse(attr.policy, ndims)
+
+
+def reorder_problem(case: ReorderCase) -> ReorderProblem:
+    """The ReorderProblem a benchdnn case describes; UnsupportedError for what the product lacks."""
+    if case.unsupported:
+        raise UnsupportedError(", ".join(case.unsupported) + " is not supported")
+    for dt in (case.sdt, case.ddt):
+        if dt not in DTYPES:
+            raise UnsupportedError(f"data type {dt} is not supported (supported: {', '.join(DTYPES)})")
+    if len(case.dims) > 6:
+        raise UnsupportedError(f"{len(case.dims)} dims: descriptors have at most 6")
+    src = MemoryDesc(case.dims, case.sdt, None if case.strides[0] else case.stag, strides=case.strides[0])
+    dst = MemoryDesc(case.dims, case.ddt, None if case.strides[1] else case.dtag, strides=case.strides[1])
+    kw = {}
+    for s in case.scales:
+        kw[f"{s.arg}_scale"] = _quant_from_attr(s, len(case.dims))
+    for z in case.zero_points:
+        kw[f"{z.arg}_zp"] = _quant_from_attr(z, len(case.dims))
+    check_size(src, dst)
+    return ReorderProblem(src, dst, **kw)
+
+
+# bytes the check needs per buffer element: src and dst buffers, the float64 reference, two int64
+# offset tables and NumPy temporaries
+_CHECK_BYTES_PER_ELEMENT = 48
+
+
+def _available_memory() -> int:
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ProblemError(f"cannot read list file {path}: {e}") from None
-    return _iter_list(text.splitlines(), p, cwd, extra_options, parser_class or _Parser)
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 8 << 30
 
 
-def _iter_list(lines: list[str], p: Path, cwd: Path | str | None,
-               extra_options: Mapping[str, str | None] | None, parser_class) -> Iterator[ReorderCase]:
-    i = 0
-    while i < len(lines):
-        first = i
-        chunk = [lines[i]]
-        while chunk[-1].rstrip().endswith("\\") and i + 1 < len(lines):
-            i += 1
-            chunk.append(lines[i])
-        i += 1
-        parser = parser_class(Path(cwd) if cwd is not None else None, extra_options)
-        yield from parser.run(_tokenize(chunk, str(p), first + 1), p.parent)
+def check_size(*descs: MemoryDesc) -> None:
+    """Refuse problems the runtime cannot index (2**31 elements) or this machine cannot hold while checking."""
+    n = max(d.buffer_nelems for d in descs)
+    if n >= 2**31:
+        raise UnsupportedError(f"{n} buffer elements: kgen limits a buffer to 2^31-1 elements (larger ones are untested)")
+    need, have = n * _CHECK_BYTES_PER_ELEMENT, _available_memory()
+    if need > have // 2:
+        raise UnsupportedError(f"checking needs about {need / 2**30:.1f} GiB, more than half of the "
+                               f"{have / 2**30:.1f} GiB available")
+
+
+def given_quant_values(case: ReorderCase) -> dict[str, float]:
+    """The common scale / zero-point values the case names (`--attr-scales=src:common:0.5`), by argument
+    (`src_scale`, ...): `verify.check_reorder` keeps them instead of generating its own."""
+    given = {f"{s.arg}_scale": s for s in case.scales} | {f"{z.arg}_zp": z for z in case.zero_points}
+    return {arg: a.effective_value for arg, a in given.items() if a.value is not None}
