@@ -490,3 +490,16 @@ def _cases(draw):
 @given(_cases())
 def test_repro_round_trip_property(case):
     assert cases(*shlex.split(case.repro())) == [case]
+
+
+def test_policy_dims_are_knobs_attr_md():
+    # one mapping for the driver's masks and the API's policies: per_oc is dim 1 for src/dst
+    # (knobs_attr.md: "same as per_dim_1 for arguments other than WEI"), integer masks are bits
+    from generator.problem.reorder import Quant, policy_dims
+
+    assert [policy_dims(p, 4) for p in ("common", "per_dim_0", "per_dim_1", "per_oc", "per_dim_01", "per_tensor",
+                                        "6", "0")] == [(), (0,), (1,), (1,), (0, 1), (0, 1, 2, 3), (1, 2), ()]
+    assert Quant.parse("per_oc", 4).mask == (1,)
+    assert AttrScale("src", "per_oc").mask(4) == 2 == 1 << policy_dims("per_oc", 4)[0]
+    with pytest.raises(ProblemError, match="unknown quantization policy 'per_x'"):
+        policy_dims("per_x", 4)

@@ -72,7 +72,7 @@ from typing import Callable, Iterable, Iterator, Mapping
 
 from ..errors import ProblemError, UnsupportedError
 from ..layout import DTYPES, MemoryDesc
-from ..problem.reorder import Quant, ReorderProblem
+from ..problem.reorder import Quant, ReorderProblem, policy_dims
 from . import driver
 from .driver import (_FLOAT_RE, _INT_RE, DATA_TYPES, IMPL_FILTERS, _err, _parse_dt, _parse_tag, _parse_uint, _q,
                      _split_plus)
@@ -105,8 +105,6 @@ _SINGLE_VALUE_POLICIES = ("common", "host_scalar", "0")
 #: Policies the product implements (a plain mask over the tensor dims); integer masks too.
 SUPPORTED_POLICIES = frozenset({"common", "per_dim_0", "per_dim_1", "per_dim_01", "per_dim_2",
                                 "per_dim_3", "per_tensor"})
-_POLICY_MASKS = {"common": 0, "host_scalar": 0, "per_dim_0": 1, "per_dim_1": 2, "per_oc": 2,
-                 "per_dim_01": 3, "per_ocic": 3, "per_dim_2": 4, "per_dim_3": 8}
 SUPPORTED_ATTR_ARGS = ("src", "dst")
 _ARG_RANK = {"src": 1, "src1": 2, "dst": 17, "wei": 33}  # DNNL_ARG_* values: benchdnn's map order
 DEFAULT_SCALE_DT = "f32"
@@ -180,11 +178,8 @@ def _parse_int_list(text: str, what: str, where: str | None) -> tuple[int, ...]:
 # --------------------------------------------------------------------------------------------
 
 def _policy_mask(policy: str, ndims: int) -> int:
-    if policy.isdigit():
-        return int(policy)
-    if policy in _POLICY_MASKS:
-        return _POLICY_MASKS[policy]
-    return (1 << ndims) - 1  # per_tensor, mx, dynamic_fp: every dim
+    """benchdnn's integer mask of a policy (bit d = dim d), from `problem.reorder.policy_dims`."""
+    return int(policy) if policy.isdigit() else sum(1 << d for d in policy_dims(policy, ndims))
 
 
 def _entry_str(arg: str, policy: str, value: str | None, dt: str, def_dt: str,
@@ -625,9 +620,6 @@ def parse_list_file(path: Path | str, *, cwd: Path | str | None = None,
 # --------------------------------------------------------------------------------------------
 
 def _quant_from_attr(attr, ndims: int) -> Quant:
-    if attr.policy.isdigit():
-        mask = int(attr.policy)
-        return Quant(tuple(d for d in range(ndims) if mask >> d & 1))
     return Quant.parse(attr.policy, ndims)
 
 

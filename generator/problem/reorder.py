@@ -24,6 +24,27 @@ from ..layout.dtypes import DataType
 QUANT_ARGS = ("src_scale", "dst_scale", "src_zp", "dst_zp")
 
 
+# benchdnn's policy names for the dims a scale / zero point varies along (knobs_attr.md); `per_oc` is
+# dim 1 for every argument but grouped weights, and reorders quantize src and dst only
+_POLICY_DIMS = {"common": (), "host_scalar": (), "per_oc": (1,), "per_ocic": (0, 1)}
+
+
+def policy_dims(policy: str, ndims: int) -> tuple[int, ...]:
+    """The dims a policy of a src/dst argument names: a name (common, per_oc, per_tensor, per_dim_0,
+    per_dim_01, ...) or benchdnn's integer mask (bit d = dim d). The one policy-to-mask mapping."""
+    if policy.isdigit():
+        return tuple(d for d in range(ndims) if int(policy) >> d & 1)
+    if policy in _POLICY_DIMS:
+        return _POLICY_DIMS[policy]
+    if policy in ("per_tensor", "mx", "dynamic_fp"):
+        return tuple(range(ndims))
+    m = re.fullmatch(r"per_dim_(\d+)", policy)
+    if not m:
+        raise ProblemError(f"unknown quantization policy '{policy}' "
+                           f"(known: common, per_tensor, per_oc, per_dim_<dims> such as per_dim_01, or a mask)")
+    return tuple(int(ch) for ch in m.group(1))
+
+
 @dataclass(frozen=True)
 class Quant:
     """One scale or zero-point attribute: the logical dims it varies along (empty = common)."""
@@ -31,18 +52,8 @@ class Quant:
 
     @staticmethod
     def parse(policy: str, ndims: int) -> "Quant":
-        """benchdnn's policy names: common, per_tensor, per_oc, per_dim_0, per_dim_1, per_dim_01, ..."""
-        if policy == "common":
-            return Quant(())
-        if policy == "per_tensor":
-            return Quant(tuple(range(ndims)))
-        if policy == "per_oc":
-            policy = "per_dim_0"
-        m = re.fullmatch(r"per_dim_(\d+)", policy)
-        if not m:
-            raise ProblemError(f"unknown quantization policy '{policy}' "
-                               f"(known: common, per_tensor, per_oc, per_dim_<dims> such as per_dim_01)")
-        mask = tuple(int(ch) for ch in m.group(1))
+        """A policy (`policy_dims`) over a tensor of `ndims` dims."""
+        mask = policy_dims(policy, ndims)
         if sorted(set(mask)) != list(mask) or any(d >= ndims for d in mask):
             raise ProblemError(f"policy '{policy}' names dims outside 0..{ndims - 1} or out of order")
         return Quant(mask)
