@@ -126,7 +126,7 @@ def test_real_file_details():
     conv = next(iter(parse_batch_file(REORDER_DIR / "harness_conv_reorders_gpu")))
     assert (conv.sdt, conv.ddt, conv.stag, conv.dtag, conv.dims) == ("s8", "f32", "ABcd8b8a4b", "abcd",
                                                                     (1024, 1024, 1, 1))
-    assert conv.name == "conv.weights" and conv.weight == 1
+    assert conv.name == "conv.weights" and conv.occurrences == 1
     large = list(parse_batch_file(REORDER_DIR / "harness_reorder_large"))
     assert large[1].dims == (1, 4294967296, 1)
 
@@ -165,7 +165,7 @@ def test_zero_volume_and_names():
     assert one("0x3").dims == (0, 3)
     assert one("7").dims == (7,)
     c = one('2x3_n"abc*3&def*2&ghi"')
-    assert c.dims == (2, 3) and c.name == "abc*3&def*2&ghi" and c.weight == 6
+    assert c.dims == (2, 3) and c.name == "abc*3&def*2&ghi" and c.occurrences == 6
     assert c == one("2x3") and c.repro() == one("2x3").repro()  # the name is a label only
     assert parse_dims("2x3_nfoo") == ((2, 3), "foo")
     assert parse_dims("2x3n74f3d*3") == ((2, 3), "74f3d*3")

@@ -567,8 +567,8 @@ def test_repro_round_trip():
 
 
 def test_weight_from_the_name():
-    assert one('ic3ih5oc4kh3n"resnet_50:res2a_branch2b*3"').weight == 3
-    assert one("ic3ih5oc4kh3").weight == 1
+    assert one('ic3ih5oc4kh3n"resnet_50:res2a_branch2b*3"').occurrences == 3
+    assert one("ic3ih5oc4kh3").occurrences == 1
 
 
 def test_nested_batch_comments_and_continuation(tmp_path):

@@ -418,7 +418,7 @@ class ConvCase:
         return self.dt[2]
 
     @property
-    def weight(self) -> int:
+    def occurrences(self) -> int:
         """How often the layer occurs in the model(s) it comes from: the sum of the ``*N`` counts of
         the ``&``-joined parts of the name (``resnet_50:res2a_branch2b*3`` -> 3; 1 without)."""
         total = 0

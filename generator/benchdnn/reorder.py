@@ -44,7 +44,7 @@ framework model/layer the shape was harvested from, ``*N`` how many times the la
 (1 when absent) and ``&`` joins the sources that share the identical problem. It is *not* a
 repetition count: benchdnn runs such a problem once, and so does this parser (one case per
 problem). The name is kept in `ReorderCase.name` (not compared, not in `repro`), and
-`ReorderCase.weight` sums the ``*N`` counts (``*3&...*2&...`` -> 6) for callers that want to
+`ReorderCase.occurrences` sums the ``*N`` counts (``*3&...*2&...`` -> 6) for callers that want to
 weight performance summaries by how often a shape occurs in real models.
 
 What a case carries. Fields the product implements are modelled: data types, tags, dims,
@@ -461,7 +461,7 @@ class ReorderCase:
         return not self.unsupported
 
     @property
-    def weight(self) -> int:
+    def occurrences(self) -> int:
         """How often the shape occurs in the models it was harvested from: the sum of the ``*N``
         counts of the ``&``-joined parts of `name` (1 per part without a count; 1 without a name)."""
         total = 0
