@@ -94,7 +94,6 @@ alternatives do not multiply the cases). Unknown options raise `ProblemError` na
 
 import itertools
 import re
-import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping
@@ -327,7 +326,7 @@ def _dt_text(dt: tuple[str, str, str]) -> str:
 # --------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class ConvCase:
+class ConvCase(driver.Case):
     """One convolution problem with the driver settings in effect.
 
     ``dt`` is (src, wei, dst) (a single ``--dt`` is broadcast, as benchdnn's ``prb_t`` does);
@@ -417,23 +416,6 @@ class ConvCase:
     def dst_dt(self) -> str:
         return self.dt[2]
 
-    @property
-    def occurrences(self) -> int:
-        """How often the layer occurs in the model(s) it comes from: the sum of the ``*N`` counts of
-        the ``&``-joined parts of the name (``resnet_50:res2a_branch2b*3`` -> 3; 1 without)."""
-        total = 0
-        for part in self.name.split("&"):
-            if part:
-                m = re.fullmatch(r".*?\*([0-9]+)", part)
-                total += int(m.group(1)) if m else 1
-        return max(total, 1)
-
-    def knob(self, name: str) -> str | None:
-        return next((v for k, v in self.knobs if k == name), None)
-
-    def extra(self, name: str) -> str | None:
-        return next((v for k, v in self.extras if k == name), None)
-
     def repro_args(self) -> list[str]:
         """The `repro` line as an argv list."""
         args: list[str] = []
@@ -461,16 +443,6 @@ class ConvCase:
         args += [f"--{k}={v}" for k, v in self.extras]
         args.append(str(self.desc))
         return args
-
-    def repro(self) -> str:
-        """A benchdnn-like line reproducing exactly this case: only non-default options (as
-        benchdnn's conv repro lines), then the descriptor in its short form, e.g.
-        ``--dt=s8:s8:s32 --attr-post-ops=relu mb1ic3ih224oc64oh112kh7sh2ph3``.
-        ``parse_conv_args(shlex.split(case.repro()))`` yields a case equal to this one."""
-        return " ".join(shlex.quote(a) for a in self.repro_args())
-
-    def __str__(self) -> str:
-        return self.repro()
 
 
 # --------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import shlex
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping
 
@@ -185,6 +186,41 @@ def _tokenize(lines: Iterable[str], label: str, first_line: int = 1) -> Iterator
     if pending is not None:
         yield pending
 
+
+
+# --------------------------------------------------------------------------------------------
+# What every driver's case has
+# --------------------------------------------------------------------------------------------
+
+class Case:
+    """Behaviour shared by every driver's case (a frozen dataclass with `name`, `knobs`, `extras` and a
+    `repro_args()` method)."""
+
+    @property
+    def occurrences(self) -> int:
+        """How often the problem occurs in the models it was harvested from: the sum of the ``*N``
+        counts of the ``&``-joined parts of `name` (``resnet_50:res2a_branch2b*3`` -> 3; 1 per part
+        without a count; 1 without a name)."""
+        total = 0
+        for part in self.name.split("&"):
+            if part:
+                m = re.fullmatch(r".*?\*([0-9]+)", part)
+                total += int(m.group(1)) if m else 1
+        return max(total, 1)
+
+    def knob(self, name: str) -> str | None:
+        return next((v for k, v in self.knobs if k == name), None)
+
+    def extra(self, name: str) -> str | None:
+        return next((v for k, v in self.extras if k == name), None)
+
+    def repro(self) -> str:
+        """A benchdnn-like line reproducing exactly this case (see the driver's `repro_args`);
+        parsing ``shlex.split(case.repro())`` with its driver yields a case equal to this one."""
+        return " ".join(shlex.quote(a) for a in self.repro_args())
+
+    def __str__(self) -> str:
+        return self.repro()
 
 
 # --------------------------------------------------------------------------------------------

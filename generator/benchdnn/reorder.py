@@ -65,7 +65,6 @@ from __future__ import annotations
 import itertools
 import math
 import re
-import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping
@@ -402,7 +401,7 @@ def _parse_raw_attr(option: str) -> Callable[[str, str | None], str]:
 # --------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class ReorderCase:
+class ReorderCase(driver.Case):
     """One reorder problem: src (sdt, stag or strides[0]) -> dst (ddt, dtag or strides[1]) over dims.
 
     ``knobs`` holds the non-default benchdnn settings the product does not model, as
@@ -460,24 +459,6 @@ class ReorderCase:
     def supported(self) -> bool:
         return not self.unsupported
 
-    @property
-    def occurrences(self) -> int:
-        """How often the shape occurs in the models it was harvested from: the sum of the ``*N``
-        counts of the ``&``-joined parts of `name` (1 per part without a count; 1 without a name)."""
-        total = 0
-        for part in self.name.split("&"):
-            if not part:
-                continue
-            m = re.fullmatch(r".*?\*([0-9]+)", part)
-            total += int(m.group(1)) if m else 1
-        return max(total, 1)
-
-    def knob(self, name: str) -> str | None:
-        return next((v for k, v in self.knobs if k == name), None)
-
-    def extra(self, name: str) -> str | None:
-        return next((v for k, v in self.extras if k == name), None)
-
     def repro_args(self) -> list[str]:
         """The `repro` line as an argv list (no shell quoting needed)."""
         args = [f"--sdt={self.sdt}", f"--ddt={self.ddt}", f"--stag={self.stag}", f"--dtag={self.dtag}"]
@@ -496,16 +477,6 @@ class ReorderCase:
         args += [f"--{k}={v}" for k, v in self.extras]
         args.append("x".join(map(str, self.dims)))
         return args
-
-    def repro(self) -> str:
-        """Canonical benchdnn-like line reproducing exactly this case: sdt/ddt/stag/dtag always
-        (as benchdnn's own repro lines do), then only non-default options, then the dims, e.g.
-        ``--sdt=f32 --ddt=s8 --stag=abx --dtag=aBx16b --attr-scales=src:per_dim_1 2x64x3x3``.
-        ``parse_args(shlex.split(case.repro()))`` yields a case equal to this one."""
-        return " ".join(shlex.quote(a) for a in self.repro_args())
-
-    def __str__(self) -> str:
-        return self.repro()
 
 
 # --------------------------------------------------------------------------------------------
