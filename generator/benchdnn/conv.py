@@ -372,12 +372,7 @@ class ConvCase(driver.Case):
         if self.alg not in ALGORITHMS:
             raise ProblemError(f"unknown algorithm {_q(self.alg)} (expected one of {', '.join(ALGORITHMS)})")
         set_(self, "post_ops", tuple(self.post_ops))
-        for k, _ in self.knobs:
-            if k not in KNOB_NAMES:
-                raise ProblemError(f"unknown knob '{k}' (expected one of {', '.join(KNOB_NAMES)})")
-        set_(self, "knobs", tuple(sorted(((str(k), str(v)) for k, v in self.knobs),
-                                         key=lambda kv: _ORDER_RANK[kv[0]])))
-        set_(self, "extras", tuple((str(k), str(v)) for k, v in self.extras))
+        self._normalise_knobs(KNOB_NAMES, _ORDER_RANK)
         reasons: list[str] = []
         if self.dir not in SUPPORTED_DIRECTIONS:
             reasons.append(f"--dir={self.dir}")

@@ -208,6 +208,16 @@ class Case:
                 total += int(m.group(1)) if m else 1
         return max(total, 1)
 
+    def _normalise_knobs(self, known: Iterable[str], order: Mapping[str, int]) -> None:
+        """Check the knobs against the driver's `known` names; keep knobs in `order` (benchdnn's repro
+        order) and both knobs and extras as tuples of strings."""
+        for k, _ in self.knobs:
+            if k not in known:
+                raise ProblemError(f"unknown knob '{k}' (expected one of {', '.join(known)})")
+        object.__setattr__(self, "knobs", tuple(sorted(((str(k), str(v)) for k, v in self.knobs),
+                                                       key=lambda kv: order[kv[0]])))
+        object.__setattr__(self, "extras", tuple((str(k), str(v)) for k, v in self.extras))
+
     def knob(self, name: str) -> str | None:
         return next((v for k, v in self.knobs if k == name), None)
 

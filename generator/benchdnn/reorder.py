@@ -435,12 +435,7 @@ class ReorderCase(driver.Case):
             raise ProblemError(f"strides must be a (src, dst) pair, got {self.strides!r}")
         set_(self, "scales", tuple(self.scales))
         set_(self, "zero_points", tuple(self.zero_points))
-        for k, _ in self.knobs:
-            if k not in KNOB_NAMES:
-                raise ProblemError(f"unknown knob '{k}' (expected one of {', '.join(KNOB_NAMES)})")
-        set_(self, "knobs", tuple(sorted(((str(k), str(v)) for k, v in self.knobs),
-                                         key=lambda kv: _ORDER_RANK[kv[0]])))
-        set_(self, "extras", tuple((str(k), str(v)) for k, v in self.extras))
+        self._normalise_knobs(KNOB_NAMES, _ORDER_RANK)
         reasons: list[str] = []
         for opt in _REPRO_ORDER:
             if opt == "attr-scales":
