@@ -67,7 +67,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Mapping
+from typing import Callable, ClassVar, Iterable, Iterator, Mapping
 
 from ..errors import ProblemError, UnsupportedError
 from ..layout import DTYPES, MemoryDesc
@@ -194,87 +194,74 @@ def _entry_str(arg: str, policy: str, value: str | None, dt: str, def_dt: str,
 
 
 @dataclass(frozen=True)
-class AttrScale:
-    """One argument's scale: ``--attr-scales=src:per_dim_1`` or ``src:common:0.25``.
+class _QuantEntry:
+    """One argument's scale or zero point; `AttrScale` and `AttrZeroPoint` set the option, the default
+    data type and value, and the value's type.
 
     ``policy`` keeps benchdnn's spelling (``common``, ``per_dim_0``, ``per_dim_1``, ``per_dim_01``,
     ``per_tensor`` ...; an integer mask given as digits stays digits, e.g. ``"2"``). ``value`` is
-    the single scale of ``common`` (or mask 0) and None when not given -- benchdnn then uses
-    1.0 (`DEFAULT_SCALE`; see `effective_value`). ``dt`` and ``groups`` are the optional
-    ``:DATA_TYPE[:GROUPS]`` tail (defaults f32 and none). ``str()`` gives the benchdnn entry text;
-    a ``common`` entry with no value but a non-default tail prints the default value 1 (benchdnn's
-    syntax has no way to skip it), so only that hand-built form does not round-trip to None.
+    the single value of ``common`` (or mask 0) and None when not given -- benchdnn then uses the
+    default (see `effective_value`). ``dt`` and ``groups`` are the optional ``:DATA_TYPE[:GROUPS]``
+    tail (default data type: the option's, no groups). ``str()`` gives the benchdnn entry text; a
+    ``common`` entry with no value but a non-default tail prints the default value (benchdnn's syntax
+    has no way to skip it), so only that hand-built form does not round-trip to None.
     """
+    OPTION: ClassVar[str]
+    DEFAULT_DT: ClassVar[str]
+    DEFAULT_VALUE: ClassVar[float]
+    VALUE_TYPE: ClassVar[type]
+
     arg: str
     policy: str
     value: float | None = None
-    dt: str = DEFAULT_SCALE_DT
+    dt: str | None = None
     groups: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "groups", tuple(int(g) for g in self.groups))
+        if self.dt is None:
+            object.__setattr__(self, "dt", self.DEFAULT_DT)
         if self.value is not None:
-            object.__setattr__(self, "value", float(self.value))
+            object.__setattr__(self, "value", self.VALUE_TYPE(self.value))
 
     @property
     def effective_value(self) -> float:
-        return DEFAULT_SCALE if self.value is None else self.value
+        return self.DEFAULT_VALUE if self.value is None else self.value
 
     def mask(self, ndims: int) -> int:
-        """oneDNN's scale mask for a tensor of ``ndims`` dims (bit d = one scale per index of dim d)."""
+        """oneDNN's mask for a tensor of ``ndims`` dims (bit d = one value per index of dim d)."""
         return _policy_mask(self.policy, ndims)
 
     @property
     def unsupported_reason(self) -> str | None:
-        if (self.arg not in SUPPORTED_ATTR_ARGS or self.dt != DEFAULT_SCALE_DT or self.groups
+        if (self.arg not in SUPPORTED_ATTR_ARGS or self.dt != self.DEFAULT_DT or self.groups
                 or not (self.policy in SUPPORTED_POLICIES or self.policy.isdigit())):
-            return f"--attr-scales={self}"
+            return f"--{self.OPTION}={self}"
         return None
 
     def __str__(self) -> str:
         value = None
-        if self.value is not None or self.dt != DEFAULT_SCALE_DT or self.groups:
-            value = _fmt_float(self.effective_value)
-        return _entry_str(self.arg, self.policy, value, self.dt, DEFAULT_SCALE_DT, self.groups)
+        if self.value is not None or self.dt != self.DEFAULT_DT or self.groups:
+            value = _fmt_float(self.effective_value) if self.VALUE_TYPE is float else str(self.effective_value)
+        return _entry_str(self.arg, self.policy, value, self.dt, self.DEFAULT_DT, self.groups)
 
 
 @dataclass(frozen=True)
-class AttrZeroPoint:
-    """One argument's zero point: ``--attr-zero-points=src:common:-1+dst:common:2``.
+class AttrScale(_QuantEntry):
+    """One argument's scale: ``--attr-scales=src:per_dim_1`` or ``src:common:0.25`` (default 1.0, f32)."""
+    OPTION = "attr-scales"
+    DEFAULT_DT = DEFAULT_SCALE_DT
+    DEFAULT_VALUE = DEFAULT_SCALE
+    VALUE_TYPE = float
 
-    Same shape as `AttrScale`; ``value`` is an integer, None when not given (benchdnn then uses
-    0, `DEFAULT_ZERO_POINT`); the data type defaults to s32.
-    """
-    arg: str
-    policy: str
-    value: int | None = None
-    dt: str = DEFAULT_ZP_DT
-    groups: tuple[int, ...] = ()
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "groups", tuple(int(g) for g in self.groups))
-        if self.value is not None:
-            object.__setattr__(self, "value", int(self.value))
-
-    @property
-    def effective_value(self) -> int:
-        return DEFAULT_ZERO_POINT if self.value is None else self.value
-
-    def mask(self, ndims: int) -> int:
-        return _policy_mask(self.policy, ndims)
-
-    @property
-    def unsupported_reason(self) -> str | None:
-        if (self.arg not in SUPPORTED_ATTR_ARGS or self.dt != DEFAULT_ZP_DT or self.groups
-                or not (self.policy in SUPPORTED_POLICIES or self.policy.isdigit())):
-            return f"--attr-zero-points={self}"
-        return None
-
-    def __str__(self) -> str:
-        value = None
-        if self.value is not None or self.dt != DEFAULT_ZP_DT or self.groups:
-            value = str(self.effective_value)
-        return _entry_str(self.arg, self.policy, value, self.dt, DEFAULT_ZP_DT, self.groups)
+@dataclass(frozen=True)
+class AttrZeroPoint(_QuantEntry):
+    """One argument's zero point: ``--attr-zero-points=src:common:-1+dst:common:2`` (default 0, s32)."""
+    OPTION = "attr-zero-points"
+    DEFAULT_DT = DEFAULT_ZP_DT
+    DEFAULT_VALUE = DEFAULT_ZERO_POINT
+    VALUE_TYPE = int
 
 
 def _canonical_arg(text: str) -> str | None:
