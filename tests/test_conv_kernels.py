@@ -35,7 +35,7 @@ from generator.emit.conv import render_conv
 from generator.emit.target import GENERIC, Mmt4dTile, TargetCaps
 from generator.errors import InputError, UnsupportedError
 from generator.benchdnn.conv import conv_problem, parse_conv_args, parse_conv_desc
-from generator.problem.conv_math import conv_reference
+from generator.problem.reference import conv_reference
 from generator.problem.conv import ConvProblem, torch_wei_dims
 
 # Deliberately fixed: each case's data come from default_rng([SEED, crc32(case line)]), so a case

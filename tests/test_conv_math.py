@@ -1,4 +1,5 @@
-"""Convolution math (generator/problem/conv_math.py): references, Winograd matrices and index tables.
+"""Convolution math: the float64 reference (generator/problem/reference.py), Winograd matrices and
+index tables (generator/problem/conv_math.py).
 
 Every reference is checked against independent implementations written here: a naive loop that
 evaluates the definition one output element at a time, and a "tap" loop nest that slides one
@@ -24,11 +25,9 @@ import pytest
 
 from generator.errors import ProblemError, UnsupportedError
 from generator.problem.conv_math import (
-    conv1x1_reference, conv_reference, effective_kernel, im2col, im2col_conv_reference,
-    im2col_indices, indirect_conv_reference, indirect_offsets, input_extent, output_size,
-    pad_spatial, right_pad, spatial_pack_conv_reference, spatial_pack_input, spatial_pack_tiles,
-    winograd_conv_reference, winograd_matrices, winograd_matrices_exact, winograd_points,
+    im2col_indices, indirect_offsets, winograd_matrices, winograd_matrices_exact, winograd_points,
     winograd_tiles)
+from generator.problem.reference import conv_reference, pad_spatial
 
 SEED = 20240611
 
@@ -190,42 +189,8 @@ def fr(rows):
 
 
 # ---------------------------------------------------------------------------------------------
-# Output size and padding
+# Padding
 # ---------------------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("args,expected", [
-    ((224, 7, 2, 3, 3, 0), 112),     # ResNet-50 conv1
-    ((56, 3, 1, 1, 1, 0), 56),       # 3x3 "same"
-    ((56, 1, 2, 0, 0, 0), 28),       # 1x1 stride-2 downsample
-    ((10, 3, 1, 0, 0, 1), 6),        # dilation 1: span 5
-    ((10, 3, 1, 2, 2, 1), 10),       # dilated "same"
-    ((9, 3, 2, -1, 0, 0), 3),        # negative pad crops: (9-3-1)//2+1
-    ((7, 2, 3, 0, 0, 0), 2),
-    ((3, 3, 1, -5, 10, 0), 6),       # crop past the input
-    ((2, 5, 1, 0, 0, 0), -2),        # does not fit: raw value returned
-])
-def test_output_size(args, expected):
-    assert output_size(*args) == expected
-
-
-def test_output_size_inverses():
-    for i, k, s, pl, d, o in itertools.product(range(1, 9), range(1, 4), range(1, 4), range(-2, 3),
-                                               range(0, 3), range(1, 5)):
-        pr = right_pad(i, o, k, s, pl, d)
-        msg = f"i={i} k={k} s={s} pl={pl} d={d} o={o} pr={pr}"
-        assert output_size(i, k, s, pl, pr, d) == o, msg
-        assert output_size(i, k, s, pl, pr + s - 1, d) == o, msg
-        assert output_size(i, k, s, pl, pr - 1, d) == o - 1, msg
-        assert input_extent(o, k, s, d) == i + pl + pr, msg
-    assert effective_kernel(3, 0) == 3 and effective_kernel(3, 2) == 7 and effective_kernel(1, 5) == 1
-    assert input_extent(0, 3, 1, 0) == 0
-
-
-def test_output_size_rejects_bad_params():
-    for args in ((5, 3, 0, 0, 0, 0), (5, 3, 1, 0, 0, -1), (5, 0, 1, 0, 0, 0)):
-        with pytest.raises(ProblemError):
-            output_size(*args)
-
 
 @pytest.mark.parametrize("pl,pr", [((0, 0), (0, 0)), ((2, 1), (0, 3)), ((-1, 2), (1, -2)),
                                    ((-5, 0), (10, 0)), ((3, -4), (-3, 4)), ((-2, -2), (-2, -1))])
@@ -480,47 +445,6 @@ def test_winograd_tiles():
 
 
 # ---------------------------------------------------------------------------------------------
-# Winograd convolution
-# ---------------------------------------------------------------------------------------------
-
-WINOGRAD_CASES = """
-mb2 ic4 oc6 i9x10 k3x3 pl1x1 pr1x1
-g2 ic4 oc6 i7x8 k3x3 pl0x2 pr1x0
-g6 ic6 oc6 i13x11 k3x3 pl1x1 pr1x1              # depthwise
-ic3 oc5 i11x9 k3x3 pl-1x2 pr-2x-1               # negative pads
-ic2 oc3 i5x6 k3x3                               # smaller than one F(6,3) tile
-ic3 oc2 i12x10 k3x5 pl1x2 pr1x2                 # rectangular kernel: F(m,3) x F(m,5)
-mb1 ic8 oc4 i14x14 k3x3 pl1x1 pr1x1
-"""
-WINOGRAD_CASE_LIST = [parse_case(line) for line in _case_lines(WINOGRAD_CASES)]
-
-
-@pytest.mark.parametrize("m", [2, 4, 6])
-@pytest.mark.parametrize("idx", range(len(WINOGRAD_CASE_LIST)),
-                         ids=[c["desc"].replace(" ", "_") for c in WINOGRAD_CASE_LIST])
-def test_winograd_conv_reference(seed, idx, m):
-    c = WINOGRAD_CASE_LIST[idx]
-    src, wei, bia = make_data(c, case_rng(seed, 100 + idx))
-    kw = conv_kwargs(c)
-    ref = conv_reference(src, wei, bia, post_relu=True, **kw)
-    msg = f"seed={seed} m={m} case='{c['desc']}'"
-    for conv in ("lavin", "wincnn"):
-        got = winograd_conv_reference(src, wei, bia, m=m, post_relu=True, convention=conv, **kw)
-        assert got.shape == ref.shape, msg
-        scale = np.abs(src).max() * np.abs(wei).sum(axis=tuple(range(1, wei.ndim))).max() + 1
-        np.testing.assert_allclose(got, ref, rtol=0, atol=1e-11 * scale * 4 ** m, err_msg=msg)
-
-
-def test_winograd_conv_reference_rejects_unsupported():
-    src, wei = np.zeros((1, 2, 8, 8)), np.zeros((2, 2, 3, 3))
-    for kwargs in (dict(strides=2), dict(dilations=1)):
-        with pytest.raises(UnsupportedError):
-            winograd_conv_reference(src, wei, m=2, **kwargs)
-    with pytest.raises(UnsupportedError, match="2D only"):
-        winograd_conv_reference(np.zeros((1, 2, 8)), np.zeros((2, 2, 3)), m=2)
-
-
-# ---------------------------------------------------------------------------------------------
 # Indirection buffer and im2col
 # ---------------------------------------------------------------------------------------------
 
@@ -558,111 +482,3 @@ def test_im2col_indices_formula():
     assert ph.shape == (3, 2) and pw.shape == (2, 3)
     assert ph.tolist() == [[0, 3], [1, 4], [2, 5]]
     assert pw.tolist() == [[1, 2, 3], [3, 4, 5]]
-
-
-@pytest.mark.parametrize("idx", range(len(CASE_LIST)), ids=CASE_IDS)
-def test_gather_references(seed, idx):
-    """indirect, im2col and spatial-pack references equal conv_reference exactly."""
-    c = CASE_LIST[idx]
-    src, wei, bia = make_data(c, case_rng(seed, idx))
-    kw = conv_kwargs(c)
-    ref = conv_reference(src, wei, bia, post_relu=True, **kw)
-    msg = f"seed={seed} case='{c['desc']}'"
-    assert np.array_equal(indirect_conv_reference(src, wei, bia, post_relu=True, **kw), ref), msg
-    assert np.array_equal(im2col_conv_reference(src, wei, bia, post_relu=True, **kw), ref), msg
-    for tile in (1, 2, 3, (2, 5, 1)[: len(c["i"])], 1000):
-        got = spatial_pack_conv_reference(src, wei, bia, tile=tile, post_relu=True, **kw)
-        assert np.array_equal(got, ref), f"{msg} tile={tile}"
-
-
-@pytest.mark.parametrize("idx", range(len(CASE_LIST)), ids=CASE_IDS)
-def test_im2col_matches_indirection(seed, idx):
-    """cols[n, (c, k), o] == [src | 0][n, c, offsets[o, k]]: the two tables describe one gather."""
-    c = CASE_LIST[idx]
-    src, _, _ = make_data(c, case_rng(seed, idx))
-    cols = im2col(src, c["k"], c["s"], c["pl"], c["pr"], c["d"])
-    offs = indirect_offsets(c["i"], c["k"], c["s"], c["pl"], c["pr"], c["d"])
-    x = np.concatenate([src.reshape(c["mb"], c["ic"], -1), np.zeros((c["mb"], c["ic"], 1))], axis=2)
-    expected = x[:, :, offs].transpose(0, 1, 3, 2).reshape(c["mb"], -1, offs.shape[0])
-    assert np.array_equal(cols, expected), f"seed={seed} case='{c['desc']}'"
-
-
-@pytest.mark.parametrize("line", ["mb2 g2 ic4 oc6 i7x6 k1x1 s2x3", "ic3 oc5 i9 k1 s4",
-                                  "g4 ic4 oc8 i3x4x5 k1x1x1 s1x2x2", "ic8 oc4 i5x5 k1x1"])
-def test_conv1x1_reference(seed, line):
-    c = parse_case(line)
-    src, wei, bia = make_data(c, np.random.default_rng(seed))
-    got = conv1x1_reference(src, wei, bia, groups=c["g"], strides=c["s"], post_relu=True)
-    ref = conv_reference(src, wei, bia, post_relu=True, **conv_kwargs(c))
-    assert np.array_equal(got, ref), f"seed={seed} case='{line}'"
-    with pytest.raises(UnsupportedError, match="not all ones"):
-        conv1x1_reference(np.zeros((1, 2, 5, 5)), np.zeros((2, 2, 3, 1)))
-
-
-# ---------------------------------------------------------------------------------------------
-# Spatial pack
-# ---------------------------------------------------------------------------------------------
-
-def test_spatial_pack_tiles_worked_example():
-    (axis,) = spatial_pack_tiles((7,), 3, kernel=(3,), strides=1, pads_l=1, dilations=0)
-    assert axis == ((0, 3, -1, 5), (3, 3, 2, 5), (6, 1, 5, 3))
-    (axis,) = spatial_pack_tiles((4,), 2, kernel=(3,), strides=2, pads_l=0, dilations=1)
-    assert axis == ((0, 2, 0, 7), (2, 2, 4, 7))          # halo 7 - 2*2 = 3 elements shared
-
-
-@pytest.mark.parametrize("idx", range(len(CASE_LIST)), ids=CASE_IDS)
-def test_spatial_pack_tiles_cover_and_read_exactly(idx):
-    c = CASE_LIST[idx]
-    odims = out_dims(c)
-    for tile in (1, 2, 3, 1000):
-        axes = spatial_pack_tiles(odims, tile, kernel=c["k"], strides=c["s"], pads_l=c["pl"],
-                                  dilations=c["d"])
-        assert len(axes) == len(odims)
-        for a, tiles in enumerate(axes):
-            msg = f"case='{c['desc']}' tile={tile} axis={a}"
-            starts = [t[0] for t in tiles]
-            assert starts == list(range(0, odims[a], min(tile, odims[a]))), msg
-            assert sum(t[1] for t in tiles) == odims[a], msg
-            for o0, size, i0, isize in tiles:
-                reads = [o * c["s"][a] + k * (c["d"][a] + 1) - c["pl"][a]
-                         for o in range(o0, o0 + size) for k in range(c["k"][a])]
-                assert (min(reads), max(reads) + 1) == (i0, i0 + isize), msg
-
-
-def test_spatial_pack_tile_one_is_im2col(seed):
-    """The survey's remark: packing with 1-pixel tiles degenerates to im2col (dense kernels)."""
-    for idx, c in enumerate(CASE_LIST):
-        if any(c["d"]):
-            continue
-        src, _, _ = make_data(c, case_rng(seed, idx))
-        packed = spatial_pack_input(src, 1, kernel=c["k"], strides=c["s"], pads_l=c["pl"],
-                                    pads_r=c["pr"], dilations=c["d"])
-        nsp = len(c["i"])
-        odims = out_dims(c)
-        assert packed.shape == (c["mb"], c["ic"]) + odims + c["k"], c["desc"]
-        as_cols = packed.reshape((c["mb"], c["ic"], math.prod(odims), -1)).swapaxes(2, 3)
-        cols = im2col(src, c["k"], c["s"], c["pl"], c["pr"], c["d"])
-        assert np.array_equal(as_cols.reshape(cols.shape), cols), f"seed={seed} case='{c['desc']}'"
-        assert nsp == packed.ndim // 2 - 1
-
-
-@pytest.mark.parametrize("idx", range(len(CASE_LIST)), ids=CASE_IDS)
-def test_spatial_pack_input_brute_force(seed, idx):
-    """Entry [n, c, t..., j...] is src at t*tile*s - pl + j inside [0, min(I, I + pr)), else 0."""
-    c = CASE_LIST[idx]
-    src, _, _ = make_data(c, case_rng(seed, idx))
-    odims = out_dims(c)
-    tile = tuple(min(2, o) for o in odims)
-    packed = spatial_pack_input(src, 2, kernel=c["k"], strides=c["s"], pads_l=c["pl"],
-                                pads_r=c["pr"], dilations=c["d"])
-    ntiles = tuple(-(-o // t) for o, t in zip(odims, tile))
-    in_tile = tuple(input_extent(t, k, s, d) for t, k, s, d in zip(tile, c["k"], c["s"], c["d"]))
-    assert packed.shape == (c["mb"], c["ic"]) + ntiles + in_tile, c["desc"]
-    for t in itertools.product(*map(range, ntiles)):
-        for j in itertools.product(*map(range, in_tile)):
-            pos = tuple(tt * tl * s - l + jj
-                        for tt, tl, s, l, jj in zip(t, tile, c["s"], c["pl"], j))
-            inside = all(0 <= p < min(i, i + r) for p, i, r in zip(pos, c["i"], c["pr"]))
-            want = src[(slice(None), slice(None)) + pos] if inside else 0.0
-            assert np.array_equal(packed[(slice(None), slice(None)) + t + j], np.broadcast_to(
-                want, (c["mb"], c["ic"]))), f"seed={seed} case='{c['desc']}' t={t} j={j}"

@@ -7,7 +7,7 @@ No text is parsed here: the descriptor grammar and the conv driver are `generato
 
 `ConvProblem`'s tensors are MemoryDescs over oneDNN's logical dims: src (N, IC, [D,] [H,] W), weights
 (G, OC/G, IC/G, [KD,] [KH,] KW) when the descriptor has groups, else (OC, IC, ...), dst (N, OC, ...).
-`reference()` is the float64 NumPy model (`conv_math.conv_reference`) followed by the destination
+`reference()` is the float64 NumPy model (`reference.conv_reference`) followed by the destination
 type's rounding and saturation.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ import numpy as np
 from ..errors import FormatError, ProblemError
 from ..layout import MemoryDesc
 from ..layout.dtypes import DataType
-from .conv_math import conv_reference
+from .reference import conv_reference
 from .geometry import derive_padding, kernel_extent, output_size, right_padding
 from .reorder import convert_values
 
