@@ -20,6 +20,7 @@ from typing import Callable
 
 from ..errors import UnsupportedError
 from ..problem.conv import ConvProblem
+from ..problem.geometry import kernel_extent
 from . import relayout
 from .relayout import Plan, Value
 from .target import GENERIC, Mmt4dTile, TargetCaps
@@ -369,7 +370,7 @@ def _spatial_pack_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target
     nsp = len(sp)
     tile = spatial_pack_tile(p)
     ntiles = tuple(-(-s.o // t) for s, t in zip(sp, tile))
-    extent = tuple((t - 1) * s.s + (s.k - 1) * (s.d + 1) + 1 for s, t in zip(sp, tile))
+    extent = tuple((t - 1) * s.s + kernel_extent(s.k, s.d) for s, t in zip(sp, tile))   # halo'd tile
     need = [(n - 1) * t * s.s + e for s, n, t, e in zip(sp, ntiles, tile, extent)]
     # zero tail so the last tile's window is whole (its extra outputs are cropped below)
     x = plan.pad(x, [0, 0, 0] + [max(n - have, 0) for n, have in zip(need, x.shape[3:])])
