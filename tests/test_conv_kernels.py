@@ -442,7 +442,8 @@ def test_direct_cuda_runs(line, seed, kgen_cache_dir):
 # =============================================================================================
 
 def _render(line: str, use_pack: bool = True) -> str:
-    return render_conv(problem_of(line), GENERIC if use_pack else dataclasses.replace(GENERIC, compiles_pack=False))
+    return render_conv(problem_of(line), GENERIC if use_pack else dataclasses.replace(GENERIC, compiles_pack=False),
+                       header=False)
 
 
 def _generic_maps(text: str) -> list[str]:
@@ -498,15 +499,33 @@ def test_golden_3d_and_1d_maps():
     assert "affine_map<(n, g, ocb, o0, ob, icb, k0) -> (n, g, icb, o0 * 2 + k0 * 2)>" in l1
 
 
+def test_golden_type_aliases():
+    # a module opens with `!type` aliases for its buffers and prepared weights; one type in two roles
+    # gets one alias; the Vulkan wrapper keeps them at the top level, outside `module attributes`
+    from generator.compile.cache import with_target
+
+    p = problem_of("--dt=f32 --dtag=nChw16c ic17ih5oc5kh3ph1")
+    text = render_conv(p, get_backend("llvm-cpu"))
+    head = text.split("func.func")[0]
+    assert "!src_buf = tensor<850xf32>\n!wei_buf = tensor<765xf32>\n" in head
+    assert "!bias = tensor<5xf32>\n!dst_buf = tensor<800xf32>\n" in head
+    assert f"func.func @{p.name}(%src: !src_buf, %w: !wei_prepared, %bias: !bias) -> !dst_buf {{" in text
+    same = render_conv(problem_of("--dt=f32 ic16ih5oc16kh1ph0"))
+    assert "!src_dst_buf = tensor<800xf32>\n" in same and "-> !src_dst_buf {" in same
+    wrapped = with_target(text, get_backend("vulkan"))
+    assert wrapped.index("!dst_buf = ") < wrapped.index("module attributes {hal.device.targets")
+    assert "\n!src_buf" not in wrapped.split("module attributes", 1)[1]
+
+
 def test_golden_prepare_function():
     p = problem_of("--dt=f32 --wtag=gOIhw16i16o g2ic34ih5oc6kh3ph1")
-    text = render_conv(p)
+    text = render_conv(p, header=False)
     assert f"func.func @{p.name}_prepare(%wei: tensor<{p.wei.buffer_nelems}xf32>) -> tensor<2x3x17x3x3xf32>" in text
     assert f"func.func @{p.name}(%src: tensor<{p.src.buffer_nelems}xf32>, %w: tensor<2x3x17x3x3xf32>, " \
            f"%bias: tensor<6xf32>) -> tensor<{p.dst.buffer_nelems}xf32>" in text
     # ungrouped: the prepared weights gain a group dim of 1
     p = problem_of("--dt=f16 --dir=FWD_D ic5ih5oc7kh3")
-    text = render_conv(p)
+    text = render_conv(p, header=False)
     assert f"@{p.name}_prepare(%wei: tensor<315xf16>) -> tensor<7x5x3x3xf16>" in text
     assert f"@{p.name}(%src: tensor<250xf16>, %w: tensor<7x5x3x3xf16>) -> tensor<126xf16>" in text
 
@@ -524,7 +543,7 @@ def test_golden_prepare_function():
 ])
 def test_golden_named_convs(line, op, w_type):
     p = problem_of(line)
-    text = render_conv(p)
+    text = render_conv(p, header=False)
     assert f"-> tensor<{w_type}> {{" in text.split(f"@{p.name}(")[0]          # prepare's result
     conv_fn = text.split(f"@{p.name}(")[1]
     assert re.search(rf"linalg\.{op} {{dilations = dense<\[[0-9, ]+\]> : tensor<\dxi64>, strides = ", conv_fn)

@@ -827,7 +827,8 @@ GOLDEN = [
 
 def _golden_text(row):
     cid, dims, s, sdt, d, ddt, q, use_pack, _, _ = row
-    return render_reorder(case(cid, dims, s, sdt, d, ddt, q).chain, form="pack" if use_pack else "transpose")
+    return render_reorder(case(cid, dims, s, sdt, d, ddt, q).chain, form="pack" if use_pack else "transpose",
+                          header=False)
 
 
 @pytest.mark.parametrize("row", GOLDEN, ids=lambda r: r[0])

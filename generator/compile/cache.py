@@ -321,12 +321,16 @@ def _signal_name(code: int) -> str:
 
 def with_target(mlir_text: str, backend: Backend) -> str:
     """The module wrapped in `hal.device.targets` when the backend names its executable target
-    in the module rather than by flags (top-level `func.func`s and comments only, as emitted)."""
+    in the module rather than by flags (top-level `func.func`s, type aliases and comments, as emitted)."""
     if backend.target_attr is None or "hal.device.targets" in mlir_text:
         return mlir_text
+    # type aliases (`!name = ...` lines) are only legal at the top level: they stay outside the module
+    lines = mlir_text.splitlines(keepends=True)
+    aliases = "".join(ln for ln in lines if ln.startswith("!"))
+    body = "".join(ln for ln in lines if not ln.startswith("!"))
     return (f"#kgen_target = {backend.target_attr}\n"
             f"#kgen_device = #hal.device.target<\"{backend.target_device}\", [#kgen_target]> : !hal.device\n"
-            f"module attributes {{hal.device.targets = [#kgen_device]}} {{\n{mlir_text}\n}}\n")
+            f"{aliases}module attributes {{hal.device.targets = [#kgen_device]}} {{\n{body}\n}}\n")
 
 
 def compile_mlir(

@@ -674,6 +674,13 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
     return plan, args, out
 
 
+def _signature_aliases(wbuf: Value, args: list[Value], out: Value, prepared: Value) -> list[tuple[str, Value]]:
+    """The module's `!type` aliases: its buffers and the prepared weights, by role."""
+    roles = {"src": "src_buf", "w": "wei_prepared", "bias": "bias"}
+    return ([("src_buf", args[0]), ("wei_buf", wbuf), ("wei_prepared", prepared)]
+            + [(roles[a.name], a) for a in args[2:]] + [("dst_buf", out)])
+
+
 def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = True) -> str:
     """The MLIR module of `p` (a concrete variant, not auto) for `target`: `<name>_prepare` and `<name>`."""
     v = variant(p, target)
@@ -694,7 +701,8 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
         prepared = _packed_weights(prep, wl, p, pc)
         plan, args, out = _packed_plan(p, pc, prepared, target)
         return render(TEMPLATE, header=header, fn=name, args=args, steps=plan.steps, result=out,
-                      prep_args=[wbuf], prep_steps=prep.steps, prep_result=prepared)
+                      prep_args=[wbuf], prep_steps=prep.steps, prep_result=prepared,
+                      aliases=_signature_aliases(wbuf, args, out, prepared))
     prepared = v.weights(prep, wl, p, target)
 
     # conv: src buffer -> logical -> crop/pad -> grouped -> compute -> epilogue -> dst buffer. A
@@ -742,4 +750,5 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     y = plan.collapse(y, split)
     out = relayout.logical_to_buffer(plan, y, dst_desc, form, None)
     return render(TEMPLATE, header=header, fn=name, args=args, steps=plan.steps, result=out,
-                  prep_args=[wbuf], prep_steps=prep.steps, prep_result=prepared)
+                  prep_args=[wbuf], prep_steps=prep.steps, prep_result=prepared,
+                  aliases=_signature_aliases(wbuf, args, out, prepared))

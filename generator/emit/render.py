@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import traceback
+from typing import Sequence
 
 import jinja2
 
@@ -71,14 +72,35 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def render(template: str, *, header: bool = True, **context) -> str:
-    """Render a template, headed (unless `header=False`) by the do-not-edit line naming it. Any failure
-    inside a template is a generator bug: a `TemplateError` pointing at the template line."""
+def render(template: str, *, header: bool = True, aliases: Sequence[tuple[str, object]] = (), **context) -> str:
+    """Render a template, headed (unless `header=False`) by the do-not-edit line naming it and by
+    `!name = tensor<...>` aliases for `aliases` ((name, Value) pairs, e.g. the kernel's buffers). Any failure inside a template is a generator bug: a `TemplateError`
+    pointing at the template line."""
     try:
         body = environment().get_template(template).render(**context)
     except (jinja2.TemplateError, InternalError, TypeError, AttributeError, KeyError) as e:
         raise TemplateError(_describe(template, e)) from e
-    return with_header(template, body) if header else body
+    if not header:
+        return body
+    defs, body = with_type_aliases(body, aliases)
+    return with_header(template, body, defs)
+
+
+def with_type_aliases(body: str, aliases: Sequence[tuple[str, object]]) -> tuple[str, str]:
+    """(alias definitions, body using them): each named value's tensor type becomes `!name` wherever
+    it is spelled (a type alias is textual in MLIR; the IR is the same, `iree-opt` prints it back)."""
+    roles: dict[str, list[str]] = {}
+    for name, v in aliases:
+        names_of = roles.setdefault(tensor_type(v.shape, v.elem), [])
+        if name not in names_of:
+            names_of.append(name)
+    # one type in several roles gets one alias naming them all (src and dst of a copy: !src_dst_buf)
+    names = {ty: "_".join(n.removesuffix("_buf") for n in ns) + "_buf" if all(n.endswith("_buf") for n in ns)
+             else "_".join(ns) for ty, ns in roles.items()}
+    for ty, name in names.items():
+        body = body.replace(ty, f"!{name}")
+    defs = "".join(f"!{name} = {ty}\n" for ty, name in names.items())
+    return defs + ("\n" if defs else ""), body
 
 
 def _describe(template: str, e: BaseException, context: int = 2) -> str:
@@ -101,5 +123,6 @@ def _describe(template: str, e: BaseException, context: int = 2) -> str:
     return "\n".join([head] + numbered)
 
 
-def with_header(template: str, body: str) -> str:
-    return HEADER.format(template=template, version=__version__) + body
+def with_header(template: str, body: str, aliases: str = "") -> str:
+    """The do-not-edit header, then the type alias definitions, then the body."""
+    return HEADER.format(template=template, version=__version__) + aliases + body

@@ -106,4 +106,8 @@ def render_reorder(problems: "ReorderProblem | Sequence[ReorderProblem]", *, for
     out = relayout.logical_to_buffer(plan, v, last.dst, form, init)
     if out.name == "src":         # identical layouts and types: the kernel still returns a fresh buffer
         out = plan.add("copy", out, out.shape)
-    return render(TEMPLATE, header=header, fn=name or kernel_name(chain), args=args, steps=plan.steps, result=out)
+    # `!type` aliases for the buffers (a module of several kernels, `render_reorder_module`, has none:
+    # their names would clash)
+    aliases = [(f"{a.name}_buf" if a.name in ("src", "dst_init") else a.name, a) for a in args] + [("dst_buf", out)]
+    return render(TEMPLATE, header=header, fn=name or kernel_name(chain), args=args, steps=plan.steps, result=out,
+                  aliases=aliases)

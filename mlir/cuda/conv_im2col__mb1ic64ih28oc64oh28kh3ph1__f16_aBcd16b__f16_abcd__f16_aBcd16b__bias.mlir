@@ -1,18 +1,23 @@
 // Auto-generated file. Do not edit!
 //   Template: conv.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @conv_im2col__mb1ic64ih28oc64oh28kh3ph1__f16_aBcd16b__f16_abcd__f16_aBcd16b__bias_prepare(%wei: tensor<36864xf16>) -> tensor<1x64x576xf16> {
-    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : tensor<36864xf16> into tensor<64x64x3x3xf16>
+!src_dst_buf = tensor<50176xf16>
+!wei_buf = tensor<36864xf16>
+!wei_prepared = tensor<1x64x576xf16>
+!bias = tensor<64xf32>
+
+func.func @conv_im2col__mb1ic64ih28oc64oh28kh3ph1__f16_aBcd16b__f16_abcd__f16_aBcd16b__bias_prepare(%wei: !wei_buf) -> !wei_prepared {
+    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : !wei_buf into tensor<64x64x3x3xf16>
 
     %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 64, 64, 3, 3] : tensor<64x64x3x3xf16> into tensor<1x64x64x3x3xf16>
 
-    %w3 = tensor.collapse_shape %w2 [[0], [1], [2, 3, 4]] : tensor<1x64x64x3x3xf16> into tensor<1x64x576xf16>
+    %w3 = tensor.collapse_shape %w2 [[0], [1], [2, 3, 4]] : tensor<1x64x64x3x3xf16> into !wei_prepared
 
-    return %w3 : tensor<1x64x576xf16>
+    return %w3 : !wei_prepared
 }
 
-func.func @conv_im2col__mb1ic64ih28oc64oh28kh3ph1__f16_aBcd16b__f16_abcd__f16_aBcd16b__bias(%src: tensor<50176xf16>, %w: tensor<1x64x576xf16>, %bias: tensor<64xf32>) -> tensor<50176xf16> {
-    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 4, 28, 28, 16] : tensor<50176xf16> into tensor<1x4x28x28x16xf16>
+func.func @conv_im2col__mb1ic64ih28oc64oh28kh3ph1__f16_aBcd16b__f16_abcd__f16_aBcd16b__bias(%src: !src_dst_buf, %w: !wei_prepared, %bias: !bias) -> !src_dst_buf {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 4, 28, 28, 16] : !src_dst_buf into tensor<1x4x28x28x16xf16>
 
     %v2_e = tensor.empty() : tensor<1x64x28x28xf16>
     %v2 = linalg.unpack %v1 outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [16] into %v2_e : tensor<1x4x28x28x16xf16> -> tensor<1x64x28x28xf16>
@@ -37,7 +42,7 @@ func.func @conv_im2col__mb1ic64ih28oc64oh28kh3ph1__f16_aBcd16b__f16_abcd__f16_aB
     %v7_e = tensor.empty() : tensor<1x1x64x784xf32>
     %v7_acc = linalg.fill ins(%v7_z : f32) outs(%v7_e : tensor<1x1x64x784xf32>) -> tensor<1x1x64x784xf32>
     %v7 = linalg.generic {indexing_maps = [affine_map<(n, g, oc, o, r) -> (n, g, r, o)>, affine_map<(n, g, oc, o, r) -> (g, oc, r)>, affine_map<(n, g, oc, o, r) -> (n, g, oc, o)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v6, %w : tensor<1x1x576x784xf16>, tensor<1x64x576xf16>) outs(%v7_acc : tensor<1x1x64x784xf32>) {
+        ins(%v6, %w : tensor<1x1x576x784xf16>, !wei_prepared) outs(%v7_acc : tensor<1x1x64x784xf32>) {
     ^bb0(%v7_x: f16, %v7_w: f16, %v7_a: f32):
       %v7_xe = arith.extf %v7_x : f16 to f32
       %v7_we = arith.extf %v7_w : f16 to f32
@@ -47,7 +52,7 @@ func.func @conv_im2col__mb1ic64ih28oc64oh28kh3ph1__f16_aBcd16b__f16_abcd__f16_aB
     } -> tensor<1x1x64x784xf32>
     %v8 = tensor.expand_shape %v7 [[0], [1], [2], [3, 4]] output_shape [1, 1, 64, 28, 28] : tensor<1x1x64x784xf32> into tensor<1x1x64x28x28xf32>
 
-    %v9 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : tensor<64xf32> into tensor<1x64xf32>
+    %v9 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : !bias into tensor<1x64xf32>
 
     %v10_e = tensor.empty() : tensor<1x1x64x28x28xf16>
     %v10 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
@@ -63,7 +68,7 @@ func.func @conv_im2col__mb1ic64ih28oc64oh28kh3ph1__f16_aBcd16b__f16_abcd__f16_aB
     %v12_e = tensor.empty() : tensor<1x4x28x28x16xf16>
     %v12 = linalg.pack %v11 padding_value(%v12_z : f16) outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [16] into %v12_e : tensor<1x64x28x28xf16> -> tensor<1x4x28x28x16xf16>
 
-    %v13 = tensor.collapse_shape %v12 [[0, 1, 2, 3, 4]] : tensor<1x4x28x28x16xf16> into tensor<50176xf16>
+    %v13 = tensor.collapse_shape %v12 [[0, 1, 2, 3, 4]] : tensor<1x4x28x28x16xf16> into !src_dst_buf
 
-    return %v13 : tensor<50176xf16>
+    return %v13 : !src_dst_buf
 }

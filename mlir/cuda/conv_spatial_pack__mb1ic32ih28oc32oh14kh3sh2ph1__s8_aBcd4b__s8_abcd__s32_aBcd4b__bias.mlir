@@ -1,16 +1,22 @@
 // Auto-generated file. Do not edit!
 //   Template: conv.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @conv_spatial_pack__mb1ic32ih28oc32oh14kh3sh2ph1__s8_aBcd4b__s8_abcd__s32_aBcd4b__bias_prepare(%wei: tensor<9216xi8>) -> tensor<1x32x32x3x3xi8> {
-    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [32, 32, 3, 3] : tensor<9216xi8> into tensor<32x32x3x3xi8>
+!src_buf = tensor<25088xi8>
+!wei_buf = tensor<9216xi8>
+!wei_prepared = tensor<1x32x32x3x3xi8>
+!bias = tensor<32xf32>
+!dst_buf = tensor<6272xi32>
 
-    %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 32, 32, 3, 3] : tensor<32x32x3x3xi8> into tensor<1x32x32x3x3xi8>
+func.func @conv_spatial_pack__mb1ic32ih28oc32oh14kh3sh2ph1__s8_aBcd4b__s8_abcd__s32_aBcd4b__bias_prepare(%wei: !wei_buf) -> !wei_prepared {
+    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [32, 32, 3, 3] : !wei_buf into tensor<32x32x3x3xi8>
 
-    return %w2 : tensor<1x32x32x3x3xi8>
+    %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 32, 32, 3, 3] : tensor<32x32x3x3xi8> into !wei_prepared
+
+    return %w2 : !wei_prepared
 }
 
-func.func @conv_spatial_pack__mb1ic32ih28oc32oh14kh3sh2ph1__s8_aBcd4b__s8_abcd__s32_aBcd4b__bias(%src: tensor<25088xi8>, %w: tensor<1x32x32x3x3xi8>, %bias: tensor<32xf32>) -> tensor<6272xi32> {
-    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 8, 28, 28, 4] : tensor<25088xi8> into tensor<1x8x28x28x4xi8>
+func.func @conv_spatial_pack__mb1ic32ih28oc32oh14kh3sh2ph1__s8_aBcd4b__s8_abcd__s32_aBcd4b__bias(%src: !src_buf, %w: !wei_prepared, %bias: !bias) -> !dst_buf {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 8, 28, 28, 4] : !src_buf into tensor<1x8x28x28x4xi8>
 
     %v2_e = tensor.empty() : tensor<1x32x28x28xi8>
     %v2 = linalg.unpack %v1 outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [4] into %v2_e : tensor<1x8x28x28x4xi8> -> tensor<1x32x28x28xi8>
@@ -42,7 +48,7 @@ func.func @conv_spatial_pack__mb1ic32ih28oc32oh14kh3sh2ph1__s8_aBcd4b__s8_abcd__
     %v9_e = tensor.empty() : tensor<8x1x32x4x8xi32>
     %v9_acc = linalg.fill ins(%v9_z : i32) outs(%v9_e : tensor<8x1x32x4x8xi32>) -> tensor<8x1x32x4x8xi32>
     %v9 = linalg.generic {indexing_maps = [affine_map<(n, g, oc, o0, o1, ic, k0, k1) -> (n, g, ic, o0 * 2 + k0 * 1, o1 * 2 + k1 * 1)>, affine_map<(n, g, oc, o0, o1, ic, k0, k1) -> (g, oc, ic, k0, k1)>, affine_map<(n, g, oc, o0, o1, ic, k0, k1) -> (n, g, oc, o0, o1)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
-        ins(%v8, %w : tensor<8x1x32x9x17xi8>, tensor<1x32x32x3x3xi8>) outs(%v9_acc : tensor<8x1x32x4x8xi32>) {
+        ins(%v8, %w : tensor<8x1x32x9x17xi8>, !wei_prepared) outs(%v9_acc : tensor<8x1x32x4x8xi32>) {
     ^bb0(%v9_x: i8, %v9_w: i8, %v9_a: i32):
       %v9_xe = arith.extsi %v9_x : i8 to i32
       %v9_we = arith.extsi %v9_w : i8 to i32
@@ -59,7 +65,7 @@ func.func @conv_spatial_pack__mb1ic32ih28oc32oh14kh3sh2ph1__s8_aBcd4b__s8_abcd__
 
     %v13 = tensor.extract_slice %v12[0, 0, 0, 0, 0] [1, 1, 32, 14, 14] [1, 1, 1, 1, 1] : tensor<1x1x32x16x16xi32> to tensor<1x1x32x14x14xi32>
 
-    %v14 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 32] : tensor<32xf32> into tensor<1x32xf32>
+    %v14 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 32] : !bias into tensor<1x32xf32>
 
     %v15_e = tensor.empty() : tensor<1x1x32x14x14xi32>
     %v15 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
@@ -81,7 +87,7 @@ func.func @conv_spatial_pack__mb1ic32ih28oc32oh14kh3sh2ph1__s8_aBcd4b__s8_abcd__
     %v17_e = tensor.empty() : tensor<1x8x14x14x4xi32>
     %v17 = linalg.pack %v16 padding_value(%v17_z : i32) outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [4] into %v17_e : tensor<1x32x14x14xi32> -> tensor<1x8x14x14x4xi32>
 
-    %v18 = tensor.collapse_shape %v17 [[0, 1, 2, 3, 4]] : tensor<1x8x14x14x4xi32> into tensor<6272xi32>
+    %v18 = tensor.collapse_shape %v17 [[0, 1, 2, 3, 4]] : tensor<1x8x14x14x4xi32> into !dst_buf
 
-    return %v18 : tensor<6272xi32>
+    return %v18 : !dst_buf
 }

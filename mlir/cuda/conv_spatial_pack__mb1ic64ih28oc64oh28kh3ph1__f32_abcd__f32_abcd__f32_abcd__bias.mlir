@@ -1,16 +1,21 @@
 // Auto-generated file. Do not edit!
 //   Template: conv.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @conv_spatial_pack__mb1ic64ih28oc64oh28kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias_prepare(%wei: tensor<36864xf32>) -> tensor<1x64x64x3x3xf32> {
-    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : tensor<36864xf32> into tensor<64x64x3x3xf32>
+!src_dst_buf = tensor<50176xf32>
+!wei_buf = tensor<36864xf32>
+!wei_prepared = tensor<1x64x64x3x3xf32>
+!bias = tensor<64xf32>
 
-    %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 64, 64, 3, 3] : tensor<64x64x3x3xf32> into tensor<1x64x64x3x3xf32>
+func.func @conv_spatial_pack__mb1ic64ih28oc64oh28kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias_prepare(%wei: !wei_buf) -> !wei_prepared {
+    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : !wei_buf into tensor<64x64x3x3xf32>
 
-    return %w2 : tensor<1x64x64x3x3xf32>
+    %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 64, 64, 3, 3] : tensor<64x64x3x3xf32> into !wei_prepared
+
+    return %w2 : !wei_prepared
 }
 
-func.func @conv_spatial_pack__mb1ic64ih28oc64oh28kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias(%src: tensor<50176xf32>, %w: tensor<1x64x64x3x3xf32>, %bias: tensor<64xf32>) -> tensor<50176xf32> {
-    %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 64, 28, 28] : tensor<50176xf32> into tensor<1x64x28x28xf32>
+func.func @conv_spatial_pack__mb1ic64ih28oc64oh28kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias(%src: !src_dst_buf, %w: !wei_prepared, %bias: !bias) -> !src_dst_buf {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 64, 28, 28] : !src_dst_buf into tensor<1x64x28x28xf32>
 
     %v2_z = arith.constant 0.0 : f32
     %v2 = tensor.pad %v1 low[0, 0, 1, 1] high[0, 0, 1, 1] {
@@ -39,7 +44,7 @@ func.func @conv_spatial_pack__mb1ic64ih28oc64oh28kh3ph1__f32_abcd__f32_abcd__f32
     %v8_e = tensor.empty() : tensor<28x1x64x4x8xf32>
     %v8_acc = linalg.fill ins(%v8_z : f32) outs(%v8_e : tensor<28x1x64x4x8xf32>) -> tensor<28x1x64x4x8xf32>
     %v8 = linalg.generic {indexing_maps = [affine_map<(n, g, oc, o0, o1, ic, k0, k1) -> (n, g, ic, o0 * 1 + k0 * 1, o1 * 1 + k1 * 1)>, affine_map<(n, g, oc, o0, o1, ic, k0, k1) -> (g, oc, ic, k0, k1)>, affine_map<(n, g, oc, o0, o1, ic, k0, k1) -> (n, g, oc, o0, o1)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
-        ins(%v7, %w : tensor<28x1x64x6x10xf32>, tensor<1x64x64x3x3xf32>) outs(%v8_acc : tensor<28x1x64x4x8xf32>) {
+        ins(%v7, %w : tensor<28x1x64x6x10xf32>, !wei_prepared) outs(%v8_acc : tensor<28x1x64x4x8xf32>) {
     ^bb0(%v8_x: f32, %v8_w: f32, %v8_a: f32):
       %v8_m = arith.mulf %v8_x, %v8_w : f32
       %v8_s = arith.addf %v8_a, %v8_m : f32
@@ -54,7 +59,7 @@ func.func @conv_spatial_pack__mb1ic64ih28oc64oh28kh3ph1__f32_abcd__f32_abcd__f32
 
     %v12 = tensor.extract_slice %v11[0, 0, 0, 0, 0] [1, 1, 64, 28, 28] [1, 1, 1, 1, 1] : tensor<1x1x64x28x32xf32> to tensor<1x1x64x28x28xf32>
 
-    %v13 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : tensor<64xf32> into tensor<1x64xf32>
+    %v13 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : !bias into tensor<1x64xf32>
 
     %v14_e = tensor.empty() : tensor<1x1x64x28x28xf32>
     %v14 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
@@ -65,7 +70,7 @@ func.func @conv_spatial_pack__mb1ic64ih28oc64oh28kh3ph1__f32_abcd__f32_abcd__f32
     } -> tensor<1x1x64x28x28xf32>
     %v15 = tensor.collapse_shape %v14 [[0], [1, 2], [3], [4]] : tensor<1x1x64x28x28xf32> into tensor<1x64x28x28xf32>
 
-    %v16 = tensor.collapse_shape %v15 [[0, 1, 2, 3]] : tensor<1x64x28x28xf32> into tensor<50176xf32>
+    %v16 = tensor.collapse_shape %v15 [[0, 1, 2, 3]] : tensor<1x64x28x28xf32> into !src_dst_buf
 
-    return %v16 : tensor<50176xf32>
+    return %v16 : !src_dst_buf
 }

@@ -1,11 +1,13 @@
 // Auto-generated file. Do not edit!
 //   Template: reorder.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @reorder_1x64x56x56__s8_abcd__to_s8_aBcd16b(%src: tensor<200704xi8>) -> tensor<200704xi8> {
-    %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 64, 56, 56] : tensor<200704xi8> into tensor<1x64x56x56xi8>
+!src_dst_buf = tensor<200704xi8>
+
+func.func @reorder_1x64x56x56__s8_abcd__to_s8_aBcd16b(%src: !src_dst_buf) -> !src_dst_buf {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 64, 56, 56] : !src_dst_buf into tensor<1x64x56x56xi8>
     %v2_z = arith.constant 0 : i8
     %v2_e = tensor.empty() : tensor<1x4x56x56x16xi8>
     %v2 = linalg.pack %v1 padding_value(%v2_z : i8) outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [16] into %v2_e : tensor<1x64x56x56xi8> -> tensor<1x4x56x56x16xi8>
-    %v3 = tensor.collapse_shape %v2 [[0, 1, 2, 3, 4]] : tensor<1x4x56x56x16xi8> into tensor<200704xi8>
-    return %v3 : tensor<200704xi8>
+    %v3 = tensor.collapse_shape %v2 [[0, 1, 2, 3, 4]] : tensor<1x4x56x56x16xi8> into !src_dst_buf
+    return %v3 : !src_dst_buf
 }

@@ -1,10 +1,12 @@
 // Auto-generated file. Do not edit!
 //   Template: reorder.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @reorder_64x64x3x3__f32_ABcd16b16a__to_f32_abcd(%src: tensor<36864xf32>) -> tensor<36864xf32> {
-    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4, 5]] output_shape [4, 4, 3, 3, 16, 16] : tensor<36864xf32> into tensor<4x4x3x3x16x16xf32>
+!src_dst_buf = tensor<36864xf32>
+
+func.func @reorder_64x64x3x3__f32_ABcd16b16a__to_f32_abcd(%src: !src_dst_buf) -> !src_dst_buf {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4, 5]] output_shape [4, 4, 3, 3, 16, 16] : !src_dst_buf into tensor<4x4x3x3x16x16xf32>
     %v2_e = tensor.empty() : tensor<64x64x3x3xf32>
     %v2 = linalg.unpack %v1 outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1, 0] inner_tiles = [16, 16] into %v2_e : tensor<4x4x3x3x16x16xf32> -> tensor<64x64x3x3xf32>
-    %v3 = tensor.collapse_shape %v2 [[0, 1, 2, 3]] : tensor<64x64x3x3xf32> into tensor<36864xf32>
-    return %v3 : tensor<36864xf32>
+    %v3 = tensor.collapse_shape %v2 [[0, 1, 2, 3]] : tensor<64x64x3x3xf32> into !src_dst_buf
+    return %v3 : !src_dst_buf
 }

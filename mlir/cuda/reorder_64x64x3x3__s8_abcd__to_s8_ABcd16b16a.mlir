@@ -1,11 +1,13 @@
 // Auto-generated file. Do not edit!
 //   Template: reorder.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @reorder_64x64x3x3__s8_abcd__to_s8_ABcd16b16a(%src: tensor<36864xi8>) -> tensor<36864xi8> {
-    %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : tensor<36864xi8> into tensor<64x64x3x3xi8>
+!src_dst_buf = tensor<36864xi8>
+
+func.func @reorder_64x64x3x3__s8_abcd__to_s8_ABcd16b16a(%src: !src_dst_buf) -> !src_dst_buf {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : !src_dst_buf into tensor<64x64x3x3xi8>
     %v2_z = arith.constant 0 : i8
     %v2_e = tensor.empty() : tensor<4x4x3x3x16x16xi8>
     %v2 = linalg.pack %v1 padding_value(%v2_z : i8) outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1, 0] inner_tiles = [16, 16] into %v2_e : tensor<64x64x3x3xi8> -> tensor<4x4x3x3x16x16xi8>
-    %v3 = tensor.collapse_shape %v2 [[0, 1, 2, 3, 4, 5]] : tensor<4x4x3x3x16x16xi8> into tensor<36864xi8>
-    return %v3 : tensor<36864xi8>
+    %v3 = tensor.collapse_shape %v2 [[0, 1, 2, 3, 4, 5]] : tensor<4x4x3x3x16x16xi8> into !src_dst_buf
+    return %v3 : !src_dst_buf
 }

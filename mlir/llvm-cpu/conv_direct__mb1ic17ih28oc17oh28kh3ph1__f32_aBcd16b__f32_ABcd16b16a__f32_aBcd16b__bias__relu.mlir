@@ -1,8 +1,13 @@
 // Auto-generated file. Do not edit!
 //   Template: conv.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @conv_direct__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_ABcd16b16a__f32_aBcd16b__bias__relu_prepare(%wei: tensor<9216xf32>) -> tensor<1x2x2x3x3x16x16xf32> {
-    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3, 4, 5]] output_shape [2, 2, 3, 3, 16, 16] : tensor<9216xf32> into tensor<2x2x3x3x16x16xf32>
+!src_dst_buf = tensor<25088xf32>
+!wei_buf = tensor<9216xf32>
+!wei_prepared = tensor<1x2x2x3x3x16x16xf32>
+!bias = tensor<17xf32>
+
+func.func @conv_direct__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_ABcd16b16a__f32_aBcd16b__bias__relu_prepare(%wei: !wei_buf) -> !wei_prepared {
+    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3, 4, 5]] output_shape [2, 2, 3, 3, 16, 16] : !wei_buf into tensor<2x2x3x3x16x16xf32>
 
     %w2_e = tensor.empty() : tensor<17x17x3x3xf32>
     %w2 = linalg.unpack %w1 outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1, 0] inner_tiles = [16, 16] into %w2_e : tensor<2x2x3x3x16x16xf32> -> tensor<17x17x3x3xf32>
@@ -17,14 +22,14 @@ func.func @conv_direct__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_ABcd16b16a__
 
     %w5 = tensor.expand_shape %w4 [[0], [1, 2], [3, 4], [5], [6]] output_shape [1, 2, 16, 2, 16, 3, 3] : tensor<1x32x32x3x3xf32> into tensor<1x2x16x2x16x3x3xf32>
 
-    %w6_e = tensor.empty() : tensor<1x2x2x3x3x16x16xf32>
-    %w6 = linalg.transpose ins(%w5 : tensor<1x2x16x2x16x3x3xf32>) outs(%w6_e : tensor<1x2x2x3x3x16x16xf32>) permutation = [0, 1, 3, 5, 6, 4, 2]
+    %w6_e = tensor.empty() : !wei_prepared
+    %w6 = linalg.transpose ins(%w5 : tensor<1x2x16x2x16x3x3xf32>) outs(%w6_e : !wei_prepared) permutation = [0, 1, 3, 5, 6, 4, 2]
 
-    return %w6 : tensor<1x2x2x3x3x16x16xf32>
+    return %w6 : !wei_prepared
 }
 
-func.func @conv_direct__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_ABcd16b16a__f32_aBcd16b__bias__relu(%src: tensor<25088xf32>, %w: tensor<1x2x2x3x3x16x16xf32>, %bias: tensor<17xf32>) -> tensor<25088xf32> {
-    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 2, 28, 28, 16] : tensor<25088xf32> into tensor<1x2x28x28x16xf32>
+func.func @conv_direct__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_ABcd16b16a__f32_aBcd16b__bias__relu(%src: !src_dst_buf, %w: !wei_prepared, %bias: !bias) -> !src_dst_buf {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 2, 28, 28, 16] : !src_dst_buf into tensor<1x2x28x28x16xf32>
 
     %v2_z = arith.constant 0.0 : f32
     %v2 = tensor.pad %v1 low[0, 0, 1, 1, 0] high[0, 0, 1, 1, 0] {
@@ -38,7 +43,7 @@ func.func @conv_direct__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_ABcd16b16a__
     %v4_e = tensor.empty() : tensor<1x1x2x28x28x16xf32>
     %v4_acc = linalg.fill ins(%v4_z : f32) outs(%v4_e : tensor<1x1x2x28x28x16xf32>) -> tensor<1x1x2x28x28x16xf32>
     %v4 = linalg.generic {indexing_maps = [affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (n, g, icb, o0 * 1 + k0 * 1, o1 * 1 + k1 * 1, ib)>, affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (g, ocb, icb, k0, k1, ib, ob)>, affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (n, g, ocb, o0, o1, ob)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
-        ins(%v3, %w : tensor<1x1x2x30x30x16xf32>, tensor<1x2x2x3x3x16x16xf32>) outs(%v4_acc : tensor<1x1x2x28x28x16xf32>) {
+        ins(%v3, %w : tensor<1x1x2x30x30x16xf32>, !wei_prepared) outs(%v4_acc : tensor<1x1x2x28x28x16xf32>) {
     ^bb0(%v4_x: f32, %v4_w: f32, %v4_a: f32):
       %v4_m = arith.mulf %v4_x, %v4_w : f32
       %v4_s = arith.addf %v4_a, %v4_m : f32
@@ -48,7 +53,7 @@ func.func @conv_direct__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_ABcd16b16a__
     %v5 = tensor.pad %bias low[0] high[15] {
     ^bb0(%v5_i0: index):
       tensor.yield %v5_z : f32
-    } : tensor<17xf32> to tensor<32xf32>
+    } : !bias to tensor<32xf32>
 
     %v6 = tensor.expand_shape %v5 [[0, 1, 2]] output_shape [1, 2, 16] : tensor<32xf32> into tensor<1x2x16xf32>
 
@@ -61,7 +66,7 @@ func.func @conv_direct__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_ABcd16b16a__
       %v7_r = arith.maximumf %v7_ab, %v7_zero : f32
       linalg.yield %v7_r : f32
     } -> tensor<1x1x2x28x28x16xf32>
-    %v8 = tensor.collapse_shape %v7 [[0, 1, 2, 3, 4, 5]] : tensor<1x1x2x28x28x16xf32> into tensor<25088xf32>
+    %v8 = tensor.collapse_shape %v7 [[0, 1, 2, 3, 4, 5]] : tensor<1x1x2x28x28x16xf32> into !src_dst_buf
 
-    return %v8 : tensor<25088xf32>
+    return %v8 : !src_dst_buf
 }

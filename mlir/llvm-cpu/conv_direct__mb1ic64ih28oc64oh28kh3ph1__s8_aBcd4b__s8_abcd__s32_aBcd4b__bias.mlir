@@ -1,21 +1,27 @@
 // Auto-generated file. Do not edit!
 //   Template: conv.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @conv_direct__mb1ic64ih28oc64oh28kh3ph1__s8_aBcd4b__s8_abcd__s32_aBcd4b__bias_prepare(%wei: tensor<36864xi8>) -> tensor<1x16x16x3x3x4x4xi8> {
-    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : tensor<36864xi8> into tensor<64x64x3x3xi8>
+!src_buf = tensor<50176xi8>
+!wei_buf = tensor<36864xi8>
+!wei_prepared = tensor<1x16x16x3x3x4x4xi8>
+!bias = tensor<64xf32>
+!dst_buf = tensor<50176xi32>
+
+func.func @conv_direct__mb1ic64ih28oc64oh28kh3ph1__s8_aBcd4b__s8_abcd__s32_aBcd4b__bias_prepare(%wei: !wei_buf) -> !wei_prepared {
+    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : !wei_buf into tensor<64x64x3x3xi8>
 
     %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 64, 64, 3, 3] : tensor<64x64x3x3xi8> into tensor<1x64x64x3x3xi8>
 
     %w3 = tensor.expand_shape %w2 [[0], [1, 2], [3, 4], [5], [6]] output_shape [1, 16, 4, 16, 4, 3, 3] : tensor<1x64x64x3x3xi8> into tensor<1x16x4x16x4x3x3xi8>
 
-    %w4_e = tensor.empty() : tensor<1x16x16x3x3x4x4xi8>
-    %w4 = linalg.transpose ins(%w3 : tensor<1x16x4x16x4x3x3xi8>) outs(%w4_e : tensor<1x16x16x3x3x4x4xi8>) permutation = [0, 1, 3, 5, 6, 4, 2]
+    %w4_e = tensor.empty() : !wei_prepared
+    %w4 = linalg.transpose ins(%w3 : tensor<1x16x4x16x4x3x3xi8>) outs(%w4_e : !wei_prepared) permutation = [0, 1, 3, 5, 6, 4, 2]
 
-    return %w4 : tensor<1x16x16x3x3x4x4xi8>
+    return %w4 : !wei_prepared
 }
 
-func.func @conv_direct__mb1ic64ih28oc64oh28kh3ph1__s8_aBcd4b__s8_abcd__s32_aBcd4b__bias(%src: tensor<50176xi8>, %w: tensor<1x16x16x3x3x4x4xi8>, %bias: tensor<64xf32>) -> tensor<50176xi32> {
-    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 16, 28, 28, 4] : tensor<50176xi8> into tensor<1x16x28x28x4xi8>
+func.func @conv_direct__mb1ic64ih28oc64oh28kh3ph1__s8_aBcd4b__s8_abcd__s32_aBcd4b__bias(%src: !src_buf, %w: !wei_prepared, %bias: !bias) -> !dst_buf {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 16, 28, 28, 4] : !src_buf into tensor<1x16x28x28x4xi8>
 
     %v2_z = arith.constant 0 : i8
     %v2 = tensor.pad %v1 low[0, 0, 1, 1, 0] high[0, 0, 1, 1, 0] {
@@ -29,7 +35,7 @@ func.func @conv_direct__mb1ic64ih28oc64oh28kh3ph1__s8_aBcd4b__s8_abcd__s32_aBcd4
     %v4_e = tensor.empty() : tensor<1x1x16x28x28x4xi32>
     %v4_acc = linalg.fill ins(%v4_z : i32) outs(%v4_e : tensor<1x1x16x28x28x4xi32>) -> tensor<1x1x16x28x28x4xi32>
     %v4 = linalg.generic {indexing_maps = [affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (n, g, icb, o0 * 1 + k0 * 1, o1 * 1 + k1 * 1, ib)>, affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (g, ocb, icb, k0, k1, ib, ob)>, affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (n, g, ocb, o0, o1, ob)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
-        ins(%v3, %w : tensor<1x1x16x30x30x4xi8>, tensor<1x16x16x3x3x4x4xi8>) outs(%v4_acc : tensor<1x1x16x28x28x4xi32>) {
+        ins(%v3, %w : tensor<1x1x16x30x30x4xi8>, !wei_prepared) outs(%v4_acc : tensor<1x1x16x28x28x4xi32>) {
     ^bb0(%v4_x: i8, %v4_w: i8, %v4_a: i32):
       %v4_xe = arith.extsi %v4_x : i8 to i32
       %v4_we = arith.extsi %v4_w : i8 to i32
@@ -37,7 +43,7 @@ func.func @conv_direct__mb1ic64ih28oc64oh28kh3ph1__s8_aBcd4b__s8_abcd__s32_aBcd4
       %v4_s = arith.addi %v4_a, %v4_m : i32
       linalg.yield %v4_s : i32
     } -> tensor<1x1x16x28x28x4xi32>
-    %v5 = tensor.expand_shape %bias [[0, 1, 2]] output_shape [1, 16, 4] : tensor<64xf32> into tensor<1x16x4xf32>
+    %v5 = tensor.expand_shape %bias [[0, 1, 2]] output_shape [1, 16, 4] : !bias into tensor<1x16x4xf32>
 
     %v6_e = tensor.empty() : tensor<1x1x16x28x28x4xi32>
     %v6 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
@@ -53,7 +59,7 @@ func.func @conv_direct__mb1ic64ih28oc64oh28kh3ph1__s8_aBcd4b__s8_abcd__s32_aBcd4
       %v6_i = arith.fptosi %v6_c2 : f32 to i32
       linalg.yield %v6_i : i32
     } -> tensor<1x1x16x28x28x4xi32>
-    %v7 = tensor.collapse_shape %v6 [[0, 1, 2, 3, 4, 5]] : tensor<1x1x16x28x28x4xi32> into tensor<50176xi32>
+    %v7 = tensor.collapse_shape %v6 [[0, 1, 2, 3, 4, 5]] : tensor<1x1x16x28x28x4xi32> into !dst_buf
 
-    return %v7 : tensor<50176xi32>
+    return %v7 : !dst_buf
 }

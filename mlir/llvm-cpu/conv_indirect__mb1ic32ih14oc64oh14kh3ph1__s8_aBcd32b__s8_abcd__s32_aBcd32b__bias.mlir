@@ -1,18 +1,24 @@
 // Auto-generated file. Do not edit!
 //   Template: conv.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @conv_indirect__mb1ic32ih14oc64oh14kh3ph1__s8_aBcd32b__s8_abcd__s32_aBcd32b__bias_prepare(%wei: tensor<18432xi8>) -> tensor<1x64x32x9xi8> {
-    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 32, 3, 3] : tensor<18432xi8> into tensor<64x32x3x3xi8>
+!src_buf = tensor<6272xi8>
+!wei_buf = tensor<18432xi8>
+!wei_prepared = tensor<1x64x32x9xi8>
+!bias = tensor<64xf32>
+!dst_buf = tensor<12544xi32>
+
+func.func @conv_indirect__mb1ic32ih14oc64oh14kh3ph1__s8_aBcd32b__s8_abcd__s32_aBcd32b__bias_prepare(%wei: !wei_buf) -> !wei_prepared {
+    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 32, 3, 3] : !wei_buf into tensor<64x32x3x3xi8>
 
     %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 64, 32, 3, 3] : tensor<64x32x3x3xi8> into tensor<1x64x32x3x3xi8>
 
-    %w3 = tensor.collapse_shape %w2 [[0], [1], [2], [3, 4]] : tensor<1x64x32x3x3xi8> into tensor<1x64x32x9xi8>
+    %w3 = tensor.collapse_shape %w2 [[0], [1], [2], [3, 4]] : tensor<1x64x32x3x3xi8> into !wei_prepared
 
-    return %w3 : tensor<1x64x32x9xi8>
+    return %w3 : !wei_prepared
 }
 
-func.func @conv_indirect__mb1ic32ih14oc64oh14kh3ph1__s8_aBcd32b__s8_abcd__s32_aBcd32b__bias(%src: tensor<6272xi8>, %w: tensor<1x64x32x9xi8>, %bias: tensor<64xf32>) -> tensor<12544xi32> {
-    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 1, 14, 14, 32] : tensor<6272xi8> into tensor<1x1x14x14x32xi8>
+func.func @conv_indirect__mb1ic32ih14oc64oh14kh3ph1__s8_aBcd32b__s8_abcd__s32_aBcd32b__bias(%src: !src_buf, %w: !wei_prepared, %bias: !bias) -> !dst_buf {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 1, 14, 14, 32] : !src_buf into tensor<1x1x14x14x32xi8>
 
     %v2_e = tensor.empty() : tensor<1x32x14x14xi8>
     %v2 = linalg.unpack %v1 outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [32] into %v2_e : tensor<1x1x14x14x32xi8> -> tensor<1x32x14x14xi8>
@@ -32,7 +38,7 @@ func.func @conv_indirect__mb1ic32ih14oc64oh14kh3ph1__s8_aBcd32b__s8_abcd__s32_aB
     %v7_e = tensor.empty() : tensor<1x1x64x196xi32>
     %v7_acc = linalg.fill ins(%v7_z : i32) outs(%v7_e : tensor<1x1x64x196xi32>) -> tensor<1x1x64x196xi32>
     %v7 = linalg.generic {indexing_maps = [affine_map<(n, g, oc, o, ic, k) -> (o, k)>, affine_map<(n, g, oc, o, ic, k) -> (g, oc, ic, k)>, affine_map<(n, g, oc, o, ic, k) -> (n, g, oc, o)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
-        ins(%v6, %w : tensor<196x9xi32>, tensor<1x64x32x9xi8>) outs(%v7_acc : tensor<1x1x64x196xi32>) {
+        ins(%v6, %w : tensor<196x9xi32>, !wei_prepared) outs(%v7_acc : tensor<1x1x64x196xi32>) {
     ^bb0(%v7_t: i32, %v7_w: i8, %v7_a: i32):
       %v7_n = linalg.index 0 : index
       %v7_g = linalg.index 1 : index
@@ -47,7 +53,7 @@ func.func @conv_indirect__mb1ic32ih14oc64oh14kh3ph1__s8_aBcd32b__s8_abcd__s32_aB
     } -> tensor<1x1x64x196xi32>
     %v8 = tensor.expand_shape %v7 [[0], [1], [2], [3, 4]] output_shape [1, 1, 64, 14, 14] : tensor<1x1x64x196xi32> into tensor<1x1x64x14x14xi32>
 
-    %v9 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : tensor<64xf32> into tensor<1x64xf32>
+    %v9 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : !bias into tensor<1x64xf32>
 
     %v10_e = tensor.empty() : tensor<1x1x64x14x14xi32>
     %v10 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
@@ -69,7 +75,7 @@ func.func @conv_indirect__mb1ic32ih14oc64oh14kh3ph1__s8_aBcd32b__s8_abcd__s32_aB
     %v12_e = tensor.empty() : tensor<1x2x14x14x32xi32>
     %v12 = linalg.pack %v11 padding_value(%v12_z : i32) outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [32] into %v12_e : tensor<1x64x14x14xi32> -> tensor<1x2x14x14x32xi32>
 
-    %v13 = tensor.collapse_shape %v12 [[0, 1, 2, 3, 4]] : tensor<1x2x14x14x32xi32> into tensor<12544xi32>
+    %v13 = tensor.collapse_shape %v12 [[0, 1, 2, 3, 4]] : tensor<1x2x14x14x32xi32> into !dst_buf
 
-    return %v13 : tensor<12544xi32>
+    return %v13 : !dst_buf
 }

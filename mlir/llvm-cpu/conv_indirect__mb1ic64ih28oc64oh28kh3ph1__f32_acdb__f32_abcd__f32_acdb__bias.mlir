@@ -1,18 +1,23 @@
 // Auto-generated file. Do not edit!
 //   Template: conv.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @conv_indirect__mb1ic64ih28oc64oh28kh3ph1__f32_acdb__f32_abcd__f32_acdb__bias_prepare(%wei: tensor<36864xf32>) -> tensor<1x64x64x9xf32> {
-    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : tensor<36864xf32> into tensor<64x64x3x3xf32>
+!src_dst_buf = tensor<50176xf32>
+!wei_buf = tensor<36864xf32>
+!wei_prepared = tensor<1x64x64x9xf32>
+!bias = tensor<64xf32>
+
+func.func @conv_indirect__mb1ic64ih28oc64oh28kh3ph1__f32_acdb__f32_abcd__f32_acdb__bias_prepare(%wei: !wei_buf) -> !wei_prepared {
+    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : !wei_buf into tensor<64x64x3x3xf32>
 
     %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 64, 64, 3, 3] : tensor<64x64x3x3xf32> into tensor<1x64x64x3x3xf32>
 
-    %w3 = tensor.collapse_shape %w2 [[0], [1], [2], [3, 4]] : tensor<1x64x64x3x3xf32> into tensor<1x64x64x9xf32>
+    %w3 = tensor.collapse_shape %w2 [[0], [1], [2], [3, 4]] : tensor<1x64x64x3x3xf32> into !wei_prepared
 
-    return %w3 : tensor<1x64x64x9xf32>
+    return %w3 : !wei_prepared
 }
 
-func.func @conv_indirect__mb1ic64ih28oc64oh28kh3ph1__f32_acdb__f32_abcd__f32_acdb__bias(%src: tensor<50176xf32>, %w: tensor<1x64x64x9xf32>, %bias: tensor<64xf32>) -> tensor<50176xf32> {
-    %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 28, 28, 64] : tensor<50176xf32> into tensor<1x28x28x64xf32>
+func.func @conv_indirect__mb1ic64ih28oc64oh28kh3ph1__f32_acdb__f32_abcd__f32_acdb__bias(%src: !src_dst_buf, %w: !wei_prepared, %bias: !bias) -> !src_dst_buf {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 28, 28, 64] : !src_dst_buf into tensor<1x28x28x64xf32>
 
     %v2_e = tensor.empty() : tensor<1x64x28x28xf32>
     %v2 = linalg.transpose ins(%v1 : tensor<1x28x28x64xf32>) outs(%v2_e : tensor<1x64x28x28xf32>) permutation = [0, 3, 1, 2]
@@ -32,7 +37,7 @@ func.func @conv_indirect__mb1ic64ih28oc64oh28kh3ph1__f32_acdb__f32_abcd__f32_acd
     %v7_e = tensor.empty() : tensor<1x1x64x784xf32>
     %v7_acc = linalg.fill ins(%v7_z : f32) outs(%v7_e : tensor<1x1x64x784xf32>) -> tensor<1x1x64x784xf32>
     %v7 = linalg.generic {indexing_maps = [affine_map<(n, g, oc, o, ic, k) -> (o, k)>, affine_map<(n, g, oc, o, ic, k) -> (g, oc, ic, k)>, affine_map<(n, g, oc, o, ic, k) -> (n, g, oc, o)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
-        ins(%v6, %w : tensor<784x9xi32>, tensor<1x64x64x9xf32>) outs(%v7_acc : tensor<1x1x64x784xf32>) {
+        ins(%v6, %w : tensor<784x9xi32>, !wei_prepared) outs(%v7_acc : tensor<1x1x64x784xf32>) {
     ^bb0(%v7_t: i32, %v7_w: f32, %v7_a: f32):
       %v7_n = linalg.index 0 : index
       %v7_g = linalg.index 1 : index
@@ -45,7 +50,7 @@ func.func @conv_indirect__mb1ic64ih28oc64oh28kh3ph1__f32_acdb__f32_abcd__f32_acd
     } -> tensor<1x1x64x784xf32>
     %v8 = tensor.expand_shape %v7 [[0], [1], [2], [3, 4]] output_shape [1, 1, 64, 28, 28] : tensor<1x1x64x784xf32> into tensor<1x1x64x28x28xf32>
 
-    %v9 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : tensor<64xf32> into tensor<1x64xf32>
+    %v9 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : !bias into tensor<1x64xf32>
 
     %v10_e = tensor.empty() : tensor<1x1x64x28x28xf32>
     %v10 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
@@ -59,7 +64,7 @@ func.func @conv_indirect__mb1ic64ih28oc64oh28kh3ph1__f32_acdb__f32_abcd__f32_acd
     %v12_e = tensor.empty() : tensor<1x28x28x64xf32>
     %v12 = linalg.transpose ins(%v11 : tensor<1x64x28x28xf32>) outs(%v12_e : tensor<1x28x28x64xf32>) permutation = [0, 2, 3, 1]
 
-    %v13 = tensor.collapse_shape %v12 [[0, 1, 2, 3]] : tensor<1x28x28x64xf32> into tensor<50176xf32>
+    %v13 = tensor.collapse_shape %v12 [[0, 1, 2, 3]] : tensor<1x28x28x64xf32> into !src_dst_buf
 
-    return %v13 : tensor<50176xf32>
+    return %v13 : !src_dst_buf
 }

@@ -1,8 +1,13 @@
 // Auto-generated file. Do not edit!
 //   Template: conv.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias_prepare(%wei: tensor<36864xf32>) -> tensor<36x8x64x8x1xf32> {
-    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : tensor<36864xf32> into tensor<64x64x3x3xf32>
+!src_dst_buf = tensor<200704xf32>
+!wei_buf = tensor<36864xf32>
+!wei_prepared = tensor<36x8x64x8x1xf32>
+!bias = tensor<64xf32>
+
+func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias_prepare(%wei: !wei_buf) -> !wei_prepared {
+    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : !wei_buf into tensor<64x64x3x3xf32>
 
     %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 64, 64, 3, 3] : tensor<64x64x3x3xf32> into tensor<1x64x64x3x3xf32>
 
@@ -34,13 +39,13 @@ func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abc
 
     %w8 = tensor.collapse_shape %w7 [[0, 1, 2], [3], [4], [5]] : tensor<6x6x1x8x64x8xf32> into tensor<36x8x64x8xf32>
 
-    %w9 = tensor.expand_shape %w8 [[0], [1], [2], [3, 4]] output_shape [36, 8, 64, 8, 1] : tensor<36x8x64x8xf32> into tensor<36x8x64x8x1xf32>
+    %w9 = tensor.expand_shape %w8 [[0], [1], [2], [3, 4]] output_shape [36, 8, 64, 8, 1] : tensor<36x8x64x8xf32> into !wei_prepared
 
-    return %w9 : tensor<36x8x64x8x1xf32>
+    return %w9 : !wei_prepared
 }
 
-func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias(%src: tensor<200704xf32>, %w: tensor<36x8x64x8x1xf32>, %bias: tensor<64xf32>) -> tensor<200704xf32> {
-    %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 64, 56, 56] : tensor<200704xf32> into tensor<1x64x56x56xf32>
+func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias(%src: !src_dst_buf, %w: !wei_prepared, %bias: !bias) -> !src_dst_buf {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 64, 56, 56] : !src_dst_buf into tensor<1x64x56x56xf32>
 
     %v2_z = arith.constant 0.0 : f32
     %v2 = tensor.pad %v1 low[0, 0, 1, 1] high[0, 0, 1, 1] {
@@ -92,7 +97,7 @@ func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abc
     %v13_z = arith.constant 0.0 : f32
     %v13_e = tensor.empty() : tensor<36x28x8x8x8xf32>
     %v13_acc = linalg.fill ins(%v13_z : f32) outs(%v13_e : tensor<36x28x8x8x8xf32>) -> tensor<36x28x8x8x8xf32>
-    %v13 = linalg.batch_mmt4d ins(%v12, %w : tensor<36x28x64x8x1xf32>, tensor<36x8x64x8x1xf32>) outs(%v13_acc : tensor<36x28x8x8x8xf32>) -> tensor<36x28x8x8x8xf32>
+    %v13 = linalg.batch_mmt4d ins(%v12, %w : tensor<36x28x64x8x1xf32>, !wei_prepared) outs(%v13_acc : tensor<36x28x8x8x8xf32>) -> tensor<36x28x8x8x8xf32>
     %v14 = tensor.expand_shape %v13 [[0, 1, 2], [3, 4, 5], [6], [7], [8]] output_shape [6, 6, 1, 1, 14, 2, 8, 8, 8] : tensor<36x28x8x8x8xf32> into tensor<6x6x1x1x14x2x8x8x8xf32>
 
     %v15_z = arith.constant 0.0 : f32
@@ -119,7 +124,7 @@ func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abc
 
     %v18 = tensor.extract_slice %v17[0, 0, 0, 0, 0] [1, 1, 64, 56, 56] [1, 1, 1, 1, 1] : tensor<1x1x64x56x64xf32> to tensor<1x1x64x56x56xf32>
 
-    %v19 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : tensor<64xf32> into tensor<1x64xf32>
+    %v19 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : !bias into tensor<1x64xf32>
 
     %v20_e = tensor.empty() : tensor<1x1x64x56x56xf32>
     %v20 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
@@ -130,7 +135,7 @@ func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abc
     } -> tensor<1x1x64x56x56xf32>
     %v21 = tensor.collapse_shape %v20 [[0], [1, 2], [3], [4]] : tensor<1x1x64x56x56xf32> into tensor<1x64x56x56xf32>
 
-    %v22 = tensor.collapse_shape %v21 [[0, 1, 2, 3]] : tensor<1x64x56x56xf32> into tensor<200704xf32>
+    %v22 = tensor.collapse_shape %v21 [[0, 1, 2, 3]] : tensor<1x64x56x56xf32> into !src_dst_buf
 
-    return %v22 : tensor<200704xf32>
+    return %v22 : !src_dst_buf
 }

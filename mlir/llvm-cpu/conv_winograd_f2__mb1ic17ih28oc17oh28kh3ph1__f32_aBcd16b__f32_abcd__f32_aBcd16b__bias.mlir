@@ -1,8 +1,13 @@
 // Auto-generated file. Do not edit!
 //   Template: conv.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f32_aBcd16b__bias_prepare(%wei: tensor<2601xf32>) -> tensor<16x3x17x8x1xf32> {
-    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [17, 17, 3, 3] : tensor<2601xf32> into tensor<17x17x3x3xf32>
+!src_dst_buf = tensor<25088xf32>
+!wei_buf = tensor<2601xf32>
+!wei_prepared = tensor<16x3x17x8x1xf32>
+!bias = tensor<17xf32>
+
+func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f32_aBcd16b__bias_prepare(%wei: !wei_buf) -> !wei_prepared {
+    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [17, 17, 3, 3] : !wei_buf into tensor<17x17x3x3xf32>
 
     %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 17, 17, 3, 3] : tensor<17x17x3x3xf32> into tensor<1x17x17x3x3xf32>
 
@@ -40,13 +45,13 @@ func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f
 
     %w9 = tensor.collapse_shape %w8 [[0, 1, 2], [3], [4], [5]] : tensor<4x4x1x3x17x8xf32> into tensor<16x3x17x8xf32>
 
-    %w10 = tensor.expand_shape %w9 [[0], [1], [2], [3, 4]] output_shape [16, 3, 17, 8, 1] : tensor<16x3x17x8xf32> into tensor<16x3x17x8x1xf32>
+    %w10 = tensor.expand_shape %w9 [[0], [1], [2], [3, 4]] output_shape [16, 3, 17, 8, 1] : tensor<16x3x17x8xf32> into !wei_prepared
 
-    return %w10 : tensor<16x3x17x8x1xf32>
+    return %w10 : !wei_prepared
 }
 
-func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f32_aBcd16b__bias(%src: tensor<25088xf32>, %w: tensor<16x3x17x8x1xf32>, %bias: tensor<17xf32>) -> tensor<25088xf32> {
-    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 2, 28, 28, 16] : tensor<25088xf32> into tensor<1x2x28x28x16xf32>
+func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f32_aBcd16b__bias(%src: !src_dst_buf, %w: !wei_prepared, %bias: !bias) -> !src_dst_buf {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 2, 28, 28, 16] : !src_dst_buf into tensor<1x2x28x28x16xf32>
 
     %v2_e = tensor.empty() : tensor<1x17x28x28xf32>
     %v2 = linalg.unpack %v1 outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [16] into %v2_e : tensor<1x2x28x28x16xf32> -> tensor<1x17x28x28xf32>
@@ -101,7 +106,7 @@ func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f
     %v14_z = arith.constant 0.0 : f32
     %v14_e = tensor.empty() : tensor<16x28x3x8x8xf32>
     %v14_acc = linalg.fill ins(%v14_z : f32) outs(%v14_e : tensor<16x28x3x8x8xf32>) -> tensor<16x28x3x8x8xf32>
-    %v14 = linalg.batch_mmt4d ins(%v13, %w : tensor<16x28x17x8x1xf32>, tensor<16x3x17x8x1xf32>) outs(%v14_acc : tensor<16x28x3x8x8xf32>) -> tensor<16x28x3x8x8xf32>
+    %v14 = linalg.batch_mmt4d ins(%v13, %w : tensor<16x28x17x8x1xf32>, !wei_prepared) outs(%v14_acc : tensor<16x28x3x8x8xf32>) -> tensor<16x28x3x8x8xf32>
     %v15 = tensor.expand_shape %v14 [[0, 1, 2], [3, 4, 5], [6], [7], [8]] output_shape [4, 4, 1, 1, 14, 2, 3, 8, 8] : tensor<16x28x3x8x8xf32> into tensor<4x4x1x1x14x2x3x8x8xf32>
 
     %v16_z = arith.constant 0.0 : f32
@@ -128,7 +133,7 @@ func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f
 
     %v19 = tensor.extract_slice %v18[0, 0, 0, 0, 0] [1, 1, 17, 28, 28] [1, 1, 1, 1, 1] : tensor<1x1x24x28x32xf32> to tensor<1x1x17x28x28xf32>
 
-    %v20 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 17] : tensor<17xf32> into tensor<1x17xf32>
+    %v20 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 17] : !bias into tensor<1x17xf32>
 
     %v21_e = tensor.empty() : tensor<1x1x17x28x28xf32>
     %v21 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
@@ -143,7 +148,7 @@ func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f
     %v23_e = tensor.empty() : tensor<1x2x28x28x16xf32>
     %v23 = linalg.pack %v22 padding_value(%v23_z : f32) outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [16] into %v23_e : tensor<1x17x28x28xf32> -> tensor<1x2x28x28x16xf32>
 
-    %v24 = tensor.collapse_shape %v23 [[0, 1, 2, 3, 4]] : tensor<1x2x28x28x16xf32> into tensor<25088xf32>
+    %v24 = tensor.collapse_shape %v23 [[0, 1, 2, 3, 4]] : tensor<1x2x28x28x16xf32> into !src_dst_buf
 
-    return %v24 : tensor<25088xf32>
+    return %v24 : !src_dst_buf
 }

@@ -1,11 +1,13 @@
 // Auto-generated file. Do not edit!
 //   Template: reorder.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @reorder_64x64x3x3__s8_ABcd16b16a__to_s8_abcd(%src: tensor<36864xi8>) -> tensor<36864xi8> {
-    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4, 5]] output_shape [4, 4, 3, 3, 16, 16] : tensor<36864xi8> into tensor<4x4x3x3x16x16xi8>
+!src_dst_buf = tensor<36864xi8>
+
+func.func @reorder_64x64x3x3__s8_ABcd16b16a__to_s8_abcd(%src: !src_dst_buf) -> !src_dst_buf {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4, 5]] output_shape [4, 4, 3, 3, 16, 16] : !src_dst_buf into tensor<4x4x3x3x16x16xi8>
     %v2_e = tensor.empty() : tensor<4x16x4x16x3x3xi8>
     %v2 = linalg.transpose ins(%v1 : tensor<4x4x3x3x16x16xi8>) outs(%v2_e : tensor<4x16x4x16x3x3xi8>) permutation = [0, 5, 1, 4, 2, 3]
     %v3 = tensor.collapse_shape %v2 [[0, 1], [2, 3], [4], [5]] : tensor<4x16x4x16x3x3xi8> into tensor<64x64x3x3xi8>
-    %v4 = tensor.collapse_shape %v3 [[0, 1, 2, 3]] : tensor<64x64x3x3xi8> into tensor<36864xi8>
-    return %v4 : tensor<36864xi8>
+    %v4 = tensor.collapse_shape %v3 [[0, 1, 2, 3]] : tensor<64x64x3x3xi8> into !src_dst_buf
+    return %v4 : !src_dst_buf
 }

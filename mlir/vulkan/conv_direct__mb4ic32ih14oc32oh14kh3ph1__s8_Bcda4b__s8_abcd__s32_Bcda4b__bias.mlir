@@ -1,21 +1,27 @@
 // Auto-generated file. Do not edit!
 //   Template: conv.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @conv_direct__mb4ic32ih14oc32oh14kh3ph1__s8_Bcda4b__s8_abcd__s32_Bcda4b__bias_prepare(%wei: tensor<9216xi8>) -> tensor<1x8x8x3x3x4x4xi8> {
-    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [32, 32, 3, 3] : tensor<9216xi8> into tensor<32x32x3x3xi8>
+!src_buf = tensor<25088xi8>
+!wei_buf = tensor<9216xi8>
+!wei_prepared = tensor<1x8x8x3x3x4x4xi8>
+!bias = tensor<32xf32>
+!dst_buf = tensor<25088xi32>
+
+func.func @conv_direct__mb4ic32ih14oc32oh14kh3ph1__s8_Bcda4b__s8_abcd__s32_Bcda4b__bias_prepare(%wei: !wei_buf) -> !wei_prepared {
+    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [32, 32, 3, 3] : !wei_buf into tensor<32x32x3x3xi8>
 
     %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 32, 32, 3, 3] : tensor<32x32x3x3xi8> into tensor<1x32x32x3x3xi8>
 
     %w3 = tensor.expand_shape %w2 [[0], [1, 2], [3, 4], [5], [6]] output_shape [1, 8, 4, 8, 4, 3, 3] : tensor<1x32x32x3x3xi8> into tensor<1x8x4x8x4x3x3xi8>
 
-    %w4_e = tensor.empty() : tensor<1x8x8x3x3x4x4xi8>
-    %w4 = linalg.transpose ins(%w3 : tensor<1x8x4x8x4x3x3xi8>) outs(%w4_e : tensor<1x8x8x3x3x4x4xi8>) permutation = [0, 1, 3, 5, 6, 4, 2]
+    %w4_e = tensor.empty() : !wei_prepared
+    %w4 = linalg.transpose ins(%w3 : tensor<1x8x4x8x4x3x3xi8>) outs(%w4_e : !wei_prepared) permutation = [0, 1, 3, 5, 6, 4, 2]
 
-    return %w4 : tensor<1x8x8x3x3x4x4xi8>
+    return %w4 : !wei_prepared
 }
 
-func.func @conv_direct__mb4ic32ih14oc32oh14kh3ph1__s8_Bcda4b__s8_abcd__s32_Bcda4b__bias(%src: tensor<25088xi8>, %w: tensor<1x8x8x3x3x4x4xi8>, %bias: tensor<32xf32>) -> tensor<25088xi32> {
-    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [8, 14, 14, 4, 4] : tensor<25088xi8> into tensor<8x14x14x4x4xi8>
+func.func @conv_direct__mb4ic32ih14oc32oh14kh3ph1__s8_Bcda4b__s8_abcd__s32_Bcda4b__bias(%src: !src_buf, %w: !wei_prepared, %bias: !bias) -> !dst_buf {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [8, 14, 14, 4, 4] : !src_buf into tensor<8x14x14x4x4xi8>
 
     %v2_z = arith.constant 0 : i8
     %v2 = tensor.pad %v1 low[0, 1, 1, 0, 0] high[0, 1, 1, 0, 0] {
@@ -29,7 +35,7 @@ func.func @conv_direct__mb4ic32ih14oc32oh14kh3ph1__s8_Bcda4b__s8_abcd__s32_Bcda4
     %v4_e = tensor.empty() : tensor<4x1x8x14x14x4xi32>
     %v4_acc = linalg.fill ins(%v4_z : i32) outs(%v4_e : tensor<4x1x8x14x14x4xi32>) -> tensor<4x1x8x14x14x4xi32>
     %v4 = linalg.generic {indexing_maps = [affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (g, icb, o0 * 1 + k0 * 1, o1 * 1 + k1 * 1, n, ib)>, affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (g, ocb, icb, k0, k1, ib, ob)>, affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (n, g, ocb, o0, o1, ob)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
-        ins(%v3, %w : tensor<1x8x16x16x4x4xi8>, tensor<1x8x8x3x3x4x4xi8>) outs(%v4_acc : tensor<4x1x8x14x14x4xi32>) {
+        ins(%v3, %w : tensor<1x8x16x16x4x4xi8>, !wei_prepared) outs(%v4_acc : tensor<4x1x8x14x14x4xi32>) {
     ^bb0(%v4_x: i8, %v4_w: i8, %v4_a: i32):
       %v4_xe = arith.extsi %v4_x : i8 to i32
       %v4_we = arith.extsi %v4_w : i8 to i32
@@ -37,7 +43,7 @@ func.func @conv_direct__mb4ic32ih14oc32oh14kh3ph1__s8_Bcda4b__s8_abcd__s32_Bcda4
       %v4_s = arith.addi %v4_a, %v4_m : i32
       linalg.yield %v4_s : i32
     } -> tensor<4x1x8x14x14x4xi32>
-    %v5 = tensor.expand_shape %bias [[0, 1, 2]] output_shape [1, 8, 4] : tensor<32xf32> into tensor<1x8x4xf32>
+    %v5 = tensor.expand_shape %bias [[0, 1, 2]] output_shape [1, 8, 4] : !bias into tensor<1x8x4xf32>
 
     %v6_e = tensor.empty() : tensor<4x1x8x14x14x4xi32>
     %v6 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
@@ -56,7 +62,7 @@ func.func @conv_direct__mb4ic32ih14oc32oh14kh3ph1__s8_Bcda4b__s8_abcd__s32_Bcda4
     %v7_e = tensor.empty() : tensor<1x8x14x14x4x4xi32>
     %v7 = linalg.transpose ins(%v6 : tensor<4x1x8x14x14x4xi32>) outs(%v7_e : tensor<1x8x14x14x4x4xi32>) permutation = [1, 2, 3, 4, 0, 5]
 
-    %v8 = tensor.collapse_shape %v7 [[0, 1, 2, 3, 4, 5]] : tensor<1x8x14x14x4x4xi32> into tensor<25088xi32>
+    %v8 = tensor.collapse_shape %v7 [[0, 1, 2, 3, 4, 5]] : tensor<1x8x14x14x4x4xi32> into !dst_buf
 
-    return %v8 : tensor<25088xi32>
+    return %v8 : !dst_buf
 }

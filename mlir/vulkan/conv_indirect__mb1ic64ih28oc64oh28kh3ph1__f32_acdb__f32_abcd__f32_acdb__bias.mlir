@@ -1,18 +1,23 @@
 // Auto-generated file. Do not edit!
 //   Template: conv.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @conv_indirect__mb1ic64ih28oc64oh28kh3ph1__f32_acdb__f32_abcd__f32_acdb__bias_prepare(%wei: tensor<36864xf32>) -> tensor<1x64x64x9xf32> {
-    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : tensor<36864xf32> into tensor<64x64x3x3xf32>
+!src_dst_buf = tensor<50176xf32>
+!wei_buf = tensor<36864xf32>
+!wei_prepared = tensor<1x64x64x9xf32>
+!bias = tensor<64xf32>
+
+func.func @conv_indirect__mb1ic64ih28oc64oh28kh3ph1__f32_acdb__f32_abcd__f32_acdb__bias_prepare(%wei: !wei_buf) -> !wei_prepared {
+    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : !wei_buf into tensor<64x64x3x3xf32>
 
     %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 64, 64, 3, 3] : tensor<64x64x3x3xf32> into tensor<1x64x64x3x3xf32>
 
-    %w3 = tensor.collapse_shape %w2 [[0], [1], [2], [3, 4]] : tensor<1x64x64x3x3xf32> into tensor<1x64x64x9xf32>
+    %w3 = tensor.collapse_shape %w2 [[0], [1], [2], [3, 4]] : tensor<1x64x64x3x3xf32> into !wei_prepared
 
-    return %w3 : tensor<1x64x64x9xf32>
+    return %w3 : !wei_prepared
 }
 
-func.func @conv_indirect__mb1ic64ih28oc64oh28kh3ph1__f32_acdb__f32_abcd__f32_acdb__bias(%src: tensor<50176xf32>, %w: tensor<1x64x64x9xf32>, %bias: tensor<64xf32>) -> tensor<50176xf32> {
-    %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 28, 28, 64] : tensor<50176xf32> into tensor<1x28x28x64xf32>
+func.func @conv_indirect__mb1ic64ih28oc64oh28kh3ph1__f32_acdb__f32_abcd__f32_acdb__bias(%src: !src_dst_buf, %w: !wei_prepared, %bias: !bias) -> !src_dst_buf {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 28, 28, 64] : !src_dst_buf into tensor<1x28x28x64xf32>
 
     %v2_e = tensor.empty() : tensor<1x64x28x28xf32>
     %v2 = linalg.transpose ins(%v1 : tensor<1x28x28x64xf32>) outs(%v2_e : tensor<1x64x28x28xf32>) permutation = [0, 3, 1, 2]
@@ -41,7 +46,7 @@ func.func @conv_indirect__mb1ic64ih28oc64oh28kh3ph1__f32_acdb__f32_abcd__f32_acd
     } -> tensor<1x1x64x9x784xf32>
     %v8 = tensor.collapse_shape %v7 [[0], [1], [2, 3], [4]] : tensor<1x1x64x9x784xf32> into tensor<1x1x576x784xf32>
 
-    %v9 = tensor.collapse_shape %w [[0], [1], [2, 3]] : tensor<1x64x64x9xf32> into tensor<1x64x576xf32>
+    %v9 = tensor.collapse_shape %w [[0], [1], [2, 3]] : !wei_prepared into tensor<1x64x576xf32>
 
     %v10_z = arith.constant 0.0 : f32
     %v10_e = tensor.empty() : tensor<1x1x64x784xf32>
@@ -55,7 +60,7 @@ func.func @conv_indirect__mb1ic64ih28oc64oh28kh3ph1__f32_acdb__f32_abcd__f32_acd
     } -> tensor<1x1x64x784xf32>
     %v11 = tensor.expand_shape %v10 [[0], [1], [2], [3, 4]] output_shape [1, 1, 64, 28, 28] : tensor<1x1x64x784xf32> into tensor<1x1x64x28x28xf32>
 
-    %v12 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : tensor<64xf32> into tensor<1x64xf32>
+    %v12 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : !bias into tensor<1x64xf32>
 
     %v13_e = tensor.empty() : tensor<1x1x64x28x28xf32>
     %v13 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
@@ -69,7 +74,7 @@ func.func @conv_indirect__mb1ic64ih28oc64oh28kh3ph1__f32_acdb__f32_abcd__f32_acd
     %v15_e = tensor.empty() : tensor<1x28x28x64xf32>
     %v15 = linalg.transpose ins(%v14 : tensor<1x64x28x28xf32>) outs(%v15_e : tensor<1x28x28x64xf32>) permutation = [0, 2, 3, 1]
 
-    %v16 = tensor.collapse_shape %v15 [[0, 1, 2, 3]] : tensor<1x28x28x64xf32> into tensor<50176xf32>
+    %v16 = tensor.collapse_shape %v15 [[0, 1, 2, 3]] : tensor<1x28x28x64xf32> into !src_dst_buf
 
-    return %v16 : tensor<50176xf32>
+    return %v16 : !src_dst_buf
 }

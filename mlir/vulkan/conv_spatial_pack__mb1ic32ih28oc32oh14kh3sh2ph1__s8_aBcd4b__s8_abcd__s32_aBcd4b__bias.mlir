@@ -1,16 +1,22 @@
 // Auto-generated file. Do not edit!
 //   Template: conv.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @conv_spatial_pack__mb1ic32ih28oc32oh14kh3sh2ph1__s8_aBcd4b__s8_abcd__s32_aBcd4b__bias_prepare(%wei: tensor<9216xi8>) -> tensor<1x32x32x3x3xi8> {
-    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [32, 32, 3, 3] : tensor<9216xi8> into tensor<32x32x3x3xi8>
+!src_buf = tensor<25088xi8>
+!wei_buf = tensor<9216xi8>
+!wei_prepared = tensor<1x32x32x3x3xi8>
+!bias = tensor<32xf32>
+!dst_buf = tensor<6272xi32>
 
-    %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 32, 32, 3, 3] : tensor<32x32x3x3xi8> into tensor<1x32x32x3x3xi8>
+func.func @conv_spatial_pack__mb1ic32ih28oc32oh14kh3sh2ph1__s8_aBcd4b__s8_abcd__s32_aBcd4b__bias_prepare(%wei: !wei_buf) -> !wei_prepared {
+    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [32, 32, 3, 3] : !wei_buf into tensor<32x32x3x3xi8>
 
-    return %w2 : tensor<1x32x32x3x3xi8>
+    %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 32, 32, 3, 3] : tensor<32x32x3x3xi8> into !wei_prepared
+
+    return %w2 : !wei_prepared
 }
 
-func.func @conv_spatial_pack__mb1ic32ih28oc32oh14kh3sh2ph1__s8_aBcd4b__s8_abcd__s32_aBcd4b__bias(%src: tensor<25088xi8>, %w: tensor<1x32x32x3x3xi8>, %bias: tensor<32xf32>) -> tensor<6272xi32> {
-    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 8, 28, 28, 4] : tensor<25088xi8> into tensor<1x8x28x28x4xi8>
+func.func @conv_spatial_pack__mb1ic32ih28oc32oh14kh3sh2ph1__s8_aBcd4b__s8_abcd__s32_aBcd4b__bias(%src: !src_buf, %w: !wei_prepared, %bias: !bias) -> !dst_buf {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 8, 28, 28, 4] : !src_buf into tensor<1x8x28x28x4xi8>
 
     %v2_e = tensor.empty() : tensor<1x8x4x28x28xi8>
     %v2 = linalg.transpose ins(%v1 : tensor<1x8x28x28x4xi8>) outs(%v2_e : tensor<1x8x4x28x28xi8>) permutation = [0, 1, 4, 2, 3]
@@ -44,7 +50,7 @@ func.func @conv_spatial_pack__mb1ic32ih28oc32oh14kh3sh2ph1__s8_aBcd4b__s8_abcd__
     %v10_e = tensor.empty() : tensor<8x1x32x4x8xi32>
     %v10_acc = linalg.fill ins(%v10_z : i32) outs(%v10_e : tensor<8x1x32x4x8xi32>) -> tensor<8x1x32x4x8xi32>
     %v10 = linalg.generic {indexing_maps = [affine_map<(n, g, oc, o0, o1, ic, k0, k1) -> (n, g, ic, o0 * 2 + k0 * 1, o1 * 2 + k1 * 1)>, affine_map<(n, g, oc, o0, o1, ic, k0, k1) -> (g, oc, ic, k0, k1)>, affine_map<(n, g, oc, o0, o1, ic, k0, k1) -> (n, g, oc, o0, o1)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
-        ins(%v9, %w : tensor<8x1x32x9x17xi8>, tensor<1x32x32x3x3xi8>) outs(%v10_acc : tensor<8x1x32x4x8xi32>) {
+        ins(%v9, %w : tensor<8x1x32x9x17xi8>, !wei_prepared) outs(%v10_acc : tensor<8x1x32x4x8xi32>) {
     ^bb0(%v10_x: i8, %v10_w: i8, %v10_a: i32):
       %v10_xe = arith.extsi %v10_x : i8 to i32
       %v10_we = arith.extsi %v10_w : i8 to i32
@@ -61,7 +67,7 @@ func.func @conv_spatial_pack__mb1ic32ih28oc32oh14kh3sh2ph1__s8_aBcd4b__s8_abcd__
 
     %v14 = tensor.extract_slice %v13[0, 0, 0, 0, 0] [1, 1, 32, 14, 14] [1, 1, 1, 1, 1] : tensor<1x1x32x16x16xi32> to tensor<1x1x32x14x14xi32>
 
-    %v15 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 32] : tensor<32xf32> into tensor<1x32xf32>
+    %v15 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 32] : !bias into tensor<1x32xf32>
 
     %v16_e = tensor.empty() : tensor<1x1x32x14x14xi32>
     %v16 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
@@ -84,7 +90,7 @@ func.func @conv_spatial_pack__mb1ic32ih28oc32oh14kh3sh2ph1__s8_aBcd4b__s8_abcd__
     %v19_e = tensor.empty() : tensor<1x8x14x14x4xi32>
     %v19 = linalg.transpose ins(%v18 : tensor<1x8x4x14x14xi32>) outs(%v19_e : tensor<1x8x14x14x4xi32>) permutation = [0, 1, 3, 4, 2]
 
-    %v20 = tensor.collapse_shape %v19 [[0, 1, 2, 3, 4]] : tensor<1x8x14x14x4xi32> into tensor<6272xi32>
+    %v20 = tensor.collapse_shape %v19 [[0, 1, 2, 3, 4]] : tensor<1x8x14x14x4xi32> into !dst_buf
 
-    return %v20 : tensor<6272xi32>
+    return %v20 : !dst_buf
 }

@@ -1,8 +1,13 @@
 // Auto-generated file. Do not edit!
 //   Template: conv.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias_prepare(%wei: tensor<36864xf32>) -> tensor<6x6x1x64x64xf32> {
-    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : tensor<36864xf32> into tensor<64x64x3x3xf32>
+!src_dst_buf = tensor<200704xf32>
+!wei_buf = tensor<36864xf32>
+!wei_prepared = tensor<6x6x1x64x64xf32>
+!bias = tensor<64xf32>
+
+func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias_prepare(%wei: !wei_buf) -> !wei_prepared {
+    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : !wei_buf into tensor<64x64x3x3xf32>
 
     %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 64, 64, 3, 3] : tensor<64x64x3x3xf32> into tensor<1x64x64x3x3xf32>
 
@@ -18,20 +23,20 @@ func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abc
       linalg.yield %w4_s : f32
     } -> tensor<6x1x64x64x3xf32>
     %w5_z = arith.constant 0.0 : f32
-    %w5_e = tensor.empty() : tensor<6x6x1x64x64xf32>
-    %w5_acc = linalg.fill ins(%w5_z : f32) outs(%w5_e : tensor<6x6x1x64x64xf32>) -> tensor<6x6x1x64x64xf32>
+    %w5_e = tensor.empty() : !wei_prepared
+    %w5_acc = linalg.fill ins(%w5_z : f32) outs(%w5_e : !wei_prepared) -> !wei_prepared
     %w5 = linalg.generic {indexing_maps = [affine_map<(a, b, g, oc, ic, j) -> (b, j)>, affine_map<(a, b, g, oc, ic, j) -> (a, g, oc, ic, j)>, affine_map<(a, b, g, oc, ic, j) -> (a, b, g, oc, ic)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%w3, %w4 : tensor<6x3xf32>, tensor<6x1x64x64x3xf32>) outs(%w5_acc : tensor<6x6x1x64x64xf32>) {
+        ins(%w3, %w4 : tensor<6x3xf32>, tensor<6x1x64x64x3xf32>) outs(%w5_acc : !wei_prepared) {
     ^bb0(%w5_c: f32, %w5_x: f32, %w5_a: f32):
       %w5_m = arith.mulf %w5_c, %w5_x : f32
       %w5_s = arith.addf %w5_a, %w5_m : f32
       linalg.yield %w5_s : f32
-    } -> tensor<6x6x1x64x64xf32>
-    return %w5 : tensor<6x6x1x64x64xf32>
+    } -> !wei_prepared
+    return %w5 : !wei_prepared
 }
 
-func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias(%src: tensor<200704xf32>, %w: tensor<6x6x1x64x64xf32>, %bias: tensor<64xf32>) -> tensor<200704xf32> {
-    %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 64, 56, 56] : tensor<200704xf32> into tensor<1x64x56x56xf32>
+func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias(%src: !src_dst_buf, %w: !wei_prepared, %bias: !bias) -> !src_dst_buf {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 64, 56, 56] : !src_dst_buf into tensor<1x64x56x56xf32>
 
     %v2_z = arith.constant 0.0 : f32
     %v2 = tensor.pad %v1 low[0, 0, 1, 1] high[0, 0, 1, 1] {
@@ -73,7 +78,7 @@ func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abc
     %v9_e = tensor.empty() : tensor<6x6x1x1x64x14x14xf32>
     %v9_acc = linalg.fill ins(%v9_z : f32) outs(%v9_e : tensor<6x6x1x1x64x14x14xf32>) -> tensor<6x6x1x1x64x14x14xf32>
     %v9 = linalg.generic {indexing_maps = [affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, n, g, ic, th, tw)>, affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, g, oc, ic)>, affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, n, g, oc, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v8, %w : tensor<6x6x1x1x64x14x14xf32>, tensor<6x6x1x64x64xf32>) outs(%v9_acc : tensor<6x6x1x1x64x14x14xf32>) {
+        ins(%v8, %w : tensor<6x6x1x1x64x14x14xf32>, !wei_prepared) outs(%v9_acc : tensor<6x6x1x1x64x14x14xf32>) {
     ^bb0(%v9_x: f32, %v9_w: f32, %v9_a: f32):
       %v9_m = arith.mulf %v9_x, %v9_w : f32
       %v9_s = arith.addf %v9_a, %v9_m : f32
@@ -102,7 +107,7 @@ func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abc
     } -> tensor<1x1x64x14x4x14x4xf32>
     %v13 = tensor.collapse_shape %v12 [[0], [1], [2], [3, 4], [5, 6]] : tensor<1x1x64x14x4x14x4xf32> into tensor<1x1x64x56x56xf32>
 
-    %v14 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : tensor<64xf32> into tensor<1x64xf32>
+    %v14 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : !bias into tensor<1x64xf32>
 
     %v15_e = tensor.empty() : tensor<1x1x64x56x56xf32>
     %v15 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
@@ -113,7 +118,7 @@ func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abc
     } -> tensor<1x1x64x56x56xf32>
     %v16 = tensor.collapse_shape %v15 [[0], [1, 2], [3], [4]] : tensor<1x1x64x56x56xf32> into tensor<1x64x56x56xf32>
 
-    %v17 = tensor.collapse_shape %v16 [[0, 1, 2, 3]] : tensor<1x64x56x56xf32> into tensor<200704xf32>
+    %v17 = tensor.collapse_shape %v16 [[0, 1, 2, 3]] : tensor<1x64x56x56xf32> into !src_dst_buf
 
-    return %v17 : tensor<200704xf32>
+    return %v17 : !src_dst_buf
 }

@@ -1,8 +1,13 @@
 // Auto-generated file. Do not edit!
 //   Template: conv.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f32_aBcd16b__bias_prepare(%wei: tensor<2601xf32>) -> tensor<4x4x1x17x17xf32> {
-    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [17, 17, 3, 3] : tensor<2601xf32> into tensor<17x17x3x3xf32>
+!src_dst_buf = tensor<25088xf32>
+!wei_buf = tensor<2601xf32>
+!wei_prepared = tensor<4x4x1x17x17xf32>
+!bias = tensor<17xf32>
+
+func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f32_aBcd16b__bias_prepare(%wei: !wei_buf) -> !wei_prepared {
+    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [17, 17, 3, 3] : !wei_buf into tensor<17x17x3x3xf32>
 
     %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 17, 17, 3, 3] : tensor<17x17x3x3xf32> into tensor<1x17x17x3x3xf32>
 
@@ -18,20 +23,20 @@ func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f
       linalg.yield %w4_s : f32
     } -> tensor<4x1x17x17x3xf32>
     %w5_z = arith.constant 0.0 : f32
-    %w5_e = tensor.empty() : tensor<4x4x1x17x17xf32>
-    %w5_acc = linalg.fill ins(%w5_z : f32) outs(%w5_e : tensor<4x4x1x17x17xf32>) -> tensor<4x4x1x17x17xf32>
+    %w5_e = tensor.empty() : !wei_prepared
+    %w5_acc = linalg.fill ins(%w5_z : f32) outs(%w5_e : !wei_prepared) -> !wei_prepared
     %w5 = linalg.generic {indexing_maps = [affine_map<(a, b, g, oc, ic, j) -> (b, j)>, affine_map<(a, b, g, oc, ic, j) -> (a, g, oc, ic, j)>, affine_map<(a, b, g, oc, ic, j) -> (a, b, g, oc, ic)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%w3, %w4 : tensor<4x3xf32>, tensor<4x1x17x17x3xf32>) outs(%w5_acc : tensor<4x4x1x17x17xf32>) {
+        ins(%w3, %w4 : tensor<4x3xf32>, tensor<4x1x17x17x3xf32>) outs(%w5_acc : !wei_prepared) {
     ^bb0(%w5_c: f32, %w5_x: f32, %w5_a: f32):
       %w5_m = arith.mulf %w5_c, %w5_x : f32
       %w5_s = arith.addf %w5_a, %w5_m : f32
       linalg.yield %w5_s : f32
-    } -> tensor<4x4x1x17x17xf32>
-    return %w5 : tensor<4x4x1x17x17xf32>
+    } -> !wei_prepared
+    return %w5 : !wei_prepared
 }
 
-func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f32_aBcd16b__bias(%src: tensor<25088xf32>, %w: tensor<4x4x1x17x17xf32>, %bias: tensor<17xf32>) -> tensor<25088xf32> {
-    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 2, 28, 28, 16] : tensor<25088xf32> into tensor<1x2x28x28x16xf32>
+func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f32_aBcd16b__bias(%src: !src_dst_buf, %w: !wei_prepared, %bias: !bias) -> !src_dst_buf {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 2, 28, 28, 16] : !src_dst_buf into tensor<1x2x28x28x16xf32>
 
     %v2 = tensor.extract_slice %v1[0, 0, 0, 0, 0] [1, 1, 28, 28, 16] [1, 1, 1, 1, 1] : tensor<1x2x28x28x16xf32> to tensor<1x1x28x28x16xf32>
 
@@ -89,7 +94,7 @@ func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f
     %v16_e = tensor.empty() : tensor<4x4x1x1x17x14x14xf32>
     %v16_acc = linalg.fill ins(%v16_z : f32) outs(%v16_e : tensor<4x4x1x1x17x14x14xf32>) -> tensor<4x4x1x1x17x14x14xf32>
     %v16 = linalg.generic {indexing_maps = [affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, n, g, ic, th, tw)>, affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, g, oc, ic)>, affine_map<(a, b, n, g, oc, th, tw, ic) -> (a, b, n, g, oc, th, tw)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v15, %w : tensor<4x4x1x1x17x14x14xf32>, tensor<4x4x1x17x17xf32>) outs(%v16_acc : tensor<4x4x1x1x17x14x14xf32>) {
+        ins(%v15, %w : tensor<4x4x1x1x17x14x14xf32>, !wei_prepared) outs(%v16_acc : tensor<4x4x1x1x17x14x14xf32>) {
     ^bb0(%v16_x: f32, %v16_w: f32, %v16_a: f32):
       %v16_m = arith.mulf %v16_x, %v16_w : f32
       %v16_s = arith.addf %v16_a, %v16_m : f32
@@ -118,7 +123,7 @@ func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f
     } -> tensor<1x1x17x14x2x14x2xf32>
     %v20 = tensor.collapse_shape %v19 [[0], [1], [2], [3, 4], [5, 6]] : tensor<1x1x17x14x2x14x2xf32> into tensor<1x1x17x28x28xf32>
 
-    %v21 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 17] : tensor<17xf32> into tensor<1x17xf32>
+    %v21 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 17] : !bias into tensor<1x17xf32>
 
     %v22_e = tensor.empty() : tensor<1x1x17x28x28xf32>
     %v22 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
@@ -140,7 +145,7 @@ func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f
     %v26_e = tensor.empty() : tensor<1x2x28x28x16xf32>
     %v26 = linalg.transpose ins(%v25 : tensor<1x2x16x28x28xf32>) outs(%v26_e : tensor<1x2x28x28x16xf32>) permutation = [0, 1, 3, 4, 2]
 
-    %v27 = tensor.collapse_shape %v26 [[0, 1, 2, 3, 4]] : tensor<1x2x28x28x16xf32> into tensor<25088xf32>
+    %v27 = tensor.collapse_shape %v26 [[0, 1, 2, 3, 4]] : tensor<1x2x28x28x16xf32> into !src_dst_buf
 
-    return %v27 : tensor<25088xf32>
+    return %v27 : !src_dst_buf
 }

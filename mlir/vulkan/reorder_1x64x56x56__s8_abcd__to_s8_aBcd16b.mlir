@@ -1,11 +1,13 @@
 // Auto-generated file. Do not edit!
 //   Template: reorder.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @reorder_1x64x56x56__s8_abcd__to_s8_aBcd16b(%src: tensor<200704xi8>) -> tensor<200704xi8> {
-    %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 64, 56, 56] : tensor<200704xi8> into tensor<1x64x56x56xi8>
+!src_dst_buf = tensor<200704xi8>
+
+func.func @reorder_1x64x56x56__s8_abcd__to_s8_aBcd16b(%src: !src_dst_buf) -> !src_dst_buf {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 64, 56, 56] : !src_dst_buf into tensor<1x64x56x56xi8>
     %v2 = tensor.expand_shape %v1 [[0], [1, 2], [3], [4]] output_shape [1, 4, 16, 56, 56] : tensor<1x64x56x56xi8> into tensor<1x4x16x56x56xi8>
     %v3_e = tensor.empty() : tensor<1x4x56x56x16xi8>
     %v3 = linalg.transpose ins(%v2 : tensor<1x4x16x56x56xi8>) outs(%v3_e : tensor<1x4x56x56x16xi8>) permutation = [0, 1, 3, 4, 2]
-    %v4 = tensor.collapse_shape %v3 [[0, 1, 2, 3, 4]] : tensor<1x4x56x56x16xi8> into tensor<200704xi8>
-    return %v4 : tensor<200704xi8>
+    %v4 = tensor.collapse_shape %v3 [[0, 1, 2, 3, 4]] : tensor<1x4x56x56x16xi8> into !src_dst_buf
+    return %v4 : !src_dst_buf
 }

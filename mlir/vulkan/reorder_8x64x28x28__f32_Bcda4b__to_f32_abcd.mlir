@@ -1,11 +1,13 @@
 // Auto-generated file. Do not edit!
 //   Template: reorder.mlir.j2
 //   Generator: kgen 0.1.0
-func.func @reorder_8x64x28x28__f32_Bcda4b__to_f32_abcd(%src: tensor<401408xf32>) -> tensor<401408xf32> {
-    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [16, 28, 28, 8, 4] : tensor<401408xf32> into tensor<16x28x28x8x4xf32>
+!src_dst_buf = tensor<401408xf32>
+
+func.func @reorder_8x64x28x28__f32_Bcda4b__to_f32_abcd(%src: !src_dst_buf) -> !src_dst_buf {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [16, 28, 28, 8, 4] : !src_dst_buf into tensor<16x28x28x8x4xf32>
     %v2_e = tensor.empty() : tensor<8x16x4x28x28xf32>
     %v2 = linalg.transpose ins(%v1 : tensor<16x28x28x8x4xf32>) outs(%v2_e : tensor<8x16x4x28x28xf32>) permutation = [3, 0, 4, 1, 2]
     %v3 = tensor.collapse_shape %v2 [[0], [1, 2], [3], [4]] : tensor<8x16x4x28x28xf32> into tensor<8x64x28x28xf32>
-    %v4 = tensor.collapse_shape %v3 [[0, 1, 2, 3]] : tensor<8x64x28x28xf32> into tensor<401408xf32>
-    return %v4 : tensor<401408xf32>
+    %v4 = tensor.collapse_shape %v3 [[0, 1, 2, 3]] : tensor<8x64x28x28xf32> into !src_dst_buf
+    return %v4 : !src_dst_buf
 }
