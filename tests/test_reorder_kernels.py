@@ -825,10 +825,10 @@ GOLDEN = [
 ]
 
 
-def _golden_text(row):
+def _golden_text(row, header: bool = False):
     cid, dims, s, sdt, d, ddt, q, use_pack, _, _ = row
     return render_reorder(case(cid, dims, s, sdt, d, ddt, q).chain, form="pack" if use_pack else "transpose",
-                          header=False)
+                          header=header)
 
 
 @pytest.mark.parametrize("row", GOLDEN, ids=lambda r: r[0])
@@ -841,9 +841,12 @@ def test_golden_lines(row):
 
 
 def test_header_names_template_and_generator():
-    text = _golden_text(GOLDEN[0])
+    text = _golden_text(GOLDEN[0], header=True)
     assert text.splitlines()[:3] == ["// Auto-generated file. Do not edit!", "//   Template: reorder.mlir.j2",
                                      f"//   Generator: kgen {__version__}"]
+    # then the buffers' type aliases, used in the signature
+    assert text.splitlines()[3:6] == ["!src_buf = tensor<680xf32>", "!dst_buf = tensor<960xf32>", ""]
+    assert "(%src: !src_buf) -> !dst_buf {" in text
     chains = [list(c.chain) for c in MATRIX_CASES[:5]]
     module = render_reorder_module(chains + chains[:2])         # duplicates are rendered once
     assert module.count("Auto-generated file") == 1
