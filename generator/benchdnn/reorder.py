@@ -246,22 +246,14 @@ class _QuantEntry:
         return _entry_str(self.arg, self.policy, value, self.dt, self.DEFAULT_DT, self.groups)
 
 
-@dataclass(frozen=True)
 class AttrScale(_QuantEntry):
     """One argument's scale: ``--attr-scales=src:per_dim_1`` or ``src:common:0.25`` (default 1.0, f32)."""
-    OPTION = "attr-scales"
-    DEFAULT_DT = DEFAULT_SCALE_DT
-    DEFAULT_VALUE = DEFAULT_SCALE
-    VALUE_TYPE = float
+    OPTION, DEFAULT_DT, DEFAULT_VALUE, VALUE_TYPE = "attr-scales", DEFAULT_SCALE_DT, DEFAULT_SCALE, float
 
 
-@dataclass(frozen=True)
 class AttrZeroPoint(_QuantEntry):
     """One argument's zero point: ``--attr-zero-points=src:common:-1+dst:common:2`` (default 0, s32)."""
-    OPTION = "attr-zero-points"
-    DEFAULT_DT = DEFAULT_ZP_DT
-    DEFAULT_VALUE = DEFAULT_ZERO_POINT
-    VALUE_TYPE = int
+    OPTION, DEFAULT_DT, DEFAULT_VALUE, VALUE_TYPE = "attr-zero-points", DEFAULT_ZP_DT, DEFAULT_ZERO_POINT, int
 
 
 def _canonical_arg(text: str) -> str | None:
