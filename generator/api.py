@@ -22,7 +22,7 @@ from .compile import compile_mlir, get_backend
 from .emit.reorder import kernel_name, render_reorder, render_reorder_module
 from .emit.target import RELAYOUT_FORMS
 from .errors import FormatError, InputError, UnsupportedError
-from .layout import MemoryDesc
+from .layout import MemoryDesc, get_dtype
 from .problem.reorder import Quant, ReorderProblem
 from .runtime import BoundCall, LoadedModule, driver_for
 
@@ -260,8 +260,7 @@ class ConvKernel:
     def prepare(self, wei: np.ndarray) -> None:
         """Reorder the weights (physical buffer in the problem's weights format) once, on the device."""
         self.problem.wei.check_buffer(wei)
-        (w,) = self._prepare.invoke(np.ascontiguousarray(wei))
-        self._wei = w
+        self._wei = self._prepare.invoke(np.ascontiguousarray(wei))
 
     def _bias(self, bias) -> list:
         p = self.problem
@@ -269,26 +268,76 @@ class ConvKernel:
             if bias is not None:
                 raise InputError("this kernel was built without bias (use --dir=FWD_B / bias=True)")
             return []
-        b = np.zeros(p.desc.oc, np.float32) if bias is None else np.asarray(bias)
+        bdt = get_dtype(p.bias_dt)
+        b = np.zeros(p.desc.oc, bdt.np_dtype) if bias is None else np.asarray(bias)
         if b.shape != (p.desc.oc,) or b.dtype.kind not in "iuf":
             raise InputError(f"bias has shape {b.shape} and dtype {b.dtype}, expected ({p.desc.oc},) numbers")
-        return [np.array(b, dtype=np.float32, order="C")]
+        if bdt.is_int and not np.array_equal(b, np.round(b)):
+            raise InputError(f"bias is {p.bias_dt} and must hold integers")
+        return [np.array(b, dtype=bdt.np_dtype, order="C")]
 
-    def __call__(self, src: np.ndarray, bias=None) -> np.ndarray:
+    def _attr_args(self, given: dict) -> list[np.ndarray]:
+        """The quantization values and post-op inputs, checked, in the kernel's argument order."""
+        p = self.problem
+        given = dict(given)
+        out = []
+        for name, q in p.quant_args():
+            v = given.pop(name, None)
+            what = f"{q.arg} {'scale' if name.endswith('scale') else 'zero point'} ({q.policy})"
+            if v is None:
+                raise InputError(f"kernel {p.name} needs {name}= the {what}")
+            a = np.asarray(v)
+            want = p.quant_shape(q)
+            if a.dtype.kind not in "iuf" or a.shape != want:
+                raise InputError(f"{name} has shape {a.shape} and dtype {a.dtype}; the {what} wants "
+                                 f"{'a scalar' if not want else f'{want[0]} numbers'}")
+            if name.endswith("zp"):
+                zdt = get_dtype(q.dt)
+                if not np.array_equal(a, np.round(a)):
+                    raise InputError(f"{name} is a zero point and must hold integers")
+                if a.size and (a.min() < zdt.min or a.max() > zdt.max):
+                    raise InputError(f"{name} holds {a.min() if a.min() < zdt.min else a.max()}, outside the "
+                                     f"range of its data type {q.dt} [{int(zdt.min)}, {int(zdt.max)}]")
+            elif not np.all(np.isfinite(a)):
+                raise InputError(f"{name} must be finite")
+            out.append(np.array(a, dtype=p.quant_dtype(name).np_dtype, order="C"))
+        for name, _, op in p.post_op_inputs():
+            v = given.pop(name, None)
+            desc = p.dst if name == "dst_init" else p.binary_desc(op)
+            if v is None:
+                role = ("the prior destination buffer for the sum post-op" if name == "dst_init"
+                        else "the post-op's second input")
+                raise InputError(f"kernel {p.name} needs {name}= ({role}: {desc.describe()})")
+            a = np.asarray(v)
+            if a.dtype != desc.dtype.np_dtype:
+                raise InputError(f"{name} has dtype {a.dtype}, expected {desc.dtype.np_dtype}")
+            desc.check_buffer(a)
+            out.append(np.ascontiguousarray(a))
+        if given:
+            raise InputError(f"unexpected arguments {', '.join(sorted(given))} (this kernel takes "
+                             f"{', '.join([n for n, _ in p.quant_args()] + [n for n, _, _ in p.post_op_inputs()]) or 'none'})")
+        return out
+
+    def _args(self, src, bias, attrs: dict) -> list:
         if self._wei is None:
             raise InputError("call prepare(weights) before running the convolution")
         self.problem.src.check_buffer(src)
-        (out,) = self._run(np.ascontiguousarray(src), self._wei, *self._bias(bias))
+        return [np.ascontiguousarray(src), *self._wei, *self._bias(bias), *self._attr_args(attrs)]
+
+    def __call__(self, src: np.ndarray, bias=None, **attrs) -> np.ndarray:
+        """Run on a source buffer. Keyword arguments: the quantization values (`src_scale`,
+        `wei_scale`, `dst_scale`, `src_zp`, `wei_zp`, `dst_zp`: scalars, or arrays per channel) and
+        the post-ops' inputs (`dst_init`: the destination's prior buffer for `sum`; `binary_<i>` /
+        `prelu_<i>`: the second input of post-op i, as a buffer in its layout)."""
+        (out,) = self._run(*self._args(src, bias, attrs))
         dt = self.problem.dst.dtype.np_dtype
         return out.view(dt) if out.dtype != dt else out
 
-    def bind(self, src: np.ndarray, bias=None) -> BoundCall:
-        """The fast call path: the prepared weights, `src` and the bias on the device and packed once;
-        `call()` reruns the convolution, `call.numpy()[0]` reads the result (see `runtime.BoundCall`)."""
-        if self._wei is None:
-            raise InputError("call prepare(weights) before binding the convolution")
-        self.problem.src.check_buffer(src)
-        return self._run.bind(np.ascontiguousarray(src), self._wei, *self._bias(bias))
+    def bind(self, src: np.ndarray, bias=None, **attrs) -> BoundCall:
+        """The fast call path: the prepared weights, `src`, the bias and the attribute arguments on the
+        device and packed once; `call()` reruns the convolution, `call.numpy()[0]` reads the result
+        (see `runtime.BoundCall`)."""
+        return self._run.bind(*self._args(src, bias, attrs))
 
     def run_logical(self, src: np.ndarray, wei: np.ndarray, bia: np.ndarray | None = None) -> np.ndarray:
         from .problem.conv import torch_wei_dims

@@ -73,33 +73,105 @@ def check_reorder(kernel, problem: ReorderProblem, given: dict[str, float] | Non
 
 
 # ------------------------------------------------------------------------------------------ convolutions
+def _ints(rng: np.random.Generator, dt, shape, lo: int = -4, hi: int = 4) -> np.ndarray:
+    """Small integers that the data type holds exactly (u8: from 0)."""
+    from .layout import get_dtype
+    t = get_dtype(dt)
+    if t.is_int and not t.signed:
+        lo, hi = 0, hi - lo
+    return rng.integers(lo, hi + 1, shape).astype(t.np_dtype)
+
+
 def fill_conv(p: ConvProblem, rng: np.random.Generator):
     """Logical src (N, IC, sp..), PyTorch-layout weights (OC, IC/G, k..) and bias (OC, or None):
     small integers, so products and sums stay exact in f32 (and in f16/bf16 inputs)."""
-    x = rng.integers(-4, 5, p.desc.src_dims).astype(p.src.dtype.np_dtype)
+    from .layout import get_dtype
+    x = _ints(rng, p.src.dtype.name, p.desc.src_dims)
     w = rng.integers(-2, 3, torch_wei_dims(p.desc)).astype(p.wei.dtype.np_dtype)
-    b = rng.integers(-8, 9, p.desc.oc).astype(np.float32) if p.bias else None
+    b = rng.integers(-8, 9, p.desc.oc).astype(get_dtype(p.bias_dt).np_dtype) if p.bias else None
     return x, w, b
 
 
-def check_conv(kernel, p: ConvProblem) -> str | None:
+#: Generated scales are powers of two (exact in every step); zero points small.
+_SCALES = {"src": (0.25, 0.5, 1.0, 2.0), "wei": (0.125, 0.25, 0.5, 1.0, 2.0), "dst": (0.5, 1.0, 2.0, 4.0)}
+
+
+def conv_attr_values(p: ConvProblem, rng: np.random.Generator, given: dict | None = None):
+    """(quant, inputs): the runtime scales / zero points (`given` common values win) and the post-ops'
+    inputs, logical (the sum's prior destination; binary and prelu second inputs)."""
+    given = given or {}
+    quant: dict[str, np.ndarray] = {}
+    for name, q in p.quant_args():
+        shape = p.quant_shape(q)
+        if name in given:
+            quant[name] = np.asarray(given[name])
+        elif name.endswith("scale"):
+            quant[name] = np.asarray(rng.choice(_SCALES[q.arg], shape), np.float32)
+        else:
+            lo, hi = (0, 4) if q.dt == "u8" else (-3, 3)
+            quant[name] = np.asarray(rng.integers(lo, hi + 1, shape), np.int32)
+    inputs: dict[str, np.ndarray] = {}
+    for name, _, op in p.post_op_inputs():
+        if name == "dst_init":
+            inputs[name] = _ints(rng, p.dst.dtype.name, p.dst.dims)
+        elif name.startswith("prelu"):
+            desc = p.binary_desc(op)
+            inputs[name] = rng.choice(np.array([-0.5, 0.25, 0.5, 2.0], np.float32), desc.dims)
+        else:
+            desc = p.binary_desc(op)
+            v = _ints(rng, desc.dtype.name, desc.dims, -3, 3)
+            if op.kind == "div":
+                v = np.where(v == 0, 1, v).astype(v.dtype)
+            inputs[name] = v
+    return quant, inputs
+
+
+def conv_tolerance(p: ConvProblem, quant: dict) -> tuple[float, float, int]:
+    """(relative, absolute-of-max, integer slack) a result may differ from the float64 reference by.
+    Exact for integer-valued data through exact steps (no transcendental post-op, dyadic parameters);
+    else one f32 rounding per step (1e-5 relative) and, for integer destinations, one unit."""
+    from .problem.attr import Eltwise, Sum, is_exact
+
+    def dyadic(v) -> bool:
+        a = np.asarray(v, np.float64) * 1024
+        return bool(np.all(a == np.round(a)))
+    params = [x for op in p.post_ops for x in ((op.alpha, op.beta, op.scale) if isinstance(op, Eltwise)
+                                                else (op.scale,) if isinstance(op, Sum) else ())]
+    exact = (all(is_exact(op) for op in p.post_ops) and all(dyadic(x) for x in params)
+             and all(dyadic(v) for k, v in quant.items() if k.endswith("scale") and not k.startswith("dst"))
+             and all(dyadic(1.0 / np.asarray(v, np.float64)) for k, v in quant.items() if k == "dst_scale"))
+    rel = {"f32": 0.0, "bf16": 2.0 ** -8, "f16": 2.0 ** -11}.get(p.dst.dtype.name, 0.0)
+    if exact:
+        return rel, 0.0, 0
+    return rel + 1e-5, 1e-6, 1
+
+
+def check_conv(kernel, p: ConvProblem, given: dict | None = None) -> str | None:
     """Prepare `kernel`'s weights and run it once on generated data; None when right, else the reason."""
-    x, w, b = fill_conv(p, np.random.default_rng(SEED))
+    rng = np.random.default_rng(SEED)
+    x, w, b = fill_conv(p, rng)
     src, wei = p.src.to_physical(x), p.wei.to_physical(w.reshape(p.wei.dims))
+    quant, logical = conv_attr_values(p, rng, given)
+    inputs = {k: (p.dst if k == "dst_init" else p.binary_desc(op)).to_physical(logical[k])
+              for k, _, op in p.post_op_inputs()}
     kernel.prepare(wei)
-    got = kernel(src, b)
-    want = p.reference(src, wei, b)
+    got = kernel(src, b, **quant, **inputs)
+    want = p.reference(src, wei, b, quant=quant, inputs=inputs)
     pad = p.dst.padding_mask()
     if pad.any() and np.any(got[pad] != 0):
         return f"{int(np.count_nonzero(got[pad]))} padded elements are not zero"
     g, r = got.astype(np.float64), want.astype(np.float64)
-    allowed = 0.0
+    rel, absmax, slack = conv_tolerance(p, quant)
+    finite = np.isfinite(r)
+    top = float(np.abs(r[finite]).max(initial=0.0))
+    allowed = rel * np.abs(np.where(finite, r, 0.0)) + absmax * max(1.0, top) + slack
     if p.tolerance:
         # the variant's error bound, plus one rounding step of a 16-bit destination at each value
         eps = 0.0 if p.dst.dtype.is_int or p.dst.dtype.name == "f32" else float(np.finfo(np.float16).eps
                                                                                  if p.dst.dtype.name == "f16" else 2.0**-7)
-        allowed = p.tolerance * max(1.0, float(np.abs(r).max(initial=0.0))) + eps * np.abs(r)
-    bad = np.abs(g - r) > allowed
+        allowed = allowed + p.tolerance * max(1.0, top) + eps * np.abs(np.where(finite, r, 0.0))
+    with np.errstate(invalid="ignore"):
+        bad = ~((g == r) | (np.isnan(g) & np.isnan(r)) | (np.abs(g - r) <= allowed))
     if bad.any():
         diff = np.abs(g - r)[bad].max()
         tol = f" (tolerance {p.tolerance:g} of max |ref|)" if p.tolerance else ""

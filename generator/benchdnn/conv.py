@@ -79,15 +79,15 @@ continuation), with the conv options::
   zero-points, precomputed-reductions, post-ops, fpmath, acc-mode, dropout, rounding-mode, mb
   (innermost).
 
-What a case carries. Modelled: direction, data types, bias data type, tags, algorithm, the
-post-ops, minibatch override, the descriptor. Knobs the product does not implement are carried
-verbatim in `ConvCase.knobs` (so `ConvCase.repro` reproduces them) and each is listed in
+What a case carries. Modelled: direction, data types, bias data type, tags, algorithm, scales,
+zero points, the post-ops, minibatch override, the descriptor. Knobs the product does not implement
+are carried verbatim in `ConvCase.knobs` (so `ConvCase.repro` reproduces them) and each is listed in
 `ConvCase.unsupported` spelled as the option that causes it: ``--strides=...``,
-``--attr-scales=...``, ``--attr-zero-points=...``, ``--attr-precomputed-reductions=...``,
-``--attr-fpmath=...``, ``--attr-acc-mode=...``, ``--attr-rounding-mode=...``,
-``--attr-dropout=...``, ``--impl=...``/``--skip-impl=...``; likewise a direction, data-type
-combination, bias type or post-op the product does not implement (``--dir=BWD_D``,
-``--dt=u8:s8:s32``, ``--attr-post-ops=sum:0.5``). Harness-only knobs are accepted and ignored
+``--attr-precomputed-reductions=...``, ``--attr-fpmath=...``, ``--attr-acc-mode=...``,
+``--attr-rounding-mode=...``, ``--attr-dropout=...``; likewise a direction, data-type combination,
+bias type, scale / zero-point entry or post-op the product does not implement (``--dir=BWD_D``,
+``--dt=f32:s8:f32``, ``--attr-post-ops=dw:k3s1p1``). ``--impl`` / ``--skip-impl`` are kept for the
+repro line and change nothing (one implementation per kernel). Harness-only knobs are accepted and ignored
 (``--engine``, ``-vN``, ``--ctx-init``, ``--attr-scratchpad``, ...; unlike benchdnn, their comma
 alternatives do not multiply the cases). Unknown options raise `ProblemError` naming the option.
 """
@@ -100,10 +100,15 @@ from typing import Callable, Iterable, Iterator, Mapping
 
 from ..errors import ProblemError, UnsupportedError
 from ..layout import MemoryDesc, get_dtype
-from ..problem.conv import (_AXIS_KEYS, _UNUSED, ACCUMULATORS, AXES, DEFAULT_MB, DESC_FIELDS, ConvDesc,
-                            ConvProblem, derive_padding, kernel_extent, output_size)
+from ..problem.attr import BINARY_KINDS as _PRODUCT_BINARY_KINDS
+from ..problem.attr import ELTWISE_KINDS as _PRODUCT_ELTWISE_KINDS
+from ..problem.attr import Binary, Eltwise, PostOp, Prelu, QuantArg, Sum
+from ..problem.conv import (_AXIS_KEYS, _UNUSED, ACCUMULATORS, AXES, BIAS_TYPES, DEFAULT_MB, DESC_FIELDS,
+                            SCALE_POLICIES, ZERO_POINT_POLICIES, ZERO_POINT_TYPES, ConvDesc, ConvProblem,
+                            derive_padding, kernel_extent, output_size)
 from . import driver
-from .driver import DATA_TYPES, HARNESS_OPTIONS, _err, _parse_dt, _parse_tag, _q, _split_plus
+from .driver import DATA_TYPES, HARNESS_OPTIONS, IMPL_FILTERS, _err, _parse_dt, _parse_tag, _q, _split_plus
+from .reorder import AttrScale, AttrZeroPoint, _parse_quant
 
 __all__ = [
     "ALGORITHMS",
@@ -115,6 +120,8 @@ __all__ = [
     "SUPPORTED_DTS",
     "SUPPORTED_POST_OPS",
     "conv_problem",
+    "given_conv_quant_values",
+    "post_op_from_text",
     "parse_conv_args",
     "parse_conv_batch_file",
     "parse_conv_desc",
@@ -274,10 +281,9 @@ SUPPORTED_DIRECTIONS = ("FWD_B", "FWD_D", "FWD_I")
 _DIRS_WITH_BIAS = ("FWD_B", "BWD_WB")      # FLAG_BIA in utils/res.hpp
 DEFAULT_DIR = "FWD_B"
 
-#: Data-type triples (src, wei, dst) the product implements. One place to extend.
-SUPPORTED_DTS = frozenset({("f32", "f32", "f32"), ("f16", "f16", "f16"), ("bf16", "bf16", "bf16"),
-                           ("s8", "s8", "s32")})
-SUPPORTED_BIA_DTS = ("f32",)
+#: Data-type triples (src, wei, dst) the product implements: the problem model's accumulator table.
+SUPPORTED_DTS = frozenset(ACCUMULATORS)
+SUPPORTED_BIA_DTS = BIAS_TYPES
 DEFAULT_DT = ("f32", "f32", "f32")
 
 #: ``--alg`` spellings -> the product's algorithm name (benchdnn's str2alg names are aliases).
@@ -288,8 +294,8 @@ _ALG_ALIASES = {"convolution_direct": "direct", "wino": "winograd", "convolution
 DEFAULT_ALG = "direct"
 DEFAULT_TAG = "any"
 
-#: Post-ops the product implements, in their normalized spelling.
-SUPPORTED_POST_OPS = ("relu",)
+#: Post-op kinds the product implements (eltwise, sum, binary, prelu); ``dw`` and ``select`` are not.
+SUPPORTED_POST_OPS = (*_PRODUCT_ELTWISE_KINDS, *_PRODUCT_BINARY_KINDS, "sum", "prelu")
 #: benchdnn's post-op kinds (``dnn_types.cpp`` ``kind_table``), lower case.
 _ELTWISE_KINDS = ("abs", "clip", "clip_v2", "clip_v2_dst", "elu", "elu_dst", "exp", "exp_dst",
                   "gelu_erf", "gelu_tanh", "hardsigmoid", "hardswish", "linear", "log", "logistic",
@@ -312,7 +318,8 @@ _REPRO_ORDER = ("dir", "dt", "bia-dt", "stag", "wtag", "dtag", "strides", "alg",
                 "attr-zero-points", "attr-precomputed-reductions", "attr-post-ops", "attr-fpmath",
                 "attr-acc-mode", "attr-rounding-mode", "attr-dropout", "impl", "skip-impl",
                 "global-impl", "global-skip-impl", "buffer-prefix")
-_MODELLED = ("dir", "dt", "bia-dt", "stag", "wtag", "dtag", "alg", "attr-post-ops")
+_MODELLED = ("dir", "dt", "bia-dt", "stag", "wtag", "dtag", "alg", "attr-scales", "attr-zero-points",
+             "attr-post-ops")
 KNOB_NAMES = tuple(n for n in _REPRO_ORDER if n not in _MODELLED)
 _ORDER_RANK = {n: i for i, n in enumerate(_REPRO_ORDER)}
 
@@ -350,6 +357,8 @@ class ConvCase(driver.Case):
     knobs: tuple[tuple[str, str], ...] = ()
     extras: tuple[tuple[str, str], ...] = ()
     mb: int = field(default=0, compare=False)
+    scales: tuple[AttrScale, ...] = ()
+    zero_points: tuple[AttrZeroPoint, ...] = ()
     unsupported: tuple[str, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -380,10 +389,17 @@ class ConvCase(driver.Case):
             reasons.append(f"--dt={_dt_text(self.dt)}")
         if self.bia_dt is not None and self.bia_dt not in SUPPORTED_BIA_DTS:
             reasons.append(f"--bia-dt={self.bia_dt}")
+        set_(self, "scales", tuple(self.scales))
+        set_(self, "zero_points", tuple(self.zero_points))
         for opt in _REPRO_ORDER:
-            if opt == "attr-post-ops":
-                reasons += [f"--attr-post-ops={p}" for p in self.post_ops if p not in SUPPORTED_POST_OPS]
-            elif opt in KNOB_NAMES:
+            if opt == "attr-scales":
+                reasons += [f"--attr-scales={q}" for q in self.scales if _quant_unsupported(q, SCALE_POLICIES, ("f32",))]
+            elif opt == "attr-zero-points":
+                reasons += [f"--attr-zero-points={q}" for q in self.zero_points
+                            if _quant_unsupported(q, ZERO_POINT_POLICIES, ZERO_POINT_TYPES)]
+            elif opt == "attr-post-ops":
+                reasons += [f"--attr-post-ops={p}" for p in self.post_ops if _post_op_unsupported(p, self.desc.ndims)]
+            elif opt in KNOB_NAMES and opt not in IMPL_FILTERS:
                 reasons += [f"--{k}={v}" for k, v in self.knobs if k == opt]
         set_(self, "unsupported", tuple(reasons))
 
@@ -433,6 +449,12 @@ class ConvCase(driver.Case):
             elif opt == "attr-post-ops":
                 if self.post_ops:
                     args.append("--attr-post-ops=" + "+".join(self.post_ops))
+            elif opt == "attr-scales":
+                if self.scales:
+                    args.append("--attr-scales=" + "+".join(map(str, self.scales)))
+            elif opt == "attr-zero-points":
+                if self.zero_points:
+                    args.append("--attr-zero-points=" + "+".join(map(str, self.zero_points)))
             else:
                 args += [f"--{k}={v}" for k, v in self.knobs if k == opt]
         args += [f"--{k}={v}" for k, v in self.extras]
@@ -537,9 +559,14 @@ _POST_OP_VALUE_RE = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0
 
 
 def _parse_post_ops(text: str, where: str | None) -> tuple[str, ...]:
-    """``--attr-post-ops``: '+'-joined entries ``KIND[:...]`` (``parser.cpp`` ``str2attr_post_ops``).
-    Eltwise entries take ``[:ALPHA[:BETA]]``; ``relu`` with alpha = beta = 0 is normalized to
-    ``relu``. Other kinds are kept verbatim (their kind lower-cased)."""
+    """``--attr-post-ops``: '+'-joined entries (``parser.cpp`` ``str2attr_post_ops``, knobs_attr.md)::
+
+        sum[:SCALE[:ZERO_POINT[:DATA_TYPE]]]   ELTWISE[:ALPHA[:BETA[:SCALE]]]   dw:KkSsPp[:DST_DT]
+        BINARY:DT[:MASK_INPUT[:TAG[:STRIDES]]]   prelu[:MASK_INPUT]
+
+    Each entry is checked and kept as text (kind lower-cased, benchdnn's long names shortened);
+    ``relu`` with alpha = beta = 0 (and scale 1) is normalized to ``relu``. `post_op_from_text` turns
+    an entry into the problem model's post-op."""
     if text == "":
         return ()
     out = []
@@ -560,14 +587,117 @@ def _parse_post_ops(text: str, where: str | None) -> tuple[str, ...]:
         if kind == "dw" and not rest:
             raise _err(f"{what}: the dw post-op needs its parameters, e.g. dw:k3s1p1", where)
         params = rest.split(":") if rest else []
+        if any(p == "" for p in params):
+            raise _err(f"{what}: empty ':' field in {_q(entry)}", where)
         if kind in _ELTWISE_KINDS:
-            if len(params) > 2 or any(not _POST_OP_VALUE_RE.fullmatch(p) for p in params):
-                raise _err(f"{what}: eltwise entry {_q(entry)} takes [:ALPHA[:BETA]] numbers", where)
-            if kind == "relu" and all(float(p) == 0.0 for p in params):
+            if len(params) > 3 or any(not _POST_OP_VALUE_RE.fullmatch(p) for p in params):
+                raise _err(f"{what}: eltwise entry {_q(entry)} takes [:ALPHA[:BETA[:SCALE]]] numbers", where)
+            if kind == "relu" and all(float(p) == (1.0 if i == 2 else 0.0) for i, p in enumerate(params)):
                 out.append("relu")
                 continue
+        elif kind == "sum":
+            if len(params) > 3:
+                raise _err(f"{what}: {_q(entry)} has too many fields (sum[:SCALE[:ZERO_POINT[:DATA_TYPE]]])", where)
+            if params and not _POST_OP_VALUE_RE.fullmatch(params[0]):
+                raise _err(f"{what}: sum scale {_q(params[0])} is not a number", where)
+            if len(params) > 1 and not re.fullmatch(r"[+-]?[0-9]+", params[1]):
+                raise _err(f"{what}: sum zero point {_q(params[1])} is not an integer", where)
+            if len(params) > 2:
+                if params[2].lower() == "undef":
+                    raise _err(f"{what}: sum data type 'undef' is invalid", where)
+                params[2] = _parse_dt(params[2], what, where)
+        elif kind in _BINARY_KINDS:
+            if not params:
+                raise _err(f"{what}: binary entry {_q(entry)} needs the data type of its second input, "
+                           f"e.g. {kind}:f32 or {kind}:f32:per_oc", where)
+            params[0] = _parse_dt(params[0].split(".")[0], what, where) + (
+                "." + params[0].split(".", 1)[1] if "." in params[0] else "")
+            if len(params) > 1:
+                params[1] = _parse_binary_policy(params[1], what, where)
+            if len(params) > 2:
+                params[2] = _parse_tag(params[2], what, where)
+            if len(params) > 4:
+                raise _err(f"{what}: {_q(entry)} has too many fields (BINARY:DT[:MASK[:TAG[:STRIDES]]])", where)
+        elif kind == "prelu":
+            if len(params) > 1:
+                raise _err(f"{what}: {_q(entry)} has too many fields (prelu[:MASK_INPUT])", where)
+            if params:
+                params[0] = _parse_binary_policy(params[0], what, where)
         out.append(":".join([kind] + params))
     return tuple(out)
+
+
+_BINARY_POLICY_NAMES = ("common", "per_oc", "per_tensor", "per_dim_0", "per_dim_1", "per_dim_01", "per_dim_2",
+                        "per_dim_3", "per_ocic")
+
+
+def _parse_binary_policy(text: str, what: str, where: str | None) -> str:
+    if re.fullmatch(r"0|[1-9][0-9]*", text):
+        return text
+    if text.lower() not in _BINARY_POLICY_NAMES:
+        raise _err(f"{what}: unknown mask {_q(text)} (expected common, per_oc, per_tensor or an integer mask)",
+                   where)
+    return text.lower()
+
+
+def _binary_policy(policy: str, ndims: int) -> str | None:
+    """A binary / prelu mask as the product's policy (common, per_oc, per_tensor), None if it is another."""
+    if policy.isdigit():
+        mask = int(policy)
+        return {0: "common", 2: "per_oc", (1 << ndims) - 1: "per_tensor"}.get(mask, policy if mask < 1 << ndims
+                                                                               else None)
+    return {"common": "common", "per_oc": "per_oc", "per_dim_1": "per_oc", "per_tensor": "per_tensor"}.get(policy)
+
+
+def post_op_from_text(entry: str, ndims: int) -> PostOp:
+    """One normalized ``--attr-post-ops`` entry -> the problem model's post-op (`UnsupportedError` for
+    dw, select and masks other than common / per_oc / per_tensor)."""
+    kind, *params = entry.split(":")
+    if kind in _PRODUCT_ELTWISE_KINDS:
+        vals = [float(p) for p in params] + [0.0, 0.0, 1.0][len(params):]
+        return Eltwise(kind, *vals)
+    if kind == "sum":
+        scale = float(params[0]) if params else 1.0
+        zp = int(params[1]) if len(params) > 1 else 0
+        return Sum(scale, zp, params[2] if len(params) > 2 else None)
+    if kind in _PRODUCT_BINARY_KINDS or kind == "prelu":
+        policy_text = params[1 if kind != "prelu" else 0] if len(params) > (1 if kind != "prelu" else 0) else (
+            "per_tensor" if kind != "prelu" else "common")
+        policy = _binary_policy(policy_text, ndims)
+        if policy is None:
+            raise UnsupportedError(f"--attr-post-ops={entry}: mask {policy_text} is not supported "
+                                   f"(common, per_oc, per_tensor)")
+        if kind == "prelu":
+            return Prelu(policy)
+        if "." in params[0] or len(params) > 3:
+            raise UnsupportedError(f"--attr-post-ops={entry}: binary strides are not supported")
+        tag = params[2] if len(params) > 2 else "any"
+        return Binary(kind, params[0], policy, tag)
+    raise UnsupportedError(f"--attr-post-ops={entry}: post-op {kind} is not supported")
+
+
+def _post_op_unsupported(entry: str, ndims: int) -> bool:
+    try:
+        post_op_from_text(entry, ndims)
+    except (UnsupportedError, ProblemError):
+        return True
+    return False
+
+
+def _quant_unsupported(q, policies: Mapping[str, tuple[str, ...]], dts: tuple[str, ...]) -> bool:
+    """A scale / zero-point entry the convolution does not implement (argument, policy, type, groups)."""
+    return (q.arg not in policies or _conv_policy(q) not in policies[q.arg] or q.dt not in dts or bool(q.groups))
+
+
+def _conv_policy(q) -> str | None:
+    """benchdnn's policy of a conv scale / zero point as the problem model's: common, per_oc, per_dim_1."""
+    p = q.policy
+    if p in ("common", "host_scalar", "0"):
+        return "common"
+    if isinstance(q, AttrScale):
+        # per_oc: dim 0 of the weights (dims 0 and 1 with groups: G x OC/G, still one value per OC)
+        return "per_oc" if (q.arg == "wei" and p in ("per_oc", "1", "3")) else None
+    return "per_dim_1" if p in ("per_dim_1", "2") else None
 
 
 def _parse_mb(text: str, where: str | None) -> int:
@@ -586,8 +716,8 @@ _VECTOR: dict[str, tuple[Callable[[str, str | None], object], tuple]] = {
     "dtag": (_parse_conv_tag("--dtag"), (DEFAULT_TAG,)),
     "strides": (_parse_strides, ("",)),
     "alg": (_parse_alg, (DEFAULT_ALG,)),
-    "attr-scales": (_parse_raw("attr-scales"), ("",)),
-    "attr-zero-points": (_parse_raw("attr-zero-points"), ("",)),
+    "attr-scales": (lambda t, w: _parse_quant(t, "attr-scales", w, allow_per_oc=True), ((),)),
+    "attr-zero-points": (lambda t, w: _parse_quant(t, "attr-zero-points", w, allow_per_oc=True), ((),)),
     "attr-precomputed-reductions": (_parse_raw("attr-precomputed-reductions"), ("",)),
     "attr-post-ops": (_parse_post_ops, ((),)),
     "attr-fpmath": (_parse_default_aware("attr-fpmath", ("strict", "strict:false", "strict:0")), ("",)),
@@ -648,11 +778,10 @@ class ConvDriver(driver.Driver):
                         raise _err(f"--strides={strides}: {side} strides {st} have {len(st.split('x'))} "
                                    f"values but problem {_q(text)} has {desc.ndims} dims", where)
             knobs = [(k, val) for k, val in (
-                ("strides", strides), ("attr-scales", scales), ("attr-zero-points", zps),
-                ("attr-precomputed-reductions", prr), ("attr-fpmath", fpmath), ("attr-acc-mode", acc),
+                ("strides", strides), ("attr-precomputed-reductions", prr), ("attr-fpmath", fpmath), ("attr-acc-mode", acc),
                 ("attr-dropout", drop), ("attr-rounding-mode", rnd)) if val]
             case = ConvCase(desc.with_mb(mb) if mb else desc, dir_, dt, bia_dt, stag, wtag, dtag, alg,
-                            pops, tuple(knobs + tail), extras, mb)
+                            pops, tuple(knobs + tail), extras, mb, scales, zps)
             if self.keep(case):
                 yield case
 
@@ -707,11 +836,20 @@ def conv_problem(case: ConvCase) -> ConvProblem:
     d = case.desc
     dts = tuple(case.dt)
     if dts not in ACCUMULATORS:
-        raise UnsupportedError(f"data types {':'.join(dts)} are not supported "
-                               f"(supported: {', '.join(':'.join(k) for k in ACCUMULATORS)})")
+        raise UnsupportedError(f"data types {':'.join(dts)} are not supported (supported: f32, bf16, f16 in any "
+                               f"mix; u8:s8:DST and s8:s8:DST with DST one of u8, s8, s32, f32, bf16, f16)")
     src = MemoryDesc(d.src_dims, dts[0], _plain_tag(case.stag))
     wei = MemoryDesc(d.wei_dims, dts[1], _plain_tag(case.wtag))
     dst = MemoryDesc(d.dst_dims, dts[2], _plain_tag(case.dtag))
-    return ConvProblem(d, src, wei, dst, get_dtype(ACCUMULATORS[dts]), case.with_bias,
-                       "relu" in case.post_ops, case.alg)
+    scales = tuple(QuantArg(q.arg, _conv_policy(q), q.dt) for q in case.scales)
+    zps = tuple(QuantArg(q.arg, _conv_policy(q), q.dt) for q in case.zero_points)
+    post_ops = tuple(post_op_from_text(e, d.ndims) for e in case.post_ops)
+    return ConvProblem(d, src, wei, dst, get_dtype(ACCUMULATORS[dts]), case.with_bias, post_ops, case.alg,
+                       bias_dt=case.bia_dt or "f32", scales=scales, zero_points=zps)
 
+
+def given_conv_quant_values(case: ConvCase) -> dict[str, float]:
+    """The common scale / zero-point values the case names (``--attr-scales=src:common:0.25``), by
+    kernel argument (``src_scale``, ``wei_zp``...): `verify.check_conv` uses them instead of its own."""
+    given = {f"{q.arg}_scale": q for q in case.scales} | {f"{q.arg}_zp": q for q in case.zero_points}
+    return {arg: q.effective_value for arg, q in given.items() if q.value is not None}

@@ -271,8 +271,9 @@ def _arg_rank(arg: str) -> int:
     return _ARG_RANK[arg]
 
 
-def _parse_quant(text: str, option: str, where: str | None) -> tuple:
-    """Parse one alternative of --attr-scales / --attr-zero-points into a tuple of entries."""
+def _parse_quant(text: str, option: str, where: str | None, *, allow_per_oc: bool = False) -> tuple:
+    """Parse one alternative of --attr-scales / --attr-zero-points into a tuple of entries
+    (``per_oc`` names a dim only for a primitive with weights: `allow_per_oc`)."""
     is_scale = option == "attr-scales"
     if text == "":
         return ()
@@ -298,7 +299,7 @@ def _parse_quant(text: str, option: str, where: str | None) -> tuple:
             if policy not in POLICIES:
                 raise _err(f"{what}: unknown policy {_q(pol)} (expected one of {', '.join(POLICIES)} "
                            f"or an integer mask)", where)
-        if is_scale and policy == "per_oc":
+        if is_scale and policy == "per_oc" and not allow_per_oc:
             raise _err(f"{what}: policy 'per_oc' is ambiguous for reorder; use per_dim_0 or per_dim_1",
                        where)
         i = 1

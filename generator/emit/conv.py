@@ -22,6 +22,7 @@ from ..errors import UnsupportedError
 from ..problem.conv import ConvProblem
 from ..problem.geometry import kernel_extent
 from . import relayout
+from .epilogue import AccLayout, channel_mask, plan_attr_epilogue, prepare_outputs_need_wref
 from .relayout import Plan, Value
 from .target import GENERIC, Mmt4dTile, TargetCaps
 from .render import render
@@ -84,6 +85,8 @@ def named_conv(p: ConvProblem, target: TargetCaps = GENERIC) -> NamedConv | None
     d = p.desc
     if p.src.is_blocked or p.dst.is_blocked:
         return None
+    if p.src.dtype.is_int and not p.src.dtype.signed:
+        return None             # linalg's named convs sign-extend their inputs: u8 needs the generic
     nsp = d.ndims - 2
     sp = _SPATIAL[nsp]
     form = "nhwc" if p.src.order[-1] == 1 else "nchw"
@@ -140,7 +143,7 @@ def _direct_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     nc = named_conv(p, target)
     if nc is None:
         return plan.add("conv_direct", x, _out_shape(p), p.acc.mlir, wei=w, strides=strides,
-                        dilations=dilations, src_dt=p.src.dtype, acc_dt=p.acc)
+                        dilations=dilations, src_dt=p.src.dtype, wei_dt=p.wei.dtype, acc_dt=p.acc)
     osp = tuple(s.o for s in sp)
     if nc.kind == "grouped":              # conv_2d_ngchw_gfchw / conv_2d_nhwgc_gfhwc take the grouped tensors
         shape = _out_shape(p) if nc.form == "nchw" else (d.mb,) + osp + (d.g, d.oc // d.g)
@@ -286,7 +289,7 @@ def _im2col_compute_cl(plan: Plan, x: Value, w: Value, p: ConvProblem) -> Value:
             (d.mb,) + odims + (d.g,) + kdims + (d.ic // d.g,)))
         cols = plan.collapse(cols, [[0], list(range(1, 1 + nsp)), [1 + nsp], list(range(2 + nsp, 3 + 2 * nsp))])
     acc = plan.add("gemm_cl", cols, (d.mb, cols.shape[1], d.g, d.oc // d.g), p.acc.mlir, wei=w,
-                   src_dt=p.src.dtype, acc_dt=p.acc)
+                   src_dt=p.src.dtype, wei_dt=p.wei.dtype, acc_dt=p.acc)
     return plan.expand(acc, [[0], list(range(1, 1 + nsp)), [1 + nsp], [2 + nsp]], (d.mb,) + odims + (d.g, d.oc // d.g))
 
 
@@ -300,7 +303,7 @@ def _im2col_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     if all(s.k == 1 for s in sp):
         # 1x1: the GEMM reads the source directly, the stride folded into its access map (no copy)
         acc = plan.add("conv_1x1", x, _out_shape(p), p.acc.mlir, wei=w, strides=[s.s for s in sp],
-                       src_dt=p.src.dtype, acc_dt=p.acc)
+                       src_dt=p.src.dtype, wei_dt=p.wei.dtype, acc_dt=p.acc)
         return acc
     kdims = tuple(s.k for s in sp)
     odims = tuple(s.o for s in sp)
@@ -310,7 +313,7 @@ def _im2col_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
                           (d.mb, d.g, d.ic // d.g) + kdims + odims)
     cols = plan.collapse(cols, [[0], [1], list(range(2, 3 + nsp)), list(range(3 + nsp, 3 + 2 * nsp))])
     acc = plan.add("gemm", cols, (d.mb, d.g, d.oc // d.g, cols.shape[3]), p.acc.mlir, wei=w,
-                   src_dt=p.src.dtype, acc_dt=p.acc)
+                   src_dt=p.src.dtype, wei_dt=p.wei.dtype, acc_dt=p.acc)
     return plan.expand(acc, [[0], [1], [2], list(range(3, 3 + nsp))], _out_shape(p))
 
 
@@ -343,10 +346,10 @@ def _indirect_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Ta
                         flat.elem, table=tbl)
         cols = plan.collapse(cols, [[0], [1], [2, 3], [4]])
         acc = plan.add("gemm", cols, (d.mb, d.g, d.oc // d.g, table.shape[0]), p.acc.mlir,
-                       wei=plan.collapse(w, [[0], [1], [2, 3]]), src_dt=p.src.dtype, acc_dt=p.acc)
+                       wei=plan.collapse(w, [[0], [1], [2, 3]]), src_dt=p.src.dtype, wei_dt=p.wei.dtype, acc_dt=p.acc)
     else:
         acc = plan.add("indirect", flat, (d.mb, d.g, d.oc // d.g, table.shape[0]), p.acc.mlir, wei=w, table=tbl,
-                       src_dt=p.src.dtype, acc_dt=p.acc)
+                       src_dt=p.src.dtype, wei_dt=p.wei.dtype, acc_dt=p.acc)
     return plan.expand(acc, [[0], [1], [2], list(range(3, 3 + nsp))], _out_shape(p))
 
 
@@ -384,7 +387,7 @@ def _spatial_pack_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target
     batch = d.mb * math.prod(ntiles)
     tiles = plan.collapse(tiles, [list(range(1 + nsp))] + [[k] for k in range(1 + nsp, 3 + 2 * nsp)])
     acc = plan.add("conv_direct", tiles, (batch, d.g, ocg) + tile, p.acc.mlir, wei=w, strides=[s.s for s in sp],
-                   dilations=[s.d + 1 for s in sp], src_dt=p.src.dtype, acc_dt=p.acc)
+                   dilations=[s.d + 1 for s in sp], src_dt=p.src.dtype, wei_dt=p.wei.dtype, acc_dt=p.acc)
     acc = plan.expand(acc, [list(range(1 + nsp))] + [[k] for k in range(1 + nsp, 3 + 2 * nsp)],
                       (d.mb,) + ntiles + (d.g, ocg) + tile)
     # (N, T.., G, OCg, t..) -> (N, G, OCg, T0, t0, T1, t1, ..) -> (N, G, OCg, T0*t0, ..) -> crop
@@ -592,7 +595,7 @@ def variant(p: ConvProblem, target: TargetCaps = GENERIC) -> Variant:
     return VARIANTS[p.alg]
 
 
-def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: TargetCaps
+def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: TargetCaps, wref: Value | None
                  ) -> tuple[Plan, list[Value], Value]:
     """The conv function of a PackedConv: source buffer -> its packed tensor (a reshape) -> spatial
     crop / zero pad on the packed axes -> one generic writing the destination's packed tensor, with
@@ -603,7 +606,7 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
     plan = Plan("v")
     src = Value("src", (p.src.buffer_nelems,), p.src.dtype.mlir)
     w = Value("w", prepared.shape, prepared.elem)
-    args = [src, w]
+    args = [src, w] + ([Value("wref", wref.shape, wref.elem)] if wref is not None else [])
     x = relayout.buffer_to_packed(plan, src, p.src)
     sp_pos = [p.src.order.index(2 + i) for i in range(nsp)]
 
@@ -657,7 +660,46 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
     size_of.update(zip(c_out, c_sizes_out))
     out_shape = tuple(size_of[a] for a in out_idx)
     acc = plan.add("conv_packed", x, out_shape, p.acc.mlir, wei=w, dims=par + red, npar=len(par),
-                   src_idx=src_idx, wei_idx=wei_idx, out_idx=out_idx, src_dt=p.src.dtype, acc_dt=p.acc)
+                   src_idx=src_idx, wei_idx=wei_idx, out_idx=out_idx, src_dt=p.src.dtype, wei_dt=p.wei.dtype, acc_dt=p.acc)
+
+    if p.has_attributes:
+        c_names = c_out + inner_out
+        c_shape = tuple(size_of[a] for a in c_names)
+
+        def per_oc(plan_: Plan, v: Value) -> tuple[Value, list[int]]:
+            v = plan_.expand(plan_.pad(v, [math.prod(c_shape) - v.shape[0]]), [list(range(len(c_shape)))], c_shape)
+            return v, [out_idx.index(a) for a in c_names]
+
+        def from_packed(plan_: Plan, v: Value) -> tuple[Value, list[int]]:
+            # the destination's packed tensor, its channel-block axis split into c_out
+            cpos = p.dst.order.index(1)
+            v = plan_.expand(v, [[i] for i in range(cpos)] + [list(range(cpos, cpos + len(c_out)))] +
+                             [[i + len(c_out) - 1] for i in range(cpos + 1, len(v.shape))],
+                             v.shape[:cpos] + tuple(c_sizes_out) + v.shape[cpos + 1:])
+            return v, [out_idx.index(a) for a in final_idx]
+
+        def full(plan_: Plan, v: Value) -> tuple[Value, list[int]]:
+            from ..layout import get_dtype
+            return from_packed(plan_, relayout.logical_to_packed(plan_, v, p.dst.with_dtype(get_dtype(v.elem)),
+                                                                 target.conv_form))
+
+        def dst_buffer(plan_: Plan, buf: Value, desc) -> tuple[Value, list[int]]:
+            if desc.format_name() == p.dst.format_name() and desc.dims == p.dst.dims:
+                return from_packed(plan_, relayout.buffer_to_packed(plan_, buf, desc))
+            return full(plan_, relayout.buffer_to_logical(plan_, buf, desc, target.conv_form))
+
+        def channel_valid(plan_: Plan):
+            m = channel_mask(c_shape, d.oc, pc.depthwise, d.g, pc.bo)
+            if m is None:
+                return None
+            return plan_.add("constant", None, m.shape, "i8", hex=m.tobytes().hex().upper()), \
+                [out_idx.index(a) for a in c_names]
+
+        y = plan_attr_epilogue(plan, acc, p, AccLayout(per_oc, full, dst_buffer, channel_valid), args, src,
+                               args[2] if wref is not None else None, target.conv_form)
+        y = plan.transpose(y, [out_idx.index(a) for a in final_idx])
+        out = plan.collapse(y, [list(range(len(y.shape)))])
+        return plan, args, out
 
     grouped_bias, bias_dims = None, []
     if p.bias:
@@ -675,10 +717,11 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
 
 
 def _signature_aliases(wbuf: Value, args: list[Value], out: Value, prepared: Value) -> list[tuple[str, Value]]:
-    """The module's `!type` aliases: its buffers and the prepared weights, by role."""
-    roles = {"src": "src_buf", "w": "wei_prepared", "bias": "bias"}
+    """The module's `!type` aliases: its buffers and the prepared weights, by role (the bias and the
+    sum's prior destination too; scales, zero points and post-op inputs keep their plain types)."""
+    roles = {"bias": "bias", "dst_init": "dst_buf"}
     return ([("src_buf", args[0]), ("wei_buf", wbuf), ("wei_prepared", prepared)]
-            + [(roles[a.name], a) for a in args[2:]] + [("dst_buf", out)])
+            + [(roles[a.name], a) for a in args[2:] if a.name in roles] + [("dst_buf", out)])
 
 
 def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = True) -> str:
@@ -696,12 +739,14 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     wl = relayout.buffer_to_logical(prep, wbuf, p.wei, form)
     if not d.has_groups:
         wl = prep.add("expand", wl, d.wei_dims_grouped, groups=[[0, 1]] + [[i + 1] for i in range(1, nsp + 2)])
+    # a source zero point needs the grouped logical weights at run time too (emit/epilogue.py)
+    wref = prep.collapse(wl, [[0], [1], [2], list(range(3, 3 + nsp))]) if prepare_outputs_need_wref(p) else None
     pc = packed_conv(p) if v.name == "direct" else None
     if pc is not None:
         prepared = _packed_weights(prep, wl, p, pc)
-        plan, args, out = _packed_plan(p, pc, prepared, target)
+        plan, args, out = _packed_plan(p, pc, prepared, target, wref)
         return render(TEMPLATE, header=header, fn=name, args=args, steps=plan.steps, result=out,
-                      prep_args=[wbuf], prep_steps=prep.steps, prep_result=prepared,
+                      prep_args=[wbuf], prep_steps=prep.steps, prep_results=[prepared] + ([wref] if wref else []),
                       aliases=_signature_aliases(wbuf, args, out, prepared))
     prepared = v.weights(prep, wl, p, target)
 
@@ -716,9 +761,9 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     plan = Plan("v")
     src = Value("src", (p.src.buffer_nelems,), p.src.dtype.mlir)
     w = Value("w", prepared.shape, prepared.elem)
-    args = [src, w]
+    args = [src, w] + ([Value("wref", wref.shape, wref.elem)] if wref is not None else [])
     bias = None
-    if p.bias:
+    if p.bias and not p.has_attributes:
         bias = Value("bias", (d.oc,), "f32")
         args.append(bias)
     x = relayout.buffer_to_logical(plan, src, src_desc, form)
@@ -742,13 +787,33 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     gshape = x.shape[:c_ax] + (d.g, d.ic // d.g) + x.shape[c_ax + 1:]
     x = plan.expand(x, split, gshape)
     acc = v.compute(plan, x, w, p, target)
-    grouped_bias = None
-    if bias is not None:
-        grouped_bias = plan.expand(bias, [[0, 1]], (d.g, d.oc // d.g))
-    y = plan.add("conv_epilogue", acc, acc.shape, p.dst.dtype.mlir, bias=grouped_bias, bias_dims=[c_ax, c_ax + 1],
-                 relu=p.relu, acc_dt=p.acc, dst_dt=p.dst.dtype, lo=p.dst.dtype.min, hi=p.dst.dtype.max)
+    if p.has_attributes:
+        gsplit = (d.g, d.oc // d.g)
+
+        def per_oc(plan_: Plan, vec: Value) -> tuple[Value, list[int]]:
+            return plan_.expand(vec, [[0, 1]], gsplit), [c_ax, c_ax + 1]
+
+        def grouped(plan_: Plan, t: Value) -> tuple[Value, list[int]]:
+            # (N, C, sp..) or, channels last, (N, sp.., C) -> the accumulator's grouped layout
+            return plan_.expand(t, split, t.shape[:c_ax] + gsplit + t.shape[c_ax + 1:]), list(range(d.ndims + 1))
+
+        def full(plan_: Plan, t: Value) -> tuple[Value, list[int]]:
+            return grouped(plan_, plan_.transpose(t, [0] + list(range(2, 2 + nsp)) + [1]) if cl else t)
+
+        def dst_buffer(plan_: Plan, buf: Value, desc) -> tuple[Value, list[int]]:
+            return grouped(plan_, relayout.buffer_to_logical(plan_, buf, desc.permute_axes(to_cl) if cl else desc, form))
+
+        y = plan_attr_epilogue(plan, acc, p, AccLayout(per_oc, full, dst_buffer, lambda plan_: None), args, src,
+                               args[2] if wref is not None else None, form)
+    else:
+        grouped_bias = None
+        if bias is not None:
+            grouped_bias = plan.expand(bias, [[0, 1]], (d.g, d.oc // d.g))
+        y = plan.add("conv_epilogue", acc, acc.shape, p.dst.dtype.mlir, bias=grouped_bias,
+                     bias_dims=[c_ax, c_ax + 1], relu=p.relu, acc_dt=p.acc, dst_dt=p.dst.dtype, lo=p.dst.dtype.min,
+                     hi=p.dst.dtype.max)
     y = plan.collapse(y, split)
     out = relayout.logical_to_buffer(plan, y, dst_desc, form, None)
     return render(TEMPLATE, header=header, fn=name, args=args, steps=plan.steps, result=out,
-                  prep_args=[wbuf], prep_steps=prep.steps, prep_result=prepared,
+                  prep_args=[wbuf], prep_steps=prep.steps, prep_results=[prepared] + ([wref] if wref else []),
                   aliases=_signature_aliases(wbuf, args, out, prepared))

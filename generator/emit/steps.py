@@ -118,8 +118,9 @@ class WithWeights(Step):
 
 @dataclass(frozen=True, kw_only=True)
 class Contraction(WithWeights):
-    src_dt: DataType                # the inputs' type, widened to the accumulator's
+    src_dt: DataType                # the source's type, widened to the accumulator's
     acc_dt: DataType
+    wei_dt: DataType | None = None  # the weights' type when it differs (f32 x bf16, u8 x s8)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -185,6 +186,52 @@ class ConvEpilogue(Step):
     hi: float
 
 
+@dataclass(frozen=True, kw_only=True)
+class ConvAttrEpilogue(Step):
+    """Accumulator -> oneDNN's attribute program (emit/epilogue.py) -> destination type, saturated."""
+    operands: list[Value]
+    operand_dims: list[list[int]]   # the accumulator dims each operand indexes
+    program: list[dict]
+    acc_dt: DataType
+    dst_dt: DataType
+
+
+@dataclass(frozen=True, kw_only=True)
+class ZpWindowSum(Step):
+    """zp_wei * the zero-padded source's window sums, (N, G, O..)."""
+    src_dt: DataType
+    strides: list[int]
+    dilations: list[int]
+    taps: Value                     # ones over (K..): gives the taps' loop bounds a map of their own
+    zp: Value
+
+
+@dataclass(frozen=True, kw_only=True)
+class ZpWeights(Step):
+    """sum over the group's input channels of zp_src * (wei - zp_wei), (G, OC/G, Kvol)."""
+    wei_dt: DataType
+    zp_src: Value
+    zp_wei: Value | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ZpTaps(Step):
+    """The weight term summed over the taps that read the source (one valid-tap mask per axis)."""
+    masks: list[Value]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ZpCombine(Step):
+    terms: list[Value]
+    term_kinds: list[str]           # "window" (N, G, O..) or "taps" (G, OC/G, O..)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Broadcast(Step):
+    """out[d0..] = inp[the dims listed]: an input that varies along some dims only, made full."""
+    dims: list[int]
+
+
 STEP_TYPES: dict[str, type[Step]] = {
     "slice": Slice, "pad": Pad, "expand": Reshape, "collapse": Reshape, "transpose": Transpose,
     "pack": Tiling, "unpack": Tiling, "insert": Insert, "concat": Concat, "copy": Step, "gather": Gather,
@@ -195,7 +242,9 @@ STEP_TYPES: dict[str, type[Step]] = {
     "indirect_gather": IndirectGather, "indirect": Indirect, "wino_transform": WinogradTransform,
     "wino_gemm": WithWeights,       # per transform position, V x U over IC (GPUs)
     "batch_mmt4d": WithWeights,     # the same on operands packed in mmt4d tiles (CPUs)
-    "conv_epilogue": ConvEpilogue,
+    "conv_epilogue": ConvEpilogue, "conv_attr_epilogue": ConvAttrEpilogue,
+    "zp_window_sum": ZpWindowSum, "zp_weights": ZpWeights, "zp_taps": ZpTaps, "zp_combine": ZpCombine,
+    "broadcast": Broadcast,
 }
 
 

@@ -22,8 +22,9 @@ from typing import NamedTuple
 import numpy as np
 
 from ..errors import FormatError, ProblemError
-from ..layout import MemoryDesc
+from ..layout import MemoryDesc, get_dtype
 from ..layout.dtypes import DataType
+from .attr import RELU, Binary, policy_mask, Eltwise, PostOp, Prelu, QuantArg, Sum, binary_reference, eltwise_reference, f32
 from .reference import conv_reference
 from .geometry import derive_padding, kernel_extent, output_size, right_padding
 from .reorder import convert_values
@@ -326,9 +327,21 @@ class ConvDesc:
         return self.format()
 
 
-# (src, wei, dst) -> accumulator: floats accumulate in f32, s8 x s8 in s32
-ACCUMULATORS = {("f32", "f32", "f32"): "f32", ("f16", "f16", "f16"): "f32", ("bf16", "bf16", "bf16"): "f32",
-                ("s8", "s8", "s32"): "s32"}
+FLOAT_TYPES = ("f32", "bf16", "f16")
+INT8_SRC_TYPES = ("u8", "s8")
+INT8_DST_TYPES = ("u8", "s8", "s32", "f32", "bf16", "f16")
+#: (src, wei, dst) -> accumulator, oneDNN's convolution data types: floats (any mix of f32, bf16, f16)
+#: accumulate in f32; u8 or s8 sources with s8 weights accumulate in s32, whatever the destination.
+ACCUMULATORS = {**{(s, w, d): "f32" for s in FLOAT_TYPES for w in FLOAT_TYPES for d in FLOAT_TYPES},
+                **{(s, "s8", d): "s32" for s in INT8_SRC_TYPES for d in INT8_DST_TYPES}}
+BIAS_TYPES = ("f32", "bf16", "f16", "s32")
+#: Where each scale and zero point may vary (oneDNN's convolution: src and dst common, weights per
+#: output channel; zero points per channel on the activations, common on the weights).
+SCALE_POLICIES = {"src": ("common",), "wei": ("common", "per_oc"), "dst": ("common",)}
+ZERO_POINT_POLICIES = {"src": ("common", "per_dim_1"), "wei": ("common",), "dst": ("common", "per_dim_1")}
+ZERO_POINT_TYPES = ("s32", "s8", "u8")
+#: The kernel's runtime quantization arguments, in argument order.
+QUANT_ARGS = ("src_scale", "wei_scale", "dst_scale", "src_zp", "wei_zp", "dst_zp")
 
 
 WINOGRAD_TOLERANCE = {"winograd": 2e-5, "winograd_f2": 1e-5, "winograd_f4": 2e-5, "winograd_f6": 1e-4}
@@ -336,14 +349,20 @@ WINOGRAD_TOLERANCE = {"winograd": 2e-5, "winograd_f2": 1e-5, "winograd_f4": 2e-5
 
 @dataclass(frozen=True)
 class ConvProblem:
+    """A convolution to generate: descriptor, tensors, accumulator, bias, post-ops, variant, and oneDNN's
+    quantization attributes (`generator.problem.attr`: scales and zero points are runtime arguments of
+    the kernel, `QUANT_ARGS` order; post-op parameters are baked in)."""
     desc: ConvDesc
     src: MemoryDesc
     wei: MemoryDesc
     dst: MemoryDesc
     acc: DataType
     bias: bool = True
-    relu: bool = False
+    post_ops: tuple[PostOp, ...] = ()
     alg: str = "direct"
+    bias_dt: str = "f32"
+    scales: tuple[QuantArg, ...] = ()
+    zero_points: tuple[QuantArg, ...] = ()
 
     def __post_init__(self):
         d = self.desc
@@ -352,15 +371,136 @@ class ConvProblem:
             if desc.dims != tuple(dims):
                 raise FormatError(f"{what} descriptor dims {'x'.join(map(str, desc.dims))} do not match the "
                                   f"problem's {'x'.join(map(str, dims))}")
+        object.__setattr__(self, "post_ops", tuple(self.post_ops))
+        object.__setattr__(self, "scales", tuple(sorted(self.scales, key=lambda q: "swd".index(q.arg[0]))))
+        object.__setattr__(self, "zero_points",
+                           tuple(sorted(self.zero_points, key=lambda q: "swd".index(q.arg[0]))))
+        self._check_attributes()
+
+    def _check_attributes(self) -> None:
+        dts = (self.src.dtype.name, self.wei.dtype.name, self.dst.dtype.name)
+        if self.bias and self.bias_dt not in BIAS_TYPES:
+            raise ProblemError(f"bias data type {self.bias_dt} is not supported (supported: {', '.join(BIAS_TYPES)})")
+        for table, qs, what in ((SCALE_POLICIES, self.scales, "scale"), (ZERO_POINT_POLICIES, self.zero_points,
+                                                                          "zero point")):
+            seen = set()
+            for q in qs:
+                if q.arg not in table:
+                    raise ProblemError(f"a convolution has no {what} for '{q.arg}' (arguments: src, wei, dst)")
+                if q.arg in seen:
+                    raise ProblemError(f"{q.arg} {what} given twice")
+                seen.add(q.arg)
+                if q.policy not in table[q.arg]:
+                    raise ProblemError(f"{q.arg} {what} policy '{q.policy}' is not supported for a convolution "
+                                       f"(supported: {', '.join(table[q.arg])})")
+        for q in self.scales:
+            if q.dt != "f32":
+                raise ProblemError(f"{q.arg} scales of type {q.dt} are not supported (f32 only)")
+        for q in self.zero_points:
+            if q.dt not in ZERO_POINT_TYPES:
+                raise ProblemError(f"{q.arg} zero points of type {q.dt} are not supported "
+                                   f"(supported: {', '.join(ZERO_POINT_TYPES)})")
+            tensor_dt = {"src": dts[0], "wei": dts[1], "dst": dts[2]}[q.arg]
+            if q.arg != "dst" and tensor_dt not in ("s8", "u8"):
+                raise ProblemError(f"{q.arg} zero points need integer {q.arg} data (it is {tensor_dt})")
+        for op in self.post_ops:
+            if isinstance(op, Sum):
+                if op.dt is not None and get_dtype(op.dt).itemsize != self.dst.dtype.itemsize:
+                    raise ProblemError(f"sum post-op data type {op.dt} must have the size of the destination "
+                                       f"type {self.dst.dtype.name}")
+                if op.zero_point and not (get_dtype(op.dt or self.dst.dtype.name).is_int):
+                    raise ProblemError("sum post-op zero point needs an integer destination (or sum data type)")
+            if isinstance(op, Binary):
+                get_dtype(op.dt)
+
+    # ------------------------------------------------------------------ attributes
+    @property
+    def relu(self) -> bool:
+        """The post-op chain is exactly one plain ReLU (the kernels' classic epilogue)."""
+        return self.post_ops == (RELU,)
+
+    @property
+    def has_attributes(self) -> bool:
+        """Anything beyond bias and a plain ReLU: scales, zero points, other post-ops, a non-f32 bias."""
+        return bool(self.scales or self.zero_points or (self.post_ops and not self.relu)
+                    or (self.bias and self.bias_dt != "f32"))
+
+    def scale(self, arg: str) -> QuantArg | None:
+        return next((q for q in self.scales if q.arg == arg), None)
+
+    def zero_point(self, arg: str) -> QuantArg | None:
+        return next((q for q in self.zero_points if q.arg == arg), None)
+
+    def quant_args(self) -> tuple[tuple[str, QuantArg], ...]:
+        """The runtime quantization arguments present, (name, attribute), in `QUANT_ARGS` order."""
+        out = []
+        for name in QUANT_ARGS:
+            arg, kind = name.split("_")
+            q = self.scale(arg) if kind == "scale" else self.zero_point(arg)
+            if q is not None:
+                out.append((name, q))
+        return tuple(out)
+
+    def quant_shape(self, q: QuantArg) -> tuple[int, ...]:
+        """Shape of the values array: () common; (OC,) per output channel; (IC,) per source channel."""
+        if not q.per_channel:
+            return ()
+        return (self.desc.ic,) if q.arg == "src" else (self.desc.oc,)
+
+    def quant_dtype(self, name: str) -> DataType:
+        """The runtime array's type: f32 scales, s32 zero points (given in s8 / u8 too, widened)."""
+        return get_dtype("f32" if name.endswith("scale") else "s32")
+
+    def post_op_inputs(self) -> tuple[tuple[str, int, PostOp], ...]:
+        """The post-ops' runtime inputs, (argument name, chain index, post-op): the sum's prior
+        destination (``dst_init``), each binary's second input (``binary_<i>``), each prelu's weights
+        (``prelu_<i>``), in chain order."""
+        out = []
+        for i, op in enumerate(self.post_ops):
+            if isinstance(op, Sum) and not any(n == "dst_init" for n, _, _ in out):
+                out.append(("dst_init", i, op))
+            elif isinstance(op, Binary):
+                out.append((f"binary_{i}", i, op))
+            elif isinstance(op, Prelu):
+                out.append((f"prelu_{i}", i, op))
+        return tuple(out)
+
+    def binary_mask(self, op: Binary | Prelu) -> tuple[int, ...]:
+        """The destination dims a binary / prelu input varies along (common: none; per_oc: (1,))."""
+        mask = policy_mask(op.policy, self.desc.ndims)
+        if mask == (1,) or not mask:
+            return mask
+        return tuple(range(self.desc.ndims)) if len(mask) == self.desc.ndims else mask
+
+    def binary_desc(self, op: Binary | Prelu) -> MemoryDesc:
+        """The second input of a binary / prelu post-op: common (1 value), per_oc (OC values) or a
+        destination-shaped tensor (size 1 along the dims outside its mask) in its tag (``any``: the
+        destination's layout for a full tensor, plain otherwise)."""
+        dt = op.dt if isinstance(op, Binary) else "f32"
+        mask = self.binary_mask(op)
+        if not mask:
+            return MemoryDesc((1,), dt, "a")
+        if mask == (1,):
+            return MemoryDesc((self.desc.oc,), dt, "a")
+        dims = tuple(n if i in mask else 1 for i, n in enumerate(self.dst.dims))
+        tag = getattr(op, "tag", "any")
+        if tag in ("any", ""):
+            return self.dst.with_dtype(dt) if dims == self.dst.dims else MemoryDesc(dims, dt, None)
+        return MemoryDesc(dims, dt, tag)
 
     @property
     def name(self) -> str:
         """Procedural name encoding every parameter (also the kernel's function-name prefix)."""
         parts = [f"conv_{self.alg}", str(self.desc),
                  f"{self.src.dtype.name}_{self.src.format_name()}", f"{self.wei.dtype.name}_{self.wei.format_name()}",
-                 f"{self.dst.dtype.name}_{self.dst.format_name()}", "bias" if self.bias else "nobias"]
+                 f"{self.dst.dtype.name}_{self.dst.format_name()}",
+                 ("bias" if self.bias_dt == "f32" else f"bias_{self.bias_dt}") if self.bias else "nobias"]
         if self.relu:
             parts.append("relu")
+        else:
+            parts += ["scale_" + q.ident for q in self.scales]
+            parts += ["zp_" + q.ident for q in self.zero_points]
+            parts += [op.ident for op in self.post_ops]
         return re.sub(r"[^A-Za-z0-9_]", "_", "__".join(parts))
 
     @property
@@ -372,16 +512,82 @@ class ConvProblem:
         return WINOGRAD_TOLERANCE.get(self.alg, 0.0)
 
     # ------------------------------------------------------------------ reference
-    def reference(self, src: np.ndarray, wei: np.ndarray, bia: np.ndarray | None) -> np.ndarray:
-        """Destination buffer from physical src/weights buffers and a logical bias, in float64."""
+    def reference(self, src: np.ndarray, wei: np.ndarray, bia: np.ndarray | None, *,
+                  quant: dict | None = None, inputs: dict | None = None) -> np.ndarray:
+        """Destination buffer from physical src/weights buffers and a logical bias, in float64, with
+        oneDNN's formulas (`generator.problem.attr`): ``quant`` holds the `quant_args` values,
+        ``inputs`` the `post_op_inputs` (physical buffers; the sum's prior destination in the
+        destination's layout)."""
+        v = self.reference_f32_domain(src, wei, bia, quant=quant, inputs=inputs)
+        if self.dst.dtype.is_int:
+            v = np.where(np.isnan(v), 0.0, v)       # NaN (log, sqrt of negatives) converts to 0
+        return self.dst.to_physical(convert_values(v, self.dst.dtype))
+
+    def reference_f32_domain(self, src, wei, bia, *, quant=None, inputs=None) -> np.ndarray:
+        """The logical destination before the final conversion (float64)."""
         d = self.desc
+        quant = quant or {}
+        inputs = inputs or {}
+        nsp = d.ndims - 2
+
+        def values(name: str) -> np.ndarray:
+            return np.asarray(quant[name], np.float64)
+
         x = self.src.from_physical(src).astype(np.float64)
         w = self.wei.from_physical(wei).astype(np.float64).reshape(torch_wei_dims(d))
+        if self.zero_point("src"):
+            zs = values("src_zp")
+            x = x - (zs.reshape((1, -1) + (1,) * nsp) if zs.ndim else zs)
+        if self.zero_point("wei"):
+            w = w - values("wei_zp")
         sp = d.spatial()
-        y = conv_reference(x, w, None if bia is None else np.asarray(bia, np.float64), groups=d.g,
-                           strides=[s.s for s in sp], pads_l=[s.p for s in sp], pads_r=[s.p_r for s in sp],
-                           dilations=[s.d for s in sp], post_relu=self.relu)
-        return self.dst.to_physical(convert_values(y, self.dst.dtype))
+        y = conv_reference(x, w, None, groups=d.g, strides=[s.s for s in sp], pads_l=[s.p for s in sp],
+                           pads_r=[s.p_r for s in sp], dilations=[s.d for s in sp])
+        chan = (1, -1) + (1,) * nsp
+        for name in ("src_scale", "wei_scale"):
+            if self.scale(name[:3]):
+                sc = values(name).astype(np.float32).astype(np.float64)
+                y = y * (sc.reshape(chan) if sc.ndim else sc)
+        if bia is not None:
+            b = np.asarray(bia)
+            b = convert_values(b.astype(np.float64), get_dtype(self.bias_dt)).astype(np.float64)
+            y = y + b.reshape(chan)
+        if self.post_ops:
+            y = self._post_ops_reference(y, inputs)
+        if self.scale("dst"):
+            y = y / values("dst_scale").astype(np.float32).astype(np.float64)
+        if self.zero_point("dst"):
+            zd = values("dst_zp")
+            y = y + (zd.reshape(chan) if zd.ndim else zd)
+        return y
+
+    def _post_ops_reference(self, y: np.ndarray, inputs: dict) -> np.ndarray:
+        chan = (1, -1) + (1,) * (self.desc.ndims - 2)
+        for name, i, _ in self.post_op_inputs():
+            if name not in inputs:
+                raise ProblemError(f"the reference needs {name}=")
+        for i, op in enumerate(self.post_ops):
+            if isinstance(op, Eltwise):
+                y = eltwise_reference(y, op)
+            elif isinstance(op, Sum):
+                prior_dt = get_dtype(op.dt or self.dst.dtype.name)
+                buf = np.ascontiguousarray(inputs["dst_init"]).view(prior_dt.np_dtype)
+                prior = self.dst.with_dtype(prior_dt).from_physical(buf).astype(np.float64)
+                y = y + f32(op.scale) * (prior - op.zero_point)
+            else:
+                name = f"{'binary' if isinstance(op, Binary) else 'prelu'}_{i}"
+                desc = self.binary_desc(op)
+                s1 = desc.from_physical(np.asarray(inputs[name])).astype(np.float64)
+                mask = self.binary_mask(op)
+                if not mask:
+                    s1 = s1.reshape(())
+                elif mask == (1,):
+                    s1 = s1.reshape(chan)
+                if isinstance(op, Binary):
+                    y = binary_reference(y, op.kind, s1)
+                else:
+                    y = np.where(y > 0, y, y * s1)
+        return y
 
 
 def torch_wei_dims(d: ConvDesc) -> tuple[int, ...]:
