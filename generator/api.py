@@ -307,11 +307,15 @@ class ConvKernel:
             if v is None:
                 role = ("the prior destination buffer for the sum post-op" if name == "dst_init"
                         else "the post-op's second input")
-                raise InputError(f"kernel {p.name} needs {name}= ({role}: {desc.describe()})")
+                raise InputError(f"kernel {p.name} needs {name}= ({role}: {desc.buffer_nelems} {desc.dtype.name} "
+                                 f"in {desc.format_name()} {'x'.join(map(str, desc.dims))})")
             a = np.asarray(v)
             if a.dtype != desc.dtype.np_dtype:
                 raise InputError(f"{name} has dtype {a.dtype}, expected {desc.dtype.np_dtype}")
-            desc.check_buffer(a)
+            try:
+                desc.check_buffer(a)
+            except InputError as e:
+                raise InputError(f"{name}: {e}") from None
             out.append(np.ascontiguousarray(a))
         if given:
             raise InputError(f"unexpected arguments {', '.join(sorted(given))} (this kernel takes "

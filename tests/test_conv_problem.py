@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from generator.errors import ProblemError
 from generator.problem.conv import ConvDesc, derive_padding, output_size, right_padding
+from generator.problem.attr import Binary, Eltwise, Sum
+from generator.benchdnn.conv import conv_problem
 from generator.benchdnn.conv import ConvCase, parse_conv_args, parse_conv_batch_file, parse_conv_desc, parse_conv_list_file
 
 BENCHDNN = Path("/work/shared/benchdnn")
@@ -443,8 +445,10 @@ def test_dt_forms_and_legacy_cfg():
     assert one("--cfg=bf16bf16f32", "ic3ih5oc4kh3").dt == ("bf16", "bf16", "f32")
     assert one("--cfg=f32_wino", "ic3ih5oc4kh3").dt == ("f32",) * 3
     assert one("--dt=s8:s8:s32", "ic3ih5oc4kh3").supported
-    c = one("--dt=u8:s8:s32", "ic3ih5oc4kh3")
-    assert c.unsupported == ("--dt=u8:s8:s32",)
+    assert one("--dt=u8:s8:s32", "ic3ih5oc4kh3").supported
+    assert one("--dt=f32:bf16:f32", "ic3ih5oc4kh3").supported
+    c = one("--dt=f32:s8:f32", "ic3ih5oc4kh3")
+    assert c.unsupported == ("--dt=f32:s8:f32",)
     for bad, fragment in [("--dt=f32:f32", "has 2 data types"), ("--dt=f33", "unknown data type"),
                           ("--cfg=u8s8", "unknown configuration")]:
         with pytest.raises(ProblemError) as e:
@@ -485,14 +489,24 @@ def test_directions_and_bias():
 def test_post_ops():
     assert one("--attr-post-ops=relu", "ic3ih5oc4kh3").post_ops == ("relu",)
     assert one("--attr-post-ops=eltwise_relu:0:0", "ic3ih5oc4kh3").post_ops == ("relu",)
-    c = one("--attr-post-ops=relu:0.5+sum:0.25+add:f32", "ic3ih5oc4kh3")
-    assert c.post_ops == ("relu:0.5", "sum:0.25", "add:f32")
-    assert c.unsupported == ("--attr-post-ops=relu:0.5", "--attr-post-ops=sum:0.25",
-                             "--attr-post-ops=add:f32")
+    c = one("--attr-post-ops=relu:0.5+sum:0.25+add:f32+tanh:0:0:2.5", "ic3ih5oc4kh3")
+    assert c.post_ops == ("relu:0.5", "sum:0.25", "add:f32", "tanh:0:0:2.5")
+    assert c.supported
+    assert conv_problem(c).post_ops == (Eltwise("relu", 0.5), Sum(0.25), Binary("add", "f32", "per_tensor"),
+                                        Eltwise("tanh", 0, 0, 2.5))
+    c = one("--attr-post-ops=dw:k3s1p1+add:f32:5", "ic3ih5oc4kh3")     # mask 5: n and h, not c
+    assert c.unsupported == ("--attr-post-ops=dw:k3s1p1",)
     assert [x.post_ops for x in cases("--attr-post-ops=,relu", "ic3ih5oc4kh3")] == [(), ("relu",)]
     for bad, fragment in [("--attr-post-ops=frobnicate", "unknown post-op kind 'frobnicate'"),
                           ("--attr-post-ops=relu+", "empty '+' entry"),
-                          ("--attr-post-ops=relu:x", "takes [:ALPHA[:BETA]] numbers")]:
+                          ("--attr-post-ops=relu:x", "takes [:ALPHA[:BETA[:SCALE]]] numbers"),
+                          ("--attr-post-ops=relu:1:2:3:4", "takes [:ALPHA[:BETA[:SCALE]]] numbers"),
+                          ("--attr-post-ops=add", "needs the data type of its second input"),
+                          ("--attr-post-ops=add:f32:per_nothing", "unknown mask 'per_nothing'"),
+                          ("--attr-post-ops=sum:x", "sum scale 'x' is not a number"),
+                          ("--attr-post-ops=sum:1:0.5", "sum zero point '0.5' is not an integer"),
+                          ("--attr-post-ops=sum:1:0:undef", "sum data type 'undef' is invalid"),
+                          ("--attr-post-ops=prelu:per_oc:x", "too many fields")]:
         with pytest.raises(ProblemError) as e:
             cases(bad, "ic3ih5oc4kh3")
         assert fragment in one_line_error(e)
@@ -501,12 +515,15 @@ def test_post_ops():
 def test_unimplemented_knobs_are_carried_and_listed():
     c = one("--attr-scales=src:common:2", "--attr-zero-points=src:common:1", "--attr-fpmath=bf16",
             "--impl=ref", "--attr-acc-mode=strict", "ic3ih5oc4kh3")
-    assert c.knobs == (("attr-scales", "src:common:2"), ("attr-zero-points", "src:common:1"),
-                       ("attr-fpmath", "bf16"), ("impl", "ref"))
-    assert c.unsupported == ("--attr-scales=src:common:2", "--attr-zero-points=src:common:1",
-                             "--attr-fpmath=bf16", "--impl=ref")
+    assert c.knobs == (("attr-fpmath", "bf16"), ("impl", "ref"))
+    assert [str(q) for q in c.scales] == ["src:common:2"] and [str(q) for q in c.zero_points] == ["src:common:1"]
+    # --impl changes nothing (one implementation per kernel); the scale and zero point are modelled
+    assert c.unsupported == ("--attr-fpmath=bf16",)
     assert c.knob("attr-fpmath") == "bf16"
     assert one(*shlex.split(c.repro())) == c
+    c = one("--attr-scales=src:per_oc+wei:per_oc:bf16", "--attr-zero-points=wei:per_dim_1", "ic3ih5oc4kh3")
+    assert c.unsupported == ("--attr-scales=src:per_oc", "--attr-scales=wei:per_oc:bf16",
+                             "--attr-zero-points=wei:per_dim_1")
 
 
 def test_harness_knobs_are_ignored():

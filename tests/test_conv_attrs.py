@@ -1,0 +1,189 @@
+"""Quantized and mixed-precision convolutions with oneDNN's attributes (scales, zero points, post-op
+chains): generated, compiled, run and checked against the float64 model of
+../shared/reference/onednn/attributes_quantization.md and attributes_post_ops.md, padded lanes
+included; the model itself checked against a tap-by-tap loop written from the formula; bad input."""
+from __future__ import annotations
+
+import shlex
+
+import numpy as np
+import pytest
+
+from generator.api import ConvKernel
+from generator.benchdnn.conv import conv_problem, parse_conv_args
+from generator.compile import vulkan_device_available
+from generator.errors import InputError, ProblemError
+from generator.layout import MemoryDesc
+from generator.problem.attr import Eltwise, eltwise_reference
+from generator.problem.conv import ConvProblem
+from generator.verify import SEED, check_conv, conv_attr_values, fill_conv
+
+
+def problem(line: str) -> ConvProblem:
+    (case,) = list(parse_conv_args(shlex.split(line)))
+    return conv_problem(case)
+
+
+# (id, benchdnn line): data types, scales, zero points (common and per channel, compensated outside the
+# GEMM), post-op chains; every variant, plain / channels-last / blocked layouts (tails), 1D/2D/3D, groups.
+CASES = [
+    ("u8u8 scales sum relu", "--dt=u8:s8:u8 --attr-scales=src:common:0.25+wei:per_oc+dst:common:2 "
+                             "--attr-post-ops=sum:1.5:2+relu:0:0:2.6 mb1ic16ih5oc16kh3ph1"),
+    ("zp chain binary mask14", "--dt=u8:s8:u8 --attr-zero-points=src:common:5+wei:common:3:s8 --attr-post-ops="
+                               "linear:0.0459339:126.004+round+add:s8:14:aBcd32b+linear:1.00169:-78.3544+clip:-102:-57 "
+                               "mb1ic24ih6oc40oh6kh3ph1"),
+    *[(f"zp per_dim_1 {alg}", f"--dt=u8:s8:s32 --alg={alg} --attr-zero-points=src:per_dim_1+wei:common:2:s8+"
+                              f"dst:per_dim_1 --attr-scales=src:common:0.5+wei:per_oc g2mb2ic6ih7iw5oc4kh3kw2sh2ph1pw1")
+      for alg in ("direct", "im2col", "indirect", "spatial_pack")],
+    ("nhwc s8 f32 sum", "--dt=s8:s8:f32 --stag=nhwc --dtag=nhwc --alg=im2col --attr-zero-points=src:common:-2+"
+                        "dst:common:1 --attr-post-ops=sum:0.5 mb2ic5ih5oc7kh3ph1"),
+    ("16c tail linear beta", "--dt=u8:s8:u8 --stag=nChw16c --dtag=nChw16c --attr-post-ops=linear:0.5:3 "
+                             "mb1ic17ih5oc17kh3ph1"),
+    ("3D 8c groups zp", "--dt=u8:s8:u8 --stag=nCdhw8c --dtag=nCdhw8c --attr-zero-points=src:common:-2+wei:common:1+"
+                        "dst:common:1 --attr-post-ops=linear:0.5:3 g3mb2ic24id4ih5iw5oc24kd2kh3kw3ph1pd1pw1"),
+    ("1D dilated zp", "--dt=u8:s8:f32 --attr-zero-points=src:common:3+wei:common:1 mb2ic8iw9oc5kw3pw2dw1"),
+    ("CHWN4 s8", "--dt=s8:s8:s8 --stag=CHWN4 --dtag=CHWN4 --attr-scales=src:common:0.25+wei:per_oc+dst:common:2 "
+                 "--attr-post-ops=sum:1.5:2+relu:0:0:2.6 mb4ic8ih5oc8kh3ph1"),
+    ("8c f32 chain prelu", "--dt=f32 --stag=nChw8c --dtag=nChw8c --attr-post-ops=linear:0.5:1.5+sum:2+"
+                           "add:f32:per_oc+prelu:per_oc mb1ic12ih5oc12kh3ph1"),
+    ("dw 16c tail gelu", "--dt=f32 --stag=nChw16c --dtag=nChw16c --attr-post-ops=gelu_erf+mul:f32:common "
+                         "g17mb1ic17ih4oc17kh3ph1"),
+    ("bf16 nhwc tanh scale", "--dt=bf16 --stag=nhwc --dtag=nhwc --attr-post-ops=mul:f32+sum+tanh:1:1:2.5+prelu "
+                             "mb2ic5ih5oc7kh3ph1"),
+    ("winograd f32 sum swish", "--alg=winograd_f2 --attr-post-ops=sum:0.5+swish:0.5 mb1ic8ih6oc8kh3ph1"),
+    ("mixed floats", "--dt=f32:bf16:f32 --dir=FWD_D --attr-post-ops=hardswish:0.25:0.5 mb1ic5ih5oc7kh3ph1"),
+    ("u8 to bf16 bias s32", "--dt=u8:s8:bf16 --dir=FWD_I --bia-dt=s32 --attr-scales=wei:per_oc mb1ic5ih5oc7kh3ph1"),
+    ("s8 to f16", "--dt=s8:s8:f16 --attr-post-ops=soft_relu:0.5+elu:0.5 mb1ic5ih5oc7kh2ph1"),
+    ("saturation", "--dt=u8:s8:s8 --attr-scales=src:common:0.25+wei:common:0.5+dst:common:4294967295 "
+                   "--attr-post-ops=round ic16oc16ih5oh5kh3ph1"),
+    ("sum as s8", "--dt=u8:s8:u8 --attr-post-ops=sum:1:0:s8+clip:-2:100 mb1ic4ih5oc4kh3ph1"),
+]
+
+
+@pytest.mark.parametrize("line", [c[1] for c in CASES], ids=[c[0] for c in CASES])
+def test_attribute_kernels_match_the_reference(line):
+    p = problem(line)
+    assert check_conv(ConvKernel(p), p) is None
+
+
+@pytest.mark.skipif(not vulkan_device_available()[0], reason="no Vulkan device (Mesa lavapipe is installed by build.sh)")
+def test_vulkan_runs_an_int8_chain():
+    p = problem("--dt=u8:s8:u8 --attr-zero-points=src:common:5+wei:common:3:s8 --attr-scales=wei:per_oc "
+                "--attr-post-ops=linear:0.0459339:126.004+round+add:s8:14:aBcd32b+sum:1:0:s8 mb1ic24ih6oc40oh6kh3ph1")
+    assert check_conv(ConvKernel(p, "vulkan"), p) is None
+
+
+def test_quantized_reference_from_the_formula():
+    """The model against a tap-by-tap loop: sum over the taps that read the source of
+    (src - zp_src[ic]) * (wei - zp_wei), scaled, biased, post-ops, dst scale, zero point, saturated."""
+    p = problem("--dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 --attr-zero-points="
+                "src:per_dim_1+wei:common:1+dst:common:3 --attr-post-ops=sum:0.5:1+linear:2:-1 g2mb2ic4ih4iw3oc6kh3kw2sh2ph1pw1")
+    rng = np.random.default_rng(SEED)
+    x, w, b = fill_conv(p, rng)
+    quant, logical = conv_attr_values(p, rng)
+    d = p.desc
+    (sh, sw), (ph, pw) = d.kstrides, d.padding
+    want = np.zeros(d.dst_dims)
+    icg, ocg = d.ic // d.g, d.oc // d.g
+    for n, oc, oh, ow in np.ndindex(*d.dst_dims):
+        g = oc // ocg
+        acc = 0.0
+        for c in range(icg):
+            ic = g * icg + c
+            for kh in range(d.kh):
+                for kw in range(d.kw):
+                    ih, iw = oh * sh + kh - ph, ow * sw + kw - pw
+                    if 0 <= ih < d.ih and 0 <= iw < d.iw:
+                        acc += (float(x[n, ic, ih, iw]) - quant["src_zp"][ic]) * (float(w[oc, c, kh, kw]) - quant["wei_zp"])
+        v = float(quant["src_scale"]) * quant["wei_scale"][oc] * acc + b[oc]
+        v += 0.5 * (float(logical["dst_init"][n, oc, oh, ow]) - 1)
+        v = 2 * v - 1
+        v = v / float(quant["dst_scale"]) + float(quant["dst_zp"])
+        want[n, oc, oh, ow] = np.clip(np.rint(v), 0, 255)
+    src, wei = p.src.to_physical(x), p.wei.to_physical(w.reshape(p.wei.dims))
+    got = p.reference(src, wei, b, quant=quant, inputs={"dst_init": p.dst.to_physical(logical["dst_init"])})
+    assert np.array_equal(p.dst.from_physical(got).astype(np.float64), want)
+
+
+@pytest.mark.parametrize("kind,alpha,beta,x,y", [
+    ("relu", 0.5, 0, -2.0, -1.0), ("clip", -1, 2, 3.0, 2.0), ("clip_v2", -1, 2, -3.0, -1.0),
+    ("elu", 2, 0, -1.0, 2 * (np.exp(-1) - 1)), ("linear", 2, 3, 1.5, 6.0), ("pow", 2, 0.5, 4.0, 4.0),
+    ("hardsigmoid", 0.5, 0.5, 0.0, 0.5), ("hardswish", 0.5, 0.5, 2.0, 2.0), ("soft_relu", 1, 0, 0.0, np.log(2)),
+    ("swish", 1, 0, 0.0, 0.0), ("round", 0, 0, 2.5, 2.0), ("logistic", 0, 0, 0.0, 0.5), ("square", 0, 0, -3.0, 9.0),
+    ("gelu_erf", 0, 0, 0.0, 0.0), ("mish", 0, 0, 0.0, 0.0), ("tanh_dst", 0, 0, 0.0, 0.0),
+])
+def test_eltwise_formulas(kind, alpha, beta, x, y):
+    assert eltwise_reference(np.array([x]), Eltwise(kind, alpha, beta))[0] == pytest.approx(y, rel=1e-6)
+    assert eltwise_reference(np.array([x]), Eltwise(kind, alpha, beta, 2.5))[0] == pytest.approx(2.5 * y, rel=1e-6)
+
+
+@pytest.fixture(scope="module")
+def int8_kernel():
+    p = problem("--dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc --attr-zero-points=src:common:1+wei:common:2 "
+                "--attr-post-ops=sum+add:f32:per_oc mb1ic4ih5oc6kh3ph1")
+    k = ConvKernel(p)
+    x, w, b = fill_conv(p, np.random.default_rng(SEED))
+    k.prepare(p.wei.to_physical(w.reshape(p.wei.dims)))
+    good = dict(src_scale=0.5, wei_scale=np.ones(6, np.float32), src_zp=1, wei_zp=2,
+                dst_init=np.zeros(p.dst.buffer_nelems, np.uint8), binary_1=np.ones(6, np.float32))
+    return k, p.src.to_physical(x), b, good
+
+
+@pytest.mark.parametrize("change,fragment", [
+    (dict(src_scale=None), "needs src_scale="),
+    (dict(wei_scale=np.ones(5, np.float32)), "wants 6 numbers"),
+    (dict(wei_zp=2.5), "must hold integers"),
+    (dict(src_scale=np.inf), "must be finite"),
+    (dict(dst_init=None), "needs dst_init="),
+    (dict(dst_init=np.zeros(3, np.uint8)), "dst_init"),
+    (dict(binary_1=np.ones(6, np.float64)), "binary_1 has dtype float64"),
+    (dict(dst_scale=1.0), "unexpected arguments dst_scale"),
+])
+def test_bad_attribute_arguments(int8_kernel, change, fragment):
+    k, src, b, good = int8_kernel
+    kw = {**good, **change}
+    kw = {a: v for a, v in kw.items() if v is not None}
+    with pytest.raises(InputError) as e:
+        k(src, b, **kw)
+    assert fragment in str(e.value) and "\n" not in str(e.value)
+
+
+def test_zero_point_out_of_its_type():
+    p = problem("--dt=u8:s8:s32 --attr-zero-points=wei:common:1:s8 mb1ic4ih5oc6kh3ph1")
+    k = ConvKernel(p)
+    k.prepare(np.zeros(p.wei.buffer_nelems, np.int8))
+    with pytest.raises(InputError, match="outside the range of its data type s8"):
+        k(np.zeros(p.src.buffer_nelems, np.uint8), np.zeros(6, np.float32), wei_zp=200)
+
+
+@pytest.mark.parametrize("build,fragment", [
+    (lambda p: dict(scales=(_q("src", "per_oc"),)), "src scale policy 'per_oc' is not supported"),
+    (lambda p: dict(zero_points=(_q("wei", "per_dim_1", "s32"),)), "wei zero point policy 'per_dim_1'"),
+    (lambda p: dict(zero_points=(_q("src", "common", "s16"),)), "zero points of type s16"),
+])
+def test_problem_rejects_unsupported_attributes(build, fragment):
+    import dataclasses
+    p = problem("--dt=u8:s8:u8 mb1ic4ih5oc6kh3ph1")
+    with pytest.raises(ProblemError, match=fragment):
+        dataclasses.replace(p, **build(p))
+
+
+def _q(arg, policy, dt="f32"):
+    from generator.problem.attr import QuantArg
+    return QuantArg(arg, policy, dt)
+
+
+def test_float_source_refuses_zero_points():
+    import dataclasses
+    p = problem("mb1ic4ih5oc6kh3ph1")
+    with pytest.raises(ProblemError, match="src zero points need integer src data"):
+        dataclasses.replace(p, zero_points=(_q("src", "common", "s32"),))
+
+
+def test_binary_input_descriptors():
+    p = problem("--attr-post-ops=add:s8:14:aBcd32b+mul:f32:per_tensor+max:u8:per_oc mb2ic4ih5oc40kh3ph1")
+    d0, d1, d2 = (p.binary_desc(op) for op in p.post_ops)
+    assert d0.dims == (1, 40, 5, 5) and d0.format_name() == "aBcd32b" and d0.dtype.name == "s8"
+    assert d1 == p.dst.with_dtype("f32")
+    assert d2.dims == (40,)
+    assert MemoryDesc((40,), "u8", "a") == d2
