@@ -343,7 +343,8 @@ class ConvKernel:
         (see `runtime.BoundCall`)."""
         return self._run.bind(*self._args(src, bias, attrs))
 
-    def run_logical(self, src: np.ndarray, wei: np.ndarray, bia: np.ndarray | None = None) -> np.ndarray:
+    def run_logical(self, src: np.ndarray, wei: np.ndarray, bia: np.ndarray | None = None, **attrs) -> np.ndarray:
+        """PyTorch-layout arrays in, the logical destination out; `attrs` as for `__call__`."""
         from .problem.conv import torch_wei_dims
 
         p = self.problem
@@ -352,7 +353,7 @@ class ConvKernel:
                 raise InputError(f"{what} has shape {'x'.join(map(str, np.shape(arr)))}, expected "
                                  f"{'x'.join(map(str, dims))}")
         self.prepare(p.wei.to_physical(np.asarray(wei).reshape(p.wei.dims)))
-        y = self(p.src.to_physical(np.asarray(src)), bia)
+        y = self(p.src.to_physical(np.asarray(src)), bia, **attrs)
         return p.dst.from_physical(y)
 
 

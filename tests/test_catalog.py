@@ -41,6 +41,7 @@ def test_catalog_has_every_conv_variant_plain_and_blocked():
     for alg in ("direct", "im2col", "spatial_pack", "indirect"):
         kinds = {e.problem.src.is_blocked for e in convs if e.problem.alg == alg}
         assert kinds == {True, False}, alg
-    assert {e.problem.src.dtype.name for e in convs} == {"f32", "f16", "s8"}
+    assert {e.problem.src.dtype.name for e in convs} == {"f32", "f16", "bf16", "s8", "u8"}
+    assert any(e.problem.has_attributes for e in convs)
     text = render_catalog("llvm-cpu")[f"llvm-cpu/{convs[0].function}.mlir"]
     assert text.startswith("// Auto-generated file. Do not edit!\n//   Template: conv.mlir.j2\n")

@@ -187,3 +187,19 @@ def test_binary_input_descriptors():
     assert d1 == p.dst.with_dtype("f32")
     assert d2.dims == (40,)
     assert MemoryDesc((40,), "u8", "a") == d2
+
+
+@pytest.mark.parametrize("line", [
+    "--dt=u8:s8:u8 --attr-scales=src:common:0.25+wei:per_oc+dst:common:2 --attr-zero-points=src:per_dim_1+"
+    "wei:common:1+dst:common:3 --attr-post-ops=sum:1:3+gelu_erf+add:s8:14:aBcd32b mb1ic24ih6oc40oh6kh3ph1",
+    "--dt=bf16 --stag=nChw16c --dtag=nChw16c --attr-post-ops=mish+prelu:per_oc mb1ic17ih5oc17kh3ph1",
+])
+def test_cuda_compiles_attribute_kernels(line, tmp_path):
+    """CUDA runs only where a GPU is lent; generation and compilation are checked everywhere."""
+    from generator.compile import compile_mlir, get_backend
+    from generator.emit.conv import render_conv
+
+    cuda = get_backend("cuda")
+    p = problem(line)
+    art = compile_mlir(render_conv(p, cuda), cuda, cache_dir=tmp_path, name="conv")
+    assert art.path.stat().st_size > 0

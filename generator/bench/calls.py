@@ -45,7 +45,7 @@ def bench_calls(desc: str = TINY_CONV, backend: str = "llvm-cpu", rounds: int = 
         k.prepare(p.wei.to_physical(w))
         xb = p.src.to_physical(x)
         fns[f"kernel(x): NumPy in and out, {drv}"] = (lambda k=k, xb=xb: k(xb))
-        dev_args = (k._run.upload(xb), k._wei, *[k._run.upload(a) for a in k._bias(None)])
+        dev_args = (k._run.upload(xb), *k._wei, *[k._run.upload(a) for a in k._bias(None)])
         fns[f"Function.invoke on device tensors, {drv}"] = (lambda f=k._run, a=dev_args: f.invoke(*a))
         fns[f"kernel.bind(x)(): pre-bound, {drv}"] = k.bind(xb)
     torch = import_torch(log)

@@ -113,8 +113,16 @@ def _signature(e: CatalogEntry) -> dict:
     inputs = [{"name": "src", "shape": [p.src.buffer_nelems], "dtype": p.src.dtype.name},
               {"name": "wei_prepared", "from": f"{e.function}_prepare(wei: [{p.wei.buffer_nelems}] "
                                               f"{p.wei.dtype.name})"}]
+    if p.zero_point("src"):
+        inputs.append({"name": "wei_grouped", "from": f"{e.function}_prepare, its second result"})
     if p.bias:
-        inputs.append({"name": "bias", "shape": [p.desc.oc], "dtype": "f32"})
+        inputs.append({"name": "bias", "shape": [p.desc.oc], "dtype": p.bias_dt})
+    for name, q in p.quant_args():
+        inputs.append({"name": name, "shape": list(p.quant_shape(q)), "dtype": p.quant_dtype(name).name})
+    for name, _, op in p.post_op_inputs():
+        desc = p.dst if name == "dst_init" else p.binary_desc(op)
+        inputs.append({"name": name, "shape": [desc.buffer_nelems], "dtype": desc.dtype.name,
+                       "format": desc.format_name()})
     return {"inputs": inputs, "output": {"shape": [p.dst.buffer_nelems], "dtype": p.dst.dtype.name}}
 
 
@@ -135,8 +143,9 @@ def _check(e: CatalogEntry, backend, path: Path) -> str | None:
         from ..verify import check_reorder
         return check_reorder(ReorderKernel([e.problem], backend, artifact=art), e.problem, given_quant_values(e.case))
     from ..api import ConvKernel
+    from ..benchdnn.conv import given_conv_quant_values
     from ..verify import check_conv
-    return check_conv(ConvKernel(e.problem, backend, artifact=art), e.problem)
+    return check_conv(ConvKernel(e.problem, backend, artifact=art), e.problem, given_conv_quant_values(e.case))
 
 
 def build_catalog(backend: str = "llvm-cpu", *, jobs: int = 2, run: bool = True, compile: bool = True,

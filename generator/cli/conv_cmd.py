@@ -19,9 +19,9 @@ import numpy as np
 from ..api import ConvKernel
 from ..compile import get_backend
 from ..errors import ArtifactError, CompileError, InputError, KgenError, RunError, UnsupportedError
-from ..benchdnn.conv import ConvCase, conv_problem, parse_conv_args
+from ..benchdnn.conv import ConvCase, conv_problem, given_conv_quant_values, parse_conv_args
 from ..problem.conv import ConvProblem, torch_wei_dims
-from ..verify import SEED, check_conv, fill_conv
+from ..verify import SEED, check_conv, conv_attr_values, fill_conv
 from .npyio import load_npy, save_npy
 
 def _load(path: str, shape, dtype, what: str) -> np.ndarray:
@@ -34,10 +34,14 @@ def _load(path: str, shape, dtype, what: str) -> np.ndarray:
     return a
 
 
-def _perf(k: ConvKernel, p: ConvProblem) -> str:
-    x, w, b = fill_conv(p, np.random.default_rng(SEED))
+def _perf(k: ConvKernel, p: ConvProblem, given: dict) -> str:
+    rng = np.random.default_rng(SEED)
+    x, w, b = fill_conv(p, rng)
+    quant, logical = conv_attr_values(p, rng, given)
+    inputs = {n: (p.dst if n == "dst_init" else p.binary_desc(op)).to_physical(logical[n])
+              for n, _, op in p.post_op_inputs()}
     k.prepare(p.wei.to_physical(w.reshape(p.wei.dims)))
-    call = k.bind(p.src.to_physical(x), b)
+    call = k.bind(p.src.to_physical(x), b, **quant, **inputs)
     call()
     times = []
     for _ in range(7):
@@ -57,7 +61,13 @@ def _one(case: ConvCase) -> tuple[str, str | None]:
     except (CompileError, ArtifactError, RunError) as e:
         return "failed", str(e)
     src_path = case.extra("src")
+    given = given_conv_quant_values(case)
     if src_path:
+        missing = [n for n, q in p.quant_args() if n not in given] + [n for n, _, _ in p.post_op_inputs()]
+        if missing:
+            raise InputError(f"--src: this problem also needs {', '.join(missing)}, which the command line "
+                             f"cannot pass yet (give common values in --attr-scales / --attr-zero-points, or "
+                             f"use the Python API)")
         x = _load(src_path, p.desc.src_dims, p.src.dtype.np_dtype, "src")
         wp = case.extra("wei")
         if not wp:
@@ -65,13 +75,13 @@ def _one(case: ConvCase) -> tuple[str, str | None]:
         w = _load(wp, torch_wei_dims(p.desc), p.wei.dtype.np_dtype, "wei")
         bp = case.extra("bia")
         b = _load(bp, (p.desc.oc,), np.float32, "bia") if bp else None
-        y = k.run_logical(x, w, b)
+        y = k.run_logical(x, w, b, **given)
         dp = case.extra("dst")
         if dp:
             save_npy(dp, y, "dst")
         return "computed", f"-> {dp}" if dp else None
     try:
-        reason = check_conv(k, p)
+        reason = check_conv(k, p, given)
     except KgenError as e:
         return "failed", str(e)
     if reason:
@@ -82,7 +92,7 @@ def _one(case: ConvCase) -> tuple[str, str | None]:
                else "heuristic")
         notes = [f"auto chose {p.alg}: {how}"]
     if (case.extra("mode") or "C").upper() == "P":
-        notes.append(_perf(k, p))
+        notes.append(_perf(k, p, given))
     return "passed", "; ".join(notes) or None
 
 

@@ -1,0 +1,89 @@
+// Auto-generated file. Do not edit!
+//   Template: conv.mlir.j2
+//   Generator: kgen 0.1.0
+!src_buf = tensor<6272xi8>
+!wei_buf = tensor<11520xi8>
+!wei_prepared = tensor<1x10x8x3x3x4x4xi8>
+!bias = tensor<40xf32>
+!dst_buf = tensor<7840xi32>
+
+func.func @conv_direct__mb1ic32ih14oc40oh14kh3ph1__s8_aBcd4b__s8_abcd__s32_aBcd4b__bias__scale_wei_per_oc__linear_0p5_3_1__clip_m100_100_1_prepare(%wei: !wei_buf) -> !wei_prepared {
+    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [40, 32, 3, 3] : !wei_buf into tensor<40x32x3x3xi8>
+
+    %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 40, 32, 3, 3] : tensor<40x32x3x3xi8> into tensor<1x40x32x3x3xi8>
+
+    %w3 = tensor.expand_shape %w2 [[0], [1, 2], [3, 4], [5], [6]] output_shape [1, 10, 4, 8, 4, 3, 3] : tensor<1x40x32x3x3xi8> into tensor<1x10x4x8x4x3x3xi8>
+
+    %w4_e = tensor.empty() : !wei_prepared
+    %w4 = linalg.transpose ins(%w3 : tensor<1x10x4x8x4x3x3xi8>) outs(%w4_e : !wei_prepared) permutation = [0, 1, 3, 5, 6, 4, 2]
+
+    return %w4 : !wei_prepared
+}
+
+func.func @conv_direct__mb1ic32ih14oc40oh14kh3ph1__s8_aBcd4b__s8_abcd__s32_aBcd4b__bias__scale_wei_per_oc__linear_0p5_3_1__clip_m100_100_1(%src: !src_buf, %w: !wei_prepared, %bias: !bias, %wei_scale: !bias) -> !dst_buf {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 8, 14, 14, 4] : !src_buf into tensor<1x8x14x14x4xi8>
+
+    %v2_z = arith.constant 0 : i8
+    %v2 = tensor.pad %v1 low[0, 0, 1, 1, 0] high[0, 0, 1, 1, 0] {
+    ^bb0(%v2_i0: index, %v2_i1: index, %v2_i2: index, %v2_i3: index, %v2_i4: index):
+      tensor.yield %v2_z : i8
+    } : tensor<1x8x14x14x4xi8> to tensor<1x8x16x16x4xi8>
+
+    %v3 = tensor.expand_shape %v2 [[0], [1, 2], [3], [4], [5]] output_shape [1, 1, 8, 16, 16, 4] : tensor<1x8x16x16x4xi8> into tensor<1x1x8x16x16x4xi8>
+
+    %v4_z = arith.constant 0 : i32
+    %v4_e = tensor.empty() : tensor<1x1x10x14x14x4xi32>
+    %v4_acc = linalg.fill ins(%v4_z : i32) outs(%v4_e : tensor<1x1x10x14x14x4xi32>) -> tensor<1x1x10x14x14x4xi32>
+    %v4 = linalg.generic {indexing_maps = [affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (n, g, icb, o0 * 1 + k0 * 1, o1 * 1 + k1 * 1, ib)>, affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (g, ocb, icb, k0, k1, ib, ob)>, affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (n, g, ocb, o0, o1, ob)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
+        ins(%v3, %w : tensor<1x1x8x16x16x4xi8>, !wei_prepared) outs(%v4_acc : tensor<1x1x10x14x14x4xi32>) {
+    ^bb0(%v4_x: i8, %v4_w: i8, %v4_a: i32):
+      %v4_xe = arith.extsi %v4_x : i8 to i32
+      %v4_we = arith.extsi %v4_w : i8 to i32
+      %v4_m = arith.muli %v4_xe, %v4_we : i32
+      %v4_s = arith.addi %v4_a, %v4_m : i32
+      linalg.yield %v4_s : i32
+    } -> tensor<1x1x10x14x14x4xi32>
+    %v5 = tensor.expand_shape %wei_scale [[0, 1, 2]] output_shape [1, 10, 4] : !bias into tensor<1x10x4xf32>
+
+    %v6 = tensor.expand_shape %bias [[0, 1, 2]] output_shape [1, 10, 4] : !bias into tensor<1x10x4xf32>
+
+    %v7_e = tensor.empty() : tensor<1x1x10x14x14x4xi32>
+    %v7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v4, %v5, %v6 : tensor<1x1x10x14x14x4xi32>, tensor<1x10x4xf32>, tensor<1x10x4xf32>) outs(%v7_e : tensor<1x1x10x14x14x4xi32>) {
+    ^bb0(%v7_a: i32, %v7_x0: f32, %v7_x1: f32, %v7_out: i32):
+      %v7_p0 = arith.sitofp %v7_a : i32 to f32
+
+      %v7_p1 = arith.mulf %v7_p0, %v7_x0 : f32
+
+      %v7_p2 = arith.addf %v7_p1, %v7_x1 : f32
+      %v7_p3_al = arith.constant 5.000000000e-01 : f32
+      %v7_p3_be = arith.constant 3.000000000e+00 : f32
+      %v7_p3_0 = arith.constant 0.0 : f32
+      %v7_p3_1 = arith.constant 1.0 : f32
+      %v7_p3_ax = arith.mulf %v7_p2, %v7_p3_al : f32
+      %v7_p3_r = arith.addf %v7_p3_ax, %v7_p3_be : f32
+
+      %v7_p4_al = arith.constant -1.000000000e+02 : f32
+      %v7_p4_be = arith.constant 1.000000000e+02 : f32
+      %v7_p4_0 = arith.constant 0.0 : f32
+      %v7_p4_1 = arith.constant 1.0 : f32
+      %v7_p4_gt = arith.cmpf ogt, %v7_p3_r, %v7_p4_al : f32
+      %v7_p4_t = arith.select %v7_p4_gt, %v7_p3_r, %v7_p4_al : f32
+      %v7_p4_gb = arith.cmpf ogt, %v7_p4_t, %v7_p4_be : f32
+      %v7_p4_r = arith.select %v7_p4_gb, %v7_p4_be, %v7_p4_t : f32
+
+      %v7_p5_rn = math.roundeven %v7_p4_r : f32
+      %v7_p5_lo = arith.constant -2.147483648e+09 : f32
+      %v7_p5_hi = arith.constant 2.147483520e+09 : f32
+      %v7_p5_c1 = arith.maximumf %v7_p5_rn, %v7_p5_lo : f32
+      %v7_p5_c2 = arith.minimumf %v7_p5_c1, %v7_p5_hi : f32
+      %v7_p5_ord = arith.cmpf ord, %v7_p5_c2, %v7_p5_c2 : f32
+      %v7_p5_f0 = arith.constant 0.0 : f32
+      %v7_p5_c3 = arith.select %v7_p5_ord, %v7_p5_c2, %v7_p5_f0 : f32
+      %v7_p5 = arith.fptosi %v7_p5_c3 : f32 to i32
+      linalg.yield %v7_p5 : i32
+    } -> tensor<1x1x10x14x14x4xi32>
+    %v8 = tensor.collapse_shape %v7 [[0, 1, 2, 3, 4, 5]] : tensor<1x1x10x14x14x4xi32> into !dst_buf
+
+    return %v8 : !dst_buf
+}

@@ -1,0 +1,153 @@
+// Auto-generated file. Do not edit!
+//   Template: conv.mlir.j2
+//   Generator: kgen 0.1.0
+!src_dst_buf = tensor<50176xi8>
+!wei_buf = tensor<36864xi8>
+!wei_prepared = tensor<1x576x64xi8>
+!bias = tensor<64xf32>
+
+func.func @conv_im2col__mb1ic64ih28oc64oh28kh3ph1__u8_acdb__s8_abcd__u8_acdb__bias__scale_src_common__scale_wei_per_oc__scale_dst_common__zp_src_common__zp_dst_common__sum_1_3__relu_0_0_1_prepare(%wei: !wei_buf) -> (!wei_prepared, tensor<1x64x64x9xi8>) {
+    %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : !wei_buf into tensor<64x64x3x3xi8>
+
+    %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 64, 64, 3, 3] : tensor<64x64x3x3xi8> into tensor<1x64x64x3x3xi8>
+
+    %w3 = tensor.collapse_shape %w2 [[0], [1], [2], [3, 4]] : tensor<1x64x64x3x3xi8> into tensor<1x64x64x9xi8>
+
+    %w4_e = tensor.empty() : tensor<1x3x3x64x64xi8>
+    %w4 = linalg.transpose ins(%w2 : tensor<1x64x64x3x3xi8>) outs(%w4_e : tensor<1x3x3x64x64xi8>) permutation = [0, 3, 4, 2, 1]
+
+    %w5 = tensor.collapse_shape %w4 [[0], [1, 2, 3], [4]] : tensor<1x3x3x64x64xi8> into !wei_prepared
+
+    return %w5, %w3 : !wei_prepared, tensor<1x64x64x9xi8>
+}
+
+func.func @conv_im2col__mb1ic64ih28oc64oh28kh3ph1__u8_acdb__s8_abcd__u8_acdb__bias__scale_src_common__scale_wei_per_oc__scale_dst_common__zp_src_common__zp_dst_common__sum_1_3__relu_0_0_1(%src: !src_dst_buf, %w: !wei_prepared, %wref: tensor<1x64x64x9xi8>, %bias: !bias, %src_scale: tensor<f32>, %wei_scale: !bias, %dst_scale: tensor<f32>, %src_zp: tensor<i32>, %dst_zp: tensor<i32>, %dst_init: !src_dst_buf) -> !src_dst_buf {
+    %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 28, 28, 64] : !src_dst_buf into tensor<1x28x28x64xi8>
+
+    %v2_z = arith.constant 0 : i8
+    %v2 = tensor.pad %v1 low[0, 1, 1, 0] high[0, 1, 1, 0] {
+    ^bb0(%v2_i0: index, %v2_i1: index, %v2_i2: index, %v2_i3: index):
+      tensor.yield %v2_z : i8
+    } : tensor<1x28x28x64xi8> to tensor<1x30x30x64xi8>
+
+    %v3 = tensor.expand_shape %v2 [[0], [1], [2], [3, 4]] output_shape [1, 30, 30, 1, 64] : tensor<1x30x30x64xi8> into tensor<1x30x30x1x64xi8>
+
+    %v4_e = tensor.empty() : tensor<1x28x28x1x3x3x64xi8>
+    %v4 = linalg.generic {indexing_maps = [affine_map<(n, o0, o1, g, k0, k1, ic) -> (n, o0 * 1 + k0 * 1, o1 * 1 + k1 * 1, g, ic)>, affine_map<(n, o0, o1, g, k0, k1, ic) -> (n, o0, o1, g, k0, k1, ic)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v3 : tensor<1x30x30x1x64xi8>) outs(%v4_e : tensor<1x28x28x1x3x3x64xi8>) {
+    ^bb0(%v4_x: i8, %v4_y: i8):
+      linalg.yield %v4_x : i8
+    } -> tensor<1x28x28x1x3x3x64xi8>
+    %v5 = util.optimization_barrier %v4 : tensor<1x28x28x1x3x3x64xi8>
+    %v6 = tensor.collapse_shape %v5 [[0], [1, 2], [3], [4, 5, 6]] : tensor<1x28x28x1x3x3x64xi8> into tensor<1x784x1x576xi8>
+
+    %v7_z = arith.constant 0 : i32
+    %v7_e = tensor.empty() : tensor<1x784x1x64xi32>
+    %v7_acc = linalg.fill ins(%v7_z : i32) outs(%v7_e : tensor<1x784x1x64xi32>) -> tensor<1x784x1x64xi32>
+    %v7 = linalg.generic {indexing_maps = [affine_map<(n, o, g, oc, r) -> (n, o, g, r)>, affine_map<(n, o, g, oc, r) -> (g, r, oc)>, affine_map<(n, o, g, oc, r) -> (n, o, g, oc)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+        ins(%v6, %w : tensor<1x784x1x576xi8>, !wei_prepared) outs(%v7_acc : tensor<1x784x1x64xi32>) {
+    ^bb0(%v7_x: i8, %v7_w: i8, %v7_a: i32):
+      %v7_xe = arith.extui %v7_x : i8 to i32
+      %v7_we = arith.extsi %v7_w : i8 to i32
+      %v7_m = arith.muli %v7_xe, %v7_we : i32
+      %v7_s = arith.addi %v7_a, %v7_m : i32
+      linalg.yield %v7_s : i32
+    } -> tensor<1x784x1x64xi32>
+    %v8 = tensor.expand_shape %v7 [[0], [1, 2], [3], [4]] output_shape [1, 28, 28, 1, 64] : tensor<1x784x1x64xi32> into tensor<1x28x28x1x64xi32>
+
+    %v9_z = arith.constant 0 : i32
+    %v9_e = tensor.empty() : tensor<1x64x9xi32>
+    %v9_acc = linalg.fill ins(%v9_z : i32) outs(%v9_e : tensor<1x64x9xi32>) -> tensor<1x64x9xi32>
+    %v9 = linalg.generic {indexing_maps = [affine_map<(g, oc, k, c) -> (g, oc, c, k)>, affine_map<(g, oc, k, c) -> ()>, affine_map<(g, oc, k, c) -> (g, oc, k)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+        ins(%wref, %src_zp : tensor<1x64x64x9xi8>, tensor<i32>) outs(%v9_acc : tensor<1x64x9xi32>) {
+    ^bb0(%v9_w: i8, %v9_zs: i32, %v9_a: i32):
+      %v9_we = arith.extsi %v9_w : i8 to i32
+      %v9_m = arith.muli %v9_we, %v9_zs : i32
+      %v9_s = arith.addi %v9_a, %v9_m : i32
+      linalg.yield %v9_s : i32
+    } -> tensor<1x64x9xi32>
+    %v10 = tensor.expand_shape %v9 [[0], [1], [2, 3]] output_shape [1, 64, 3, 3] : tensor<1x64x9xi32> into tensor<1x64x3x3xi32>
+
+    %v11 = arith.constant dense<"0x000000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000000000000"> : tensor<28x3xi32>
+    %v12 = arith.constant dense<"0x000000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000001000000010000000100000000000000"> : tensor<28x3xi32>
+    %v13_z = arith.constant 0 : i32
+    %v13_e = tensor.empty() : tensor<1x64x28x28xi32>
+    %v13_acc = linalg.fill ins(%v13_z : i32) outs(%v13_e : tensor<1x64x28x28xi32>) -> tensor<1x64x28x28xi32>
+    %v13 = linalg.generic {indexing_maps = [affine_map<(g, oc, o0, o1, k0, k1) -> (g, oc, k0, k1)>, affine_map<(g, oc, o0, o1, k0, k1) -> (o0, k0)>, affine_map<(g, oc, o0, o1, k0, k1) -> (o1, k1)>, affine_map<(g, oc, o0, o1, k0, k1) -> (g, oc, o0, o1)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+        ins(%v10, %v11, %v12 : tensor<1x64x3x3xi32>, tensor<28x3xi32>, tensor<28x3xi32>) outs(%v13_acc : tensor<1x64x28x28xi32>) {
+    ^bb0(%v13_w: i32, %v13_m0: i32, %v13_m1: i32, %v13_a: i32):
+      %v13_p0 = arith.muli %v13_w, %v13_m0 : i32
+      %v13_p1 = arith.muli %v13_p0, %v13_m1 : i32
+      %v13_s = arith.addi %v13_a, %v13_p1 : i32
+      linalg.yield %v13_s : i32
+    } -> tensor<1x64x28x28xi32>
+    %v14_e = tensor.empty() : tensor<1x1x64x28x28xi32>
+    %v14 = linalg.generic {indexing_maps = [affine_map<(n, g, oc, o0, o1) -> (g, oc, o0, o1)>, affine_map<(n, g, oc, o0, o1) -> (n, g, oc, o0, o1)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v13 : tensor<1x64x28x28xi32>) outs(%v14_e : tensor<1x1x64x28x28xi32>) {
+    ^bb0(%v14_t0: i32, %v14_y: i32):
+      linalg.yield %v14_t0 : i32
+    } -> tensor<1x1x64x28x28xi32>
+    %v15 = tensor.collapse_shape %v14 [[0], [1, 2], [3], [4]] : tensor<1x1x64x28x28xi32> into tensor<1x64x28x28xi32>
+
+    %v16_e = tensor.empty() : tensor<1x28x28x64xi32>
+    %v16 = linalg.transpose ins(%v15 : tensor<1x64x28x28xi32>) outs(%v16_e : tensor<1x28x28x64xi32>) permutation = [0, 2, 3, 1]
+
+    %v17 = tensor.expand_shape %v16 [[0], [1], [2], [3, 4]] output_shape [1, 28, 28, 1, 64] : tensor<1x28x28x64xi32> into tensor<1x28x28x1x64xi32>
+
+    %v18 = tensor.expand_shape %wei_scale [[0, 1]] output_shape [1, 64] : !bias into tensor<1x64xf32>
+
+    %v19 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : !bias into tensor<1x64xf32>
+
+    %v20 = tensor.expand_shape %dst_init [[0, 1, 2, 3]] output_shape [1, 28, 28, 64] : !src_dst_buf into tensor<1x28x28x64xi8>
+
+    %v21 = tensor.expand_shape %v20 [[0], [1], [2], [3, 4]] output_shape [1, 28, 28, 1, 64] : tensor<1x28x28x64xi8> into tensor<1x28x28x1x64xi8>
+
+    %v22_e = tensor.empty() : tensor<1x28x28x1x64xi8>
+    %v22 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v8, %v17, %src_scale, %v18, %v19, %v21, %dst_scale, %dst_zp : tensor<1x28x28x1x64xi32>, tensor<1x28x28x1x64xi32>, tensor<f32>, tensor<1x64xf32>, tensor<1x64xf32>, tensor<1x28x28x1x64xi8>, tensor<f32>, tensor<i32>) outs(%v22_e : tensor<1x28x28x1x64xi8>) {
+    ^bb0(%v22_a: i32, %v22_x0: i32, %v22_x1: f32, %v22_x2: f32, %v22_x3: f32, %v22_x4: i8, %v22_x5: f32, %v22_x6: i32, %v22_out: i8):
+      %v22_p0 = arith.subi %v22_a, %v22_x0 : i32
+      %v22_p1 = arith.sitofp %v22_p0 : i32 to f32
+
+      %v22_p2 = arith.mulf %v22_p1, %v22_x1 : f32
+
+      %v22_p3 = arith.mulf %v22_p2, %v22_x2 : f32
+
+      %v22_p4 = arith.addf %v22_p3, %v22_x3 : f32
+      %v22_p5_y = arith.uitofp %v22_x4 : i8 to f32
+
+      %v22_p5_zp = arith.constant 3.000000000e+00 : f32
+      %v22_p5_yz = arith.subf %v22_p5_y, %v22_p5_zp : f32
+      %v22_p5_sc = arith.constant 1.000000000e+00 : f32
+      %v22_p5_ys = arith.mulf %v22_p5_yz, %v22_p5_sc : f32
+      %v22_p5 = arith.addf %v22_p4, %v22_p5_ys : f32
+      %v22_p6_al = arith.constant 0.000000000e+00 : f32
+      %v22_p6_be = arith.constant 0.000000000e+00 : f32
+      %v22_p6_0 = arith.constant 0.0 : f32
+      %v22_p6_1 = arith.constant 1.0 : f32
+      %v22_p6_gt = arith.cmpf ogt, %v22_p5, %v22_p6_0 : f32
+      %v22_p6_ax = arith.mulf %v22_p5, %v22_p6_al : f32
+      %v22_p6_r = arith.select %v22_p6_gt, %v22_p5, %v22_p6_ax : f32
+
+
+      %v22_p7 = arith.divf %v22_p6_r, %v22_x5 : f32
+      %v22_p8_y = arith.sitofp %v22_x6 : i32 to f32
+
+      %v22_p8 = arith.addf %v22_p7, %v22_p8_y : f32
+      %v22_p9_rn = math.roundeven %v22_p8 : f32
+      %v22_p9_lo = arith.constant 0.000000000e+00 : f32
+      %v22_p9_hi = arith.constant 2.550000000e+02 : f32
+      %v22_p9_c1 = arith.maximumf %v22_p9_rn, %v22_p9_lo : f32
+      %v22_p9_c2 = arith.minimumf %v22_p9_c1, %v22_p9_hi : f32
+      %v22_p9_ord = arith.cmpf ord, %v22_p9_c2, %v22_p9_c2 : f32
+      %v22_p9_f0 = arith.constant 0.0 : f32
+      %v22_p9_c3 = arith.select %v22_p9_ord, %v22_p9_c2, %v22_p9_f0 : f32
+      %v22_p9 = arith.fptoui %v22_p9_c3 : f32 to i8
+      linalg.yield %v22_p9 : i8
+    } -> tensor<1x28x28x1x64xi8>
+    %v23 = tensor.collapse_shape %v22 [[0], [1], [2], [3, 4]] : tensor<1x28x28x1x64xi8> into tensor<1x28x28x64xi8>
+
+    %v24 = tensor.collapse_shape %v23 [[0, 1, 2, 3]] : tensor<1x28x28x64xi8> into !src_dst_buf
+
+    return %v24 : !src_dst_buf
+}
