@@ -23,7 +23,10 @@ commands:
              --backend=llvm-cpu|vulkan|cuda --input=FILE.npy --output=FILE.npy; options apply to the
              problems after them, as in benchdnn)
   conv      [benchdnn conv options] DESC...             generate, compile, run and check convolutions
-            (--dir=FWD_B|FWD_D --dt=f32|f16|bf16|s8:s8:s32 --stag --wtag --dtag --alg=direct --attr-post-ops=relu
+            (--dir=FWD_B|FWD_D|FWD_I --dt=f32|bf16|f16 (any mix)|u8:s8:DST|s8:s8:DST --bia-dt=f32|bf16|f16|s32
+             --stag --wtag --dtag --attr-scales=src:common:S+wei:per_oc+dst:common:S
+             --attr-zero-points=src:common:Z|per_dim_1+wei:common:Z+dst:common:Z|per_dim_1
+             --attr-post-ops=sum[:SCALE[:ZP[:DT]]]+ELTWISE[:ALPHA[:BETA[:SCALE]]]+BINARY:DT[:MASK[:TAG]]+prelu[:MASK]
              --alg=direct|im2col|winograd[_f2|_f4|_f6]|spatial_pack|indirect|auto
              --mb=N --backend=B --src/--wei/--bia/--dst=F.npy --mode=C|P --batch=FILE)
   catalog   build [--backend=B] [--jobs=N] [--no-run]   regenerate mlir/ and compile the kernel catalog into build/
