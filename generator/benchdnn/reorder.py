@@ -105,7 +105,8 @@ _SINGLE_VALUE_POLICIES = ("common", "host_scalar", "0")
 SUPPORTED_POLICIES = frozenset({"common", "per_dim_0", "per_dim_1", "per_dim_01", "per_dim_2",
                                 "per_dim_3", "per_tensor"})
 SUPPORTED_ATTR_ARGS = ("src", "dst")
-_ARG_RANK = {"src": 1, "src1": 2, "dst": 17, "wei": 33}  # DNNL_ARG_* values: benchdnn's map order
+_ARG_RANK = {"src": 1, "src1": 2, "dst": 17, "wei": 33,    # DNNL_ARG_* values: benchdnn's map order
+             "attr_post_op_dw_dst": 16384 + 17, "attr_post_op_dw_wei": 16384 + 33}  # DNNL_ARG_ATTR_POST_OP_DW | arg
 DEFAULT_SCALE_DT = "f32"
 DEFAULT_ZP_DT = "s32"
 DEFAULT_SCALE = 1.0     # attr_t::arg_scales_t::entry_t::scale
@@ -259,7 +260,7 @@ class AttrZeroPoint(_QuantEntry):
 def _canonical_arg(text: str) -> str | None:
     if text in ("src", "src0"):
         return "src"
-    if text in ("src1", "dst", "wei"):
+    if text in ("src1", "dst", "wei", "attr_post_op_dw_dst", "attr_post_op_dw_wei"):
         return text
     m = re.fullmatch(r"msrc(0|[1-9][0-9]*)", text)
     return f"msrc{m.group(1)}" if m else None
