@@ -107,7 +107,7 @@ from ..problem.conv import (_AXIS_KEYS, _UNUSED, ACCUMULATORS, AXES, BIAS_TYPES,
                             SCALE_POLICIES, ZERO_POINT_POLICIES, ZERO_POINT_TYPES, ConvDesc, ConvProblem,
                             derive_padding, kernel_extent, output_size)
 from . import driver
-from .driver import DATA_TYPES, HARNESS_OPTIONS, IMPL_FILTERS, _err, _parse_dt, _parse_tag, _q, _split_plus
+from .driver import DATA_TYPES, HARNESS_OPTIONS, IMPL_FILTERS, plus_option, _err, _parse_dt, _parse_tag, _q, _split_plus
 from .reorder import AttrScale, AttrZeroPoint, _parse_quant
 
 __all__ = [
@@ -447,14 +447,11 @@ class ConvCase(driver.Case):
                 if self.alg != DEFAULT_ALG:
                     args.append(f"--alg={self.alg}")
             elif opt == "attr-post-ops":
-                if self.post_ops:
-                    args.append("--attr-post-ops=" + "+".join(self.post_ops))
+                args += plus_option(opt, self.post_ops)
             elif opt == "attr-scales":
-                if self.scales:
-                    args.append("--attr-scales=" + "+".join(map(str, self.scales)))
+                args += plus_option(opt, self.scales)
             elif opt == "attr-zero-points":
-                if self.zero_points:
-                    args.append("--attr-zero-points=" + "+".join(map(str, self.zero_points)))
+                args += plus_option(opt, self.zero_points)
             else:
                 args += [f"--{k}={v}" for k, v in self.knobs if k == opt]
         args += [f"--{k}={v}" for k, v in self.extras]

@@ -54,6 +54,11 @@ def _q(text: str, limit: int = 80) -> str:
     return repr(text)
 
 
+def plus_option(option: str, entries) -> list[str]:
+    """``--OPTION=A+B`` for a repro line (benchdnn's '+'-joined attribute entries), or nothing when empty."""
+    return [f"--{option}=" + "+".join(map(str, entries))] if entries else []
+
+
 def _err(msg: str, where: str | None = None) -> ProblemError:
     return ProblemError(f"{msg} (at {where})" if where else msg)
 

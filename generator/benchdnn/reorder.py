@@ -73,7 +73,7 @@ from ..errors import ProblemError, UnsupportedError
 from ..layout import DTYPES, MemoryDesc
 from ..problem.reorder import Quant, ReorderProblem, policy_dims
 from . import driver
-from .driver import (_FLOAT_RE, _INT_RE, DATA_TYPES, IMPL_FILTERS, _err, _parse_dt, _parse_tag, _parse_uint, _q,
+from .driver import (plus_option, _FLOAT_RE, _INT_RE, DATA_TYPES, IMPL_FILTERS, _err, _parse_dt, _parse_tag, _parse_uint, _q,
                      _split_plus)
 
 __all__ = [
@@ -443,11 +443,9 @@ class ReorderCase(driver.Case):
                                                 for s in self.strides))
         for opt in _REPRO_ORDER:
             if opt == "attr-scales":
-                if self.scales:
-                    args.append("--attr-scales=" + "+".join(map(str, self.scales)))
+                args += plus_option(opt, self.scales)
             elif opt == "attr-zero-points":
-                if self.zero_points:
-                    args.append("--attr-zero-points=" + "+".join(map(str, self.zero_points)))
+                args += plus_option(opt, self.zero_points)
             else:
                 args += [f"--{k}={v}" for k, v in self.knobs if k == opt]
         args += [f"--{k}={v}" for k, v in self.extras]

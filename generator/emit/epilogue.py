@@ -17,14 +17,13 @@ logical weights), so the hot loop never changes.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
-from ..layout.dtypes import DataType, get_dtype
-from ..problem.attr import Binary, Eltwise, Prelu, Sum
+from ..layout.dtypes import get_dtype
+from ..problem.attr import Binary, Eltwise, Sum
 from ..problem.conv import ConvProblem
 from . import relayout
 from .relayout import Plan, Value
@@ -132,8 +131,8 @@ def plan_attr_epilogue(plan: Plan, acc: Value, p: ConvProblem, layout: AccLayout
             inputs[name] = Value(name, (p.binary_desc(op).buffer_nelems,), p.binary_desc(op).dtype.mlir)
         args.append(inputs[name])
 
-    def bind(v: Value, elem_dt: DataType) -> int:
-        """A runtime value (scalar, per output channel or full) as an operand."""
+    def bind(v: Value) -> int:
+        """A runtime scale / zero point (scalar or per output channel) as an operand."""
         if not v.shape:
             return operand(v, [])
         return operand(*layout.per_oc(plan, v))
@@ -145,7 +144,7 @@ def plan_attr_epilogue(plan: Plan, acc: Value, p: ConvProblem, layout: AccLayout
         program.append(dict(op="to_f32"))
     for name in ("src_scale", "wei_scale"):
         if name in quant:
-            program.append(dict(op="mul", x=bind(quant[name], F32), dt=F32))
+            program.append(dict(op="mul", x=bind(quant[name]), dt=F32))
     if bias is not None:
         program.append(dict(op="add", x=operand(*layout.per_oc(plan, bias)), dt=get_dtype(p.bias_dt)))
     for i, op in enumerate(p.post_ops):
@@ -179,9 +178,9 @@ def plan_attr_epilogue(plan: Plan, acc: Value, p: ConvProblem, layout: AccLayout
             else:
                 program.append(dict(op="prelu", x=x))
     if "dst_scale" in quant:
-        program.append(dict(op="div", x=bind(quant["dst_scale"], F32), dt=F32))
+        program.append(dict(op="div", x=bind(quant["dst_scale"]), dt=F32))
     if "dst_zp" in quant:
-        program.append(dict(op="add", x=bind(quant["dst_zp"], I32), dt=I32))
+        program.append(dict(op="add", x=bind(quant["dst_zp"]), dt=I32))
     program.append(dict(op="convert"))
     valid = layout.channel_valid(plan)
     if valid is not None:
@@ -229,4 +228,4 @@ def prepare_outputs_need_wref(p: ConvProblem) -> bool:
 
 
 __all__ = ["AccLayout", "plan_attr_epilogue", "zero_point_compensation", "tap_masks", "channel_mask",
-           "prepare_outputs_need_wref", "math"]
+           "prepare_outputs_need_wref"]

@@ -25,7 +25,6 @@ Scales and zero points are runtime values (arrays passed with each call); post-o
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from typing import Union
 
@@ -111,11 +110,6 @@ class Eltwise:
     @property
     def ident(self) -> str:
         return "_".join([self.kind] + [_ident(p) for p in (self.alpha, self.beta, self.scale)])
-
-    @property
-    def keeps_zero(self) -> bool:
-        """f(0) == 0: a padded lane stays zero through it."""
-        return abs(eltwise_reference(np.zeros(1), self)[0]) == 0.0
 
 
 @dataclass(frozen=True)
@@ -272,5 +266,3 @@ def is_exact(op: PostOp) -> bool:
     """Whether the kernel's f32 arithmetic can match the float64 model exactly on integer-valued data."""
     return isinstance(op, (Sum, Binary, Prelu)) or base_kind(op.kind) in EXACT_ELTWISE
 
-
-_IDENT_RE = re.compile(r"[^A-Za-z0-9_]")
