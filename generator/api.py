@@ -344,7 +344,9 @@ class ConvKernel:
         return self._run.bind(*self._args(src, bias, attrs))
 
     def run_logical(self, src: np.ndarray, wei: np.ndarray, bia: np.ndarray | None = None, **attrs) -> np.ndarray:
-        """PyTorch-layout arrays in, the logical destination out; `attrs` as for `__call__`."""
+        """PyTorch-layout arrays in, the logical destination out; `attrs` as for `__call__`, except that
+        the post-ops' inputs are logical arrays too (``dst_init`` shaped like the destination, a binary
+        input like its broadcast: ``(OC,)`` or ``(1, OC, 1, 1)`` per channel)."""
         from .problem.conv import torch_wei_dims
 
         p = self.problem
@@ -352,6 +354,15 @@ class ConvKernel:
             if tuple(np.shape(arr)) != tuple(dims):
                 raise InputError(f"{what} has shape {'x'.join(map(str, np.shape(arr)))}, expected "
                                  f"{'x'.join(map(str, dims))}")
+        attrs = dict(attrs)
+        for name, _, op in p.post_op_inputs():      # the post-ops' inputs come logical here too
+            if attrs.get(name) is not None:
+                desc = p.dst if name == "dst_init" else p.binary_desc(op)
+                a = np.asarray(attrs[name])
+                if a.size != desc.nelems or [n for n in a.shape if n != 1] != [n for n in desc.dims if n != 1]:
+                    raise InputError(f"{name} has shape {'x'.join(map(str, a.shape))}, expected "
+                                     f"{'x'.join(map(str, desc.dims))}")
+                attrs[name] = desc.to_physical(a.reshape(desc.dims))
         self.prepare(p.wei.to_physical(np.asarray(wei).reshape(p.wei.dims)))
         y = self(p.src.to_physical(np.asarray(src)), bia, **attrs)
         return p.dst.from_physical(y)

@@ -97,8 +97,8 @@ _SCALES = {"src": (0.25, 0.5, 1.0, 2.0), "wei": (0.125, 0.25, 0.5, 1.0, 2.0), "d
 
 
 def conv_attr_values(p: ConvProblem, rng: np.random.Generator, given: dict | None = None):
-    """(quant, inputs): the runtime scales / zero points (`given` common values win) and the post-ops'
-    inputs, logical (the sum's prior destination; binary and prelu second inputs)."""
+    """(quant, inputs): the runtime scales / zero points and the post-ops' inputs, logical (the sum's
+    prior destination; binary and prelu second inputs). Values in `given` (by argument name) win."""
     given = given or {}
     quant: dict[str, np.ndarray] = {}
     for name, q in p.quant_args():
@@ -112,7 +112,9 @@ def conv_attr_values(p: ConvProblem, rng: np.random.Generator, given: dict | Non
             quant[name] = np.asarray(rng.integers(lo, hi + 1, shape), np.int32)
     inputs: dict[str, np.ndarray] = {}
     for name, _, op in p.post_op_inputs():
-        if name == "dst_init":
+        if name in given:
+            inputs[name] = np.asarray(given[name])
+        elif name == "dst_init":
             inputs[name] = _ints(rng, p.dst.dtype.name, p.dst.dims)
         elif name.startswith("prelu"):
             desc = p.binary_desc(op)

@@ -57,6 +57,11 @@ CASES = [
     ("saturation", "--dt=u8:s8:s8 --attr-scales=src:common:0.25+wei:common:0.5+dst:common:4294967295 "
                    "--attr-post-ops=round ic16oc16ih5oh5kh3ph1"),
     ("sum as s8", "--dt=u8:s8:u8 --attr-post-ops=sum:1:0:s8+clip:-2:100 mb1ic4ih5oc4kh3ph1"),
+    # float sources into an integer destination: f32 accumulation, rounded to nearest even and saturated
+    ("f16 to u8 saturating", "--dt=f16:f16:u8 --stag=nhwc --dtag=nhwc --attr-post-ops=linear:3:-100 "
+                             "mb2ic8ih5oc8kh3ph1"),
+    ("bf16 to s8 16c tail", "--dt=bf16:bf16:s8 --stag=nChw16c --dtag=nChw16c --alg=im2col "
+                            "--attr-post-ops=linear:40:0.5 mb1ic17ih4oc17kh3ph1"),
 ]
 
 
@@ -203,3 +208,78 @@ def test_cuda_compiles_attribute_kernels(line, tmp_path):
     p = problem(line)
     art = compile_mlir(render_conv(p, cuda), cuda, cache_dir=tmp_path, name="conv")
     assert art.path.stat().st_size > 0
+
+
+# ----------------------------------------------------------------------------------------------------
+# The command line: attribute arrays as .npy files, and bad values as one line with exit 2
+
+
+def _kgen(args, cwd, cache):
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k != "KGEN_DEBUG"} | {"KGEN_CACHE_DIR": str(cache)}
+    return subprocess.run([sys.executable, "-m", "generator.cli.main", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+CLI_LINE = ["conv", "--dt=u8:s8:u8", "--stag=nhwc", "--dtag=nhwc", "--attr-scales=src:common:0.5+wei:per_oc",
+            "--attr-zero-points=dst:per_dim_1", "--attr-post-ops=sum+add:f32:per_oc+relu"]
+
+
+def test_cli_takes_attribute_arrays_as_npy(tmp_path):
+    """Per-channel scales and zero points, the sum's prior destination and a binary input from .npy
+    files: the computed destination equals a float64 loop written from the documented formula."""
+    rng = np.random.default_rng(SEED)
+    print(f"seed {SEED}")
+    x = rng.integers(0, 5, (1, 8, 5, 4)).astype(np.uint8)
+    w = rng.integers(-2, 3, (16, 8, 3, 3)).astype(np.int8)
+    sw = rng.choice(np.array([0.25, 0.5, 1.0], np.float32), 16)
+    zd = rng.integers(-3, 4, 16).astype(np.int32)
+    b1 = rng.integers(-30, 30, (1, 16, 1, 1)).astype(np.float32)
+    d0 = rng.integers(0, 60, (1, 16, 5, 4)).astype(np.uint8)
+    for name, a in dict(x=x, w=w, sw=sw, zd=zd, b1=b1, d0=d0).items():
+        np.save(tmp_path / f"{name}.npy", a)
+    files = ["--scales-wei=sw.npy", "--zero-points-dst=zd.npy", "--dst-init=d0.npy", "--binary-1=b1.npy"]
+    proc = _kgen([*CLI_LINE, *files, "--src=x.npy", "--wei=w.npy", "--dst=y.npy", "mb1ic8ih5iw4oc16kh3kw3ph1pw1"],
+                 tmp_path, tmp_path / "cache")
+    assert proc.returncode == 0, proc.stderr
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    acc = sum(np.einsum("nchw,oc->nohw", xp[:, :, i:i + 5, j:j + 4], w[:, :, i, j].astype(np.float64))
+              for i in range(3) for j in range(3))
+    v = np.maximum(acc * 0.5 * sw[None, :, None, None] + d0 + b1, 0) + zd[None, :, None, None]
+    want = np.clip(np.round(v), 0, 255)
+    got = np.load(tmp_path / "y.npy")
+    assert got.dtype == np.uint8 and np.array_equal(got, want)
+    # the same files drive the check (they replace the generated values), which passes
+    proc = _kgen([*CLI_LINE, *files, "mb1ic8ih5iw4oc16kh3kw3ph1pw1"], tmp_path, tmp_path / "cache")
+    assert proc.returncode == 0 and "PASSED" in proc.stdout, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("args,files,fragment", [
+    (["--attr-post-ops=foo"], {}, "unknown post-op kind 'foo'"),
+    (["--attr-post-ops=relu:1:2:3:4"], {}, "takes [:ALPHA[:BETA[:SCALE]]] numbers"),
+    (["--attr-post-ops=add"], {}, "add"),
+    (["--attr-scales=wei:per_oc", "--scales-wei=s.npy"], {"s": np.ones(5, np.float32)},
+     "expected 16 numbers (per_oc)"),
+    (["--binary-3=s.npy"], {"s": np.ones(16, np.float32)}, "no such attribute argument"),
+    (["--attr-scales=wei:per_oc", "--src=x.npy", "--wei=x.npy"], {"x": np.ones(1, np.float32)},
+     "also needs --scales-wei=F.npy"),
+    (["--attr-zero-points=src:common:300:u8"], {}, "outside the range of its data type u8 [0, 255]"),
+    (["--attr-zero-points=wei:common:-129:s8"], {}, "outside the range of its data type s8"),
+    (["--dt=u8:u8:u8"], {}, "data types u8:u8:u8 are not implemented"),
+    (["--dt=f32:s8:f32"], {}, "data types f32:s8:f32 are not implemented"),
+])
+def test_cli_bad_attribute_values(tmp_path, args, files, fragment):
+    for name, a in files.items():
+        np.save(tmp_path / f"{name}.npy", a)
+    dt = [] if any(a.startswith("--dt=") for a in args) else ["--dt=u8:s8:u8"]
+    proc = _kgen(["conv", *dt, *args, "mb1ic8ih5oc16kh3ph1"], tmp_path, tmp_path / "cache")
+    lines = proc.stderr.splitlines()
+    assert proc.returncode == 2 and len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert lines[0].startswith("kgen: error: ") and fragment in lines[0], lines[0]
+
+
+def test_api_refuses_unimplemented_data_types():
+    with pytest.raises(ProblemError, match="u8:u8:u8 are not implemented"):
+        problem("--dt=u8:u8:u8 mb1ic4ih5oc6kh3ph1")

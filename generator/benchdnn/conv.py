@@ -99,7 +99,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping
 
 from ..errors import ProblemError, UnsupportedError
-from ..layout import MemoryDesc, get_dtype
+from ..layout import DTYPES, MemoryDesc, get_dtype
 from ..problem.attr import BINARY_KINDS as _PRODUCT_BINARY_KINDS
 from ..problem.attr import ELTWISE_KINDS as _PRODUCT_ELTWISE_KINDS
 from ..problem.attr import Binary, Eltwise, PostOp, Prelu, QuantArg, Sum
@@ -283,6 +283,8 @@ DEFAULT_DIR = "FWD_B"
 
 #: Data-type triples (src, wei, dst) the product implements: the problem model's accumulator table.
 SUPPORTED_DTS = frozenset(ACCUMULATORS)
+IMPLEMENTED_DTS_TEXT = ("implemented: f32, bf16, f16 in any mix, with an f32, bf16, f16, u8, s8 or s32 destination; "
+                        "u8:s8:DST and s8:s8:DST with DST one of u8, s8, s32, f32, bf16, f16")
 SUPPORTED_BIA_DTS = BIAS_TYPES
 DEFAULT_DT = ("f32", "f32", "f32")
 
@@ -308,9 +310,14 @@ _ELTWISE_LONG = {"eltwise_clip_v2_use_dst_for_bwd": "clip_v2_dst", "eltwise_elu_
 _BINARY_KINDS = ("add", "div", "eq", "ge", "gt", "le", "lt", "max", "min", "mul", "ne", "select", "sub")
 _OTHER_PO_KINDS = ("sum", "dw", "prelu")
 
-#: Product options beyond benchdnn; global (``--reset`` keeps them), attached to each case.
+#: Product options beyond benchdnn; global (``--reset`` keeps them), attached to each case. Besides
+#: the tensors (.npy files), the attributes' runtime arrays: per-channel scales and zero points, the
+#: sum's prior destination, and ``--binary-I`` / ``--prelu-I`` for post-op I (`ATTR_FILE_PATTERN`).
 DEFAULT_CONV_EXTRA_OPTIONS: Mapping[str, str | None] = {
-    "backend": None, "src": None, "wei": None, "bia": None, "dst": None, "mode": None}
+    "backend": None, "src": None, "wei": None, "bia": None, "dst": None, "mode": None,
+    "scales-src": None, "scales-wei": None, "scales-dst": None,
+    "zero-points-src": None, "zero-points-wei": None, "zero-points-dst": None, "dst-init": None}
+ATTR_FILE_PATTERN = r"(binary|prelu)-[0-9]+"
 
 #: Order of the options in a repro line (``conv_aux.cpp`` ``set_repro_line``, then ``attr_t``'s
 #: ``operator<<``). Names that are not modelled fields are *knobs*.
@@ -373,6 +380,11 @@ class ConvCase(driver.Case):
         if len(dt) != 3 or any(t not in DATA_TYPES for t in dt):
             raise ProblemError(f"bad data types {self.dt!r} (expected one or three of "
                                f"{', '.join(DATA_TYPES)})")
+        if dt not in SUPPORTED_DTS and all(t in DTYPES for t in dt):
+            # types kgen has, combined in a way no convolution implements (u8:u8:u8, f32:s8:f32): bad
+            # input. A type kgen lacks (f64, f8) stays a valid oneDNN problem, SKIPPED when run.
+            raise ProblemError(f"data types {':'.join(dt)} are not implemented for a convolution ("
+                               f"{IMPLEMENTED_DTS_TEXT})")
         set_(self, "dt", dt)
         if self.dir in _DIRS_WITH_BIAS:
             set_(self, "bia_dt", "f64" if dt[1] == "f64" else "f32")
@@ -391,6 +403,11 @@ class ConvCase(driver.Case):
             reasons.append(f"--bia-dt={self.bia_dt}")
         set_(self, "scales", tuple(self.scales))
         set_(self, "zero_points", tuple(self.zero_points))
+        for q in self.zero_points:
+            zdt = DTYPES.get(q.dt or "s32")
+            if q.value is not None and zdt is not None and zdt.is_int and not zdt.min <= q.value <= zdt.max:
+                raise ProblemError(f"--attr-zero-points={q}: zero point {q.value:g} is outside the range of "
+                                   f"its data type {zdt.name} [{int(zdt.min)}, {int(zdt.max)}]")
         for opt in _REPRO_ORDER:
             if opt == "attr-scales":
                 reasons += [f"--attr-scales={q}" for q in self.scales if _quant_unsupported(q, SCALE_POLICIES, ("f32",))]
@@ -751,6 +768,7 @@ class ConvDriver(driver.Driver):
     IGNORED = _IGNORED
     EXTRA_DEFAULTS = DEFAULT_CONV_EXTRA_OPTIONS
     EXTRA_CHECKS = _EXTRA_CHECKS
+    EXTRA_PATTERN = ATTR_FILE_PATTERN
 
     def problem(self, text: str, where: str | None) -> Iterator[ConvCase]:
         try:
@@ -833,8 +851,7 @@ def conv_problem(case: ConvCase) -> ConvProblem:
     d = case.desc
     dts = tuple(case.dt)
     if dts not in ACCUMULATORS:
-        raise UnsupportedError(f"data types {':'.join(dts)} are not supported (supported: f32, bf16, f16 in any "
-                               f"mix; u8:s8:DST and s8:s8:DST with DST one of u8, s8, s32, f32, bf16, f16)")
+        raise UnsupportedError(f"data types {':'.join(dts)} are not supported ({IMPLEMENTED_DTS_TEXT})")
     src = MemoryDesc(d.src_dims, dts[0], _plain_tag(case.stag))
     wei = MemoryDesc(d.wei_dims, dts[1], _plain_tag(case.wtag))
     dst = MemoryDesc(d.dst_dims, dts[2], _plain_tag(case.dtag))

@@ -260,6 +260,8 @@ class Driver:
     EXTRA_DEFAULTS: Mapping[str, str | None] = {}
     #: extra options whose value is checked and normalised: name -> function (ValueError: bad value)
     EXTRA_CHECKS: Mapping[str, Callable[[str], str]] = {}
+    #: a family of product options named by pattern (``binary-0``, ``binary-1``...), unset by default
+    EXTRA_PATTERN: str | None = None
 
     def __init__(self, cwd: Path | None, extra_options: Mapping[str, str | None] | None) -> None:
         self.cwd = Path(cwd) if cwd is not None else Path.cwd()
@@ -334,6 +336,9 @@ class Driver:
             return
         if name in OTHER_DRIVERS + ("reorder", "conv"):
             raise _err(f"only the {self.NAME} driver is supported here, not '--{name}'", where)
+        if self.EXTRA_PATTERN and name not in self.extra_defaults and re.fullmatch(self.EXTRA_PATTERN, name):
+            self.extra_defaults[name] = None
+            self.extras.setdefault(name, None)
         known = name in self.VECTOR or name in self.IGNORED or name in IMPL_OPTIONS \
             or name in GLOBAL_IMPL_OPTIONS or name in _STATE_OPTIONS or name in self.extra_defaults
         if not known:

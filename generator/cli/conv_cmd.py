@@ -6,9 +6,16 @@ seed is printed), so every data type's result is exact: the whole destination bu
 with the float64 NumPy reference rounded to the destination type, and padded areas must be zero.
 With --src (and --wei, optional --bia; logical PyTorch-layout .npy arrays) the convolution is
 computed and written to --dst as a logical array. --mode=P also prints time and GFLOP/s.
+
+The attributes' runtime arrays come as .npy files too: --scales-{src,wei,dst}=F.npy and
+--zero-points-{src,wei,dst}=F.npy (a scalar for common, OC or IC numbers per channel),
+--dst-init=F.npy (the sum post-op's prior destination, logical) and --binary-I=F.npy /
+--prelu-I=F.npy (post-op I's second input, logical, in its own data type). With --src they are
+required; without it they replace the generated values in the check.
 """
 from __future__ import annotations
 
+import re
 import statistics
 import sys
 import time
@@ -19,10 +26,14 @@ import numpy as np
 from ..api import ConvKernel
 from ..compile import get_backend
 from ..errors import ArtifactError, CompileError, InputError, KgenError, RunError, UnsupportedError
-from ..benchdnn.conv import ConvCase, conv_problem, given_conv_quant_values, parse_conv_args
+from ..benchdnn.conv import (ATTR_FILE_PATTERN, DEFAULT_CONV_EXTRA_OPTIONS, ConvCase, conv_problem,
+                             given_conv_quant_values, parse_conv_args)
 from ..problem.conv import ConvProblem, torch_wei_dims
 from ..verify import SEED, check_conv, conv_attr_values, fill_conv
 from .npyio import load_npy, save_npy
+
+#: the fixed-name options that pass attribute arrays (besides --binary-I / --prelu-I)
+ATTR_FILE_OPTIONS = tuple(o for o in DEFAULT_CONV_EXTRA_OPTIONS if o.startswith(("scales-", "zero-points-", "dst-init")))
 
 def _load(path: str, shape, dtype, what: str) -> np.ndarray:
     a = load_npy(path, what)
@@ -32,6 +43,63 @@ def _load(path: str, shape, dtype, what: str) -> np.ndarray:
     if a.dtype != np.dtype(dtype):
         raise InputError(f"--{what}={path} has dtype {a.dtype}, expected {np.dtype(dtype)}")
     return a
+
+
+def _attr_file_options(p: ConvProblem) -> dict[str, str]:
+    """The command-line options that pass this problem's attribute arrays, -> kernel argument:
+    ``--scales-wei`` -> wei_scale, ``--zero-points-src`` -> src_zp, ``--dst-init`` -> dst_init,
+    ``--binary-2`` -> binary_2 ..."""
+    out = {}
+    for name, _ in p.quant_args():
+        arg, kind = name.split("_")
+        out[f"{'scales' if kind == 'scale' else 'zero-points'}-{arg}"] = name
+    for name, _, _ in p.post_op_inputs():
+        out[name.replace("_", "-")] = name
+    return out
+
+
+def _attr_files(case: ConvCase, p: ConvProblem, given: dict) -> dict[str, np.ndarray]:
+    """The attribute arrays given as .npy files, by kernel argument, checked against the problem:
+    scales and zero points in their policy's shape (a scalar for common, OC or IC numbers per
+    channel); the post-ops' inputs logical, in their own data type."""
+    wanted = _attr_file_options(p)
+    quant = dict(p.quant_args())
+    inputs = {name: (p.dst if name == "dst_init" else p.binary_desc(op)) for name, _, op in p.post_op_inputs()}
+    out: dict[str, np.ndarray] = {}
+    for opt, path in case.extras:
+        if not path or not (opt in ATTR_FILE_OPTIONS or re.fullmatch(ATTR_FILE_PATTERN, opt)):
+            continue
+        if opt not in wanted:
+            takes = ", ".join(f"--{o}" for o in wanted) or "none"
+            raise InputError(f"--{opt}={path}: this problem has no such attribute argument (it takes: {takes})")
+        name = wanted[opt]
+        if name in given:
+            raise InputError(f"--{opt}={path}: the value is already given on the command line "
+                             f"({'--attr-scales' if name.endswith('scale') else '--attr-zero-points'})")
+        a = load_npy(path, opt)
+        if name in quant:
+            want = p.quant_shape(quant[name])
+            if a.shape == (1,) and want == ():
+                a = a.reshape(())
+            if a.shape != want or a.dtype.kind not in "iuf":
+                raise InputError(f"--{opt}={path} holds {a.dtype} of shape {'x'.join(map(str, a.shape)) or 'scalar'}, "
+                                 f"expected {'one number' if not want else f'{want[0]} numbers'} "
+                                 f"({quant[name].policy})")
+        else:
+            desc = inputs[name]
+            if a.size != desc.nelems or [n for n in a.shape if n != 1] != [n for n in desc.dims if n != 1]:
+                raise InputError(f"--{opt}={path} has shape {'x'.join(map(str, a.shape))}, expected "
+                                 f"{'x'.join(map(str, desc.dims))}")
+            if a.dtype != desc.dtype.np_dtype:
+                exact = a.dtype.kind in "iuf" and np.array_equal(
+                    a.astype(desc.dtype.np_dtype).astype(np.float64), a.astype(np.float64), equal_nan=True)
+                if not exact:
+                    raise InputError(f"--{opt}={path} has dtype {a.dtype}, expected {desc.dtype.name} "
+                                     f"(or values that convert to it exactly)")
+                a = a.astype(desc.dtype.np_dtype)
+            a = a.reshape(desc.dims)
+        out[name] = a
+    return out
 
 
 def _perf(k: ConvKernel, p: ConvProblem, given: dict) -> str:
@@ -62,12 +130,13 @@ def _one(case: ConvCase) -> tuple[str, str | None]:
         return "failed", str(e)
     src_path = case.extra("src")
     given = given_conv_quant_values(case)
+    given |= _attr_files(case, p, given)
     if src_path:
-        missing = [n for n, q in p.quant_args() if n not in given] + [n for n, _, _ in p.post_op_inputs()]
+        options = {name: opt for opt, name in _attr_file_options(p).items()}
+        missing = [f"--{opt}=F.npy" for name, opt in options.items() if name not in given]
         if missing:
-            raise InputError(f"--src: this problem also needs {', '.join(missing)}, which the command line "
-                             f"cannot pass yet (give common values in --attr-scales / --attr-zero-points, or "
-                             f"use the Python API)")
+            raise InputError(f"--src: this problem also needs {', '.join(missing)} (common scales and zero "
+                             f"points can also be given in --attr-scales / --attr-zero-points)")
         x = _load(src_path, p.desc.src_dims, p.src.dtype.np_dtype, "src")
         wp = case.extra("wei")
         if not wp:

@@ -331,8 +331,10 @@ FLOAT_TYPES = ("f32", "bf16", "f16")
 INT8_SRC_TYPES = ("u8", "s8")
 INT8_DST_TYPES = ("u8", "s8", "s32", "f32", "bf16", "f16")
 #: (src, wei, dst) -> accumulator, oneDNN's convolution data types: floats (any mix of f32, bf16, f16)
-#: accumulate in f32; u8 or s8 sources with s8 weights accumulate in s32, whatever the destination.
-ACCUMULATORS = {**{(s, w, d): "f32" for s in FLOAT_TYPES for w in FLOAT_TYPES for d in FLOAT_TYPES},
+#: accumulate in f32, also when the destination is an integer (f16:f16:u8: rounded and saturated);
+#: u8 or s8 sources with s8 weights accumulate in s32, whatever the destination.
+ACCUMULATORS = {**{(s, w, d): "f32" for s in FLOAT_TYPES for w in FLOAT_TYPES
+                   for d in FLOAT_TYPES + ("u8", "s8", "s32")},
                 **{(s, "s8", d): "s32" for s in INT8_SRC_TYPES for d in INT8_DST_TYPES}}
 BIAS_TYPES = ("f32", "bf16", "f16", "s32")
 #: Where each scale and zero point may vary (oneDNN's convolution: src and dst common, weights per
