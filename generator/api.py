@@ -231,25 +231,12 @@ class ConvKernel:
 
     def __init__(self, problem, backend: str = "llvm-cpu", cache_dir=None, artifact=None, flags: str | None = None,
                  driver: str | None = None):
-        import dataclasses
-
-        from .emit.conv import render_conv
-        from .select import choose
-
         self.backend = get_backend(backend)
         self.requested_alg = problem.alg
-        self.choice = None
-        if problem.alg == "auto":          # the measured choice (kgen tune) or the heuristic
-            self.choice = choose(problem, self.backend.name)
-            problem = dataclasses.replace(problem, alg=self.choice.variant)
-            flags = flags or self.choice.flags
-            driver = driver or self.choice.driver
+        problem, self.flags, driver, self.choice = _resolve_conv(problem, self.backend, flags, driver)
         self.problem = problem
-        self.flags = flags = flags or "default"      # a named flag set of the backend (Backend.flag_sets)
-        extra = self.backend.flag_set(flags)
         if artifact is None:       # else a prebuilt module (the catalog's build/<backend>/<function>.vmfb)
-            mlir = render_conv(problem, self.backend)
-            artifact = compile_mlir(mlir, self.backend, extra_flags=extra, cache_dir=cache_dir, name="conv")
+            artifact = compile_conv(problem, self.backend, flags=self.flags, cache_dir=cache_dir)
         self.artifact = artifact
         self.driver = driver_for(self.backend, driver)      # local-task on the CPU: all cores
         module = LoadedModule(self.artifact.path, self.backend, self.driver)
@@ -366,6 +353,33 @@ class ConvKernel:
         self.prepare(p.wei.to_physical(np.asarray(wei).reshape(p.wei.dims)))
         y = self(p.src.to_physical(np.asarray(src)), bia, **attrs)
         return p.dst.from_physical(y)
+
+
+def _resolve_conv(problem, backend, flags: str | None, driver: str | None):
+    """(problem, flag set, driver, choice): `--alg=auto` resolved to the measured choice (kgen tune)
+    or the heuristic; the flag set named in the backend's table (Backend.flag_sets)."""
+    import dataclasses
+
+    from .select import choose
+
+    choice = None
+    if problem.alg == "auto":
+        choice = choose(problem, backend.name)
+        problem = dataclasses.replace(problem, alg=choice.variant)
+        flags = flags or choice.flags
+        driver = driver or choice.driver
+    return problem, flags or "default", driver, choice
+
+
+def compile_conv(problem, backend="llvm-cpu", *, flags: str | None = None, cache_dir=None):
+    """Generate and compile `problem`'s module, or fetch it from the artifact cache, without loading
+    it: the first half of `ConvKernel`. Thread-safe; `kgen conv` runs it ahead of the checks."""
+    from .emit.conv import render_conv
+
+    be = get_backend(backend)
+    problem, flags, _, _ = _resolve_conv(problem, be, flags, None)
+    return compile_mlir(render_conv(problem, be), be, extra_flags=be.flag_set(flags), cache_dir=cache_dir,
+                        name="conv")
 
 
 def conv(problem, backend: str = "llvm-cpu", *, cache_dir=None, driver: str | None = None) -> ConvKernel:

@@ -82,3 +82,20 @@ def test_reorder_on_vulkan():
              "--attr-zero-points=dst:common:2", "2x17x3x5")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "0:PASSED" in r.stdout
+
+
+def test_conv_compiles_ahead_and_reports_in_order(tmp_path):
+    """--jobs=2 compiles the next modules in threads; the report keeps the input order, and a bad
+    option further on stops the run (exit 2) only after the problems before it are reported."""
+    env_cache = {"KGEN_CACHE_DIR": str(tmp_path / "cache")}
+    probs = ["mb1ic4ih5oc4kh3", "--dt=u8:s8:s32", "mb1ic8ih6oc5kh3ph1", "--dt=bf16", "mb2ic3ih4oc6kh2"]
+    r = subprocess.run([sys.executable, "-m", "generator.cli.main", "conv", "--jobs=2", *probs, "--bogus",
+                        "mb1ic4ih5oc4kh3"], capture_output=True, text=True, env=dict(os.environ) | env_cache,
+                       timeout=900)
+    lines = [l for l in r.stdout.splitlines() if ":PASSED" in l]
+    assert [l.split(":")[0] for l in lines] == ["0", "1", "2"], r.stdout + r.stderr
+    assert "--dt=u8:s8:s32" in lines[1] and "--dt=bf16" in lines[2]
+    assert r.returncode == 2 and r.stderr.strip().splitlines() == [
+        "kgen: error: unknown option '--bogus' for the conv driver (at argument 7)"], r.stderr
+    r = kgen("conv", "--jobs=0", "mb1ic4ih5oc4kh3")
+    assert r.returncode == 2 and "--jobs=0: expected a positive number" in r.stderr

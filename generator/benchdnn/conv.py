@@ -745,6 +745,8 @@ _VECTOR: dict[str, tuple[Callable[[str, str | None], object], tuple]] = {
 #: change a convolution's numerics, which are knobs here, and --mode, a product option here).
 _IGNORED: dict[str, Callable[[str], bool]] = {
     k: v for k, v in HARNESS_OPTIONS.items() if k not in ("attr-fpmath", "attr-acc-mode", "mode")}
+# `kgen conv --jobs=N`: how many modules compile ahead; the command reads it, the cases do not carry it
+_IGNORED["jobs"] = lambda v: v.isdigit() and int(v) > 0
 _EXTRA_CHECKS: dict[str, Callable[[str], str]] = {}
 
 

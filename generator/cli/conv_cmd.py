@@ -6,6 +6,7 @@ seed is printed), so every data type's result is exact: the whole destination bu
 with the float64 NumPy reference rounded to the destination type, and padded areas must be zero.
 With --src (and --wei, optional --bia; logical PyTorch-layout .npy arrays) the convolution is
 computed and written to --dst as a logical array. --mode=P also prints time and GFLOP/s.
+--jobs=N compiles the next modules ahead, N at a time (default: the machine's cores).
 
 The attributes' runtime arrays come as .npy files too: --scales-{src,wei,dst}=F.npy and
 --zero-points-{src,wei,dst}=F.npy (a scalar for common, OC or IC numbers per channel),
@@ -15,15 +16,19 @@ required; without it they replace the generated values in the check.
 """
 from __future__ import annotations
 
+import collections
+import os
 import re
 import statistics
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 
-from ..api import ConvKernel
+from ..api import ConvKernel, compile_conv
 from ..compile import get_backend
 from ..errors import ArtifactError, CompileError, InputError, KgenError, RunError, UnsupportedError
 from ..benchdnn.conv import (ATTR_FILE_PATTERN, DEFAULT_CONV_EXTRA_OPTIONS, ConvCase, conv_problem,
@@ -165,12 +170,68 @@ def _one(case: ConvCase) -> tuple[str, str | None]:
     return "passed", "; ".join(notes) or None
 
 
+def _compile_ahead(case: ConvCase) -> None:
+    """Compile a case's module into the artifact cache; whatever goes wrong is found again, and
+    reported in order, when the case itself runs."""
+    try:
+        compile_conv(conv_problem(case), case.extra("backend") or "llvm-cpu")
+    except Exception:                                   # noqa: BLE001 -- reported by _one
+        pass
+
+
+def _ahead(cases: Iterator[ConvCase], jobs: int) -> Iterator[ConvCase]:
+    """The cases in order, each one's module compiled beforehand by a pool of `jobs` threads that
+    works up to 2 x jobs cases ahead (iree-compile runs on one core; the checks run between). A bad
+    option stops the run where it stands, after the cases before it are reported."""
+    if jobs <= 1:
+        yield from cases
+        return
+    pending: collections.deque = collections.deque()
+    with ThreadPoolExecutor(jobs) as pool:
+        try:
+            while True:
+                while len(pending) < 2 * jobs and not (pending and isinstance(pending[-1], KgenError)):
+                    try:
+                        case = next(cases)
+                    except StopIteration:
+                        break
+                    except KgenError as e:              # bad input further on: raised in its turn
+                        pending.append(e)
+                        break
+                    pending.append((case, pool.submit(_compile_ahead, case)))
+                if not pending:
+                    return
+                item = pending.popleft()
+                if isinstance(item, KgenError):
+                    raise item
+                item[1].result()
+                yield item[0]
+        finally:
+            for item in pending:
+                if not isinstance(item, KgenError):
+                    item[1].cancel()
+
+
+def _jobs(argv: list[str]) -> int:
+    """--jobs=N: compiles ahead in parallel (default: the machine's cores). The parser accepts and
+    skips the option where it stands, so error positions stay the user's."""
+    jobs = os.cpu_count() or 1
+    for a in argv:
+        if a.startswith("--jobs="):
+            v = a[len("--jobs="):]
+            if not (v.isdigit() and int(v) > 0):
+                raise InputError(f"{a}: expected a positive number of parallel compiles")
+            jobs = int(v)
+    return jobs
+
+
 def run(argv: list[str], out=None) -> int:
     out = out or sys.stdout
     counts = dict(passed=0, skipped=0, failed=0, computed=0)
+    jobs = _jobs(argv)
     print(f"kgen conv: seed {SEED}", file=out, flush=True)
     t0 = time.time()
-    for i, case in enumerate(parse_conv_args(argv, cwd=Path.cwd())):
+    for i, case in enumerate(_ahead(iter(parse_conv_args(argv, cwd=Path.cwd())), jobs)):
         status, reason = _one(case)
         counts[status] += 1
         print(f"{i}:{status.upper()}" + (f" ({reason})" if reason else "") + f" __REPRO: {case.repro()}",
