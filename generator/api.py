@@ -64,6 +64,11 @@ class ReorderKernel:
 
     `form` is how the kernel is emitted: "pack" (linalg.pack / linalg.unpack) or "transpose" (pad +
     expand_shape + transpose); by default the backend's measured choice (`Backend.reorder_form`).
+
+    Buffers are the descriptors' physical buffers (`MemoryDesc.to_physical` / `from_physical`). For the
+    4-bit types s4 and u4 they are packed bytes, as oneDNN stores them: a 1-D `np.uint8` array of
+    ceil(n/2) bytes for n buffer elements, element 2k in the low nibble of byte k (`MemoryDesc.buffer_len`;
+    `generator.layout.pack_int4` / `unpack_int4` convert ml_dtypes.int4 / uint4 values).
     """
 
     def __init__(self, problems: Sequence[ReorderProblem], backend: str, cache_dir=None, artifact=None,
@@ -121,7 +126,7 @@ class ReorderKernel:
         args = [np.ascontiguousarray(src)] + qargs
         if self.problems[-1].needs_dst_init:
             if dst_init is None:
-                dst_init = np.zeros(self.dst.buffer_nelems, self.dst.dtype.np_dtype)
+                dst_init = np.zeros(self.dst.buffer_len, self.dst.buffer_dtype)
             args.append(np.ascontiguousarray(self.dst.check_buffer(dst_init)))
         elif dst_init is not None:
             raise InputError("dst_init applies only to destinations with gaps or an offset")
@@ -130,10 +135,10 @@ class ReorderKernel:
     def __call__(self, src: np.ndarray, *, dst_init: np.ndarray | None = None, **quant) -> np.ndarray:
         args = self._args(src, dst_init, quant)
         if self._fn is None:
-            return np.zeros(0, dtype=self.dst.dtype.np_dtype)
+            return np.zeros(0, dtype=self.dst.buffer_dtype)
         (out,) = self._fn(*args)
-        # the runtime knows only signless i8: give u8 results their unsigned view back
-        return out.view(self.dst.dtype.np_dtype) if out.dtype != self.dst.dtype.np_dtype else out
+        # the runtime knows only signless i8: give u8 results (and s4 / u4 packed bytes) their uint8 view
+        return out.view(self.dst.buffer_dtype) if out.dtype != self.dst.buffer_dtype else out
 
     def bind(self, src: np.ndarray, *, dst_init: np.ndarray | None = None, **quant) -> BoundCall:
         """The fast call path: `src` (and any quantization arguments) uploaded and packed once;
@@ -229,6 +234,12 @@ class ConvKernel:
     logical arrays (src N,IC,[D,]H,W; wei OC,IC/G,[KD,]KH,KW; bia OC) and reorders on the way in and out.
     """
 
+    def __new__(cls, problem=None, *args, **kwargs):
+        # a depthwise post-op makes the kernel two convolutions: the same constructor builds them
+        if cls is ConvKernel and getattr(problem, "fused_dw", None):
+            cls = FusedDwConvKernel
+        return super().__new__(cls)
+
     def __init__(self, problem, backend: str = "llvm-cpu", cache_dir=None, artifact=None, flags: str | None = None,
                  driver: str | None = None):
         self.backend = get_backend(backend)
@@ -290,7 +301,7 @@ class ConvKernel:
             out.append(np.array(a, dtype=p.quant_dtype(name).np_dtype, order="C"))
         for name, _, op in p.post_op_inputs():
             v = given.pop(name, None)
-            desc = p.dst if name == "dst_init" else p.binary_desc(op)
+            desc = p.input_desc(name)
             if v is None:
                 role = ("the prior destination buffer for the sum post-op" if name == "dst_init"
                         else "the post-op's second input")
@@ -344,7 +355,7 @@ class ConvKernel:
         attrs = dict(attrs)
         for name, _, op in p.post_op_inputs():      # the post-ops' inputs come logical here too
             if attrs.get(name) is not None:
-                desc = p.dst if name == "dst_init" else p.binary_desc(op)
+                desc = p.input_desc(name)
                 a = np.asarray(attrs[name])
                 if a.size != desc.nelems or [n for n in a.shape if n != 1] != [n for n in desc.dims if n != 1]:
                     raise InputError(f"{name} has shape {'x'.join(map(str, a.shape))}, expected "
@@ -352,7 +363,96 @@ class ConvKernel:
                 attrs[name] = desc.to_physical(a.reshape(desc.dims))
         self.prepare(p.wei.to_physical(np.asarray(wei).reshape(p.wei.dims)))
         y = self(p.src.to_physical(np.asarray(src)), bia, **attrs)
-        return p.dst.from_physical(y)
+        return p.output.from_physical(y)
+
+
+class FusedDwConvKernel(ConvKernel):
+    """A convolution with a depthwise post-op (``dw:kKsSpP[:DT]``): two compiled convolutions
+    (`ConvProblem.split_dw`), the second reading the first's destination, as benchdnn's reference
+    computes it. Built by `ConvKernel(problem)`. `prepare(wei, dw_wei=...)` packs both weights once
+    (``dw_wei`` may also come with a call); a call takes ``dw_bias=`` besides the other attributes
+    (``dw_wei_scale``, ``dw_dst_scale``, the post-ops' inputs by their index in the whole chain)
+    and returns the depthwise convolution's destination. The intermediate tensor passes through the
+    host between the two modules."""
+
+    def __init__(self, problem, backend: str = "llvm-cpu", cache_dir=None, artifact=None, flags: str | None = None,
+                 driver: str | None = None):
+        import dataclasses
+
+        if artifact is not None:
+            raise InputError("a convolution with a depthwise post-op is two modules: it takes no prebuilt artifact")
+        first, second = problem.split_dw()
+        self.first = ConvKernel(first, backend, cache_dir, flags=flags, driver=driver)
+        self.second = ConvKernel(second, backend, cache_dir, driver=driver)
+        self.backend, self.requested_alg = self.first.backend, problem.alg
+        self.choice, self.flags, self.driver = self.first.choice, self.first.flags, self.first.driver
+        self.artifact = self.first.artifact
+        self.problem = dataclasses.replace(problem, alg=self.first.problem.alg)
+        self._wei = None
+        self._dw_wei = None
+
+    def prepare(self, wei: np.ndarray, dw_wei: np.ndarray | None = None) -> None:
+        """Pack the convolution's weights and, when given, the depthwise post-op's (physical, plain)."""
+        self.first.prepare(wei)
+        self._wei = self.first._wei
+        if dw_wei is not None:
+            self._prepare_dw(dw_wei)
+
+    def _prepare_dw(self, dw_wei: np.ndarray) -> None:
+        try:
+            self.second.prepare(dw_wei)
+        except InputError as e:
+            raise InputError(f"dw_wei: {e}") from None
+        self._dw_wei = dw_wei
+
+    def _split(self, attrs: dict):
+        p = self.problem
+        quant_names = {n for n, _ in p.quant_args()}
+        unknown = sorted(set(attrs) - quant_names - {n for n, _, _ in p.post_op_inputs()})
+        if unknown:
+            raise InputError(f"unexpected arguments {', '.join(unknown)} for kernel {p.name}")
+        q1, i1, q2, i2 = p.split_dw_args({n: v for n, v in attrs.items() if n in quant_names},
+                                         {n: v for n, v in attrs.items() if n not in quant_names})
+        dw_wei = i2.pop("dw_wei", None)
+        if dw_wei is not None and dw_wei is not self._dw_wei:
+            self._prepare_dw(dw_wei)
+        if self._dw_wei is None:
+            d = p.input_desc("dw_wei")
+            raise InputError(f"kernel {p.name} needs dw_wei= (the depthwise post-op's weights: {d.buffer_nelems} "
+                             f"{d.dtype.name} in {d.format_name()} {'x'.join(map(str, d.dims))}), in prepare() or the call")
+        dw_bias = i2.pop("dw_bias", None)
+        if p.bias and dw_bias is None:
+            raise InputError(f"kernel {p.name} needs dw_bias= (the depthwise post-op's bias: {p.desc.oc} f32)")
+        return q1, i1, q2, i2, dw_bias
+
+    def __call__(self, src: np.ndarray, bias=None, **attrs) -> np.ndarray:
+        q1, i1, q2, i2, dw_bias = self._split(attrs)
+        mid = self.first(src, bias, **q1, **i1)
+        return self.second(mid, dw_bias, **q2, **i2)
+
+    def bind(self, src: np.ndarray, bias=None, **attrs) -> "_ChainedCall":
+        """The first convolution bound once; each `call()` runs it, reads its destination back and
+        runs the depthwise one on it (what this two-module form costs); `call.numpy()[0]` reads the
+        result."""
+        q1, i1, q2, i2, dw_bias = self._split(attrs)
+        return _ChainedCall(self.first.bind(src, bias, **q1, **i1), lambda mid: self.second.bind(mid, dw_bias, **q2, **i2))
+
+
+class _ChainedCall:
+    """A bound first call and the binding of the second to the first's result, redone on each run."""
+
+    def __init__(self, first: BoundCall, bind_second):
+        self.first, self.bind_second, self.second = first, bind_second, None
+
+    def __call__(self) -> None:
+        self.first()
+        self.second = self.bind_second(self.first.numpy()[0])
+        self.second()
+
+    def numpy(self):
+        if self.second is None:
+            self()
+        return self.second.numpy()
 
 
 def _resolve_conv(problem, backend, flags: str | None, driver: str | None):

@@ -8,7 +8,8 @@ areas must be zero.
 
 * Reorders: the source holds integers in the source type's range (wider than s8/u8 for floats, so
   saturation is exercised); scales are powers of two and zero points small integers, so every
-  result is exact and compared bit for bit.
+  result is exact and compared bit for bit. s4 / u4 buffers (two elements per byte) are compared
+  element by element after unpacking, and then byte for byte (the unused nibble of an odd count is 0).
 * Convolutions: small integers (src -4..4, weights -2..2, bias -8..8), so products and sums stay exact
   in f32 and in f16/bf16 inputs; the reference is rounded to the destination type. A variant with
   fractional arithmetic (Winograd) may differ by its `ConvProblem.tolerance` relative to the largest
@@ -26,10 +27,20 @@ SEED = 1337
 
 
 # ------------------------------------------------------------------------------------------ reorders
-def fill_reorder_source(desc: MemoryDesc, rng: np.random.Generator) -> np.ndarray:
-    """Integer-valued data in the source type's range (wider than s8/u8 for floats: saturation is tested)."""
+def fill_reorder_source(desc: MemoryDesc, rng: np.random.Generator, dst: MemoryDesc | None = None) -> np.ndarray:
+    """Integer-valued data in the source type's range (wider than s8/u8 for floats: saturation is tested).
+
+    A float source bound for a 4-bit destination (`dst` s4 / u4) holds multiples of 0.5 from half the
+    destination's range below it to half above (s4: -16..15.5), so in-range values, ties (rounded to
+    even) and saturation all occur; -300..300 would saturate nearly everything."""
     dt = desc.dtype
-    lo, hi = {"s8": (-128, 127), "u8": (0, 255), "s32": (-300, 300)}.get(dt.name, (-300, 300))
+    if dst is not None and dst.dtype.is_packed and not dt.is_int:
+        lo, hi = dst.dtype.int_range
+        half = (hi - lo + 1) // 2
+        halves = rng.integers(2 * (lo - half), 2 * (hi + half) + 2, desc.dims)
+        return desc.to_physical((halves / 2).astype(dt.np_dtype))
+    lo, hi = {"s8": (-128, 127), "u8": (0, 255), "s32": (-300, 300), "s4": (-8, 7), "u4": (0, 15)
+              }.get(dt.name, (-300, 300))
     return desc.to_physical(rng.integers(lo, hi + 1, desc.dims).astype(dt.np_dtype))
 
 
@@ -53,22 +64,28 @@ def reorder_quant_values(problem: ReorderProblem, rng: np.random.Generator,
 def check_reorder(kernel, problem: ReorderProblem, given: dict[str, float] | None = None) -> str | None:
     """Run `kernel` once on generated data; None when exact, else the reason it failed."""
     rng = np.random.default_rng(SEED)
-    src = fill_reorder_source(problem.src, rng)
+    src = fill_reorder_source(problem.src, rng, problem.dst)
     q = reorder_quant_values(problem, rng, given)
     init = None
+    dst = problem.dst
     if problem.needs_dst_init:
-        init = rng.integers(-3, 4, problem.dst.buffer_nelems).astype(problem.dst.dtype.np_dtype)
-    got = kernel(src, dst_init=init, **q)
-    want = problem.reference(src, q, init)
-    if got.shape != want.shape or got.dtype != want.dtype:
-        return f"result is {got.dtype}{list(got.shape)}, expected {want.dtype}{list(want.shape)}"
-    pad = problem.dst.padding_mask()
+        init = rng.integers(-3, 4, dst.buffer_nelems).astype(dst.dtype.np_dtype)
+        if dst.dtype.is_packed:
+            init = dst.buffer_from_elements(init)
+    got_buf = kernel(src, dst_init=init, **q)
+    want_buf = problem.reference(src, q, init)
+    if got_buf.shape != want_buf.shape or got_buf.dtype != want_buf.dtype:
+        return f"result is {got_buf.dtype}{list(got_buf.shape)}, expected {want_buf.dtype}{list(want_buf.shape)}"
+    got, want = dst.buffer_elements(got_buf), dst.buffer_elements(want_buf)     # one value per element
+    pad = dst.padding_mask()
     if pad.any() and np.any(got[pad] != 0):
         return f"{int(np.count_nonzero(got[pad]))} padded elements are not zero"
     bad = got.astype(np.float64) != want.astype(np.float64)
     if bad.any():
         diff = np.abs(got.astype(np.float64) - want.astype(np.float64))[bad].max()
         return f"{int(bad.sum())} of {got.size} buffer elements differ, max |diff| {diff:g}"
+    if not np.array_equal(got_buf, want_buf):       # 4-bit: only the unused last nibble is left
+        return f"the unused high nibble of the last byte is {int(got_buf[-1]) >> 4}, not 0"
     return None
 
 
@@ -93,7 +110,8 @@ def fill_conv(p: ConvProblem, rng: np.random.Generator):
 
 
 #: Generated scales are powers of two (exact in every step); zero points small.
-_SCALES = {"src": (0.25, 0.5, 1.0, 2.0), "wei": (0.125, 0.25, 0.5, 1.0, 2.0), "dst": (0.5, 1.0, 2.0, 4.0)}
+_SCALES = {"src": (0.25, 0.5, 1.0, 2.0), "wei": (0.125, 0.25, 0.5, 1.0, 2.0), "dst": (0.5, 1.0, 2.0, 4.0),
+           "dw_wei": (0.25, 0.5, 1.0), "dw_dst": (1.0, 2.0, 4.0)}
 
 
 def conv_attr_values(p: ConvProblem, rng: np.random.Generator, given: dict | None = None):
@@ -116,11 +134,16 @@ def conv_attr_values(p: ConvProblem, rng: np.random.Generator, given: dict | Non
             inputs[name] = np.asarray(given[name])
         elif name == "dst_init":
             inputs[name] = _ints(rng, p.dst.dtype.name, p.dst.dims)
+        elif name == "dw_wei":
+            desc = p.input_desc(name)
+            inputs[name] = _ints(rng, desc.dtype.name, desc.dims, -2, 2)
+        elif name == "dw_bias":
+            inputs[name] = _ints(rng, "f32", (p.desc.oc,), -8, 8)
         elif name.startswith("prelu"):
-            desc = p.binary_desc(op)
+            desc = p.input_desc(name)
             inputs[name] = rng.choice(np.array([-0.5, 0.25, 0.5, 2.0], np.float32), desc.dims)
         else:
-            desc = p.binary_desc(op)
+            desc = p.input_desc(name)
             v = _ints(rng, desc.dtype.name, desc.dims, -3, 3)
             if op.kind == "div":
                 v = np.where(v == 0, 1, v).astype(v.dtype)
@@ -142,7 +165,7 @@ def conv_tolerance(p: ConvProblem, quant: dict) -> tuple[float, float, int]:
     exact = (all(is_exact(op) for op in p.post_ops) and all(dyadic(x) for x in params)
              and all(dyadic(v) for k, v in quant.items() if k.endswith("scale") and not k.startswith("dst"))
              and all(dyadic(1.0 / np.asarray(v, np.float64)) for k, v in quant.items() if k == "dst_scale"))
-    rel = {"f32": 0.0, "bf16": 2.0 ** -8, "f16": 2.0 ** -11}.get(p.dst.dtype.name, 0.0)
+    rel = {"f32": 0.0, "bf16": 2.0 ** -8, "f16": 2.0 ** -11}.get(p.output.dtype.name, 0.0)
     if exact:
         return rel, 0.0, 0
     return rel + 1e-5, 1e-6, 1
@@ -154,12 +177,12 @@ def check_conv(kernel, p: ConvProblem, given: dict | None = None) -> str | None:
     x, w, b = fill_conv(p, rng)
     src, wei = p.src.to_physical(x), p.wei.to_physical(w.reshape(p.wei.dims))
     quant, logical = conv_attr_values(p, rng, given)
-    inputs = {k: (p.dst if k == "dst_init" else p.binary_desc(op)).to_physical(logical[k])
+    inputs = {k: p.input_desc(k).to_physical(logical[k])
               for k, _, op in p.post_op_inputs()}
     kernel.prepare(wei)
     got = kernel(src, b, **quant, **inputs)
     want = p.reference(src, wei, b, quant=quant, inputs=inputs)
-    pad = p.dst.padding_mask()
+    pad = p.output.padding_mask()
     if pad.any() and np.any(got[pad] != 0):
         return f"{int(np.count_nonzero(got[pad]))} padded elements are not zero"
     g, r = got.astype(np.float64), want.astype(np.float64)
@@ -169,8 +192,9 @@ def check_conv(kernel, p: ConvProblem, given: dict | None = None) -> str | None:
     allowed = rel * np.abs(np.where(finite, r, 0.0)) + absmax * max(1.0, top) + slack
     if p.tolerance:
         # the variant's error bound, plus one rounding step of a 16-bit destination at each value
-        eps = 0.0 if p.dst.dtype.is_int or p.dst.dtype.name == "f32" else float(np.finfo(np.float16).eps
-                                                                                 if p.dst.dtype.name == "f16" else 2.0**-7)
+        out = p.output.dtype.name
+        eps = 0.0 if p.output.dtype.is_int or out == "f32" else float(np.finfo(np.float16).eps
+                                                                      if out == "f16" else 2.0**-7)
         allowed = allowed + p.tolerance * max(1.0, top) + eps * np.abs(np.where(finite, r, 0.0))
     with np.errstate(invalid="ignore"):
         bad = ~((g == r) | (np.isnan(g) & np.isnan(r)) | (np.abs(g - r) <= allowed))

@@ -57,6 +57,17 @@ CASES = [
     ("saturation", "--dt=u8:s8:s8 --attr-scales=src:common:0.25+wei:common:0.5+dst:common:4294967295 "
                    "--attr-post-ops=round ic16oc16ih5oh5kh3ph1"),
     ("sum as s8", "--dt=u8:s8:u8 --attr-post-ops=sum:1:0:s8+clip:-2:100 mb1ic4ih5oc4kh3ph1"),
+    # the depthwise post-op: a second convolution on the destination (int8 with its own scales, f32
+    # blocked with a tail, bf16 channels-last; strides, paddings and kernels of harness_conv_fused_depthwise)
+    ("dw u8 chain", "--dt=u8:s8:u8 --attr-scales=src:common:0.25+wei:per_oc+dst:common:0.5+"
+                    "attr_post_op_dw_wei:per_oc+attr_post_op_dw_dst:common:4 "
+                    "--attr-post-ops=relu+dw:k3s2p1:u8+relu:0.5+add:s8 mb2ic8ih7oc17kh1"),
+    ("dw s8 to s32 per_oc add", "--dt=s8:s8:s8 --dir=FWD_I --attr-scales=src:common:0.25+wei:per_oc+dst:common:0.5+"
+                                "attr_post_op_dw_wei:common:2 --attr-post-ops=linear:0.5:1.5+dw:k3s1p1:s32+"
+                                "add:s32:per_oc+abs mb1ic8ih6iw5oc12kh1kw1"),
+    ("dw f32 16c tail k5s2p1", "--dt=f32 --stag=nChw16c --dtag=nChw16c --attr-post-ops=add:f32:per_oc+dw:k5s2p1+"
+                               "add:f32:per_oc mb1ic8ih9oc20kh1"),
+    ("dw bf16 nhwc k3s2p0", "--dt=bf16 --stag=axb --dtag=axb --attr-post-ops=relu+dw:k3s2p0+tanh mb1ic8ih9oc16kh1"),
     # float sources into an integer destination: f32 accumulation, rounded to nearest even and saturated
     ("f16 to u8 saturating", "--dt=f16:f16:u8 --stag=nhwc --dtag=nhwc --attr-post-ops=linear:3:-100 "
                              "mb2ic8ih5oc8kh3ph1"),
@@ -269,6 +280,7 @@ def test_cli_takes_attribute_arrays_as_npy(tmp_path):
     (["--attr-zero-points=wei:common:-129:s8"], {}, "outside the range of its data type s8"),
     (["--dt=u8:u8:u8"], {}, "data types u8:u8:u8 are not implemented"),
     (["--dt=f32:s8:f32"], {}, "data types f32:s8:f32 are not implemented"),
+    (["--attr-post-ops=dw:k3x1p1"], {}, "is dw:kKsSpP[:DST_DT]"),
 ])
 def test_cli_bad_attribute_values(tmp_path, args, files, fragment):
     for name, a in files.items():
@@ -283,3 +295,58 @@ def test_cli_bad_attribute_values(tmp_path, args, files, fragment):
 def test_api_refuses_unimplemented_data_types():
     with pytest.raises(ProblemError, match="u8:u8:u8 are not implemented"):
         problem("--dt=u8:u8:u8 mb1ic4ih5oc6kh3ph1")
+
+
+def test_dw_post_op_from_the_formula():
+    """The depthwise post-op against a loop written from attributes_post_ops.md: dst = relu(dw_conv(
+    saturate_u8(relu(0.5 * conv_1x1(src, wei)) / 0.5))) with a 3x3 stride-2 pad-1 depthwise filter,
+    its output ceil(7 / 2) = 4 per side."""
+    p = problem("--dt=u8:s8:u8 --dir=FWD_I --attr-scales=src:common:0.5+dst:common:0.5 "
+                "--attr-post-ops=relu+dw:k3s2p1:f32+relu mb1ic4ih7oc6kh1")
+    k = ConvKernel(p)
+    rng = np.random.default_rng(SEED)
+    x = rng.integers(0, 9, (1, 4, 7, 7)).astype(np.uint8)
+    w = rng.integers(-3, 4, (6, 4, 1, 1)).astype(np.int8)
+    dw = rng.integers(-2, 3, (6, 1, 3, 3)).astype(np.int8)
+    got = k.run_logical(x, w, None, src_scale=0.5, dst_scale=0.5, dw_wei=dw)
+    mid = np.einsum("nchw,oc->nohw", x.astype(np.float64), w[:, :, 0, 0].astype(np.float64))
+    mid = np.clip(np.round(np.maximum(0.5 * mid, 0) / 0.5), 0, 255)
+    pad = np.pad(mid, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    want = np.zeros((1, 6, 4, 4))
+    for oh in range(4):
+        for ow in range(4):
+            win = pad[:, :, 2 * oh:2 * oh + 3, 2 * ow:2 * ow + 3]
+            want[:, :, oh, ow] = (win * dw[None, :, 0]).sum(axis=(2, 3)) * 0.5     # dw src scale = dst scale
+    assert got.shape == (1, 6, 4, 4) and np.array_equal(got, np.maximum(want, 0))
+
+
+@pytest.mark.skipif(not vulkan_device_available()[0], reason="no Vulkan device (Mesa lavapipe is installed by build.sh)")
+def test_vulkan_runs_a_dw_post_op():
+    p = problem("--dt=u8:s8:u8 --attr-scales=wei:per_oc+attr_post_op_dw_wei:per_oc --attr-post-ops=relu+dw:k3s1p1:s8 "
+                "mb1ic8ih6oc12kh1")
+    assert check_conv(ConvKernel(p, "vulkan"), p) is None
+
+
+@pytest.mark.parametrize("line,fragment", [
+    ("--attr-post-ops=dw:k3s1p1+dw:k3s1p1", "at most one depthwise"),
+    ("--attr-post-ops=sum+dw:k3s1p1", "sum post-op cannot be part"),
+    ("--dt=u8:s8:u8 --attr-zero-points=src:common:1 --attr-post-ops=dw:k3s1p1", "zero points are not supported"),
+    ("--attr-scales=attr_post_op_dw_wei:common:2", "need a dw post-op"),
+    ("--dt=s8:s8:s32 --attr-post-ops=dw:k3s1p1", "data types s32:s8:f32 are not implemented"),
+])
+def test_bad_dw_post_ops(line, fragment):
+    with pytest.raises(ProblemError, match=fragment):
+        problem(f"{line} mb1ic4ih5oc6kh1")
+
+
+def test_dw_kernel_needs_its_weights():
+    p = problem("--attr-post-ops=dw:k3s1p1 mb1ic4ih5oc6kh1")
+    k = ConvKernel(p)
+    x, w, b = fill_conv(p, np.random.default_rng(SEED))
+    k.prepare(p.wei.to_physical(w.reshape(p.wei.dims)))
+    with pytest.raises(InputError, match="needs dw_wei="):
+        k(p.src.to_physical(x), b, dw_bias=np.zeros(6, np.float32))
+    with pytest.raises(InputError, match="dw_wei: "):
+        k(p.src.to_physical(x), b, dw_wei=np.zeros(5, np.float32), dw_bias=np.zeros(6, np.float32))
+    with pytest.raises(InputError, match="needs dw_bias="):
+        k(p.src.to_physical(x), b, dw_wei=np.zeros(54, np.float32))

@@ -177,6 +177,10 @@ VULKAN_CASES = [
     "--dt=f32 --dtag=nchw --attr-post-ops=relu g4ic4ih10oc4kh3sh2dh1ph1",
     # direct over packed tensors: CHWN4 with groups on whole 4-blocks
     "--dt=s8:s8:s32 --stag=CHWN4 --dtag=CHWN4 --attr-post-ops=relu g2mb3ic8ih5oc8kh3ph1",
+    # 1x1 int8 convs that IREE turns into matmuls: 60 of 64 outputs wrong with i8 operands on lavapipe
+    # (TargetCaps.int8_contraction_wrong), right on widened i32 operands
+    "--dt=s8:s8:s32 mb1ic8ih2oc16oh2kh1ph0",
+    "--dt=u8:s8:s32 mb2ic64ih6oc32oh6kh1ph0",
 ]
 
 CUDA_CASES = [
@@ -328,6 +332,19 @@ def test_golden_winograd_mmt4d_on_cpu():
     assert "tensor<36x6x3x4x1xf32>, tensor<36x1x3x8x1xf32>" in avx2
     gpu = render_conv(p, get_backend("vulkan"), header=False)
     assert "batch_mmt4d" not in gpu and "(n, g, ic, th * 4 + i, tw * 4 + j)" in gpu
+
+
+def test_int8_operands_widened_where_the_target_computes_i8_contractions_wrongly():
+    # Vulkan: the weights become i32 in prepare, the source is widened behind a barrier (else IREE folds
+    # the widening back into the contraction); other targets keep 8-bit operands
+    p = problem_of("--dt=u8:s8:s32 mb1ic8ih2oc16oh2kh1ph0")
+    gpu = render_conv(p, get_backend("vulkan"), header=False)
+    assert "_prepare(%wei: tensor<128xi8>) -> tensor<16x8x1x1xi32>" in gpu and "arith.extui" in gpu and "arith.extsi" in gpu
+    assert "util.optimization_barrier" in gpu and "linalg.conv_2d_nchw_fchw" in gpu
+    cpu = render_conv(p, get_backend("llvm-cpu"), header=False)
+    assert "_prepare(%wei: tensor<128xi8>) -> tensor<1x16x8x1x1xi8>" in cpu and "optimization_barrier" not in cpu
+    f32 = render_conv(problem_of("--dt=f32 mb1ic8ih2oc16oh2kh1ph0"), get_backend("vulkan"), header=False)
+    assert "optimization_barrier" not in f32
 
 
 def test_mmt4d_tile_fits_half_the_vector_registers():

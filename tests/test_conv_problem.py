@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from generator.errors import ProblemError
 from generator.problem.conv import ConvDesc, derive_padding, output_size, right_padding
-from generator.problem.attr import Binary, Eltwise, Sum
+from generator.problem.attr import Binary, DwConv, Eltwise, Sum
 from generator.benchdnn.conv import conv_problem
 from generator.benchdnn.conv import ConvCase, parse_conv_args, parse_conv_batch_file, parse_conv_desc, parse_conv_list_file
 
@@ -447,9 +447,9 @@ def test_dt_forms_and_legacy_cfg():
     assert one("--dt=s8:s8:s32", "ic3ih5oc4kh3").supported
     assert one("--dt=u8:s8:s32", "ic3ih5oc4kh3").supported
     assert one("--dt=f32:bf16:f32", "ic3ih5oc4kh3").supported
-    c = one("--dt=f32:s8:f32", "ic3ih5oc4kh3")
-    assert c.unsupported == ("--dt=f32:s8:f32",)
+    assert one("--dt=f64", "ic3ih5oc4kh3").unsupported == ("--dt=f64", "--bia-dt=f64")   # a type kgen lacks
     for bad, fragment in [("--dt=f32:f32", "has 2 data types"), ("--dt=f33", "unknown data type"),
+                          ("--dt=f32:s8:f32", "f32:s8:f32 are not implemented"),
                           ("--cfg=u8s8", "unknown configuration")]:
         with pytest.raises(ProblemError) as e:
             cases(bad, "ic3ih5oc4kh3")
@@ -494,8 +494,10 @@ def test_post_ops():
     assert c.supported
     assert conv_problem(c).post_ops == (Eltwise("relu", 0.5), Sum(0.25), Binary("add", "f32", "per_tensor"),
                                         Eltwise("tanh", 0, 0, 2.5))
-    c = one("--attr-post-ops=dw:k3s1p1+add:f32:5", "ic3ih5oc4kh3")     # mask 5: n and h, not c
-    assert c.unsupported == ("--attr-post-ops=dw:k3s1p1",)
+    c = one("--attr-post-ops=dw_k3s2p1:u8+add:f32:5", "ic3ih5oc4kh3")     # mask 5: n and h, not c
+    assert c.supported and c.post_ops == ("dw:k3s2p1:u8", "add:f32:5")
+    assert conv_problem(c).post_ops == (DwConv(3, 2, 1, "u8"), Binary("add", "f32", "5"))
+    assert conv_problem(c).output.dims == (2, 4, 2, 2)                  # ceil(3 / 2) per spatial dim
     assert [x.post_ops for x in cases("--attr-post-ops=,relu", "ic3ih5oc4kh3")] == [(), ("relu",)]
     for bad, fragment in [("--attr-post-ops=frobnicate", "unknown post-op kind 'frobnicate'"),
                           ("--attr-post-ops=relu+", "empty '+' entry"),

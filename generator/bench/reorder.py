@@ -74,7 +74,7 @@ def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = 
         for form in other_forms(backend):
             fns[f"kgen {form}"] = reorder(s, d, backend, form=form).bind(buf)
         fns["numpy copy"] = lambda: np.copyto(copy_dst, copy_src)
-        if torch is not None:
+        if torch is not None and not s.dtype.is_packed:      # torch has no packed 4-bit tensors
             tf = _torch_reorder(torch, buf, s, d)
             if tf is not None:
                 fns["torch"] = tf

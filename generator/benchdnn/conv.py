@@ -102,7 +102,7 @@ from ..errors import ProblemError, UnsupportedError
 from ..layout import DTYPES, MemoryDesc, get_dtype
 from ..problem.attr import BINARY_KINDS as _PRODUCT_BINARY_KINDS
 from ..problem.attr import ELTWISE_KINDS as _PRODUCT_ELTWISE_KINDS
-from ..problem.attr import Binary, Eltwise, PostOp, Prelu, QuantArg, Sum
+from ..problem.attr import Binary, DwConv, Eltwise, PostOp, Prelu, QuantArg, Sum
 from ..problem.conv import (_AXIS_KEYS, _UNUSED, ACCUMULATORS, AXES, BIAS_TYPES, DEFAULT_MB, DESC_FIELDS,
                             SCALE_POLICIES, ZERO_POINT_POLICIES, ZERO_POINT_TYPES, ConvDesc, ConvProblem,
                             derive_padding, kernel_extent, output_size)
@@ -316,7 +316,8 @@ _OTHER_PO_KINDS = ("sum", "dw", "prelu")
 DEFAULT_CONV_EXTRA_OPTIONS: Mapping[str, str | None] = {
     "backend": None, "src": None, "wei": None, "bia": None, "dst": None, "mode": None,
     "scales-src": None, "scales-wei": None, "scales-dst": None,
-    "zero-points-src": None, "zero-points-wei": None, "zero-points-dst": None, "dst-init": None}
+    "zero-points-src": None, "zero-points-wei": None, "zero-points-dst": None, "dst-init": None,
+    "dw-wei": None, "dw-bias": None, "scales-dw-wei": None, "scales-dw-dst": None}
 ATTR_FILE_PATTERN = r"(binary|prelu)-[0-9]+"
 
 #: Order of the options in a repro line (``conv_aux.cpp`` ``set_repro_line``, then ``attr_t``'s
@@ -595,6 +596,8 @@ def _parse_post_ops(text: str, where: str | None) -> tuple[str, ...]:
             kind = kind[8:]
         if kind.startswith("binary_") and kind[7:] in _BINARY_KINDS:
             kind = kind[7:]
+        if re.fullmatch(r"dw_k[0-9]+s[0-9]+p[0-9]+", kind):     # the older spelling dw_k3s1p1[:DT]
+            kind, rest = "dw", kind[3:] + (":" + rest if rest else "")
         if kind not in _ELTWISE_KINDS + _BINARY_KINDS + _OTHER_PO_KINDS:
             raise _err(f"{what}: unknown post-op kind {_q(kind_text)} (expected e.g. relu, sum, add:f32, "
                        f"dw:k3s1p1; see benchdnn knobs_attr.md)", where)
@@ -632,6 +635,12 @@ def _parse_post_ops(text: str, where: str | None) -> tuple[str, ...]:
                 params[2] = _parse_tag(params[2], what, where)
             if len(params) > 4:
                 raise _err(f"{what}: {_q(entry)} has too many fields (BINARY:DT[:MASK[:TAG[:STRIDES]]])", where)
+        elif kind == "dw":
+            if not re.fullmatch(r"k[1-9][0-9]*s[1-9][0-9]*p[0-9]+", params[0].lower()) or len(params) > 2:
+                raise _err(f"{what}: depthwise entry {_q(entry)} is dw:kKsSpP[:DST_DT], e.g. dw:k3s1p1:u8", where)
+            params[0] = params[0].lower()
+            if len(params) > 1:
+                params[1] = _parse_dt(params[1], what, where)
         elif kind == "prelu":
             if len(params) > 1:
                 raise _err(f"{what}: {_q(entry)} has too many fields (prelu[:MASK_INPUT])", where)
@@ -665,7 +674,7 @@ def _binary_policy(policy: str, ndims: int) -> str | None:
 
 def post_op_from_text(entry: str, ndims: int) -> PostOp:
     """One normalized ``--attr-post-ops`` entry -> the problem model's post-op (`UnsupportedError` for
-    dw, select and masks other than common / per_oc / per_tensor)."""
+    select and masks other than common / per_oc / per_tensor)."""
     kind, *params = entry.split(":")
     if kind in _PRODUCT_ELTWISE_KINDS:
         vals = [float(p) for p in params] + [0.0, 0.0, 1.0][len(params):]
@@ -687,6 +696,9 @@ def post_op_from_text(entry: str, ndims: int) -> PostOp:
             raise UnsupportedError(f"--attr-post-ops={entry}: binary strides are not supported")
         tag = params[2] if len(params) > 2 else "any"
         return Binary(kind, params[0], policy, tag)
+    if kind == "dw":
+        k, st, pad = (int(x) for x in re.fullmatch(r"k([0-9]+)s([0-9]+)p([0-9]+)", params[0]).groups())
+        return DwConv(k, st, pad, params[1] if len(params) > 1 else "f32")
     raise UnsupportedError(f"--attr-post-ops={entry}: post-op {kind} is not supported")
 
 
@@ -700,7 +712,13 @@ def _post_op_unsupported(entry: str, ndims: int) -> bool:
 
 def _quant_unsupported(q, policies: Mapping[str, tuple[str, ...]], dts: tuple[str, ...]) -> bool:
     """A scale / zero-point entry the convolution does not implement (argument, policy, type, groups)."""
-    return (q.arg not in policies or _conv_policy(q) not in policies[q.arg] or q.dt not in dts or bool(q.groups))
+    arg = _conv_arg(q.arg)
+    return arg not in policies or _conv_policy(q) not in policies[arg] or q.dt not in dts or bool(q.groups)
+
+
+def _conv_arg(arg: str) -> str:
+    """benchdnn's argument name as the problem model's (attr_post_op_dw_wei -> dw_wei)."""
+    return arg[len("attr_post_op_"):] if arg.startswith("attr_post_op_dw_") else arg
 
 
 def _conv_policy(q) -> str | None:
@@ -710,7 +728,7 @@ def _conv_policy(q) -> str | None:
         return "common"
     if isinstance(q, AttrScale):
         # per_oc: dim 0 of the weights (dims 0 and 1 with groups: G x OC/G, still one value per OC)
-        return "per_oc" if (q.arg == "wei" and p in ("per_oc", "1", "3")) else None
+        return "per_oc" if (_conv_arg(q.arg) in ("wei", "dw_wei") and p in ("per_oc", "1", "3")) else None
     return "per_dim_1" if p in ("per_dim_1", "2") else None
 
 
@@ -857,7 +875,7 @@ def conv_problem(case: ConvCase) -> ConvProblem:
     src = MemoryDesc(d.src_dims, dts[0], _plain_tag(case.stag))
     wei = MemoryDesc(d.wei_dims, dts[1], _plain_tag(case.wtag))
     dst = MemoryDesc(d.dst_dims, dts[2], _plain_tag(case.dtag))
-    scales = tuple(QuantArg(q.arg, _conv_policy(q), q.dt) for q in case.scales)
+    scales = tuple(QuantArg(_conv_arg(q.arg), _conv_policy(q), q.dt) for q in case.scales)
     zps = tuple(QuantArg(q.arg, _conv_policy(q), q.dt) for q in case.zero_points)
     post_ops = tuple(post_op_from_text(e, d.ndims) for e in case.post_ops)
     return ConvProblem(d, src, wei, dst, get_dtype(ACCUMULATORS[dts]), case.with_bias, post_ops, case.alg,
@@ -867,5 +885,5 @@ def conv_problem(case: ConvCase) -> ConvProblem:
 def given_conv_quant_values(case: ConvCase) -> dict[str, float]:
     """The common scale / zero-point values the case names (``--attr-scales=src:common:0.25``), by
     kernel argument (``src_scale``, ``wei_zp``...): `verify.check_conv` uses them instead of its own."""
-    given = {f"{q.arg}_scale": q for q in case.scales} | {f"{q.arg}_zp": q for q in case.zero_points}
+    given = {f"{_conv_arg(q.arg)}_scale": q for q in case.scales} | {f"{q.arg}_zp": q for q in case.zero_points}
     return {arg: q.effective_value for arg, q in given.items() if q.value is not None}

@@ -109,7 +109,7 @@ def _signature(e: CatalogEntry) -> dict:
     p = e.problem
     if e.kind == "reorder":
         return {"inputs": [{"name": n, "shape": list(s), "dtype": d.name} for n, s, d in p.input_shapes()],
-                "output": {"shape": [p.dst.buffer_nelems], "dtype": p.dst.dtype.name}}
+                "output": {"shape": [p.dst.buffer_len], "dtype": p.dst.dtype.name}}
     inputs = [{"name": "src", "shape": [p.src.buffer_nelems], "dtype": p.src.dtype.name},
               {"name": "wei_prepared", "from": f"{e.function}_prepare(wei: [{p.wei.buffer_nelems}] "
                                               f"{p.wei.dtype.name})"}]
@@ -120,7 +120,7 @@ def _signature(e: CatalogEntry) -> dict:
     for name, q in p.quant_args():
         inputs.append({"name": name, "shape": list(p.quant_shape(q)), "dtype": p.quant_dtype(name).name})
     for name, _, op in p.post_op_inputs():
-        desc = p.dst if name == "dst_init" else p.binary_desc(op)
+        desc = p.input_desc(name)
         inputs.append({"name": name, "shape": [desc.buffer_nelems], "dtype": desc.dtype.name,
                        "format": desc.format_name()})
     return {"inputs": inputs, "output": {"shape": [p.dst.buffer_nelems], "dtype": p.dst.dtype.name}}

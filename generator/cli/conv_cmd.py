@@ -11,8 +11,10 @@ computed and written to --dst as a logical array. --mode=P also prints time and 
 The attributes' runtime arrays come as .npy files too: --scales-{src,wei,dst}=F.npy and
 --zero-points-{src,wei,dst}=F.npy (a scalar for common, OC or IC numbers per channel),
 --dst-init=F.npy (the sum post-op's prior destination, logical) and --binary-I=F.npy /
---prelu-I=F.npy (post-op I's second input, logical, in its own data type). With --src they are
-required; without it they replace the generated values in the check.
+--prelu-I=F.npy (post-op I's second input, logical, in its own data type), and for a depthwise
+post-op --dw-wei=F.npy (OC x 1 x K x K, the weights' type), --dw-bias=F.npy (OC, f32),
+--scales-dw-wei / --scales-dw-dst. With --src they are required; without it they replace the
+generated values in the check.
 """
 from __future__ import annotations
 
@@ -38,7 +40,8 @@ from ..verify import SEED, check_conv, conv_attr_values, fill_conv
 from .npyio import load_npy, save_npy
 
 #: the fixed-name options that pass attribute arrays (besides --binary-I / --prelu-I)
-ATTR_FILE_OPTIONS = tuple(o for o in DEFAULT_CONV_EXTRA_OPTIONS if o.startswith(("scales-", "zero-points-", "dst-init")))
+ATTR_FILE_OPTIONS = tuple(o for o in DEFAULT_CONV_EXTRA_OPTIONS
+                          if o.startswith(("scales-", "zero-points-", "dst-init", "dw-")))
 
 def _load(path: str, shape, dtype, what: str) -> np.ndarray:
     a = load_npy(path, what)
@@ -56,8 +59,8 @@ def _attr_file_options(p: ConvProblem) -> dict[str, str]:
     ``--binary-2`` -> binary_2 ..."""
     out = {}
     for name, _ in p.quant_args():
-        arg, kind = name.split("_")
-        out[f"{'scales' if kind == 'scale' else 'zero-points'}-{arg}"] = name
+        arg, kind = name.rsplit("_", 1)
+        out[f"{'scales' if kind == 'scale' else 'zero-points'}-{arg.replace('_', '-')}"] = name
     for name, _, _ in p.post_op_inputs():
         out[name.replace("_", "-")] = name
     return out
@@ -69,7 +72,7 @@ def _attr_files(case: ConvCase, p: ConvProblem, given: dict) -> dict[str, np.nda
     channel); the post-ops' inputs logical, in their own data type."""
     wanted = _attr_file_options(p)
     quant = dict(p.quant_args())
-    inputs = {name: (p.dst if name == "dst_init" else p.binary_desc(op)) for name, _, op in p.post_op_inputs()}
+    inputs = {name: (p.input_desc(name)) for name, _, op in p.post_op_inputs()}
     out: dict[str, np.ndarray] = {}
     for opt, path in case.extras:
         if not path or not (opt in ATTR_FILE_OPTIONS or re.fullmatch(ATTR_FILE_PATTERN, opt)):
@@ -111,7 +114,7 @@ def _perf(k: ConvKernel, p: ConvProblem, given: dict) -> str:
     rng = np.random.default_rng(SEED)
     x, w, b = fill_conv(p, rng)
     quant, logical = conv_attr_values(p, rng, given)
-    inputs = {n: (p.dst if n == "dst_init" else p.binary_desc(op)).to_physical(logical[n])
+    inputs = {n: p.input_desc(n).to_physical(logical[n])
               for n, _, op in p.post_op_inputs()}
     k.prepare(p.wei.to_physical(w.reshape(p.wei.dims)))
     call = k.bind(p.src.to_physical(x), b, **quant, **inputs)

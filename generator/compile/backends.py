@@ -216,6 +216,11 @@ BACKENDS: dict[str, Backend] = {
             # mb4ic1ih5oc16oh3kh3ph0, g3mb1ic3ih5oc48oh3kh3ph0: garbage up to 1e10; F(4,3), F(6,3) and
             # F(2,3) with 2+ channels per group are right. Not isolated yet.
             winograd_f2_one_channel_per_group_wrong=True,
+            # i8 x i8 -> i32 contractions that IREE treats as a matmul (1x1 convs, NCHW or batched) come out
+            # wrong on lavapipe: mb1ic8ih2oc16oh2kh1ph0 s8:s8:s32 has 60 of 64 outputs off, the same with
+            # u8 or i16 operands, the generic or the named op, either operand order. With i32 operands (or
+            # an f32 accumulator) every output is right, so integer convs compute on widened operands.
+            int8_contraction_wrong=True,
             doc="Vulkan/SPIR-V for a target matching Mesa lavapipe (subgroup 8, dp4). linalg.pack/unpack "
             "fail to compile here ('failed to tile to invocations'): emit pad+expand+transpose.",
             target_attr=(

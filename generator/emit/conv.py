@@ -14,11 +14,13 @@ Variants register in `VARIANTS`; each says whether it applies and plans its comp
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Callable
 
 from ..errors import UnsupportedError
+from ..layout import get_dtype
 from ..problem.conv import ConvProblem
 from ..problem.geometry import kernel_extent
 from . import relayout
@@ -621,6 +623,9 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
         sizes[ax] = s_.i - max(-s_.p, 0) - max(-s_.p_r, 0)
     x = plan.slice(x, per_axis([max(-s_.p, 0) for s_ in sp]), sizes)
     x = plan.pad(x, per_axis([max(s_.p_r, 0) for s_ in sp]), low=per_axis([max(s_.p, 0) for s_ in sp]))
+    cp = _compute_problem(p, target)
+    if cp is not p:
+        x = _to_i32(plan, x, p.src.dtype, True)
 
     os_ = [f"o{i}" for i in range(nsp)]
     ks = [f"k{i}" for i in range(nsp)]
@@ -660,7 +665,8 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
     size_of.update(zip(c_out, c_sizes_out))
     out_shape = tuple(size_of[a] for a in out_idx)
     acc = plan.add("conv_packed", x, out_shape, p.acc.mlir, wei=w, dims=par + red, npar=len(par),
-                   src_idx=src_idx, wei_idx=wei_idx, out_idx=out_idx, src_dt=p.src.dtype, wei_dt=p.wei.dtype, acc_dt=p.acc)
+                   src_idx=src_idx, wei_idx=wei_idx, out_idx=out_idx, src_dt=cp.src.dtype, wei_dt=cp.wei.dtype,
+                   acc_dt=p.acc)
 
     if p.has_attributes:
         c_names = c_out + inner_out
@@ -716,6 +722,30 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
     return plan, args, out
 
 
+def _widens_int8(p: ConvProblem, target: TargetCaps) -> bool:
+    """True when `p`'s integer operands must enter the contraction as i32 on `target`
+    (TargetCaps.int8_contraction_wrong)."""
+    return target.int8_contraction_wrong and p.src.dtype.is_int and p.src.dtype.mlir != "i32"
+
+
+def _compute_problem(p: ConvProblem, target: TargetCaps) -> ConvProblem:
+    """The problem the variant's compute sees: `p` itself, or where the target widens 8-bit integers,
+    `p` with s32 source and weights and without attributes (the compute never reads them; the
+    epilogue gets the real `p`)."""
+    if not _widens_int8(p, target):
+        return p
+    return dataclasses.replace(p, src=p.src.with_dtype("s32"), wei=p.wei.with_dtype("s32"), scales=(),
+                               zero_points=(), post_ops=())
+
+
+def _to_i32(plan: Plan, v: Value, dt, barrier: bool) -> Value:
+    """`v` (8-bit integers of type `dt`) widened to i32 by its signedness; behind a barrier in the
+    conv function so that IREE keeps the widening out of the contraction."""
+    w = plan.add("convert", v, v.shape, "i32", route="int", src=dt, dst=get_dtype("s32"), quant=[], apply=[],
+                 lo=-2.0**31, hi=2.0**31, ilo=-2**31, ihi=2**31 - 1, bf16_bits=False)
+    return _barrier(plan, w) if barrier else w
+
+
 def _signature_aliases(wbuf: Value, args: list[Value], out: Value, prepared: Value) -> list[tuple[str, Value]]:
     """The module's `!type` aliases: its buffers and the prepared weights, by role (the bias and the
     sum's prior destination too; scales, zero points and post-op inputs keep their plain types)."""
@@ -726,6 +756,11 @@ def _signature_aliases(wbuf: Value, args: list[Value], out: Value, prepared: Val
 
 def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = True) -> str:
     """The MLIR module of `p` (a concrete variant, not auto) for `target`: `<name>_prepare` and `<name>`."""
+    packed = [f"{what} {t.dtype.name}" for what, t in (("src", p.src), ("wei", p.wei), ("dst", p.dst))
+              if t.dtype.is_packed]
+    if packed:      # their buffers hold two elements per byte; only reorders unpack them
+        raise UnsupportedError(f"convolutions take no 4-bit data ({', '.join(packed)}); s4 and u4 are "
+                               f"supported by reorders only")
     v = variant(p, target)
     form = target.conv_form
     d = p.desc
@@ -742,18 +777,20 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     # a source zero point needs the grouped logical weights at run time too (emit/epilogue.py)
     wref = prep.collapse(wl, [[0], [1], [2], list(range(3, 3 + nsp))]) if prepare_outputs_need_wref(p) else None
     pc = packed_conv(p) if v.name == "direct" else None
+    cp = _compute_problem(p, target)
+    wc = _to_i32(prep, wl, p.wei.dtype, False) if cp is not p else wl
     if pc is not None:
-        prepared = _packed_weights(prep, wl, p, pc)
+        prepared = _packed_weights(prep, wc, p, pc)
         plan, args, out = _packed_plan(p, pc, prepared, target, wref)
         return render(TEMPLATE, header=header, fn=name, args=args, steps=plan.steps, result=out,
                       prep_args=[wbuf], prep_steps=prep.steps, prep_results=[prepared] + ([wref] if wref else []),
                       aliases=_signature_aliases(wbuf, args, out, prepared))
-    prepared = v.weights(prep, wl, p, target)
+    prepared = v.weights(prep, wc, cp, target)
 
     # conv: src buffer -> logical -> crop/pad -> grouped -> compute -> epilogue -> dst buffer. A
     # channels-last variant sees the tensors with C last, (N, sp.., C): the source and destination
     # descriptors are permuted so that a channels-last buffer needs no transpose at all.
-    cl = v.channels_last(p, target)
+    cl = v.channels_last(cp, target)
     c_ax = nsp + 1 if cl else 1
     sp_ax = list(range(1, nsp + 1)) if cl else list(range(2, nsp + 2))
     to_cl = [0, nsp + 1] + list(range(1, nsp + 1))            # NC<sp> axis i -> its channels-last axis
@@ -786,7 +823,9 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     split = [[i] for i in range(c_ax)] + [[c_ax, c_ax + 1]] + [[i + 1] for i in range(c_ax + 1, d.ndims)]
     gshape = x.shape[:c_ax] + (d.g, d.ic // d.g) + x.shape[c_ax + 1:]
     x = plan.expand(x, split, gshape)
-    acc = v.compute(plan, x, w, p, target)
+    if cp is not p:
+        x = _to_i32(plan, x, p.src.dtype, True)
+    acc = v.compute(plan, x, w, cp, target)
     if p.has_attributes:
         gsplit = (d.g, d.oc // d.g)
 

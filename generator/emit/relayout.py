@@ -12,6 +12,9 @@ spell as MLIR, one macro per kind. The decisions live here:
 * logical -> packed -> buffer: the mirror image, padding blocked tails with zeros
   (`linalg.pack padding_value` or `tensor.pad`), and inserting into the old destination buffer when
   the destination has gaps or an offset.
+* 4-bit storage (s4, u4): the kernel's buffer arguments hold two elements per byte, low nibble first.
+  `unpack_storage` widens a buffer to one i8 element per buffer element before any of the above, and
+  `pack_storage` narrows the result after; everything between works on i8 element buffers.
 """
 from __future__ import annotations
 
@@ -223,3 +226,25 @@ def logical_to_buffer(plan: Plan, v: Value, desc: MemoryDesc, form: str, init: V
     region = plan.collapse(region, [list(range(len(p.shape)))])
     region = plan.slice(region, [0], [desc.span])
     return plan.insert(region, init, [desc.offset0])
+
+
+def unpack_storage(plan: Plan, buf: Value, desc: MemoryDesc) -> Value:
+    """A buffer argument as `desc.buffer_nelems` elements: itself, or for 4-bit types (two elements per
+    byte, element 2k in the low nibble of byte k) its bytes split into nibbles: (K,) -> (K, 2) ->
+    collapse to 2K -> slice off the unused last nibble when the count is odd."""
+    if not desc.dtype.is_packed:
+        return buf
+    pairs = plan.add("unpack_nibbles", buf, (buf.shape[0], 2), signed=desc.dtype.signed)
+    return plan.slice(plan.collapse(pairs, [[0, 1]]), [0], [desc.buffer_nelems])
+
+
+def pack_storage(plan: Plan, v: Value, desc: MemoryDesc) -> Value:
+    """The inverse of `unpack_storage` for a result: `desc.buffer_nelems` elements -> ceil(n/2) bytes,
+    a zero element padding an odd count (the last byte's high nibble is zero)."""
+    if not desc.dtype.is_packed:
+        return v
+    k = desc.dtype.buffer_len(desc.buffer_nelems)
+    v = plan.expand(plan.pad(v, [2 * k - v.shape[0]]), [[0, 1]], (k, 2))
+    low = plan.slice(v, [0, 0], [k, 1], result_shape=[k])
+    high = plan.slice(v, [0, 1], [k, 1], result_shape=[k])
+    return plan.add("pack_nibbles", low, (k,), high=high)

@@ -3,7 +3,9 @@
 One function per kernel, named by the problem (every parameter in the name). Arguments, in order:
 the source buffer (1-D), each quantization array present (src_scale, dst_scale: f32; src_zp, dst_zp:
 i32; 0-d for common, else the masked dims), and the old destination buffer when the destination has
-gaps or an offset. The result is the destination's 1-D buffer, padding included.
+gaps or an offset. The result is the destination's 1-D buffer, padding included. A 4-bit (s4, u4)
+buffer is i8 bytes holding two elements each, low nibble first; the kernel unpacks it into i8
+elements, relayouts and converts them as s8 / u8 saturating to the 4-bit range, and packs the result.
 
 A chain of reorders folds into one kernel: the intermediate layouts only move data, so the chain
 reads the first source, applies each step's element conversion in turn and writes the last destination.
@@ -11,8 +13,6 @@ reads the first source, applies each step's element conversion in turn and write
 from __future__ import annotations
 
 from typing import Sequence
-
-import numpy as np
 
 from ..errors import FormatError, UnsupportedError
 from ..layout.dtypes import DataType
@@ -55,7 +55,7 @@ def convert_step(plan: Plan, v: Value, problem: ReorderProblem, quant_values: di
     route = _route(src, dst, bool(quant))
     if route == "copy":
         return v
-    ilo, ihi = (int(np.iinfo(dst.np_dtype).min), int(np.iinfo(dst.np_dtype).max)) if dst.is_int else (0, 0)
+    ilo, ihi = dst.int_range if dst.is_int else (0, 0)
     return plan.add("convert", v, v.shape, dst.mlir, route=route, src=src, dst=dst, quant=quant, apply=apply,
                     lo=dst.min, hi=dst.max, ilo=ilo, ihi=ihi, bf16_bits=src.is_int and dst.name == "bf16")
 
@@ -87,7 +87,7 @@ def render_reorder(problems: "ReorderProblem | Sequence[ReorderProblem]", *, for
     if first.src.is_zero_volume:
         raise UnsupportedError("zero-volume reorders need no kernel")
     plan = Plan()
-    args = [Value("src", (first.src.buffer_nelems,), first.src.dtype.mlir)]
+    args = [Value("src", (first.src.buffer_len,), first.src.dtype.mlir)]
     quant_values: list[dict[str, Value]] = []
     for k, p in enumerate(chain):
         vals = {}
@@ -98,12 +98,15 @@ def render_reorder(problems: "ReorderProblem | Sequence[ReorderProblem]", *, for
         quant_values.append(vals)
     init = None
     if last.needs_dst_init:
-        init = Value("dst_init", (last.dst.buffer_nelems,), last.dst.dtype.mlir)
+        init = Value("dst_init", (last.dst.buffer_len,), last.dst.dtype.mlir)
         args.append(init)
-    v = relayout.buffer_to_logical(plan, args[0], first.src, form)
+    src = relayout.unpack_storage(plan, args[0], first.src)          # 4-bit types: bytes -> elements
+    if init is not None:
+        init = relayout.unpack_storage(plan, init, last.dst)
+    v = relayout.buffer_to_logical(plan, src, first.src, form)
     for p, vals in zip(chain, quant_values):
         v = convert_step(plan, v, p, vals)
-    out = relayout.logical_to_buffer(plan, v, last.dst, form, init)
+    out = relayout.pack_storage(plan, relayout.logical_to_buffer(plan, v, last.dst, form, init), last.dst)
     if out.name == "src":         # identical layouts and types: the kernel still returns a fresh buffer
         out = plan.add("copy", out, out.shape)
     # `!type` aliases for the buffers (a module of several kernels, `render_reorder_module`, has none:

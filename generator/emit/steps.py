@@ -98,6 +98,19 @@ class Convert(Step):
     bf16_bits: bool                 # f32 -> bf16 by integer rounding (an integer source)
 
 
+@dataclass(frozen=True, kw_only=True)
+class UnpackNibbles(Step):
+    """Packed 4-bit storage, bytes (K,) -> elements (K, 2): the low nibble first, sign-extended to the
+    element type when `signed` (s4), zero-extended otherwise (u4)."""
+    signed: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class PackNibbles(Step):
+    """Elements -> packed 4-bit storage: byte k = the low 4 bits of `inp`[k] | those of `high`[k] << 4."""
+    high: Value
+
+
 # ------------------------------------------------------------------ convolution kernels (conv_*.mlir.j2)
 @dataclass(frozen=True, kw_only=True)
 class Constant(Step):
@@ -235,7 +248,8 @@ class Broadcast(Step):
 STEP_TYPES: dict[str, type[Step]] = {
     "slice": Slice, "pad": Pad, "expand": Reshape, "collapse": Reshape, "transpose": Transpose,
     "pack": Tiling, "unpack": Tiling, "insert": Insert, "concat": Concat, "copy": Step, "gather": Gather,
-    "convert": Convert, "constant": Constant, "barrier": Step, "window_gather": WindowGather,
+    "convert": Convert, "unpack_nibbles": UnpackNibbles, "pack_nibbles": PackNibbles,
+    "constant": Constant, "barrier": Step, "window_gather": WindowGather,
     "conv_direct": ConvDirect, "conv_packed": ConvPacked, "named_conv": NamedConv, "conv_1x1": Conv1x1,
     "gemm": Contraction,            # (N, G, R, O) columns x (G, OC, R) weights
     "gemm_cl": Contraction,         # (N, O, G, R) rows x (G, R, OC) weights

@@ -34,6 +34,10 @@ class TargetCaps:
     mmt4d_tile: Mmt4dTile | None = None
     # Winograd F(2,3) with one input channel per group gives wrong results (refused there)
     winograd_f2_one_channel_per_group_wrong: bool = False
+    # a contraction over 8-bit integers widened to i32 inside it can be computed wrongly: integer
+    # convolutions then compute on i32 operands (the weights widened in prepare, the source widened
+    # behind a barrier so that IREE cannot fold the widening back into the contraction)
+    int8_contraction_wrong: bool = False
 
     @property
     def relayout_forms(self) -> tuple[str, ...]:

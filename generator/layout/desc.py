@@ -22,6 +22,11 @@ block takes the higher digit). Examples, with C_pad = C rounded up to the block:
 
 Padded areas of a blocked tensor (c in [C, C_pad)) exist in memory and are zero: the sizes here are
 never the plain product of dims when a dim is padded (nChw8c with C=17 pads C to 24).
+
+Offsets count elements. For the 4-bit types (s4, u4) two elements share a byte, low nibble first:
+element `o` of the buffer is bits 4*(o%2)..4*(o%2)+3 of byte o//2, so the NumPy physical buffer is
+`np.uint8` of ceil(buffer_nelems/2) bytes (`buffer_len`), and `to_physical` / `from_physical` /
+`check_buffer` take and give it packed (`buffer_elements` unpacks it, one value per element).
 """
 from __future__ import annotations
 
@@ -33,7 +38,7 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import FormatError, InputError
-from .dtypes import DataType, get_dtype
+from .dtypes import DataType, get_dtype, pack_int4, unpack_int4
 from .tags import Blocking, parse_tag
 
 MAX_NDIMS = 6
@@ -194,9 +199,20 @@ class MemoryDesc:
         return 0 if self.is_zero_volume else self.offset0 + self.span
 
     @property
+    def buffer_len(self) -> int:
+        """Entries of the NumPy physical buffer: `buffer_nelems`, or its bytes for 4-bit types
+        (ceil(buffer_nelems / 2), two elements per byte)."""
+        return self.dtype.buffer_len(self.buffer_nelems)
+
+    @property
+    def buffer_dtype(self) -> np.dtype:
+        """NumPy dtype of the physical buffer: the data type's, or uint8 (packed bytes) for s4 / u4."""
+        return self.dtype.buffer_dtype
+
+    @property
     def size_bytes(self) -> int:
         """Bytes of the physical buffer: padding included, so not the product of dims when padded."""
-        return self.buffer_nelems * self.dtype.itemsize
+        return -(-self.buffer_nelems * self.dtype.bits // 8)
 
     @property
     def physical_shape(self) -> tuple[int, ...]:
@@ -331,6 +347,7 @@ class MemoryDesc:
         """Place a logical array into a 1-D physical buffer using the offset function.
 
         Padding and gaps are zero, or keep the values of `base` (the destination's previous buffer).
+        For s4 / u4 the result is packed bytes (`buffer_len` uint8, low nibble first).
         """
         logical = np.asarray(logical)
         if tuple(logical.shape) != self.dims:
@@ -341,16 +358,34 @@ class MemoryDesc:
             if self.is_blocked:   # padded region of a blocked tensor is owned by it: zero
                 buf[self.offsets(padded=True).ravel()] = 0
         else:
-            buf = self.check_buffer(base).copy()
+            buf = self.buffer_elements(base).copy()
             if self.is_blocked:
                 buf[self.offsets(padded=True).ravel()] = 0
         buf[self.offsets().ravel()] = logical.astype(self.dtype.np_dtype, copy=False).ravel()
-        return buf
+        return self.buffer_from_elements(buf)
 
     def from_physical(self, buffer: np.ndarray) -> np.ndarray:
         """Read the logical array out of a 1-D physical buffer using the offset function."""
+        return self.buffer_elements(buffer)[self.offsets()]
+
+    def buffer_elements(self, buffer: np.ndarray) -> np.ndarray:
+        """The physical buffer as one value per element (`buffer_nelems`, NumPy dtype of the data
+        type), checked: the buffer itself, or for s4 / u4 its bytes unpacked (int4 / uint4)."""
         buf = self.check_buffer(buffer)
-        return buf[self.offsets()]
+        if self.dtype.is_packed:
+            return unpack_int4(buf, self.buffer_nelems, self.dtype.signed)
+        return buf
+
+    def buffer_from_elements(self, elements: np.ndarray) -> np.ndarray:
+        """The inverse of `buffer_elements`: `buffer_nelems` values -> the physical buffer (packed
+        bytes for s4 / u4, the last high nibble zero when the count is odd)."""
+        elements = np.asarray(elements)
+        if elements.shape != (self.buffer_nelems,):
+            raise InputError(f"element array has shape {elements.shape}, the {self.format_name()} buffer "
+                             f"holds {self.buffer_nelems} elements")
+        if self.dtype.is_packed:
+            return pack_int4(elements.astype(self.dtype.np_dtype, copy=False))
+        return elements.astype(self.dtype.np_dtype, copy=False)
 
     def padding_mask(self) -> np.ndarray:
         """Boolean mask over the buffer: True where an element lies in the padded tail of a blocked dim."""
@@ -361,9 +396,17 @@ class MemoryDesc:
         return mask
 
     def check_buffer(self, buffer: np.ndarray) -> np.ndarray:
-        """Validate a physical buffer: 1-D, the descriptor's dtype, exactly buffer_nelems long."""
+        """Validate a physical buffer: 1-D, the descriptor's dtype, exactly buffer_nelems long (for
+        s4 / u4: uint8 packed bytes, `buffer_len` of them)."""
         if not isinstance(buffer, np.ndarray):
             raise InputError(f"physical buffer must be a NumPy array, got {type(buffer).__name__}")
+        if self.dtype.is_packed:
+            if buffer.dtype != np.uint8 or buffer.ndim != 1 or buffer.size != self.buffer_len:
+                raise InputError(f"physical {self.dtype.name} buffer has dtype {buffer.dtype} and shape "
+                                 f"{buffer.shape}; the descriptor wants {self.buffer_len} packed bytes (a 1-D "
+                                 f"uint8 array, two elements per byte, low nibble first, for "
+                                 f"{self.buffer_nelems} elements): use to_physical or pack_int4")
+            return buffer
         if buffer.dtype != self.dtype.np_dtype:
             raise InputError(f"physical buffer has dtype {buffer.dtype}, descriptor wants "
                              f"{self.dtype.name} ({self.dtype.np_dtype})")

@@ -17,7 +17,9 @@ Post-ops (`PostOp`):
   destination read as DATA_TYPE (same size as the destination type);
 * `Binary` ``KIND:DT[:POLICY[:TAG]]``: ``v = v OP src1``, src1 of type DT broadcast ``common``,
   ``per_oc`` or full (``per_tensor``, in TAG's layout; ``any`` = the destination's);
-* `Prelu` ``prelu[:POLICY]``: ``v = v > 0 ? v : v * weight`` (f32 weights).
+* `Prelu` ``prelu[:POLICY]``: ``v = v > 0 ? v : v * weight`` (f32 weights);
+* `DwConv` ``dw:kKsSpP[:DST_DT]``: a depthwise convolution of the result so far; the kernel is then
+  two convolutions (`ConvProblem.split_dw`), as benchdnn's reference computes it.
 
 Scales and zero points are runtime values (arrays passed with each call); post-op parameters
 (alpha, beta, scales, zero points of `Sum`) are part of the kernel, as in oneDNN.
@@ -32,7 +34,7 @@ import numpy as np
 
 from ..errors import ProblemError
 
-__all__ = ["ELTWISE_KINDS", "BINARY_KINDS", "Eltwise", "Sum", "Binary", "Prelu", "PostOp", "RELU",
+__all__ = ["ELTWISE_KINDS", "BINARY_KINDS", "Eltwise", "Sum", "Binary", "Prelu", "DwConv", "PostOp", "RELU",
            "QuantArg", "eltwise_reference", "binary_reference", "f32"]
 
 #: Eltwise kinds with their forward formula (oneDNN's eltwise primitive; the ``_dst`` kinds differ
@@ -173,7 +175,31 @@ class Prelu:
         return f"prelu_{self.policy}"
 
 
-PostOp = Union[Eltwise, Sum, Binary, Prelu]
+@dataclass(frozen=True)
+class DwConv:
+    """``dw:kKsSpP[:DST_DT]``: a depthwise convolution fused after the chain so far (oneDNN's depthwise
+    post-op). It reads the destination as computed up to here (in the destination's data type and
+    layout), convolves each channel with its own K x .. x K filter (stride S, left padding P, output
+    ceil(out / S) per spatial dim), and the post-ops after it apply to its result, of type DST_DT
+    (default f32). Its weights (the base weights' type) and bias are runtime inputs."""
+    kernel: int
+    stride: int
+    padding: int
+    dt: str = "f32"
+
+    def __post_init__(self) -> None:
+        if self.kernel < 1 or self.stride < 1 or self.padding < 0:
+            raise ProblemError(f"depthwise post-op {self}: kernel and stride must be positive, padding non-negative")
+
+    def __str__(self) -> str:
+        return f"dw:k{self.kernel}s{self.stride}p{self.padding}" + (f":{self.dt}" if self.dt != "f32" else "")
+
+    @property
+    def ident(self) -> str:
+        return f"dw_k{self.kernel}s{self.stride}p{self.padding}_{self.dt}"
+
+
+PostOp = Union[Eltwise, Sum, Binary, Prelu, DwConv]
 RELU = Eltwise("relu")
 
 
@@ -264,5 +290,5 @@ EXACT_ELTWISE = frozenset({"relu", "abs", "clip", "clip_v2", "linear", "square",
 
 def is_exact(op: PostOp) -> bool:
     """Whether the kernel's f32 arithmetic can match the float64 model exactly on integer-valued data."""
-    return isinstance(op, (Sum, Binary, Prelu)) or base_kind(op.kind) in EXACT_ELTWISE
+    return isinstance(op, (Sum, Binary, Prelu, DwConv)) or base_kind(op.kind) in EXACT_ELTWISE
 

@@ -24,7 +24,8 @@ import numpy as np
 from ..errors import FormatError, ProblemError
 from ..layout import MemoryDesc, get_dtype
 from ..layout.dtypes import DataType
-from .attr import RELU, Binary, policy_mask, Eltwise, PostOp, Prelu, QuantArg, Sum, binary_reference, eltwise_reference, f32
+from .attr import (RELU, Binary, DwConv, Eltwise, PostOp, Prelu, QuantArg, Sum, binary_reference, eltwise_reference,
+                   f32, policy_mask)
 from .reference import conv_reference
 from .geometry import derive_padding, kernel_extent, output_size, right_padding
 from .reorder import convert_values
@@ -339,11 +340,13 @@ ACCUMULATORS = {**{(s, w, d): "f32" for s in FLOAT_TYPES for w in FLOAT_TYPES
 BIAS_TYPES = ("f32", "bf16", "f16", "s32")
 #: Where each scale and zero point may vary (oneDNN's convolution: src and dst common, weights per
 #: output channel; zero points per channel on the activations, common on the weights).
-SCALE_POLICIES = {"src": ("common",), "wei": ("common", "per_oc"), "dst": ("common",)}
+SCALE_POLICIES = {"src": ("common",), "wei": ("common", "per_oc"), "dst": ("common",),
+                  # the fused depthwise post-op's weights and destination (benchdnn attr_post_op_dw_wei / _dst)
+                  "dw_wei": ("common", "per_oc"), "dw_dst": ("common",)}
 ZERO_POINT_POLICIES = {"src": ("common", "per_dim_1"), "wei": ("common",), "dst": ("common", "per_dim_1")}
 ZERO_POINT_TYPES = ("s32", "s8", "u8")
 #: The kernel's runtime quantization arguments, in argument order.
-QUANT_ARGS = ("src_scale", "wei_scale", "dst_scale", "src_zp", "wei_zp", "dst_zp")
+QUANT_ARGS = ("src_scale", "wei_scale", "dst_scale", "src_zp", "wei_zp", "dst_zp", "dw_wei_scale", "dw_dst_scale")
 
 
 WINOGRAD_TOLERANCE = {"winograd": 2e-5, "winograd_f2": 1e-5, "winograd_f4": 2e-5, "winograd_f6": 1e-4}
@@ -374,9 +377,11 @@ class ConvProblem:
                 raise FormatError(f"{what} descriptor dims {'x'.join(map(str, desc.dims))} do not match the "
                                   f"problem's {'x'.join(map(str, dims))}")
         object.__setattr__(self, "post_ops", tuple(self.post_ops))
-        object.__setattr__(self, "scales", tuple(sorted(self.scales, key=lambda q: "swd".index(q.arg[0]))))
-        object.__setattr__(self, "zero_points",
-                           tuple(sorted(self.zero_points, key=lambda q: "swd".index(q.arg[0]))))
+        order = ("src", "wei", "dst", "dw_wei", "dw_dst")
+        object.__setattr__(self, "scales", tuple(sorted(self.scales, key=lambda q: order.index(q.arg)
+                                                        if q.arg in order else len(order))))
+        object.__setattr__(self, "zero_points", tuple(sorted(self.zero_points, key=lambda q: order.index(q.arg)
+                                                             if q.arg in order else len(order))))
         self._check_attributes()
 
     def _check_attributes(self) -> None:
@@ -414,6 +419,18 @@ class ConvProblem:
                     raise ProblemError("sum post-op zero point needs an integer destination (or sum data type)")
             if isinstance(op, Binary):
                 get_dtype(op.dt)
+        dws = [op for op in self.post_ops if isinstance(op, DwConv)]
+        if any(q.arg.startswith("dw_") for q in self.scales) and not dws:
+            raise ProblemError("depthwise post-op scales (attr_post_op_dw_wei / _dst) need a dw post-op")
+        if dws:
+            # oneDNN's depthwise post-op: one, no sum in the chain, no zero points (attributes_post_ops.md)
+            if len(dws) > 1:
+                raise ProblemError("a post-op chain holds at most one depthwise (dw) post-op")
+            if any(isinstance(op, Sum) for op in self.post_ops):
+                raise ProblemError("a sum post-op cannot be part of a chain with a depthwise (dw) post-op")
+            if self.zero_points:
+                raise ProblemError("zero points are not supported with a depthwise (dw) post-op")
+            self.split_dw()                  # the depthwise convolution must be a valid problem too
 
     # ------------------------------------------------------------------ attributes
     @property
@@ -427,6 +444,93 @@ class ConvProblem:
         return bool(self.scales or self.zero_points or (self.post_ops and not self.relu)
                     or (self.bias and self.bias_dt != "f32"))
 
+    @property
+    def fused_dw(self) -> tuple[int, DwConv] | None:
+        """(index, op) of the depthwise post-op, or None."""
+        return next(((i, op) for i, op in enumerate(self.post_ops) if isinstance(op, DwConv)), None)
+
+    @property
+    def output(self) -> MemoryDesc:
+        """What the kernel returns: the destination, or with a depthwise post-op its result."""
+        return self.split_dw()[1].dst if self.fused_dw else self.dst
+
+    def split_dw_args(self, quant: dict, inputs: dict) -> tuple[dict, dict, dict, dict]:
+        """This problem's runtime values (`quant_args`, `post_op_inputs` by name) as the two
+        convolutions of `split_dw` take them: (quant, inputs) of the first, then of the second (its
+        src scale is the first's dst scale; binary_<i> after the dw at index k becomes binary_<i-k-1>;
+        ``dw_wei`` / ``dw_bias`` stay in the second's inputs under those names)."""
+        at, _ = self.fused_dw
+        first, second = self.split_dw()
+        q1 = {n: quant[n] for n, _ in first.quant_args() if n in quant}
+        i1 = {n: inputs[n] for n, _, _ in first.post_op_inputs() if n in inputs}
+        rename = {"dst_scale": "src_scale", "dw_wei_scale": "wei_scale", "dw_dst_scale": "dst_scale"}
+        q2 = {rename[n]: v for n, v in quant.items() if n in rename}
+        i2 = {}
+        for n, v in inputs.items():
+            kind, _, index = n.rpartition("_")
+            if n in ("dw_wei", "dw_bias"):
+                i2[n] = v
+            elif kind in ("binary", "prelu") and index.isdigit() and int(index) > at:
+                i2[f"{kind}_{int(index) - at - 1}"] = v
+        return q1, i1, q2, i2
+
+    def split_dw(self) -> tuple[ConvProblem, ConvProblem]:
+        """The two convolutions of a problem with a depthwise post-op, as benchdnn's reference builds
+        them (conv_dw_fusion.cpp): this convolution with the post-ops before the dw, its scales, its
+        destination in `dst`; then the depthwise one (g = ic = oc, kernel K, stride S, left padding P,
+        output ceil(out / S)) reading that destination, weights of this convolution's weight type in
+        plain layout, its own bias when this one has one, src scale = this dst scale, weight and dst
+        scales from dw_wei / dw_dst, the post-ops after the dw, and the data type DST_DT written in
+        the destination's format."""
+        import dataclasses
+
+        at, op = self.fused_dw
+        d = self.desc
+        sp = d.spatial()
+        n_sp = d.ndims - 2
+        axes = AXES[3 - n_sp:]
+        vals: dict = dict(g=d.oc, mb=d.mb, ic=d.oc, oc=d.oc, ndims=d.ndims, has_groups=True)
+        for a, s_ in zip(axes, sp):
+            vals.update({f"i{a}": s_.o, f"o{a}": -(-s_.o // op.stride), f"k{a}": op.kernel, f"s{a}": op.stride,
+                         f"p{a}": op.padding})
+        try:
+            dw_desc = ConvDesc(**vals)
+        except ProblemError as e:
+            raise ProblemError(f"depthwise post-op {op} on a {'x'.join(str(s_.o) for s_ in sp)} output: {e}") from None
+        dts = (self.dst.dtype.name, self.wei.dtype.name, op.dt)
+        if dts not in ACCUMULATORS:
+            raise ProblemError(f"depthwise post-op {op}: data types {':'.join(dts)} are not implemented "
+                               f"(its source is this destination, its weights this weight type)")
+        tag = self.dst.tag if self.dst.tag else None
+        scale = {q.arg: q for q in self.scales}
+        first = dataclasses.replace(self, post_ops=self.post_ops[:at],
+                                    scales=tuple(q for q in self.scales if not q.arg.startswith("dw_")))
+        dw_scales = [dataclasses.replace(scale["dst"], arg="src")] if "dst" in scale else []
+        dw_scales += [dataclasses.replace(scale[a], arg=a[3:]) for a in ("dw_wei", "dw_dst") if a in scale]
+        second = ConvProblem(
+            dw_desc, MemoryDesc(dw_desc.src_dims, dts[0], tag), MemoryDesc(dw_desc.wei_dims, dts[1], None),
+            MemoryDesc(dw_desc.dst_dims, dts[2], tag), get_dtype(ACCUMULATORS[dts]), self.bias,
+            self.post_ops[at + 1:], "direct", "f32", tuple(dw_scales), ())
+        return first, second
+
+    def input_desc(self, name: str) -> MemoryDesc:
+        """The descriptor of a post-op input (`post_op_inputs`): ``dst_init`` the destination;
+        ``binary_<i>`` / ``prelu_<i>`` the second input of post-op i; ``dw_wei`` / ``dw_bias`` the
+        depthwise post-op's weights (plain) and bias."""
+        if name == "dst_init":
+            return self.dst
+        dw = self.fused_dw
+        if name in ("dw_wei", "dw_bias") and dw:
+            second = self.split_dw()[1]
+            return second.wei if name == "dw_wei" else MemoryDesc((self.desc.oc,), "f32", "a")
+        kind, _, index = name.rpartition("_")
+        if kind in ("binary", "prelu") and index.isdigit() and int(index) < len(self.post_ops):
+            i = int(index)
+            if dw and i > dw[0]:
+                return self.split_dw()[1].binary_desc(self.post_ops[i])
+            return self.binary_desc(self.post_ops[i])
+        raise ProblemError(f"kernel {self.name} has no input named {name}")
+
     def scale(self, arg: str) -> QuantArg | None:
         return next((q for q in self.scales if q.arg == arg), None)
 
@@ -437,7 +541,7 @@ class ConvProblem:
         """The runtime quantization arguments present, (name, attribute), in `QUANT_ARGS` order."""
         out = []
         for name in QUANT_ARGS:
-            arg, kind = name.split("_")
+            arg, kind = name.rsplit("_", 1)
             q = self.scale(arg) if kind == "scale" else self.zero_point(arg)
             if q is not None:
                 out.append((name, q))
@@ -447,7 +551,7 @@ class ConvProblem:
         """Shape of the values array: () common; (OC,) per output channel; (IC,) per source channel."""
         if not q.per_channel:
             return ()
-        return (self.desc.ic,) if q.arg == "src" else (self.desc.oc,)
+        return (self.desc.ic,) if q.arg == "src" else (self.desc.oc,)      # the dw convolution keeps OC
 
     def quant_dtype(self, name: str) -> DataType:
         """The runtime array's type: f32 scales, s32 zero points (given in s8 / u8 too, widened)."""
@@ -456,10 +560,15 @@ class ConvProblem:
     def post_op_inputs(self) -> tuple[tuple[str, int, PostOp], ...]:
         """The post-ops' runtime inputs, (argument name, chain index, post-op): the sum's prior
         destination (``dst_init``), each binary's second input (``binary_<i>``), each prelu's weights
-        (``prelu_<i>``), in chain order."""
+        (``prelu_<i>``), the depthwise post-op's weights and bias (``dw_wei``, ``dw_bias``), in chain
+        order. `input_desc` gives each one's descriptor."""
         out = []
         for i, op in enumerate(self.post_ops):
-            if isinstance(op, Sum) and not any(n == "dst_init" for n, _, _ in out):
+            if isinstance(op, DwConv):
+                out.append(("dw_wei", i, op))
+                if self.bias:
+                    out.append(("dw_bias", i, op))
+            elif isinstance(op, Sum) and not any(n == "dst_init" for n, _, _ in out):
                 out.append(("dst_init", i, op))
             elif isinstance(op, Binary):
                 out.append((f"binary_{i}", i, op))
@@ -520,6 +629,13 @@ class ConvProblem:
         oneDNN's formulas (`generator.problem.attr`): ``quant`` holds the `quant_args` values,
         ``inputs`` the `post_op_inputs` (physical buffers; the sum's prior destination in the
         destination's layout)."""
+        if self.fused_dw:
+            first, second = self.split_dw()
+            q1, i1, q2, i2 = self.split_dw_args(quant or {}, inputs or {})
+            if "dw_wei" not in i2 or (self.bias and "dw_bias" not in i2):
+                raise ProblemError("the reference needs dw_wei= (and dw_bias= with a bias)")
+            mid = first.reference(src, wei, bia, quant=q1, inputs=i1)
+            return second.reference(mid, i2.pop("dw_wei"), i2.pop("dw_bias", None), quant=q2, inputs=i2)
         v = self.reference_f32_domain(src, wei, bia, quant=quant, inputs=inputs)
         if self.dst.dtype.is_int:
             v = np.where(np.isnan(v), 0.0, v)       # NaN (log, sqrt of negatives) converts to 0

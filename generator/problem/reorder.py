@@ -111,12 +111,13 @@ class ReorderProblem:
 
     # ------------------------------------------------------------------ reference
     def input_shapes(self) -> list[tuple[str, tuple[int, ...], DataType]]:
-        """(name, shape, dtype) of each kernel argument, in order."""
-        out = [("src", (self.src.buffer_nelems,), self.src.dtype)]
+        """(name, shape, dtype) of each kernel argument, in order (an s4 / u4 buffer's shape counts its
+        packed bytes, `MemoryDesc.buffer_len`)."""
+        out = [("src", (self.src.buffer_len,), self.src.dtype)]
         for arg, q in self.quant_args:
             out.append((arg, q.shape(self.dims), self.quant_dtype(arg)))
         if self.needs_dst_init:
-            out.append(("dst_init", (self.dst.buffer_nelems,), self.dst.dtype))
+            out.append(("dst_init", (self.dst.buffer_len,), self.dst.dtype))
         return out
 
     def reference(self, src: np.ndarray, quant: dict[str, np.ndarray] | None = None,
@@ -145,7 +146,8 @@ class ReorderProblem:
 
 
 def convert_values(x: np.ndarray, dt: DataType) -> np.ndarray:
-    """float64 values to `dt` the oneDNN way: integers round to nearest even and saturate."""
+    """float64 values to `dt` the oneDNN way: integers round to nearest even and saturate (s4 to -8..7,
+    u4 to 0..15)."""
     if dt.is_int:
         return np.clip(np.rint(x), dt.min, dt.max).astype(dt.np_dtype)
     return x.astype(dt.np_dtype)

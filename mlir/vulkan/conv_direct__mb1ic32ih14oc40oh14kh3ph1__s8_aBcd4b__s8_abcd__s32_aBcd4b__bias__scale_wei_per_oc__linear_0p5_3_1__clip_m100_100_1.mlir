@@ -3,7 +3,7 @@
 //   Generator: kgen 0.1.0
 !src_buf = tensor<6272xi8>
 !wei_buf = tensor<11520xi8>
-!wei_prepared = tensor<1x10x8x3x3x4x4xi8>
+!wei_prepared = tensor<1x10x8x3x3x4x4xi32>
 !bias = tensor<40xf32>
 !dst_buf = tensor<7840xi32>
 
@@ -12,12 +12,25 @@ func.func @conv_direct__mb1ic32ih14oc40oh14kh3ph1__s8_aBcd4b__s8_abcd__s32_aBcd4
 
     %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 40, 32, 3, 3] : tensor<40x32x3x3xi8> into tensor<1x40x32x3x3xi8>
 
-    %w3 = tensor.expand_shape %w2 [[0], [1, 2], [3, 4], [5], [6]] output_shape [1, 10, 4, 8, 4, 3, 3] : tensor<1x40x32x3x3xi8> into tensor<1x10x4x8x4x3x3xi8>
+    %w3_e = tensor.empty() : tensor<1x40x32x3x3xi32>
+    %w3 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%w2 : tensor<1x40x32x3x3xi8>) outs(%w3_e : tensor<1x40x32x3x3xi32>) {
+    ^bb0(%w3_a: i8, %w3_out: i32):
+      %w3_w = arith.extsi %w3_a : i8 to i32
+      %w3_lo = arith.constant -2147483648 : i32
+      %w3_hi = arith.constant 2147483647 : i32
+      %w3_c1 = arith.maxsi %w3_w, %w3_lo : i32
+      %w3_c2 = arith.minsi %w3_c1, %w3_hi : i32
+      linalg.yield %w3_c2 : i32
+    } -> tensor<1x40x32x3x3xi32>
 
-    %w4_e = tensor.empty() : !wei_prepared
-    %w4 = linalg.transpose ins(%w3 : tensor<1x10x4x8x4x3x3xi8>) outs(%w4_e : !wei_prepared) permutation = [0, 1, 3, 5, 6, 4, 2]
 
-    return %w4 : !wei_prepared
+    %w4 = tensor.expand_shape %w3 [[0], [1, 2], [3, 4], [5], [6]] output_shape [1, 10, 4, 8, 4, 3, 3] : tensor<1x40x32x3x3xi32> into tensor<1x10x4x8x4x3x3xi32>
+
+    %w5_e = tensor.empty() : !wei_prepared
+    %w5 = linalg.transpose ins(%w4 : tensor<1x10x4x8x4x3x3xi32>) outs(%w5_e : !wei_prepared) permutation = [0, 1, 3, 5, 6, 4, 2]
+
+    return %w5 : !wei_prepared
 }
 
 func.func @conv_direct__mb1ic32ih14oc40oh14kh3ph1__s8_aBcd4b__s8_abcd__s32_aBcd4b__bias__scale_wei_per_oc__linear_0p5_3_1__clip_m100_100_1(%src: !src_buf, %w: !wei_prepared, %bias: !bias, %wei_scale: !bias) -> !dst_buf {
@@ -29,61 +42,73 @@ func.func @conv_direct__mb1ic32ih14oc40oh14kh3ph1__s8_aBcd4b__s8_abcd__s32_aBcd4
       tensor.yield %v2_z : i8
     } : tensor<1x8x14x14x4xi8> to tensor<1x8x16x16x4xi8>
 
-    %v3 = tensor.expand_shape %v2 [[0], [1, 2], [3], [4], [5]] output_shape [1, 1, 8, 16, 16, 4] : tensor<1x8x16x16x4xi8> into tensor<1x1x8x16x16x4xi8>
+    %v3_e = tensor.empty() : tensor<1x8x16x16x4xi32>
+    %v3 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v2 : tensor<1x8x16x16x4xi8>) outs(%v3_e : tensor<1x8x16x16x4xi32>) {
+    ^bb0(%v3_a: i8, %v3_out: i32):
+      %v3_w = arith.extsi %v3_a : i8 to i32
+      %v3_lo = arith.constant -2147483648 : i32
+      %v3_hi = arith.constant 2147483647 : i32
+      %v3_c1 = arith.maxsi %v3_w, %v3_lo : i32
+      %v3_c2 = arith.minsi %v3_c1, %v3_hi : i32
+      linalg.yield %v3_c2 : i32
+    } -> tensor<1x8x16x16x4xi32>
 
-    %v4_z = arith.constant 0 : i32
-    %v4_e = tensor.empty() : tensor<1x1x10x14x14x4xi32>
-    %v4_acc = linalg.fill ins(%v4_z : i32) outs(%v4_e : tensor<1x1x10x14x14x4xi32>) -> tensor<1x1x10x14x14x4xi32>
-    %v4 = linalg.generic {indexing_maps = [affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (n, g, icb, o0 * 1 + k0 * 1, o1 * 1 + k1 * 1, ib)>, affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (g, ocb, icb, k0, k1, ib, ob)>, affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (n, g, ocb, o0, o1, ob)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
-        ins(%v3, %w : tensor<1x1x8x16x16x4xi8>, !wei_prepared) outs(%v4_acc : tensor<1x1x10x14x14x4xi32>) {
-    ^bb0(%v4_x: i8, %v4_w: i8, %v4_a: i32):
-      %v4_xe = arith.extsi %v4_x : i8 to i32
-      %v4_we = arith.extsi %v4_w : i8 to i32
-      %v4_m = arith.muli %v4_xe, %v4_we : i32
-      %v4_s = arith.addi %v4_a, %v4_m : i32
-      linalg.yield %v4_s : i32
+
+    %v4 = util.optimization_barrier %v3 : tensor<1x8x16x16x4xi32>
+    %v5 = tensor.expand_shape %v4 [[0], [1, 2], [3], [4], [5]] output_shape [1, 1, 8, 16, 16, 4] : tensor<1x8x16x16x4xi32> into tensor<1x1x8x16x16x4xi32>
+
+    %v6_z = arith.constant 0 : i32
+    %v6_e = tensor.empty() : tensor<1x1x10x14x14x4xi32>
+    %v6_acc = linalg.fill ins(%v6_z : i32) outs(%v6_e : tensor<1x1x10x14x14x4xi32>) -> tensor<1x1x10x14x14x4xi32>
+    %v6 = linalg.generic {indexing_maps = [affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (n, g, icb, o0 * 1 + k0 * 1, o1 * 1 + k1 * 1, ib)>, affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (g, ocb, icb, k0, k1, ib, ob)>, affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (n, g, ocb, o0, o1, ob)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
+        ins(%v5, %w : tensor<1x1x8x16x16x4xi32>, !wei_prepared) outs(%v6_acc : tensor<1x1x10x14x14x4xi32>) {
+    ^bb0(%v6_x: i32, %v6_w: i32, %v6_a: i32):
+      %v6_m = arith.muli %v6_x, %v6_w : i32
+      %v6_s = arith.addi %v6_a, %v6_m : i32
+      linalg.yield %v6_s : i32
     } -> tensor<1x1x10x14x14x4xi32>
-    %v5 = tensor.expand_shape %wei_scale [[0, 1, 2]] output_shape [1, 10, 4] : !bias into tensor<1x10x4xf32>
+    %v7 = tensor.expand_shape %wei_scale [[0, 1, 2]] output_shape [1, 10, 4] : !bias into tensor<1x10x4xf32>
 
-    %v6 = tensor.expand_shape %bias [[0, 1, 2]] output_shape [1, 10, 4] : !bias into tensor<1x10x4xf32>
+    %v8 = tensor.expand_shape %bias [[0, 1, 2]] output_shape [1, 10, 4] : !bias into tensor<1x10x4xf32>
 
-    %v7_e = tensor.empty() : tensor<1x1x10x14x14x4xi32>
-    %v7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v4, %v5, %v6 : tensor<1x1x10x14x14x4xi32>, tensor<1x10x4xf32>, tensor<1x10x4xf32>) outs(%v7_e : tensor<1x1x10x14x14x4xi32>) {
-    ^bb0(%v7_a: i32, %v7_x0: f32, %v7_x1: f32, %v7_out: i32):
-      %v7_p0 = arith.sitofp %v7_a : i32 to f32
+    %v9_e = tensor.empty() : tensor<1x1x10x14x14x4xi32>
+    %v9 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v6, %v7, %v8 : tensor<1x1x10x14x14x4xi32>, tensor<1x10x4xf32>, tensor<1x10x4xf32>) outs(%v9_e : tensor<1x1x10x14x14x4xi32>) {
+    ^bb0(%v9_a: i32, %v9_x0: f32, %v9_x1: f32, %v9_out: i32):
+      %v9_p0 = arith.sitofp %v9_a : i32 to f32
 
-      %v7_p1 = arith.mulf %v7_p0, %v7_x0 : f32
+      %v9_p1 = arith.mulf %v9_p0, %v9_x0 : f32
 
-      %v7_p2 = arith.addf %v7_p1, %v7_x1 : f32
-      %v7_p3_al = arith.constant 5.000000000e-01 : f32
-      %v7_p3_be = arith.constant 3.000000000e+00 : f32
-      %v7_p3_0 = arith.constant 0.0 : f32
-      %v7_p3_1 = arith.constant 1.0 : f32
-      %v7_p3_ax = arith.mulf %v7_p2, %v7_p3_al : f32
-      %v7_p3_r = arith.addf %v7_p3_ax, %v7_p3_be : f32
+      %v9_p2 = arith.addf %v9_p1, %v9_x1 : f32
+      %v9_p3_al = arith.constant 5.000000000e-01 : f32
+      %v9_p3_be = arith.constant 3.000000000e+00 : f32
+      %v9_p3_0 = arith.constant 0.0 : f32
+      %v9_p3_1 = arith.constant 1.0 : f32
+      %v9_p3_ax = arith.mulf %v9_p2, %v9_p3_al : f32
+      %v9_p3_r = arith.addf %v9_p3_ax, %v9_p3_be : f32
 
-      %v7_p4_al = arith.constant -1.000000000e+02 : f32
-      %v7_p4_be = arith.constant 1.000000000e+02 : f32
-      %v7_p4_0 = arith.constant 0.0 : f32
-      %v7_p4_1 = arith.constant 1.0 : f32
-      %v7_p4_gt = arith.cmpf ogt, %v7_p3_r, %v7_p4_al : f32
-      %v7_p4_t = arith.select %v7_p4_gt, %v7_p3_r, %v7_p4_al : f32
-      %v7_p4_gb = arith.cmpf ogt, %v7_p4_t, %v7_p4_be : f32
-      %v7_p4_r = arith.select %v7_p4_gb, %v7_p4_be, %v7_p4_t : f32
+      %v9_p4_al = arith.constant -1.000000000e+02 : f32
+      %v9_p4_be = arith.constant 1.000000000e+02 : f32
+      %v9_p4_0 = arith.constant 0.0 : f32
+      %v9_p4_1 = arith.constant 1.0 : f32
+      %v9_p4_gt = arith.cmpf ogt, %v9_p3_r, %v9_p4_al : f32
+      %v9_p4_t = arith.select %v9_p4_gt, %v9_p3_r, %v9_p4_al : f32
+      %v9_p4_gb = arith.cmpf ogt, %v9_p4_t, %v9_p4_be : f32
+      %v9_p4_r = arith.select %v9_p4_gb, %v9_p4_be, %v9_p4_t : f32
 
-      %v7_p5_rn = math.roundeven %v7_p4_r : f32
-      %v7_p5_lo = arith.constant -2.147483648e+09 : f32
-      %v7_p5_hi = arith.constant 2.147483520e+09 : f32
-      %v7_p5_c1 = arith.maximumf %v7_p5_rn, %v7_p5_lo : f32
-      %v7_p5_c2 = arith.minimumf %v7_p5_c1, %v7_p5_hi : f32
-      %v7_p5_ord = arith.cmpf ord, %v7_p5_c2, %v7_p5_c2 : f32
-      %v7_p5_f0 = arith.constant 0.0 : f32
-      %v7_p5_c3 = arith.select %v7_p5_ord, %v7_p5_c2, %v7_p5_f0 : f32
-      %v7_p5 = arith.fptosi %v7_p5_c3 : f32 to i32
-      linalg.yield %v7_p5 : i32
+      %v9_p5_rn = math.roundeven %v9_p4_r : f32
+      %v9_p5_lo = arith.constant -2.147483648e+09 : f32
+      %v9_p5_hi = arith.constant 2.147483520e+09 : f32
+      %v9_p5_c1 = arith.maximumf %v9_p5_rn, %v9_p5_lo : f32
+      %v9_p5_c2 = arith.minimumf %v9_p5_c1, %v9_p5_hi : f32
+      %v9_p5_ord = arith.cmpf ord, %v9_p5_c2, %v9_p5_c2 : f32
+      %v9_p5_f0 = arith.constant 0.0 : f32
+      %v9_p5_c3 = arith.select %v9_p5_ord, %v9_p5_c2, %v9_p5_f0 : f32
+      %v9_p5 = arith.fptosi %v9_p5_c3 : f32 to i32
+      linalg.yield %v9_p5 : i32
     } -> tensor<1x1x10x14x14x4xi32>
-    %v8 = tensor.collapse_shape %v7 [[0, 1, 2, 3, 4, 5]] : tensor<1x1x10x14x14x4xi32> into !dst_buf
+    %v10 = tensor.collapse_shape %v9 [[0, 1, 2, 3, 4, 5]] : tensor<1x1x10x14x14x4xi32> into !dst_buf
 
-    return %v8 : !dst_buf
+    return %v10 : !dst_buf
 }
