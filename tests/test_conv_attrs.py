@@ -89,6 +89,22 @@ def test_vulkan_runs_an_int8_chain():
     assert check_conv(ConvKernel(p, "vulkan"), p) is None
 
 
+def test_common_src_zero_point_weight_sums_come_from_prepare():
+    # oneDNN precomputes the compensation with the weights: prepare returns sum over ic of wei per
+    # (group, oc, tap); the call only scales it by the runtime zero points, and the GEMM stays pure
+    from generator.emit.conv import render_conv
+
+    text = render_conv(problem("--dt=u8:s8:u8 --attr-zero-points=src:common:5+wei:common:3:s8 g2ic8ih5oc6kh3ph1"))
+    prep, conv = text.split("func.func @", 2)[1:]
+    assert "-> (!wei_prepared, tensor<2x3x9xi32>)" in prep and '"reduction"' in prep
+    assert "tensor<2x3x9xi32>" in conv.split("{")[0]              # an argument of the conv function
+    reductions_over_weights = [ln for ln in conv.splitlines() if "(g, oc, k, c)" in ln]
+    assert not reductions_over_weights
+    # a per-channel zp_src needs zp_src[ic] inside the sum: the call sums the grouped weights itself
+    per_ic = render_conv(problem("--dt=u8:s8:u8 --attr-zero-points=src:per_dim_1 g2ic8ih5oc6kh3ph1"))
+    assert "tensor<2x3x4x9xi8>" in per_ic.split("func.func @", 2)[1].split("{")[0]
+
+
 def test_quantized_reference_from_the_formula():
     """The model against a tap-by-tap loop: sum over the taps that read the source of
     (src - zp_src[ic]) * (wei - zp_wei), scaled, biased, post-ops, dst scale, zero point, saturated."""

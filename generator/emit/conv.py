@@ -24,7 +24,7 @@ from ..layout import get_dtype
 from ..problem.conv import ConvProblem
 from ..problem.geometry import kernel_extent
 from . import relayout
-from .epilogue import AccLayout, channel_mask, plan_attr_epilogue, prepare_outputs_need_wref
+from .epilogue import AccLayout, channel_mask, plan_attr_epilogue, prepare_zp_weights
 from .relayout import Plan, Value
 from .target import GENERIC, Mmt4dTile, TargetCaps
 from .render import render
@@ -774,8 +774,8 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     wl = relayout.buffer_to_logical(prep, wbuf, p.wei, form)
     if not d.has_groups:
         wl = prep.add("expand", wl, d.wei_dims_grouped, groups=[[0, 1]] + [[i + 1] for i in range(1, nsp + 2)])
-    # a source zero point needs the grouped logical weights at run time too (emit/epilogue.py)
-    wref = prep.collapse(wl, [[0], [1], [2], list(range(3, 3 + nsp))]) if prepare_outputs_need_wref(p) else None
+    # a source zero point needs its weight sums (or, per channel, the grouped weights) at run time (emit/epilogue.py)
+    wref = prepare_zp_weights(prep, wl, p)
     pc = packed_conv(p) if v.name == "direct" else None
     cp = _compute_problem(p, target)
     wc = _to_i32(prep, wl, p.wei.dtype, False) if cp is not p else wl

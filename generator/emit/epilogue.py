@@ -12,8 +12,9 @@ sum((src - zp_src) * (wei - zp_wei)) over the taps that read the source is subtr
 
 where src0 is the zero-padded source and valid(o, k) (1 where tap k of output o reads the source,
 0 on padding) is separable, one small constant per spatial axis. Both terms are O(1/OC) and
-O(1/IC) of the convolution; the weights enter through a second output of prepare (the grouped
-logical weights), so the hot loop never changes.
+O(1/IC) of the convolution; the weights enter through a second output of prepare, so the hot loop
+never changes: for a common zp_src the per-tap weight sums, precomputed there as oneDNN does (the call
+scales them by the runtime zero points), for a per-channel zp_src the grouped logical weights.
 """
 from __future__ import annotations
 
@@ -91,8 +92,12 @@ def zero_point_compensation(plan: Plan, p: ConvProblem, src: Value, wref: Value 
         zs = zp_src
         if zs.shape:                                   # per input channel: (IC,) -> (G, ICg)
             zs = plan.expand(zs, [[0, 1]], (d.g, icg))
-        kvol = wref.shape[3]
-        wz = plan.add("zp_weights", wref, (d.g, ocg, kvol), "i32", wei_dt=p.wei.dtype, zp_src=zs, zp_wei=zp_wei)
+        kvol = wref.shape[-1]
+        if len(wref.shape) == 3:                      # prepare's weight sums (a common zp_src)
+            wz = plan.add("zp_weights_common", wref, (d.g, ocg, kvol), "i32", icg=icg, zp_src=zs, zp_wei=zp_wei)
+        else:
+            wz = plan.add("zp_weights", wref, (d.g, ocg, kvol), "i32", wei_dt=p.wei.dtype, zp_src=zs,
+                          zp_wei=zp_wei)
         wz = plan.expand(wz, [[0], [1], list(range(2, 2 + nsp))], (d.g, ocg) + tuple(s.k for s in sp))
         masks = [_const(plan, m, "i32") for m in tap_masks(p)]
         terms.append(plan.add("zp_taps", wz, (d.g, ocg) + odims, "i32", masks=masks))
@@ -222,10 +227,21 @@ def channel_mask(c_sizes: tuple[int, ...], channels: int, depthwise: bool, group
     return valid.astype(np.int8)
 
 
-def prepare_outputs_need_wref(p: ConvProblem) -> bool:
-    """Whether prepare also returns the grouped logical weights (for the source zero point's term)."""
-    return p.zero_point("src") is not None
+def prepare_zp_weights(prep: Plan, wl: Value, p: ConvProblem) -> Value | None:
+    """prepare's second output, for the source zero point's term (None without one). With a common
+    zp_src: the weights summed over each group's input channels per tap, (G, OC/G, Kvol) in i32,
+    precomputed once as oneDNN precomputes its compensation; the call then only scales them by the
+    runtime zero points. With a per-channel zp_src the sum needs zp_src[ic] inside, so prepare
+    returns the grouped logical weights (G, OC/G, IC/G, Kvol) and the call sums them."""
+    q = p.zero_point("src")
+    if q is None:
+        return None
+    nsp = p.desc.ndims - 2
+    w = prep.collapse(wl, [[0], [1], [2], list(range(3, 3 + nsp))])
+    if q.policy != "common":
+        return w
+    return prep.add("zp_weight_sums", w, (w.shape[0], w.shape[1], w.shape[3]), "i32", wei_dt=p.wei.dtype)
 
 
 __all__ = ["AccLayout", "plan_attr_epilogue", "zero_point_compensation", "tap_masks", "channel_mask",
-           "prepare_outputs_need_wref"]
+           "prepare_zp_weights"]

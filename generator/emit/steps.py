@@ -228,6 +228,20 @@ class ZpWeights(Step):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ZpWeightSums(Step):
+    """prepare's sum over the group's input channels of the weights, (G, OC/G, Kvol) in i32."""
+    wei_dt: DataType
+
+
+@dataclass(frozen=True, kw_only=True)
+class ZpWeightsCommon(Step):
+    """zp_src * (wsum - IC/G * zp_wei) from prepare's weight sums: a common source zero point's term."""
+    icg: int
+    zp_src: Value
+    zp_wei: Value | None
+
+
+@dataclass(frozen=True, kw_only=True)
 class ZpTaps(Step):
     """The weight term summed over the taps that read the source (one valid-tap mask per axis)."""
     masks: list[Value]
@@ -257,7 +271,8 @@ STEP_TYPES: dict[str, type[Step]] = {
     "wino_gemm": WithWeights,       # per transform position, V x U over IC (GPUs)
     "batch_mmt4d": WithWeights,     # the same on operands packed in mmt4d tiles (CPUs)
     "conv_epilogue": ConvEpilogue, "conv_attr_epilogue": ConvAttrEpilogue,
-    "zp_window_sum": ZpWindowSum, "zp_weights": ZpWeights, "zp_taps": ZpTaps, "zp_combine": ZpCombine,
+    "zp_window_sum": ZpWindowSum, "zp_weights": ZpWeights, "zp_taps": ZpTaps,
+    "zp_weight_sums": ZpWeightSums, "zp_weights_common": ZpWeightsCommon, "zp_combine": ZpCombine,
     "broadcast": Broadcast,
 }
 

@@ -6,22 +6,32 @@
 !wei_prepared = tensor<1x576x64xi8>
 !bias = tensor<64xf32>
 
-func.func @conv_im2col__mb1ic64ih28oc64oh28kh3ph1__u8_acdb__s8_abcd__u8_acdb__bias__scale_src_common__scale_wei_per_oc__scale_dst_common__zp_src_common__zp_dst_common__sum_1_3__relu_0_0_1_prepare(%wei: !wei_buf) -> (!wei_prepared, tensor<1x64x64x9xi8>) {
+func.func @conv_im2col__mb1ic64ih28oc64oh28kh3ph1__u8_acdb__s8_abcd__u8_acdb__bias__scale_src_common__scale_wei_per_oc__scale_dst_common__zp_src_common__zp_dst_common__sum_1_3__relu_0_0_1_prepare(%wei: !wei_buf) -> (!wei_prepared, tensor<1x64x9xi32>) {
     %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : !wei_buf into tensor<64x64x3x3xi8>
 
     %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 64, 64, 3, 3] : tensor<64x64x3x3xi8> into tensor<1x64x64x3x3xi8>
 
     %w3 = tensor.collapse_shape %w2 [[0], [1], [2], [3, 4]] : tensor<1x64x64x3x3xi8> into tensor<1x64x64x9xi8>
 
-    %w4_e = tensor.empty() : tensor<1x3x3x64x64xi8>
-    %w4 = linalg.transpose ins(%w2 : tensor<1x64x64x3x3xi8>) outs(%w4_e : tensor<1x3x3x64x64xi8>) permutation = [0, 3, 4, 2, 1]
+    %w4_z = arith.constant 0 : i32
+    %w4_e = tensor.empty() : tensor<1x64x9xi32>
+    %w4_acc = linalg.fill ins(%w4_z : i32) outs(%w4_e : tensor<1x64x9xi32>) -> tensor<1x64x9xi32>
+    %w4 = linalg.generic {indexing_maps = [affine_map<(g, oc, k, c) -> (g, oc, c, k)>, affine_map<(g, oc, k, c) -> (g, oc, k)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+        ins(%w3 : tensor<1x64x64x9xi8>) outs(%w4_acc : tensor<1x64x9xi32>) {
+    ^bb0(%w4_w: i8, %w4_a: i32):
+      %w4_we = arith.extsi %w4_w : i8 to i32
+      %w4_s = arith.addi %w4_a, %w4_we : i32
+      linalg.yield %w4_s : i32
+    } -> tensor<1x64x9xi32>
+    %w5_e = tensor.empty() : tensor<1x3x3x64x64xi8>
+    %w5 = linalg.transpose ins(%w2 : tensor<1x64x64x3x3xi8>) outs(%w5_e : tensor<1x3x3x64x64xi8>) permutation = [0, 3, 4, 2, 1]
 
-    %w5 = tensor.collapse_shape %w4 [[0], [1, 2, 3], [4]] : tensor<1x3x3x64x64xi8> into !wei_prepared
+    %w6 = tensor.collapse_shape %w5 [[0], [1, 2, 3], [4]] : tensor<1x3x3x64x64xi8> into !wei_prepared
 
-    return %w5, %w3 : !wei_prepared, tensor<1x64x64x9xi8>
+    return %w6, %w4 : !wei_prepared, tensor<1x64x9xi32>
 }
 
-func.func @conv_im2col__mb1ic64ih28oc64oh28kh3ph1__u8_acdb__s8_abcd__u8_acdb__bias__scale_src_common__scale_wei_per_oc__scale_dst_common__zp_src_common__zp_dst_common__sum_1_3__relu_0_0_1(%src: !src_dst_buf, %w: !wei_prepared, %wref: tensor<1x64x64x9xi8>, %bias: !bias, %src_scale: tensor<f32>, %wei_scale: !bias, %dst_scale: tensor<f32>, %src_zp: tensor<i32>, %dst_zp: tensor<i32>, %dst_init: !src_dst_buf) -> !src_dst_buf {
+func.func @conv_im2col__mb1ic64ih28oc64oh28kh3ph1__u8_acdb__s8_abcd__u8_acdb__bias__scale_src_common__scale_wei_per_oc__scale_dst_common__zp_src_common__zp_dst_common__sum_1_3__relu_0_0_1(%src: !src_dst_buf, %w: !wei_prepared, %wref: tensor<1x64x9xi32>, %bias: !bias, %src_scale: tensor<f32>, %wei_scale: !bias, %dst_scale: tensor<f32>, %src_zp: tensor<i32>, %dst_zp: tensor<i32>, %dst_init: !src_dst_buf) -> !src_dst_buf {
     %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 28, 28, 64] : !src_dst_buf into tensor<1x28x28x64xi8>
 
     %v2_z = arith.constant 0 : i8
@@ -55,16 +65,12 @@ func.func @conv_im2col__mb1ic64ih28oc64oh28kh3ph1__u8_acdb__s8_abcd__u8_acdb__bi
     } -> tensor<1x784x1x64xi32>
     %v8 = tensor.expand_shape %v7 [[0], [1, 2], [3], [4]] output_shape [1, 28, 28, 1, 64] : tensor<1x784x1x64xi32> into tensor<1x28x28x1x64xi32>
 
-    %v9_z = arith.constant 0 : i32
     %v9_e = tensor.empty() : tensor<1x64x9xi32>
-    %v9_acc = linalg.fill ins(%v9_z : i32) outs(%v9_e : tensor<1x64x9xi32>) -> tensor<1x64x9xi32>
-    %v9 = linalg.generic {indexing_maps = [affine_map<(g, oc, k, c) -> (g, oc, c, k)>, affine_map<(g, oc, k, c) -> ()>, affine_map<(g, oc, k, c) -> (g, oc, k)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-        ins(%wref, %src_zp : tensor<1x64x64x9xi8>, tensor<i32>) outs(%v9_acc : tensor<1x64x9xi32>) {
-    ^bb0(%v9_w: i8, %v9_zs: i32, %v9_a: i32):
-      %v9_we = arith.extsi %v9_w : i8 to i32
-      %v9_m = arith.muli %v9_we, %v9_zs : i32
-      %v9_s = arith.addi %v9_a, %v9_m : i32
-      linalg.yield %v9_s : i32
+    %v9 = linalg.generic {indexing_maps = [affine_map<(g, oc, k) -> (g, oc, k)>, affine_map<(g, oc, k) -> ()>, affine_map<(g, oc, k) -> (g, oc, k)>], iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%wref, %src_zp : tensor<1x64x9xi32>, tensor<i32>) outs(%v9_e : tensor<1x64x9xi32>) {
+    ^bb0(%v9_ws: i32, %v9_zs: i32, %v9_y: i32):
+      %v9_m = arith.muli %v9_ws, %v9_zs : i32
+      linalg.yield %v9_m : i32
     } -> tensor<1x64x9xi32>
     %v10 = tensor.expand_shape %v9 [[0], [1], [2, 3]] output_shape [1, 64, 3, 3] : tensor<1x64x9xi32> into tensor<1x64x3x3xi32>
 

@@ -6,35 +6,45 @@
 !wei_prepared = tensor<1x576x64xi32>
 !bias = tensor<64xf32>
 
-func.func @conv_im2col__mb1ic64ih28oc64oh28kh3ph1__u8_acdb__s8_abcd__u8_acdb__bias__scale_src_common__scale_wei_per_oc__scale_dst_common__zp_src_common__zp_dst_common__sum_1_3__relu_0_0_1_prepare(%wei: !wei_buf) -> (!wei_prepared, tensor<1x64x64x9xi8>) {
+func.func @conv_im2col__mb1ic64ih28oc64oh28kh3ph1__u8_acdb__s8_abcd__u8_acdb__bias__scale_src_common__scale_wei_per_oc__scale_dst_common__zp_src_common__zp_dst_common__sum_1_3__relu_0_0_1_prepare(%wei: !wei_buf) -> (!wei_prepared, tensor<1x64x9xi32>) {
     %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : !wei_buf into tensor<64x64x3x3xi8>
 
     %w2 = tensor.expand_shape %w1 [[0, 1], [2], [3], [4]] output_shape [1, 64, 64, 3, 3] : tensor<64x64x3x3xi8> into tensor<1x64x64x3x3xi8>
 
     %w3 = tensor.collapse_shape %w2 [[0], [1], [2], [3, 4]] : tensor<1x64x64x3x3xi8> into tensor<1x64x64x9xi8>
 
-    %w4_e = tensor.empty() : tensor<1x64x64x3x3xi32>
-    %w4 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%w2 : tensor<1x64x64x3x3xi8>) outs(%w4_e : tensor<1x64x64x3x3xi32>) {
-    ^bb0(%w4_a: i8, %w4_out: i32):
-      %w4_w = arith.extsi %w4_a : i8 to i32
-      %w4_lo = arith.constant -2147483648 : i32
-      %w4_hi = arith.constant 2147483647 : i32
-      %w4_c1 = arith.maxsi %w4_w, %w4_lo : i32
-      %w4_c2 = arith.minsi %w4_c1, %w4_hi : i32
-      linalg.yield %w4_c2 : i32
+    %w4_z = arith.constant 0 : i32
+    %w4_e = tensor.empty() : tensor<1x64x9xi32>
+    %w4_acc = linalg.fill ins(%w4_z : i32) outs(%w4_e : tensor<1x64x9xi32>) -> tensor<1x64x9xi32>
+    %w4 = linalg.generic {indexing_maps = [affine_map<(g, oc, k, c) -> (g, oc, c, k)>, affine_map<(g, oc, k, c) -> (g, oc, k)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+        ins(%w3 : tensor<1x64x64x9xi8>) outs(%w4_acc : tensor<1x64x9xi32>) {
+    ^bb0(%w4_w: i8, %w4_a: i32):
+      %w4_we = arith.extsi %w4_w : i8 to i32
+      %w4_s = arith.addi %w4_a, %w4_we : i32
+      linalg.yield %w4_s : i32
+    } -> tensor<1x64x9xi32>
+    %w5_e = tensor.empty() : tensor<1x64x64x3x3xi32>
+    %w5 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%w2 : tensor<1x64x64x3x3xi8>) outs(%w5_e : tensor<1x64x64x3x3xi32>) {
+    ^bb0(%w5_a: i8, %w5_out: i32):
+      %w5_w = arith.extsi %w5_a : i8 to i32
+      %w5_lo = arith.constant -2147483648 : i32
+      %w5_hi = arith.constant 2147483647 : i32
+      %w5_c1 = arith.maxsi %w5_w, %w5_lo : i32
+      %w5_c2 = arith.minsi %w5_c1, %w5_hi : i32
+      linalg.yield %w5_c2 : i32
     } -> tensor<1x64x64x3x3xi32>
 
 
-    %w5_e = tensor.empty() : tensor<1x3x3x64x64xi32>
-    %w5 = linalg.transpose ins(%w4 : tensor<1x64x64x3x3xi32>) outs(%w5_e : tensor<1x3x3x64x64xi32>) permutation = [0, 3, 4, 2, 1]
+    %w6_e = tensor.empty() : tensor<1x3x3x64x64xi32>
+    %w6 = linalg.transpose ins(%w5 : tensor<1x64x64x3x3xi32>) outs(%w6_e : tensor<1x3x3x64x64xi32>) permutation = [0, 3, 4, 2, 1]
 
-    %w6 = tensor.collapse_shape %w5 [[0], [1, 2, 3], [4]] : tensor<1x3x3x64x64xi32> into !wei_prepared
+    %w7 = tensor.collapse_shape %w6 [[0], [1, 2, 3], [4]] : tensor<1x3x3x64x64xi32> into !wei_prepared
 
-    return %w6, %w3 : !wei_prepared, tensor<1x64x64x9xi8>
+    return %w7, %w4 : !wei_prepared, tensor<1x64x9xi32>
 }
 
-func.func @conv_im2col__mb1ic64ih28oc64oh28kh3ph1__u8_acdb__s8_abcd__u8_acdb__bias__scale_src_common__scale_wei_per_oc__scale_dst_common__zp_src_common__zp_dst_common__sum_1_3__relu_0_0_1(%src: !src_dst_buf, %w: !wei_prepared, %wref: tensor<1x64x64x9xi8>, %bias: !bias, %src_scale: tensor<f32>, %wei_scale: !bias, %dst_scale: tensor<f32>, %src_zp: tensor<i32>, %dst_zp: tensor<i32>, %dst_init: !src_dst_buf) -> !src_dst_buf {
+func.func @conv_im2col__mb1ic64ih28oc64oh28kh3ph1__u8_acdb__s8_abcd__u8_acdb__bias__scale_src_common__scale_wei_per_oc__scale_dst_common__zp_src_common__zp_dst_common__sum_1_3__relu_0_0_1(%src: !src_dst_buf, %w: !wei_prepared, %wref: tensor<1x64x9xi32>, %bias: !bias, %src_scale: tensor<f32>, %wei_scale: !bias, %dst_scale: tensor<f32>, %src_zp: tensor<i32>, %dst_zp: tensor<i32>, %dst_init: !src_dst_buf) -> !src_dst_buf {
     %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 28, 28, 64] : !src_dst_buf into tensor<1x28x28x64xi8>
 
     %v2_z = arith.constant 0 : i8
@@ -80,16 +90,12 @@ func.func @conv_im2col__mb1ic64ih28oc64oh28kh3ph1__u8_acdb__s8_abcd__u8_acdb__bi
     } -> tensor<1x784x1x64xi32>
     %v10 = tensor.expand_shape %v9 [[0], [1, 2], [3], [4]] output_shape [1, 28, 28, 1, 64] : tensor<1x784x1x64xi32> into tensor<1x28x28x1x64xi32>
 
-    %v11_z = arith.constant 0 : i32
     %v11_e = tensor.empty() : tensor<1x64x9xi32>
-    %v11_acc = linalg.fill ins(%v11_z : i32) outs(%v11_e : tensor<1x64x9xi32>) -> tensor<1x64x9xi32>
-    %v11 = linalg.generic {indexing_maps = [affine_map<(g, oc, k, c) -> (g, oc, c, k)>, affine_map<(g, oc, k, c) -> ()>, affine_map<(g, oc, k, c) -> (g, oc, k)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-        ins(%wref, %src_zp : tensor<1x64x64x9xi8>, tensor<i32>) outs(%v11_acc : tensor<1x64x9xi32>) {
-    ^bb0(%v11_w: i8, %v11_zs: i32, %v11_a: i32):
-      %v11_we = arith.extsi %v11_w : i8 to i32
-      %v11_m = arith.muli %v11_we, %v11_zs : i32
-      %v11_s = arith.addi %v11_a, %v11_m : i32
-      linalg.yield %v11_s : i32
+    %v11 = linalg.generic {indexing_maps = [affine_map<(g, oc, k) -> (g, oc, k)>, affine_map<(g, oc, k) -> ()>, affine_map<(g, oc, k) -> (g, oc, k)>], iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%wref, %src_zp : tensor<1x64x9xi32>, tensor<i32>) outs(%v11_e : tensor<1x64x9xi32>) {
+    ^bb0(%v11_ws: i32, %v11_zs: i32, %v11_y: i32):
+      %v11_m = arith.muli %v11_ws, %v11_zs : i32
+      linalg.yield %v11_m : i32
     } -> tensor<1x64x9xi32>
     %v12 = tensor.expand_shape %v11 [[0], [1], [2, 3]] output_shape [1, 64, 3, 3] : tensor<1x64x9xi32> into tensor<1x64x3x3xi32>
 
