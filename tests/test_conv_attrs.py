@@ -73,6 +73,19 @@ CASES = [
                              "mb2ic8ih5oc8kh3ph1"),
     ("bf16 to s8 16c tail", "--dt=bf16:bf16:s8 --stag=nChw16c --dtag=nChw16c --alg=im2col "
                             "--attr-post-ops=linear:40:0.5 mb1ic17ih4oc17kh3ph1"),
+    # integer accumulators into another type without a bias (the epilogue went through f32 only for a
+    # bias: these did not compile)
+    *[(f"no bias s32 to {dst}", f"--dir=FWD_I --dt={src}:s8:{dst} mb2ic16ih5oc16oh5kh3ph1")
+      for src, dst in (("s8", "bf16"), ("u8", "u8"), ("s8", "f16"), ("u8", "s8"), ("s8", "f32"))],
+]
+
+# Vulkan: an integer accumulator converted to bf16 with nothing in between (the canonicalizer makes it
+# one int-to-bf16 conversion, which SPIR-V cannot lower: the epilogue rounds in integer ops), and the
+# 1x1 int8 convs IREE turns into matmuls (computed on i32 operands there)
+VULKAN_CASES = [
+    "--dir=FWD_I --dt=s8:s8:bf16 mb2ic16ih5oc16oh5kh3ph1",
+    "--dir=FWD_I --dt=s8:s8:bf16 --attr-zero-points=src:common:1 mb2ic16iw43oc16ow22kw1sw2pw0",
+    "--dt=s8:s8:s32 --attr-zero-points=src:common:1+wei:common:2:s8 mb3ic64ih6oc48oh6kh1ph0",
 ]
 
 
@@ -103,6 +116,13 @@ def test_common_src_zero_point_weight_sums_come_from_prepare():
     # a per-channel zp_src needs zp_src[ic] inside the sum: the call sums the grouped weights itself
     per_ic = render_conv(problem("--dt=u8:s8:u8 --attr-zero-points=src:per_dim_1 g2ic8ih5oc6kh3ph1"))
     assert "tensor<2x3x4x9xi8>" in per_ic.split("func.func @", 2)[1].split("{")[0]
+
+
+@pytest.mark.skipif(not vulkan_device_available()[0], reason="no Vulkan device (Mesa lavapipe is installed by build.sh)")
+@pytest.mark.parametrize("line", VULKAN_CASES)
+def test_vulkan_integer_epilogues(line):
+    p = problem(line)
+    assert check_conv(ConvKernel(p, "vulkan"), p) is None
 
 
 def test_quantized_reference_from_the_formula():
