@@ -702,10 +702,10 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
                 [out_idx.index(a) for a in c_names]
 
         y = plan_attr_epilogue(plan, acc, p, AccLayout(per_oc, full, dst_buffer, channel_valid), args, src,
-                               args[2] if wref is not None else None, target.conv_form)
+                               args[2] if wref is not None else None, target.conv_form, _result_elem(p, target))
         y = plan.transpose(y, [out_idx.index(a) for a in final_idx])
         out = plan.collapse(y, [list(range(len(y.shape)))])
-        return plan, args, out
+        return plan, args, _as_dst_type(plan, out, p)
 
     grouped_bias, bias_dims = None, []
     if p.bias:
@@ -715,11 +715,11 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
         shape = tuple(size_of[a] for a in names)
         grouped_bias = plan.expand(plan.pad(bias, [math.prod(shape) - d.oc]), [list(range(len(shape)))], shape)
         bias_dims = [out_idx.index(a) for a in names]
-    y = plan.add("conv_epilogue", acc, acc.shape, p.dst.dtype.mlir, bias=grouped_bias, bias_dims=bias_dims,
+    y = plan.add("conv_epilogue", acc, acc.shape, _result_elem(p, target), bias=grouped_bias, bias_dims=bias_dims,
                  relu=p.relu, acc_dt=p.acc, dst_dt=p.dst.dtype, lo=p.dst.dtype.min, hi=p.dst.dtype.max)
     y = plan.transpose(y, [out_idx.index(a) for a in final_idx])
     out = plan.collapse(y, [list(range(len(y.shape)))])
-    return plan, args, out
+    return plan, args, _as_dst_type(plan, out, p)
 
 
 def _widens_int8(p: ConvProblem, target: TargetCaps) -> bool:
@@ -744,6 +744,21 @@ def _to_i32(plan: Plan, v: Value, dt, barrier: bool) -> Value:
     w = plan.add("convert", v, v.shape, "i32", route="int", src=dt, dst=get_dtype("s32"), quant=[], apply=[],
                  lo=-2.0**31, hi=2.0**31, ilo=-2**31, ihi=2**31 - 1, bf16_bits=False)
     return _barrier(plan, w) if barrier else w
+
+
+def _result_elem(p: ConvProblem, target: TargetCaps) -> str:
+    """The epilogue's element type: the destination's, or the bf16 bits in i16 where the target
+    stores bf16 results of an integer accumulator that way (TargetCaps.bf16_results_as_bits)."""
+    if target.bf16_results_as_bits and p.acc.is_int and p.dst.dtype.name == "bf16":
+        return "i16"
+    return p.dst.dtype.mlir
+
+
+def _as_dst_type(plan: Plan, out: Value, p: ConvProblem) -> Value:
+    """The result buffer in the destination's type: one bitcast when it was computed as bits."""
+    if out.elem == p.dst.dtype.mlir:
+        return out
+    return plan.add("bitcast", out, out.shape, p.dst.dtype.mlir)
 
 
 def _signature_aliases(wbuf: Value, args: list[Value], out: Value, prepared: Value) -> list[tuple[str, Value]]:
@@ -843,16 +858,16 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
             return grouped(plan_, relayout.buffer_to_logical(plan_, buf, desc.permute_axes(to_cl) if cl else desc, form))
 
         y = plan_attr_epilogue(plan, acc, p, AccLayout(per_oc, full, dst_buffer, lambda plan_: None), args, src,
-                               args[2] if wref is not None else None, form)
+                               args[2] if wref is not None else None, form, _result_elem(p, target))
     else:
         grouped_bias = None
         if bias is not None:
             grouped_bias = plan.expand(bias, [[0, 1]], (d.g, d.oc // d.g))
-        y = plan.add("conv_epilogue", acc, acc.shape, p.dst.dtype.mlir, bias=grouped_bias,
+        y = plan.add("conv_epilogue", acc, acc.shape, _result_elem(p, target), bias=grouped_bias,
                      bias_dims=[c_ax, c_ax + 1], relu=p.relu, acc_dt=p.acc, dst_dt=p.dst.dtype, lo=p.dst.dtype.min,
                      hi=p.dst.dtype.max)
     y = plan.collapse(y, split)
-    out = relayout.logical_to_buffer(plan, y, dst_desc, form, None)
+    out = _as_dst_type(plan, relayout.logical_to_buffer(plan, y, dst_desc, form, None), p)
     return render(TEMPLATE, header=header, fn=name, args=args, steps=plan.steps, result=out,
                   prep_args=[wbuf], prep_steps=prep.steps, prep_results=[prepared] + ([wref] if wref else []),
                   aliases=_signature_aliases(wbuf, args, out, prepared))

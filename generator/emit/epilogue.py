@@ -107,9 +107,11 @@ def zero_point_compensation(plan: Plan, p: ConvProblem, src: Value, wref: Value 
 
 
 def plan_attr_epilogue(plan: Plan, acc: Value, p: ConvProblem, layout: AccLayout, args: list[Value],
-                       src: Value, wref: Value | None, form: str) -> Value:
+                       src: Value, wref: Value | None, form: str, out_elem: str | None = None) -> Value:
     """Adds the runtime arguments (bias, quantization values, post-op inputs) to `args` in the kernel's
-    order and returns the epilogue's result: the destination values in the accumulator's layout."""
+    order and returns the epilogue's result: the destination values in the accumulator's layout (as
+    `out_elem`, the bf16 bits in i16 where the target needs them).
+    """
     d = p.desc
     operands: list[Value] = []
     dims: list[list[int]] = []
@@ -190,7 +192,8 @@ def plan_attr_epilogue(plan: Plan, acc: Value, p: ConvProblem, layout: AccLayout
     valid = layout.channel_valid(plan)
     if valid is not None:
         program.append(dict(op="mask", x=operand(*valid)))
-    return plan.add("conv_attr_epilogue", acc, acc.shape, p.dst.dtype.mlir, operands=operands, operand_dims=dims,
+    return plan.add("conv_attr_epilogue", acc, acc.shape, out_elem or p.dst.dtype.mlir, operands=operands,
+                    operand_dims=dims,
                     program=program, acc_dt=p.acc, dst_dt=p.dst.dtype)
 
 

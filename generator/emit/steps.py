@@ -261,7 +261,7 @@ class Broadcast(Step):
 
 STEP_TYPES: dict[str, type[Step]] = {
     "slice": Slice, "pad": Pad, "expand": Reshape, "collapse": Reshape, "transpose": Transpose,
-    "pack": Tiling, "unpack": Tiling, "insert": Insert, "concat": Concat, "copy": Step, "gather": Gather,
+    "pack": Tiling, "unpack": Tiling, "insert": Insert, "concat": Concat, "copy": Step, "bitcast": Step, "gather": Gather,
     "convert": Convert, "unpack_nibbles": UnpackNibbles, "pack_nibbles": PackNibbles,
     "constant": Constant, "barrier": Step, "window_gather": WindowGather,
     "conv_direct": ConvDirect, "conv_packed": ConvPacked, "named_conv": NamedConv, "conv_1x1": Conv1x1,

@@ -38,6 +38,9 @@ class TargetCaps:
     # convolutions then compute on i32 operands (the weights widened in prepare, the source widened
     # behind a barrier so that IREE cannot fold the widening back into the contraction)
     int8_contraction_wrong: bool = False
+    # a bf16 result of an integer accumulator is computed as its bits in i16 and the result buffer
+    # bitcast to bf16 (some bf16 stores fail to compile: "failed to legalize vector.bitcast")
+    bf16_results_as_bits: bool = False
 
     @property
     def relayout_forms(self) -> tuple[str, ...]:
