@@ -223,6 +223,19 @@ def test_conv_reference_vs_naive_and_taps(seed, idx):
     assert np.array_equal(nobias, tap_conv(src, wei, None, c)), msg
 
 
+@pytest.mark.parametrize("cols_bytes", [1, 3000])
+def test_conv_reference_in_slabs(seed, cols_bytes, monkeypatch):
+    # the im2col columns come in slabs of output rows (one row, or a few, instead of the whole image):
+    # the same numbers as the naive loop on every case
+    import generator.problem.reference as reference
+
+    monkeypatch.setattr(reference, "_COLS_BYTES", cols_bytes)
+    for idx, c in enumerate(CASE_LIST):
+        src, wei, bia = make_data(c, case_rng(seed, idx))
+        got = conv_reference(src, wei, bia, **conv_kwargs(c))
+        assert np.array_equal(got, naive_conv(src, wei, bia, c)), f"seed={seed} case='{c['desc']}'"
+
+
 def test_conv_reference_vs_torch(seed):
     torch = pytest.importorskip("torch")
     fn = {1: torch.nn.functional.conv1d, 2: torch.nn.functional.conv2d,

@@ -149,6 +149,9 @@ def pad_spatial(x: np.ndarray, pads_l: IntSeq, pads_r: IntSeq) -> np.ndarray:
 # Direct reference
 # ----------------------------------------------------------------------------------------------
 
+_COLS_BYTES = 256 << 20          # the reference's im2col slab (float64 columns of part of one image)
+
+
 def conv_reference(src, wei, bia=None, *, groups: int = 1, strides=1, pads_l=0, pads_r=0,
                    dilations=0, post_relu: bool = False) -> np.ndarray:
     """Float64 forward convolution (cross-correlation, as in every DL framework), 1D/2D/3D::
@@ -160,8 +163,9 @@ def conv_reference(src, wei, bia=None, *, groups: int = 1, strides=1, pads_l=0, 
 
     How: the input is padded once (`pad_spatial`); an ``as_strided`` view exposes the im2col
     windows ``P[n, g, c, o..., k...] = padded[n, g*ICg+c, o*s + k*(d+1) ...]`` without copying, and
-    one batched matmul per image contracts ``(G, OCg, ICg*Kvol) @ (G, ICg*Kvol, Ovol)``. Only one
-    image's columns are materialized at a time, so ResNet-50 layers take milliseconds.
+    one batched matmul per image contracts ``(G, OCg, ICg*Kvol) @ (G, ICg*Kvol, Ovol)``. Only a slab
+    of one image's columns (at most 256 MB) is materialized at a time, so ResNet-50 layers take
+    milliseconds and 3D U-Net layers fit in memory.
     Arguments ``strides``, ``pads_*`` and ``dilations`` are per spatial axis (an int means all).
     """
     src = np.asarray(src, dtype=np.float64)
@@ -180,7 +184,14 @@ def conv_reference(src, wei, bia=None, *, groups: int = 1, strides=1, pads_l=0, 
     # (G, ICg, O..., K...) -> (G, ICg, K..., O...) so the rows match w's (ic, taps) order
     perm = (0, 1) + tuple(range(2 + nsp, 2 + 2 * nsp)) + tuple(range(2, 2 + nsp))
     out = np.empty((geom.n, geom.g, geom.ocg, ovol))
+    # the columns of one image are materialized in slabs of the first output axis, at most
+    # _COLS_BYTES each: a 3D U-Net layer's would take 13 GB at once (ic32 k3x3x3, 112x128x128 outputs)
+    o0 = geom.out_sp[0] if nsp else 1
+    row = ovol // max(o0, 1)
+    rows = max(1, min(o0, _COLS_BYTES // max(1, 8 * geom.g * geom.icg * math.prod(geom.k_sp) * row)))
     for n in range(geom.n):
-        cols = view[n].transpose(perm).reshape(geom.g, -1, ovol)
-        np.matmul(w, cols, out=out[n])
+        for r0 in range(0, o0, rows):
+            r1 = min(o0, r0 + rows)
+            cols = view[n][:, :, r0:r1].transpose(perm).reshape(geom.g, -1, (r1 - r0) * row)
+            np.matmul(w, cols, out=out[n][:, :, r0 * row:r1 * row])
     return _finish(out.reshape((geom.n, geom.oc) + geom.out_sp), bia, post_relu)
