@@ -108,7 +108,7 @@ from ..problem.conv import (_AXIS_KEYS, _UNUSED, ACCUMULATORS, AXES, BIAS_TYPES,
                             derive_padding, kernel_extent, output_size)
 from . import driver
 from .driver import DATA_TYPES, HARNESS_OPTIONS, IMPL_FILTERS, plus_option, _err, _parse_dt, _parse_tag, _q, _split_plus
-from .reorder import AttrScale, AttrZeroPoint, _parse_quant
+from .reorder import AttrScale, AttrZeroPoint, parse_quant
 
 __all__ = [
     "ALGORITHMS",
@@ -748,8 +748,8 @@ _VECTOR: dict[str, tuple[Callable[[str, str | None], object], tuple]] = {
     "dtag": (_parse_conv_tag("--dtag"), (DEFAULT_TAG,)),
     "strides": (_parse_strides, ("",)),
     "alg": (_parse_alg, (DEFAULT_ALG,)),
-    "attr-scales": (lambda t, w: _parse_quant(t, "attr-scales", w, allow_per_oc=True), ((),)),
-    "attr-zero-points": (lambda t, w: _parse_quant(t, "attr-zero-points", w, allow_per_oc=True), ((),)),
+    "attr-scales": (lambda t, w: parse_quant(t, "attr-scales", w, allow_per_oc=True), ((),)),
+    "attr-zero-points": (lambda t, w: parse_quant(t, "attr-zero-points", w, allow_per_oc=True), ((),)),
     "attr-precomputed-reductions": (_parse_raw("attr-precomputed-reductions"), ("",)),
     "attr-post-ops": (_parse_post_ops, ((),)),
     "attr-fpmath": (_parse_default_aware("attr-fpmath", ("strict", "strict:false", "strict:0")), ("",)),

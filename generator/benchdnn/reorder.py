@@ -86,6 +86,7 @@ __all__ = [
     "parse_batch_file",
     "parse_list_file",
     "parse_dims",
+    "parse_quant",
 ]
 
 # --------------------------------------------------------------------------------------------
@@ -272,7 +273,7 @@ def _arg_rank(arg: str) -> int:
     return _ARG_RANK[arg]
 
 
-def _parse_quant(text: str, option: str, where: str | None, *, allow_per_oc: bool = False) -> tuple:
+def parse_quant(text: str, option: str, where: str | None, *, allow_per_oc: bool = False) -> tuple:
     """Parse one alternative of --attr-scales / --attr-zero-points into a tuple of entries
     (``per_oc`` names a dim only for a primitive with weights: `allow_per_oc`)."""
     is_scale = option == "attr-scales"
@@ -466,8 +467,8 @@ _VECTOR: dict[str, tuple[Callable[[str, str | None], object], tuple]] = {
     "strides": (_parse_strides, ((None, None),)),
     "oflag": (_parse_oflag, ("",)),
     "cross-engine": (None, ("none",)),  # filled below
-    "attr-scales": (lambda t, w: _parse_quant(t, "attr-scales", w), ((),)),
-    "attr-zero-points": (lambda t, w: _parse_quant(t, "attr-zero-points", w), ((),)),
+    "attr-scales": (lambda t, w: parse_quant(t, "attr-scales", w), ((),)),
+    "attr-zero-points": (lambda t, w: parse_quant(t, "attr-zero-points", w), ((),)),
     "attr-precomputed-reductions": (_parse_raw_attr("attr-precomputed-reductions"), ("",)),
     "attr-post-ops": (_parse_raw_attr("attr-post-ops"), ("",)),
     "attr-dropout": (_parse_raw_attr("attr-dropout"), ("",)),
