@@ -17,6 +17,8 @@ areas must be zero.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .layout import MemoryDesc
@@ -171,14 +173,34 @@ def conv_tolerance(p: ConvProblem, quant: dict) -> tuple[float, float, int]:
     return rel + 1e-5, 1e-6, 1
 
 
+@dataclass
+class ConvCall:
+    """One call's generated data, physical (in the problem's formats): what check_conv runs and
+    checks, and what `kgen bench` times."""
+    src: np.ndarray
+    wei: np.ndarray
+    bias: np.ndarray | None
+    quant: dict[str, np.ndarray]        # runtime scales and zero points, by kernel argument name
+    inputs: dict[str, np.ndarray]       # post-op inputs (sum's prior dst, binary, prelu, dw), physical
+
+    @property
+    def attrs(self) -> dict[str, np.ndarray]:
+        return {**self.quant, **self.inputs}
+
+
+def conv_call(p: ConvProblem, given: dict | None = None, seed: int = SEED) -> ConvCall:
+    """The generated source, weights, bias, attribute values and post-op inputs of `p` (fixed seed)."""
+    rng = np.random.default_rng(seed)
+    x, w, b = fill_conv(p, rng)
+    quant, logical = conv_attr_values(p, rng, given)
+    inputs = {k: p.input_desc(k).to_physical(logical[k]) for k, _, _ in p.post_op_inputs()}
+    return ConvCall(p.src.to_physical(x), p.wei.to_physical(w.reshape(p.wei.dims)), b, quant, inputs)
+
+
 def check_conv(kernel, p: ConvProblem, given: dict | None = None) -> str | None:
     """Prepare `kernel`'s weights and run it once on generated data; None when right, else the reason."""
-    rng = np.random.default_rng(SEED)
-    x, w, b = fill_conv(p, rng)
-    src, wei = p.src.to_physical(x), p.wei.to_physical(w.reshape(p.wei.dims))
-    quant, logical = conv_attr_values(p, rng, given)
-    inputs = {k: p.input_desc(k).to_physical(logical[k])
-              for k, _, op in p.post_op_inputs()}
+    call = conv_call(p, given)
+    src, wei, b, quant, inputs = call.src, call.wei, call.bias, call.quant, call.inputs
     kernel.prepare(wei)
     got = kernel(src, b, **quant, **inputs)
     want = p.reference(src, wei, b, quant=quant, inputs=inputs)

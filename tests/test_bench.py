@@ -13,6 +13,7 @@ from generator.select.candidates import layout_tag, plan_candidates
 from generator.bench.reorder import bench_reorders, format_table
 from generator.bench.tune import format_choices, tune
 from generator.compile import get_backend
+from generator.compile.backends import MATRIX_FEATURES
 from generator.select import choose, table as tuned
 from generator.errors import ArtifactError
 from generator.benchdnn.conv import conv_problem, parse_conv_args, parse_conv_desc
@@ -71,8 +72,57 @@ def test_bench_conv_runs_checks_and_reports(kgen_cache_dir):
     assert "im2col/nChw16c/default@local-sync" in table
     doc = json.loads(json.dumps(to_json(results, ceiling, "llvm-cpu")))
     assert doc["problems"][0]["best"] == r.best.label
+    assert doc["cpu_model"] and set(doc["cpu_features"]) <= set(MATRIX_FEATURES)
     assert set(summary(results)) == {"kgen_vs_torch_geomean", "kgen_vs_torch_worst",
                                      "iree_default_vs_torch_geomean", "iree_default_vs_torch_worst"}
+
+
+def test_cpu_description_names_the_matrix_features(monkeypatch):
+    from generator.compile import backends
+    monkeypatch.setattr(backends, "host_cpu_flags", lambda: frozenset("fpu avx2 avx512f amx_int8 avx512_vnni".split()))
+    assert backends.host_matrix_features() == ("avx2", "avx512f", "avx512_vnni", "amx_int8")
+    assert backends.host_cpu_description().endswith("avx2 avx512f avx512_vnni amx_int8")
+
+
+QUANT_LINE = ("--dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+              "--attr-zero-points=src:common:3+dst:common:5 --attr-post-ops=relu mb1ic8ih6oc16oh6kh3ph1")
+
+
+def test_bench_conv_times_quantized_kernels_with_their_attributes(kgen_cache_dir):
+    # the scales, zero points and post-op inputs are bound like the source: every candidate runs
+    (case,) = parse_conv_args(QUANT_LINE.split())
+    results, _ = bench_convs([case], "llvm-cpu", variants=["direct", "im2col"], layouts=["nhwc"],
+                             flag_sets=["default"], drivers=["local-sync"], rounds=1, log=lambda m: None)
+    (r,) = results
+    assert r.dt == "u8" and [c.status for c in r.candidates] == ["ok", "ok"]
+    assert all(c.seconds > 0 for c in r.candidates)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_bench_torch_int8_column_computes_the_same_convolution(kgen_cache_dir):
+    # the PyTorch int8 column is torch.ao's quantized conv on the same problem: same values out
+    torch = pytest.importorskip("torch")
+    from generator.verify import SEED, conv_attr_values, conv_call, fill_conv
+    import numpy as np
+    p = _problem(QUANT_LINE)
+    rng = np.random.default_rng(SEED)
+    x, w, b = fill_conv(p, rng)
+    quant, _ = conv_attr_values(p, rng)
+    fns = bench_conv._torch_fns(torch, p, x, w, b, quant)
+    assert set(fns) == {"nchw", "channels_last"}
+    want = fns["channels_last"]().int_repr().numpy().astype(np.int32)
+    k = ConvKernel(p)
+    call = conv_call(p)
+    k.prepare(call.wei)
+    got = p.dst.from_physical(k(call.src, call.bias, **call.attrs)).astype(np.int32)
+    assert np.abs(got - want).max() <= 1
+    # no PyTorch counterpart: a weight zero point, an s8 destination
+    for line in ("--dt=u8:s8:u8 --attr-zero-points=wei:common:1:s8 mb1ic8ih6oc16oh6kh3ph1",
+                 "--dt=u8:s8:s8 mb1ic8ih6oc16oh6kh3ph1"):
+        q = _problem(line)
+        rng = np.random.default_rng(SEED)
+        x, w, b = fill_conv(q, rng)
+        assert bench_conv._torch_fns(torch, q, x, w, b, conv_attr_values(q, rng)[0]) == {}
 
 
 @pytest.mark.parametrize("args, message", [

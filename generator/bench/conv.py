@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import sys
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable
@@ -96,10 +97,19 @@ def compile_candidates(cands: list[Candidate], backend, jobs: int, log: Callable
 
 
 # ------------------------------------------------------------------------------------------ PyTorch
-def _torch_fns(torch, p, x: np.ndarray, w: np.ndarray, b: np.ndarray | None) -> dict[str, Callable[[], object]]:
-    """PyTorch's conv on the same problem, in NCHW and channels_last (2D/3D), f32/bf16 only."""
+#: what the PyTorch columns run, per source data type (the table's caption)
+TORCH_PATHS = {"f32": "F.convNd f32", "bf16": "F.convNd bf16",
+               "u8": "torch.ao.nn.quantized.ConvNd, engine x86 (u8:s8:u8 only)"}
+
+
+def _torch_fns(torch, p, x: np.ndarray, w: np.ndarray, b: np.ndarray | None, quant: dict | None = None
+               ) -> dict[str, Callable[[], object]]:
+    """PyTorch's conv on the same problem, in NCHW and channels_last (2D/3D): f32 and bf16 through
+    F.convNd, u8:s8:u8 through torch.ao's quantized conv (`_torch_quantized_fns`); {} for the others."""
     d = p.desc
     nsp = d.ndims - 2
+    if p.src.dtype.name == "u8":
+        return _torch_quantized_fns(torch, p, x, w, b, quant or {})
     if p.src.dtype.name not in ("f32", "bf16") or p.src.dtype != p.wei.dtype:
         return {}
     F = torch.nn.functional
@@ -124,6 +134,55 @@ def _torch_fns(torch, p, x: np.ndarray, w: np.ndarray, b: np.ndarray | None) -> 
     if nsp in (2, 3):
         fmt = torch.channels_last if nsp == 2 else torch.channels_last_3d
         fns["channels_last"] = make(xt.to(memory_format=fmt), wt.to(memory_format=fmt))
+    return fns
+
+
+def _torch_quantized_fns(torch, p, x, w, b, quant: dict) -> dict[str, Callable[[], object]]:
+    """torch.ao.nn.quantized.ConvNd (ConvReLUNd for a relu post-op) on the x86 engine, the path a
+    PyTorch user quantizes with: u8 source, s8 weights (per tensor or per output channel), u8
+    destination, common scales and source / destination zero points, symmetric padding. Anything
+    else has no PyTorch counterpart here ({})."""
+    from ..problem.attr import Eltwise
+    sp = p.desc.spatial()
+    relu = [op for op in p.post_ops if isinstance(op, Eltwise) and op.kind == "relu" and not op.alpha]
+    if (p.wei.dtype.name, p.dst.dtype.name) != ("s8", "u8") or len(relu) != len(p.post_ops) or len(relu) > 1 \
+            or "wei_zp" in quant or any(np.ndim(v) for k, v in quant.items() if k != "wei_scale") \
+            or any(s.p != s.p_r for s in sp) or "x86" not in torch.backends.quantized.supported_engines:
+        return {}
+    torch.backends.quantized.engine = "x86"
+    with warnings.catch_warnings():     # torch 2.13 deprecates its quantized tensors (still the x86 path)
+        warnings.simplefilter("ignore", UserWarning)
+        return _make_torch_quantized_fns(torch, p, x, w, b, quant)
+
+
+def _make_torch_quantized_fns(torch, p, x, w, b, quant: dict) -> dict[str, Callable[[], object]]:
+    d = p.desc
+    nsp = d.ndims - 2
+    sp = d.spatial()
+    relu = bool(p.post_ops)
+    qnn = torch.ao.nn.intrinsic.quantized if relu else torch.ao.nn.quantized
+    cls = getattr(qnn, f"ConvReLU{nsp}d" if relu else f"Conv{nsp}d")
+    ws = np.asarray(quant.get("wei_scale", 1.0), np.float64)
+    wt = torch.from_numpy(np.ascontiguousarray(w, np.int8))
+    qw = (torch._make_per_channel_quantized_tensor(wt, torch.from_numpy(ws), torch.zeros(d.oc, dtype=torch.int64), 0)
+          if ws.ndim else torch._make_per_tensor_quantized_tensor(wt, float(ws), 0))
+    conv = cls(d.ic, d.oc, [s.k for s in sp], stride=[s.s for s in sp], padding=[s.p for s in sp],
+               dilation=[s.d + 1 for s in sp], groups=d.g)
+    conv.set_weight_bias(qw, None if b is None else torch.from_numpy(np.asarray(b, np.float32)))
+    conv.scale, conv.zero_point = float(quant.get("dst_scale", 1.0)), int(quant.get("dst_zp", 0))
+    qx = torch._make_per_tensor_quantized_tensor(torch.from_numpy(np.ascontiguousarray(x, np.uint8)),
+                                                 float(quant.get("src_scale", 1.0)), int(quant.get("src_zp", 0)))
+
+    def make(xx):
+        def run():
+            with torch.inference_mode():
+                return conv(xx)
+        return run
+
+    fns = {"nchw": make(qx)}
+    if nsp in (2, 3):
+        fns["channels_last"] = make(qx.contiguous(memory_format=torch.channels_last if nsp == 2
+                                                  else torch.channels_last_3d))
     return fns
 
 
@@ -177,10 +236,13 @@ def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None
                 drivers=None, rounds: int = 7, jobs: int = 2, log: Callable[[str], None] = print
                 ) -> tuple[list[ProblemResult], Ceiling]:
     from ..compile import get_backend
+    from ..compile.backends import host_cpu_description
 
     b = get_backend(backend)
     sw = sweep(b, variants, flag_sets, drivers)
     torch = import_torch(log) if b.torch_device == "cpu" else None      # the CPU comparison only, so far
+    if b.torch_device == "cpu":
+        log(f"cpu: {host_cpu_description()}")
     ceiling = measure_ceiling(torch, rounds)
     log(f"ceiling: {ceiling.matmul_gflops:.1f} GFLOP/s ({ceiling.matmul_by} 2048^3 f32), "
         f"{ceiling.copy_gbps:.1f} GB/s (NumPy copy)")
@@ -195,7 +257,7 @@ def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None
 def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log, tag: str = "") -> ProblemResult:
     """Plan, compile, check and time every candidate of one problem (and PyTorch's conv, if given)."""
     from ..api import ConvKernel
-    from ..verify import SEED, check_conv, fill_conv
+    from ..verify import SEED, check_conv, conv_attr_values, conv_call, fill_conv
     from ..errors import KgenError
 
     d = p.desc
@@ -220,13 +282,15 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
                 c.status = f"wrong: {why}"
                 log(f"  {c.label}: WRONG ({why})")
                 continue
-            x, _, bias = fill_conv(c.problem, np.random.default_rng(SEED))
-            fns[c.label] = k.bind(c.problem.src.to_physical(x), bias if c.problem.bias else None)
+            call = conv_call(c.problem)
+            fns[c.label] = k.bind(call.src, call.bias if c.problem.bias else None, **call.attrs)
         except KgenError as e:
             c.status = f"run failed: {e}"
     if torch is not None:
-        x, w, bias = fill_conv(p, np.random.default_rng(SEED))
-        for name, fn in _torch_fns(torch, p, x, w, bias).items():
+        rng = np.random.default_rng(SEED)
+        x, w, bias = fill_conv(p, rng)
+        quant, _ = conv_attr_values(p, rng)
+        for name, fn in _torch_fns(torch, p, x, w, bias, quant).items():
             fns[f"torch/{name}"] = fn
     times = median_times(fns, rounds) if fns else {}
     for c in r.candidates:
@@ -255,18 +319,18 @@ def summary(results: list[ProblemResult]) -> dict:
     dflt = [r.best_torch / r.iree_default.seconds for r in results if r.iree_default and r.best_torch]
     out = {"kgen_vs_torch_geomean": geomean(best), "kgen_vs_torch_worst": min(best, default=None),
            "iree_default_vs_torch_geomean": geomean(dflt), "iree_default_vs_torch_worst": min(dflt, default=None)}
-    s8 = [v for _, v in s8_over_f32(results)]
-    if s8:
-        out.update(s8_vs_f32_geomean=geomean(s8), s8_vs_f32_worst=min(s8))
+    int8 = [v for _, v in int8_over_f32(results)]
+    if int8:
+        out.update(int8_vs_f32_geomean=geomean(int8), int8_vs_f32_worst=min(int8))
     return out
 
 
-def s8_over_f32(results: list[ProblemResult]) -> list[tuple[str, float]]:
-    """(layer, best s8 speed / best f32 speed) for every layer measured in both in this run: PyTorch
-    has no s8 conv, so int8 is judged against our own f32."""
+def int8_over_f32(results: list[ProblemResult]) -> list[tuple[str, float]]:
+    """(layer, best int8 speed / best f32 speed) for every layer measured in both in this run: an
+    int8 kernel should beat our own f32 by the matrix unit's factor (PyTorch's int8 runs 3-8x its f32)."""
     f32 = {r.line: r.best.seconds for r in results if r.dt == "f32" and r.best}
     return [(r.line, f32[r.line] / r.best.seconds) for r in results
-            if r.dt == "s8" and r.best and r.line in f32]
+            if r.dt in ("s8", "u8") and r.best and r.line in f32]
 
 
 def format_table(results: list[ProblemResult], all_candidates: bool = False) -> str:
@@ -290,18 +354,25 @@ def format_table(results: list[ProblemResult], all_candidates: bool = False) -> 
         lines.append(f"kgen best / best PyTorch: geomean {s['kgen_vs_torch_geomean']:.2f}x, worst "
                      f"{s['kgen_vs_torch_worst']:.2f}x; IREE default / best PyTorch: geomean "
                      f"{s['iree_default_vs_torch_geomean'] or float('nan'):.2f}x")
-    pairs = s8_over_f32(results)
+    pairs = int8_over_f32(results)
     if pairs:
-        lines.append("s8 best / f32 best: " + ", ".join(f"{line} {v:.2f}x" for line, v in pairs))
-        lines.append(f"s8 best / f32 best: geomean {s['s8_vs_f32_geomean']:.2f}x, worst {s['s8_vs_f32_worst']:.2f}x")
+        lines.append("int8 best / f32 best: " + ", ".join(f"{line} {v:.2f}x" for line, v in pairs))
+        lines.append(f"int8 best / f32 best: geomean {s['int8_vs_f32_geomean']:.2f}x, worst "
+                     f"{s['int8_vs_f32_worst']:.2f}x")
+    shown = [dt for dt in TORCH_PATHS if any(r.dt == dt and r.torch for r in results)]
+    if shown:
+        lines.append("PyTorch columns: " + "; ".join(f"{dt}: {TORCH_PATHS[dt]}" for dt in shown))
     return "\n".join(lines)
 
 
 def to_json(results: list[ProblemResult], ceiling: Ceiling, backend: str) -> dict:
+    from ..compile.backends import host_cpu_model, host_matrix_features
     from ..compile.cache import host_cpu_id
     return {
         "backend": backend,
         "cpu": host_cpu_id(),
+        "cpu_model": host_cpu_model(),
+        "cpu_features": list(host_matrix_features()),
         "ceiling": dataclasses.asdict(ceiling),
         "summary": summary(results),
         "problems": [{

@@ -32,6 +32,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
+import platform
 import threading
 from dataclasses import dataclass
 
@@ -140,6 +141,38 @@ def host_cpu_flags() -> frozenset[str]:
     except OSError:
         pass
     return frozenset()
+
+
+#: the ISA features that decide which int8 / bf16 / f16 paths a CPU has, in /proc/cpuinfo's spelling
+#: (IREE's ukernels: avx512_vnni, avx512_bf16; AMX tiles: amx_bf16, amx_int8)
+MATRIX_FEATURES = ("avx2", "avx512f", "avx512_vnni", "avx512_bf16", "avx512_fp16", "amx_bf16", "amx_int8",
+                   "asimd", "i8mm", "bf16")
+
+
+def host_matrix_features() -> tuple[str, ...]:
+    """Which of `MATRIX_FEATURES` this CPU has, in that order."""
+    flags = host_cpu_flags()
+    return tuple(f for f in MATRIX_FEATURES if f in flags)
+
+
+@functools.cache
+def host_cpu_model() -> str:
+    """``/proc/cpuinfo``'s model name (or ``platform.processor()``; "unknown CPU" if neither says)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for ln in f:
+                k, _, v = ln.partition(":")
+                if k.strip() == "model name" and v.strip():
+                    return v.strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def host_cpu_description() -> str:
+    """The CPU a speed figure was measured on, as the benchmarks print it: model, cores and features."""
+    feats = " ".join(host_matrix_features()) or "none of " + ", ".join(MATRIX_FEATURES[:3])
+    return f"{host_cpu_model()}, {os.cpu_count() or 1} cores, {feats}"
 
 
 def host_vector_bits() -> int:

@@ -15,7 +15,8 @@ from ..layout import MemoryDesc
 
 # layouts tried per source data type: the plain ones PyTorch also has, and the blocked ones
 DEFAULT_LAYOUTS = {"f32": ("nchw", "nhwc", "nChw16c"), "f16": ("nchw", "nhwc", "nChw16c"),
-                   "bf16": ("nchw", "nhwc", "nChw16c"), "s8": ("nchw", "nhwc", "NCHW4", "NCHW32")}
+                   "bf16": ("nchw", "nhwc", "nChw16c"), "s8": ("nchw", "nhwc", "NCHW4", "NCHW32"),
+                   "u8": ("nchw", "nhwc", "NCHW4", "NCHW32")}
 _SPATIAL_TAGS = {"nchw": ("ncw", "nchw", "ncdhw"), "nhwc": ("nwc", "nhwc", "ndhwc"),
                  "nChw16c": ("nCw16c", "nChw16c", "nCdhw16c"), "nChw8c": ("nCw8c", "nChw8c", "nCdhw8c"),
                  "NCHW4": ("aBc4b", "NCHW4", "aBcde4b"), "NCHW32": ("aBc32b", "NCHW32", "aBcde32b")}
