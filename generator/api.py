@@ -478,8 +478,8 @@ def compile_conv(problem, backend="llvm-cpu", *, flags: str | None = None, cache
 
     be = get_backend(backend)
     problem, flags, _, _ = _resolve_conv(problem, be, flags, None)
-    return compile_mlir(render_conv(problem, be), be, extra_flags=be.flag_set(flags), cache_dir=cache_dir,
-                        name="conv")
+    return compile_mlir(render_conv(problem, be.for_flags(flags)), be, extra_flags=be.flag_set(flags),
+                        cache_dir=cache_dir, name="conv")
 
 
 def conv(problem, backend: str = "llvm-cpu", *, cache_dir=None, driver: str | None = None) -> ConvKernel:

@@ -13,7 +13,7 @@ from generator.select.candidates import layout_tag, plan_candidates
 from generator.bench.reorder import bench_reorders, format_table
 from generator.bench.tune import format_choices, tune
 from generator.compile import get_backend
-from generator.compile.backends import MATRIX_FEATURES
+from generator.compile.backends import MATRIX_FEATURES, host_matrix_features
 from generator.select import choose, table as tuned
 from generator.errors import ArtifactError
 from generator.benchdnn.conv import conv_problem, parse_conv_args, parse_conv_desc
@@ -182,6 +182,35 @@ def test_tuned_table_errors_are_one_line(tmp_path, monkeypatch):
     table.write_text('{"version": 99, "entries": {}}')
     with pytest.raises(ArtifactError, match="unknown format"):
         choose(p, "llvm-cpu")
+
+
+@pytest.mark.parametrize("line, vnni, want", [
+    ("--dt=u8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", True, ("im2col", "dt+uk+inner")),
+    ("--dt=u8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", False, ("direct", "default")),
+    ("--dt=u8:s8:u8 --stag=axb --dtag=axb g2mb1ic16ih6oc24oh6kh3ph1", True, ("direct", "default")),
+    ("--dt=u8:s8:u8 mb1ic16ih6oc24oh6kh3ph1", True, ("direct", "default")),                   # NCHW
+    ("--dt=s8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh1ph0", True, ("im2col", "default")),
+])
+def test_heuristic_takes_vnni_flags_only_where_the_cpu_has_them(line, vnni, want, tmp_path, monkeypatch):
+    from generator.compile import backends
+    monkeypatch.setenv("KGEN_TUNED_TABLE", str(tmp_path / "none.json"))
+    flags = {"avx2", "avx512f"} | ({"avx512_vnni"} if vnni else set())
+    monkeypatch.setattr(backends, "host_cpu_flags", lambda: frozenset(flags))
+    c = choose(_problem("--alg=auto " + line), "llvm-cpu")
+    assert (c.variant, c.flags, c.source) == (*want, "heuristic")
+    assert choose(_problem("--alg=auto " + line), "vulkan").flags == "default"
+
+
+@pytest.mark.skipif("avx512_vnni" not in host_matrix_features(), reason="this CPU has no AVX-512 VNNI: the heuristic keeps the default flags")
+def test_auto_runs_the_vnni_choice(tmp_path, monkeypatch, kgen_cache_dir):
+    monkeypatch.setenv("KGEN_TUNED_TABLE", str(tmp_path / "none.json"))
+    p = _problem("--alg=auto --dt=u8:s8:u8 --stag=axb --dtag=axb --attr-scales=src:common:0.5+dst:common:2 "
+                 "--attr-zero-points=src:common:2 mb1ic24ih7oc40oh7kh3ph1")
+    k = ConvKernel(p)
+    assert (k.problem.alg, k.flags) == ("im2col", "dt+uk+inner")
+    assert "--iree-llvmcpu-enable-inner-tiled" in k.artifact.flags
+    from generator.verify import check_conv
+    assert check_conv(k, k.problem) is None
 
 
 # ------------------------------------------------------------------------------------ fast calls

@@ -83,7 +83,7 @@ def compile_candidates(cands: list[Candidate], backend, jobs: int, log: Callable
 
     def build(c: Candidate) -> None:
         try:
-            mlir = render_conv(c.problem, backend)
+            mlir = render_conv(c.problem, backend.for_flags(c.flags))
             c.artifact = compile_mlir(mlir, backend, extra_flags=backend.flag_set(c.flags), name="conv")
         except KgenError as e:
             c.status = f"compile failed: {e}"

@@ -166,7 +166,7 @@ def _one(case: ConvCase) -> tuple[str, str | None]:
     notes = []
     if k.choice is not None:
         how = (f"measured, flags {k.choice.flags}, driver {k.driver}" if k.choice.source == "tuned"
-               else "heuristic")
+               else "heuristic" + (f", flags {k.choice.flags}" if k.choice.flags != "default" else ""))
         notes = [f"auto chose {p.alg}: {how}"]
     if (case.extra("mode") or "C").upper() == "P":
         notes.append(_perf(k, p, given))

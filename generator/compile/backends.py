@@ -66,6 +66,9 @@ class Backend(TargetCaps):
     # named sets of extra iree-compile flags that `kgen bench` / `kgen tune` try per kernel (the first is
     # the backend's plain flags); measured, not assumed: each wins on some kernels and loses on others
     flag_sets: tuple[tuple[str, tuple[str, ...]], ...] = (("default", ()),)
+    # what a flag set changes in the emitted MLIR: (flag set, ((TargetCaps field, value), ...)), for
+    # flags under which IREE cannot compile what it compiles otherwise (`for_flags`)
+    flag_set_caps: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = ()
     # drivers that can run this backend's modules (the first is `driver`), and the one for reorders
     drivers: tuple[str, ...] = ()
     memory_bound_driver: str | None = None
@@ -107,6 +110,13 @@ class Backend(TargetCaps):
     @property
     def runtime_drivers(self) -> tuple[str, ...]:
         return self.drivers or (self.driver,)
+
+    def for_flags(self, name: str | None) -> "Backend":
+        """This row as the emitters must see it for kernels compiled with flag set `name`."""
+        for n, caps in self.flag_set_caps:
+            if n == name:
+                return dataclasses.replace(self, **dict(caps))
+        return self
 
     def flag_set(self, name: str) -> tuple[str, ...]:
         for n, flags in self.flag_sets:
@@ -226,7 +236,13 @@ BACKENDS: dict[str, Backend] = {
                 ("dt", ("--iree-opt-data-tiling",)),
                 ("dt+uk", ("--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=all")),
                 ("im2col", ("--iree-global-opt-use-im2col-for-convs",)),
+                # IREE_NOTES 7b: a u8 x s8 contraction (arith.extui x arith.extsi) lowers to the
+                # vpdpbusd intrinsic (MMA_X86_AVX512VNNI_1x16x4_I32_UI8_I8) only with inner tiling;
+                # s8 x s8 and float GEMMs get data tiling + ukernels as under dt+uk
+                ("dt+uk+inner", ("--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=all",
+                                 "--iree-llvmcpu-enable-inner-tiled")),
             ),
+            flag_set_caps=(("dt+uk+inner", (("acc_apart", True), ("grouped_gemm_fails", True))),),
             doc="Host CPU through LLVM, tuned for this machine (target-cpu=host); the vmfb is not "
             "portable to CPUs with fewer ISA extensions.",
         ),

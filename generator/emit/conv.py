@@ -418,6 +418,13 @@ def _winograd_why_not(p: ConvProblem) -> str | None:
     return None
 
 
+def _im2col_refused(p: ConvProblem, target: TargetCaps) -> str | None:
+    if target.grouped_gemm_fails and p.desc.g > 1:
+        return ("IREE 3.13's inner-tiled data tiling (flag set dt+uk+inner) fails to compile its grouped GEMM "
+                "('failed to legalize operation linalg.generic'): use another flag set or variant")
+    return None
+
+
 def _winograd_refused(p: ConvProblem, target: TargetCaps) -> str | None:
     if target.winograd_f2_one_channel_per_group_wrong and p.alg == "winograd_f2" and p.desc.ic == p.desc.g:
         return ("IREE 3.13 computes Winograd F(2,3) with one input channel per group wrongly on lavapipe "
@@ -560,7 +567,7 @@ VARIANTS = {v.name: v for v in (
     Variant("im2col", _applies_always, _gemm_weights, _im2col_compute,
             "column matrix (IC/G*K, O) gathered once, then a batched GEMM; 1x1 reads the source directly; "
             "channels last (NHWC) gathers (O, K*IC/G) rows for an (O, K) x (K, OC) GEMM",
-            channels_last=_im2col_channels_last),
+            channels_last=_im2col_channels_last, refused=_im2col_refused),
     Variant("indirect", _applies_always, _indirect_weights, _indirect_compute,
             "int32 indirection table (output pixel, tap) -> input pixel read inside the contraction",
             pads_in_compute=True),
@@ -667,6 +674,8 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
     acc = plan.add("conv_packed", x, out_shape, p.acc.mlir, wei=w, dims=par + red, npar=len(par),
                    src_idx=src_idx, wei_idx=wei_idx, out_idx=out_idx, src_dt=cp.src.dtype, wei_dt=cp.wei.dtype,
                    acc_dt=p.acc)
+    if target.acc_apart:
+        acc = _barrier(plan, acc)
 
     if p.has_attributes:
         c_names = c_out + inner_out
@@ -841,6 +850,8 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     if cp is not p:
         x = _to_i32(plan, x, p.src.dtype, True)
     acc = v.compute(plan, x, w, cp, target)
+    if target.acc_apart:
+        acc = _barrier(plan, acc)
     if p.has_attributes:
         gsplit = (d.g, d.oc // d.g)
 

@@ -41,6 +41,13 @@ class TargetCaps:
     # a bf16 result of an integer accumulator is computed as its bits in i16 and the result buffer
     # bitcast to bf16 (some bf16 stores fail to compile: "failed to legalize vector.bitcast")
     bf16_results_as_bits: bool = False
+    # the accumulator goes through a barrier before the epilogue: IREE 3.13's inner-tiled data tiling
+    # (u8 x s8 on vpdpbusd) propagates the GEMM's encoding into a fused epilogue and then fails on its
+    # broadcast operands ("failed to legalize operation 'linalg.generic' that was explicitly marked
+    # illegal"); apart, the GEMM keeps the fast path and the epilogue reads the plain result
+    acc_apart: bool = False
+    # grouped (batched) GEMMs fail to compile: IREE 3.13's inner-tiled data tiling
+    grouped_gemm_fails: bool = False
 
     @property
     def relayout_forms(self) -> tuple[str, ...]:

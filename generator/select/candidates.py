@@ -74,7 +74,7 @@ def plan_candidates(p, backend, variants, layouts, flag_sets) -> list[Candidate]
                     c.status = f"n/a: {e}"
                     out.append(c)
                     continue
-                why = VARIANTS[v].why_not(c.problem) or VARIANTS[v].refused(c.problem, backend)
+                why = VARIANTS[v].why_not(c.problem) or VARIANTS[v].refused(c.problem, backend.for_flags(fs))
                 if why:
                     c.status = f"n/a: {why}"
                 out.append(c)
