@@ -495,3 +495,17 @@ def test_im2col_indices_formula():
     assert ph.shape == (3, 2) and pw.shape == (2, 3)
     assert ph.tolist() == [[0, 3], [1, 4], [2, 5]]
     assert pw.tolist() == [[1, 2, 3], [3, 4, 5]]
+
+
+def test_float_conversion_beyond_the_range_is_infinity_without_a_warning():
+    # a bf16 exp post-op overflows: the reference gives inf, as the kernel does, and prints nothing
+    import warnings
+
+    from generator.layout import get_dtype
+    from generator.problem.reorder import convert_values
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for dt in ("bf16", "f16"):
+            got = convert_values(np.array([1e300, -1e300, 2.0]), get_dtype(dt))
+            assert np.isposinf(got[0]) and np.isneginf(got[1]) and got[2] == 2

@@ -150,4 +150,5 @@ def convert_values(x: np.ndarray, dt: DataType) -> np.ndarray:
     u4 to 0..15)."""
     if dt.is_int:
         return np.clip(np.rint(x), dt.min, dt.max).astype(dt.np_dtype)
-    return x.astype(dt.np_dtype)
+    with np.errstate(over="ignore"):        # beyond the type's range is +-inf, as the kernels round it
+        return x.astype(dt.np_dtype)
