@@ -175,8 +175,10 @@ def conv_tolerance(p: ConvProblem, quant: dict) -> tuple[float, float, int]:
 
 @dataclass
 class ConvCall:
-    """One call's generated data, physical (in the problem's formats): what check_conv runs and
-    checks, and what `kgen bench` times."""
+    """One call's generated data: what check_conv runs and checks, and what `kgen bench` and
+    `--mode=P` time. Physical (in the problem's formats) except `x` and `w`."""
+    x: np.ndarray                       # the source, logical (N, IC, sp..)
+    w: np.ndarray                       # the weights, PyTorch's layout (OC, IC/G, k..)
     src: np.ndarray
     wei: np.ndarray
     bias: np.ndarray | None
@@ -194,12 +196,13 @@ def conv_call(p: ConvProblem, given: dict | None = None, seed: int = SEED) -> Co
     x, w, b = fill_conv(p, rng)
     quant, logical = conv_attr_values(p, rng, given)
     inputs = {k: p.input_desc(k).to_physical(logical[k]) for k, _, _ in p.post_op_inputs()}
-    return ConvCall(p.src.to_physical(x), p.wei.to_physical(w.reshape(p.wei.dims)), b, quant, inputs)
+    return ConvCall(x, w, p.src.to_physical(x), p.wei.to_physical(w.reshape(p.wei.dims)), b, quant, inputs)
 
 
-def check_conv(kernel, p: ConvProblem, given: dict | None = None) -> str | None:
-    """Prepare `kernel`'s weights and run it once on generated data; None when right, else the reason."""
-    call = conv_call(p, given)
+def check_conv(kernel, p: ConvProblem, given: dict | None = None, call: ConvCall | None = None) -> str | None:
+    """Prepare `kernel`'s weights and run it once on generated data (`call`, else `conv_call(p, given)`);
+    None when right, else the reason."""
+    call = call or conv_call(p, given)
     src, wei, b, quant, inputs = call.src, call.wei, call.bias, call.quant, call.inputs
     kernel.prepare(wei)
     got = kernel(src, b, **quant, **inputs)

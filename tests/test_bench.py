@@ -102,17 +102,14 @@ def test_bench_conv_times_quantized_kernels_with_their_attributes(kgen_cache_dir
 def test_bench_torch_int8_column_computes_the_same_convolution(kgen_cache_dir):
     # the PyTorch int8 column is torch.ao's quantized conv on the same problem: same values out
     torch = pytest.importorskip("torch")
-    from generator.verify import SEED, conv_attr_values, conv_call, fill_conv
+    from generator.verify import conv_call
     import numpy as np
     p = _problem(QUANT_LINE)
-    rng = np.random.default_rng(SEED)
-    x, w, b = fill_conv(p, rng)
-    quant, _ = conv_attr_values(p, rng)
-    fns = bench_conv._torch_fns(torch, p, x, w, b, quant)
+    call = conv_call(p)
+    fns = bench_conv._torch_fns(torch, p, call.x, call.w, call.bias, call.quant)
     assert set(fns) == {"nchw", "channels_last"}
     want = fns["channels_last"]().int_repr().numpy().astype(np.int32)
     k = ConvKernel(p)
-    call = conv_call(p)
     k.prepare(call.wei)
     got = p.dst.from_physical(k(call.src, call.bias, **call.attrs)).astype(np.int32)
     assert np.abs(got - want).max() <= 1
@@ -120,9 +117,8 @@ def test_bench_torch_int8_column_computes_the_same_convolution(kgen_cache_dir):
     for line in ("--dt=u8:s8:u8 --attr-zero-points=wei:common:1:s8 mb1ic8ih6oc16oh6kh3ph1",
                  "--dt=u8:s8:s8 mb1ic8ih6oc16oh6kh3ph1"):
         q = _problem(line)
-        rng = np.random.default_rng(SEED)
-        x, w, b = fill_conv(q, rng)
-        assert bench_conv._torch_fns(torch, q, x, w, b, conv_attr_values(q, rng)[0]) == {}
+        qc = conv_call(q)
+        assert bench_conv._torch_fns(torch, q, qc.x, qc.w, qc.bias, qc.quant) == {}
 
 
 @pytest.mark.parametrize("args, message", [

@@ -257,7 +257,7 @@ def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None
 def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log, tag: str = "") -> ProblemResult:
     """Plan, compile, check and time every candidate of one problem (and PyTorch's conv, if given)."""
     from ..api import ConvKernel
-    from ..verify import SEED, check_conv, conv_attr_values, conv_call, fill_conv
+    from ..verify import check_conv, conv_call
     from ..errors import KgenError
 
     d = p.desc
@@ -277,20 +277,18 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
             continue
         try:
             k = ConvKernel(c.problem, b, artifact=c.artifact, flags=c.flags, driver=c.driver)
-            why = check_conv(k, c.problem)            # also prepares the weights
+            call = conv_call(c.problem)
+            why = check_conv(k, c.problem, call=call)            # also prepares the weights
             if why:
                 c.status = f"wrong: {why}"
                 log(f"  {c.label}: WRONG ({why})")
                 continue
-            call = conv_call(c.problem)
-            fns[c.label] = k.bind(call.src, call.bias if c.problem.bias else None, **call.attrs)
+            fns[c.label] = k.bind(call.src, call.bias, **call.attrs)
         except KgenError as e:
             c.status = f"run failed: {e}"
     if torch is not None:
-        rng = np.random.default_rng(SEED)
-        x, w, bias = fill_conv(p, rng)
-        quant, _ = conv_attr_values(p, rng)
-        for name, fn in _torch_fns(torch, p, x, w, bias, quant).items():
+        call = conv_call(p)
+        for name, fn in _torch_fns(torch, p, call.x, call.w, call.bias, call.quant).items():
             fns[f"torch/{name}"] = fn
     times = median_times(fns, rounds) if fns else {}
     for c in r.candidates:

@@ -36,7 +36,7 @@ from ..errors import ArtifactError, CompileError, InputError, KgenError, RunErro
 from ..benchdnn.conv import (ATTR_FILE_PATTERN, DEFAULT_CONV_EXTRA_OPTIONS, ConvCase, conv_problem,
                              given_conv_quant_values, parse_conv_args)
 from ..problem.conv import ConvProblem, torch_wei_dims
-from ..verify import SEED, check_conv, conv_attr_values, fill_conv
+from ..verify import SEED, check_conv, conv_call
 from .npyio import load_npy, save_npy
 
 #: the fixed-name options that pass attribute arrays (besides --binary-I / --prelu-I)
@@ -111,13 +111,9 @@ def _attr_files(case: ConvCase, p: ConvProblem, given: dict) -> dict[str, np.nda
 
 
 def _perf(k: ConvKernel, p: ConvProblem, given: dict) -> str:
-    rng = np.random.default_rng(SEED)
-    x, w, b = fill_conv(p, rng)
-    quant, logical = conv_attr_values(p, rng, given)
-    inputs = {n: p.input_desc(n).to_physical(logical[n])
-              for n, _, op in p.post_op_inputs()}
-    k.prepare(p.wei.to_physical(w.reshape(p.wei.dims)))
-    call = k.bind(p.src.to_physical(x), b, **quant, **inputs)
+    data = conv_call(p, given)
+    k.prepare(data.wei)
+    call = k.bind(data.src, data.bias, **data.attrs)
     call()
     times = []
     for _ in range(7):

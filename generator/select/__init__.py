@@ -28,12 +28,14 @@ def heuristic_variant(p: ConvProblem) -> str:
 
 def heuristic_flags(p: ConvProblem, variant: str, backend: str) -> str:
     """The flag set of `--alg=auto`'s rule: "dt+uk+inner" for a u8 x s8 im2col in plain channels-last
-    layouts, ungrouped, on a backend with that flag set (llvm-cpu) when this CPU has AVX-512 VNNI (IREE's inner tiling puts its GEMM on
-    vpdpbusd: measured 1.5-1.9x the default flags on ResNet-50 layers, README); else "default"."""
+    layouts (im2col's channels-last GEMM), ungrouped, on a backend with that flag set (llvm-cpu) when
+    this CPU has AVX-512 VNNI (IREE's inner tiling puts the GEMM on vpdpbusd: measured 1.5-1.9x the
+    default flags on ResNet-50 layers, README); else "default"."""
     from ..compile.backends import get_backend, host_matrix_features
-    has_flags = any(name == "dt+uk+inner" for name, _ in get_backend(backend).flag_sets)
+    b = get_backend(backend)
+    has_flags = any(name == "dt+uk+inner" for name, _ in b.flag_sets)
     if (has_flags and variant == "im2col" and (p.src.dtype.name, p.wei.dtype.name) == ("u8", "s8")
-            and p.desc.g == 1 and not p.src.is_blocked and not p.dst.is_blocked and p.src.order[-1] == 1
+            and p.desc.g == 1 and VARIANTS["im2col"].channels_last(p, b)
             and "avx512_vnni" in host_matrix_features()):
         return "dt+uk+inner"
     return "default"
