@@ -181,17 +181,22 @@ def test_tuned_table_errors_are_one_line(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("line, vnni, want", [
-    ("--dt=u8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", True, ("im2col", "dt+uk+inner")),
+    ("--dt=u8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", True, ("brgemm", "default")),
+    ("--dt=u8:s8:u8 mb1ic16ih6oc24oh6kh3ph1", True, ("brgemm", "default")),                   # NCHW
     ("--dt=u8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", False, ("direct", "default")),
     ("--dt=u8:s8:u8 --stag=axb --dtag=axb g2mb1ic16ih6oc24oh6kh3ph1", True, ("direct", "default")),
-    ("--dt=u8:s8:u8 mb1ic16ih6oc24oh6kh3ph1", True, ("direct", "default")),                   # NCHW
-    ("--dt=s8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh1ph0", True, ("im2col", "default")),
+    ("--dt=u8:s8:u8 --stag=axb --dtag=axb mb1ic16id4oc24kd3pd1", True, ("im2col", "dt+uk+inner")),  # 3D
+    ("--dt=s8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh1ph0", True, ("brgemm", "default")),
+    ("--dt=s8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh1ph0", False, ("im2col", "default")),
 ])
-def test_heuristic_takes_vnni_flags_only_where_the_cpu_has_them(line, vnni, want, tmp_path, monkeypatch):
+def test_heuristic_takes_vnni_kernels_only_where_the_cpu_has_them(line, vnni, want, tmp_path, monkeypatch):
+    import dataclasses
+
     from generator.compile import backends
     monkeypatch.setenv("KGEN_TUNED_TABLE", str(tmp_path / "none.json"))
     flags = {"avx2", "avx512f"} | ({"avx512_vnni"} if vnni else set())
-    monkeypatch.setattr(backends, "host_cpu_flags", lambda: frozenset(flags))
+    monkeypatch.setitem(backends.BACKENDS, "llvm-cpu", dataclasses.replace(backends.BACKENDS["llvm-cpu"],
+                                                                          cpu_features=frozenset(flags)))
     c = choose(_problem("--alg=auto " + line), "llvm-cpu")
     assert (c.variant, c.flags, c.source) == (*want, "heuristic")
     assert choose(_problem("--alg=auto " + line), "vulkan").flags == "default"
@@ -203,8 +208,7 @@ def test_auto_runs_the_vnni_choice(tmp_path, monkeypatch, kgen_cache_dir):
     p = _problem("--alg=auto --dt=u8:s8:u8 --stag=axb --dtag=axb --attr-scales=src:common:0.5+dst:common:2 "
                  "--attr-zero-points=src:common:2 mb1ic24ih7oc40oh7kh3ph1")
     k = ConvKernel(p)
-    assert (k.problem.alg, k.flags) == ("im2col", "dt+uk+inner")
-    assert "--iree-llvmcpu-enable-inner-tiled" in k.artifact.flags
+    assert (k.problem.alg, k.flags) == ("brgemm", "default")
     from generator.verify import check_conv
     assert check_conv(k, k.problem) is None
 

@@ -61,7 +61,7 @@ continuation), with the conv options::
 
     kgen conv [--dir=FWD_B|FWD_D|FWD_I] [--dt=f32|f16|bf16|s8:s8:s32 ...] [--bia-dt=DT]
               [--stag=TAG] [--wtag=TAG] [--dtag=TAG] [--alg=direct|im2col|winograd|spatial_pack|
-              indirect|auto] [--attr-post-ops=relu] [--mb=N] [--backend=...] [--src=F.npy]
+              indirect|brgemm|auto] [--attr-post-ops=relu] [--mb=N] [--backend=...] [--src=F.npy]
               [--wei=F.npy] [--bia=F.npy] [--dst=F.npy] [--mode=C|P] [--batch=FILE] DESC...
 
 * ``--dt`` takes one data type (used for src, weights and dst) or three joined by ``:`` in the
@@ -290,7 +290,7 @@ DEFAULT_DT = ("f32", "f32", "f32")
 
 #: ``--alg`` spellings -> the product's algorithm name (benchdnn's str2alg names are aliases).
 ALGORITHMS = ("direct", "im2col", "winograd", "winograd_f2", "winograd_f4", "winograd_f6", "spatial_pack",
-              "indirect", "auto")
+              "indirect", "brgemm", "auto")
 _ALG_ALIASES = {"convolution_direct": "direct", "wino": "winograd", "convolution_wino": "winograd",
                 "convolution_winograd": "winograd", "convolution_auto": "auto"}
 DEFAULT_ALG = "direct"

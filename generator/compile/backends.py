@@ -229,6 +229,9 @@ BACKENDS: dict[str, Backend] = {
             driver_env="KGEN_CPU_DRIVER",
             torch_device="cpu",
             mmt4d_tile=host_mmt4d_tile(),
+            # the host's own features: the module is compiled for it (target-cpu=host), the brgemm
+            # variant's microkernels too
+            cpu_features=frozenset(host_matrix_features()),
             # IREE_NOTES section 7: data tiling (mmt4d for matmuls, off by default in 3.13), its ukernels,
             # and IREE's own im2col rewrite of named convs
             flag_sets=(

@@ -48,6 +48,9 @@ class Variant:
     refused: Callable[[ConvProblem, TargetCaps], str | None] = lambda p, target: None
     # computes with channels last: its compute gets (N, sp.., G, IC/G) and returns (N, sp.., G, OC/G)
     channels_last: Callable[[ConvProblem, TargetCaps], bool] = lambda p, target: False
+    # a second prepared tensor derived from the prepared weights once, in prepare (brgemm's s8
+    # compensation), or None; compute then gets it as `extra=`
+    extra_prepared: Callable[[Plan, Value, ConvProblem, TargetCaps], Value | None] = lambda plan, w, p, target: None
 
 
 def _applies_always(p: ConvProblem) -> str | None:
@@ -432,6 +435,112 @@ def _winograd_refused(p: ConvProblem, target: TargetCaps) -> str | None:
     return None
 
 
+# brgemm: oneDNN's batch-reduce GEMM convolution (brg_conv_fwd) as a generated microkernel. The CPU
+# feature each microkernel needs -> its name in templates/conv_brgemm.mlir.j2, in order of preference.
+BRGEMM_ISA = {"avx512_vnni": "vnni"}
+# vnni register block: RW output pixels x RO vectors of 16 output channels, all in zmm registers (32):
+# RW * RO accumulators + RO weight vectors + 1 broadcast source quad
+_ZMM_REGISTERS = 32
+
+
+def _brgemm_why_not(p: ConvProblem) -> str | None:
+    d = p.desc
+    if not (p.src.dtype.name in ("u8", "s8") and p.wei.dtype.name == "s8"):
+        return (f"its microkernel multiplies u8 (or shifted s8) sources by s8 weights (vpdpbusd), not "
+                f"{p.src.dtype.name}:{p.wei.dtype.name}")
+    if d.g > 1:
+        return "it is generated for ungrouped convolutions only (use direct or im2col for groups)"
+    if d.ndims == 5:
+        return "it is generated for 1D and 2D convolutions only"
+    return None
+
+
+def brgemm_isa(target: TargetCaps) -> str | None:
+    """The brgemm microkernel `target`'s CPU can run ("vnni"), or None."""
+    return next((isa for feature, isa in BRGEMM_ISA.items() if feature in target.cpu_features), None)
+
+
+def _brgemm_refused(p: ConvProblem, target: TargetCaps) -> str | None:
+    if brgemm_isa(target) is None:
+        have = ", ".join(sorted(target.cpu_features)) or "none"
+        return (f"its microkernel needs a CPU with {' or '.join(BRGEMM_ISA)} (this target's matrix features: "
+                f"{have})")
+    return None
+
+
+def brgemm_blocking(p: ConvProblem) -> tuple[int, int, int]:
+    """(rw, ro, rh): the register block (rw output pixels x ro vectors of 16 channels, rw * ro + ro + 1
+    zmm registers) and the output rows per workgroup. The block maximises the vpdpbusd per load
+    (rw * ro per ro weight loads + rw broadcasts: the loads bound the kernel as much as the multiplies)
+    times the share of useful work (OW and OC rounded up to whole blocks are computed and cropped):
+    ic64 56x56 3x3 takes 6 x 4 (one thread: 245 us; 4 x 4: 280 us), a 7-wide layer 7 x 3, not 1 x 4.
+    rh cuts the rows into about 8 workgroups per channel block and image, for every core."""
+    sp = p.desc.spatial()
+    ow, oh, oc = sp[-1].o, sp[0].o if len(sp) == 2 else 1, p.desc.oc
+
+    def score(rw: int, ro: int) -> tuple[float, int]:
+        useful = ow / (-(-ow // rw) * rw) * oc / (-(-oc // (16 * ro)) * 16 * ro)
+        return rw * ro / (rw + ro) * useful, rw * ro
+
+    blocks = [(rw, ro) for ro in range(1, min(4, -(-oc // 16)) + 1)
+              for rw in range(1, min(16, (_ZMM_REGISTERS - ro - 1) // ro) + 1)]
+    rw, ro = max(blocks, key=lambda b: score(*b))
+    return rw, ro, max(1, -(-oh // 8))
+
+
+def _brgemm_weights(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) -> Value:
+    """(1, OC, IC, [KH,] KW) -> (OCB, KH, KW, ICp/4, RO, 64): per block of RO*16 output channels, tap and
+    quad of input channels, RO rows of 16 channels x 4 input channels (vpdpbusd's operand order); the
+    channels padded with zero weights to whole blocks."""
+    d = p.desc
+    _, ro, _ = brgemm_blocking(p)
+    w = plan.collapse(w, [[0, 1]] + [[i] for i in range(2, len(w.shape))])             # OC IC K..
+    if d.ndims == 3:
+        w = plan.expand(w, [[0], [1], [2, 3]], w.shape[:2] + (1,) + w.shape[2:])       # OC IC 1 KW
+    oc, ic, kh, kw = w.shape
+    ocp, icp = -(-oc // (16 * ro)) * 16 * ro, -(-ic // 4) * 4
+    w = plan.pad(w, [ocp - oc, icp - ic, 0, 0])
+    w = plan.expand(w, [[0, 1, 2], [3, 4], [5], [6]], (ocp // (16 * ro), ro, 16, icp // 4, 4, kh, kw))
+    w = plan.transpose(w, [0, 5, 6, 3, 1, 2, 4])                                        # OCB KH KW IC4 RO 16 4
+    return plan.collapse(w, [[0], [1], [2], [3], [4], [5, 6]])
+
+
+def _brgemm_compensation(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) -> Value | None:
+    """For an s8 source, which the kernel shifts to u8 (x + 128): -128 * the sum of each output channel's
+    weights over all taps and input channels, (OCp,) i32, computed once in prepare as oneDNN's s8s8
+    compensation; the microkernel starts its accumulators from it. The shift happens after the zero
+    padding, so padded taps contribute 128 * w too and the one sum over all taps cancels them."""
+    if p.src.dtype.name != "s8":
+        return None
+    return plan.add("brgemm_compensation", w, (w.shape[0] * w.shape[4] * 16,), "i32")
+
+
+def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: TargetCaps,
+                    extra: Value | None = None) -> Value:
+    """x is (N, [H,] W, 1, IC), padded; returns (N, [OH,] OW, 1, OC) in i32. An s8 source is shifted to
+    u8 here, after every padding, and `extra` is its compensation (`_brgemm_compensation`)."""
+    d = p.desc
+    sp = d.spatial()
+    one_d = d.ndims == 3
+    x = plan.collapse(x, [[i] for i in range(len(x.shape) - 2)] + [[len(x.shape) - 2, len(x.shape) - 1]])
+    if one_d:
+        x = plan.expand(x, [[0, 1], [2], [3]], (x.shape[0], 1) + x.shape[1:])           # N 1 W IC
+    (sh, dh, kh, oh), (sw, dw, kw, ow) = [(1, 1, 1, 1)] * one_d + [(s.s, s.d + 1, s.k, s.o) for s in sp]
+    rw, ro, rh = brgemm_blocking(p)
+    n, ih, iw, ic = x.shape
+    x = plan.pad(x, [0, 0, 0, -ic % 4])
+    if p.src.dtype.name == "s8":
+        x = plan.add("flip_sign_bit", x, x.shape, "i8")
+    ocb = w.shape[0]
+    acc = plan.add("brgemm", x, (n, oh, ow, ocb * ro * 16), "i32", wei=w, comp=extra, isa=brgemm_isa(target),
+                   strides=[sh, sw], dilations=[dh, dw], rw=rw, rh=rh)
+    acc = plan.slice(acc, [0, 0, 0, 0], (n, oh, ow, d.oc))
+    if one_d:
+        acc = plan.collapse(acc, [[0, 1], [2], [3]])
+    return plan.expand(acc, [[i] for i in range(len(acc.shape) - 1)] + [[len(acc.shape) - 1, len(acc.shape)]],
+                       acc.shape[:-1] + (1, d.oc))
+
+
 # Each Winograd transform is one factor of C1 . X . C2^T: iteration dims (the last one reduced), and the
 # indices of the constant matrix, of the operand and of the result. `_mmt4d` stages use the packed
 # mmt4d operand order (tile columns split t1 * M0 + t0, output channels ob * N0 + o0).
@@ -574,6 +683,12 @@ VARIANTS = {v.name: v for v in (
     Variant("spatial_pack", _applies_always, _grouped_weights, _spatial_pack_compute,
             "output tiled in H and W (4x8), halo'd input tiles gathered, an unpadded conv per tile, "
             "tiles reassembled by the output map"),
+    Variant("brgemm", _brgemm_why_not, _brgemm_weights, _brgemm_compute,
+            "oneDNN's batch-reduce GEMM conv as a generated microkernel (one custom dispatch): channels-last "
+            "u8 source x s8 weights packed once in vpdpbusd order, register blocks of output pixels x 64 "
+            "channels reduced over taps and channels; s8 sources shifted to u8 with a compensation from "
+            "prepare; avx512_vnni CPUs", refused=_brgemm_refused, channels_last=lambda p, target: True,
+            extra_prepared=_brgemm_compensation),
     *(Variant(name, _winograd_why_not, _winograd_weights, _winograd_compute,
               f"Winograd F({m}x{m}, 3x3): matrices from interpolation points (conv_math), filter transform in "
               f"prepare, tiles batched into one matmul over IC per transform position", refused=_winograd_refused)
@@ -810,6 +925,7 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
                       prep_args=[wbuf], prep_steps=prep.steps, prep_results=[prepared] + ([wref] if wref else []),
                       aliases=_signature_aliases(wbuf, args, out, prepared))
     prepared = v.weights(prep, wc, cp, target)
+    extra = v.extra_prepared(prep, prepared, cp, target)
 
     # conv: src buffer -> logical -> crop/pad -> grouped -> compute -> epilogue -> dst buffer. A
     # channels-last variant sees the tensors with C last, (N, sp.., C): the source and destination
@@ -822,7 +938,9 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     plan = Plan("v")
     src = Value("src", (p.src.buffer_nelems,), p.src.dtype.mlir)
     w = Value("w", prepared.shape, prepared.elem)
-    args = [src, w] + ([Value("wref", wref.shape, wref.elem)] if wref is not None else [])
+    wx = Value("wx", extra.shape, extra.elem) if extra is not None else None
+    wr = Value("wref", wref.shape, wref.elem) if wref is not None else None
+    args = [src, w] + [a for a in (wx, wr) if a is not None]
     bias = None
     if p.bias and not p.has_attributes:
         bias = Value("bias", (d.oc,), "f32")
@@ -849,7 +967,7 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     x = plan.expand(x, split, gshape)
     if cp is not p:
         x = _to_i32(plan, x, p.src.dtype, True)
-    acc = v.compute(plan, x, w, cp, target)
+    acc = v.compute(plan, x, w, cp, target, **({"extra": wx} if wx is not None else {}))
     if target.acc_apart:
         acc = _barrier(plan, acc)
     if p.has_attributes:
@@ -869,7 +987,7 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
             return grouped(plan_, relayout.buffer_to_logical(plan_, buf, desc.permute_axes(to_cl) if cl else desc, form))
 
         y = plan_attr_epilogue(plan, acc, p, AccLayout(per_oc, full, dst_buffer, lambda plan_: None), args, src,
-                               args[2] if wref is not None else None, form, _result_elem(p, target))
+                               wr, form, _result_elem(p, target))
     else:
         grouped_bias = None
         if bias is not None:
@@ -880,5 +998,6 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     y = plan.collapse(y, split)
     out = _as_dst_type(plan, relayout.logical_to_buffer(plan, y, dst_desc, form, None), p)
     return render(TEMPLATE, header=header, fn=name, args=args, steps=plan.steps, result=out,
-                  prep_args=[wbuf], prep_steps=prep.steps, prep_results=[prepared] + ([wref] if wref else []),
+                  prep_args=[wbuf], prep_steps=prep.steps,
+                  prep_results=[prepared] + [r for r in (extra, wref) if r is not None],
                   aliases=_signature_aliases(wbuf, args, out, prepared))

@@ -188,6 +188,20 @@ class WinogradTransform(Step):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Brgemm(Step):
+    """The brgemm variant's microkernel (templates/conv_brgemm.mlir.j2), one custom dispatch: the padded
+    channels-last source (N, IHp, IWp, ICp) u8 x weights (OCB, KH, KW, ICp/4, RO, 64) s8 in vpdpbusd order
+    -> (N, OH, OW, OCp) i32."""
+    wei: Value
+    comp: Value | None              # (OCp,) i32 the accumulators start from (an s8 source's compensation)
+    isa: str                        # "vnni" (vpdpbusd on zmm registers) or "amx" (tdpbusd on tiles)
+    strides: list[int]              # (h, w)
+    dilations: list[int]            # (h, w), 1 = dense
+    rw: int                         # output pixels per register block
+    rh: int                         # output rows per workgroup
+
+
+@dataclass(frozen=True, kw_only=True)
 class ConvEpilogue(Step):
     """Accumulator -> (+ bias) -> (ReLU) -> destination type, saturated."""
     bias: Value | None
@@ -273,7 +287,9 @@ STEP_TYPES: dict[str, type[Step]] = {
     "conv_epilogue": ConvEpilogue, "conv_attr_epilogue": ConvAttrEpilogue,
     "zp_window_sum": ZpWindowSum, "zp_weights": ZpWeights, "zp_taps": ZpTaps,
     "zp_weight_sums": ZpWeightSums, "zp_weights_common": ZpWeightsCommon, "zp_combine": ZpCombine,
-    "broadcast": Broadcast,
+    "broadcast": Broadcast, "brgemm": Brgemm,
+    "brgemm_compensation": Step,    # -128 * sum of the brgemm weights per output channel (prepare)
+    "flip_sign_bit": Step,          # s8 -> u8 + 128 (x xor 0x80), elementwise
 }
 
 

@@ -48,6 +48,10 @@ class TargetCaps:
     acc_apart: bool = False
     # grouped (batched) GEMMs fail to compile: IREE 3.13's inner-tiled data tiling
     grouped_gemm_fails: bool = False
+    # the matrix features of the CPU the code is compiled for (`compile.backends.MATRIX_FEATURES`
+    # spelling: "avx512_vnni", "amx_int8", ...): generated microkernels call their intrinsics (the brgemm
+    # variant), flag sets and heuristics depend on them; empty where the target is no CPU
+    cpu_features: frozenset[str] = frozenset()
 
     @property
     def relayout_forms(self) -> tuple[str, ...]:

@@ -29,21 +29,26 @@ def heuristic_variant(p: ConvProblem) -> str:
 def heuristic_flags(p: ConvProblem, variant: str, backend: str) -> str:
     """The flag set of `--alg=auto`'s rule: "dt+uk+inner" for a u8 x s8 im2col in plain channels-last
     layouts (im2col's channels-last GEMM), ungrouped, on a backend with that flag set (llvm-cpu) when
-    this CPU has AVX-512 VNNI (IREE's inner tiling puts the GEMM on vpdpbusd: measured 1.5-1.9x the
+    its CPU has AVX-512 VNNI (IREE's inner tiling puts the GEMM on vpdpbusd: measured 1.5-1.9x the
     default flags on ResNet-50 layers, README); else "default"."""
-    from ..compile.backends import get_backend, host_matrix_features
+    from ..compile.backends import get_backend
     b = get_backend(backend)
     has_flags = any(name == "dt+uk+inner" for name, _ in b.flag_sets)
     if (has_flags and variant == "im2col" and (p.src.dtype.name, p.wei.dtype.name) == ("u8", "s8")
-            and p.desc.g == 1 and VARIANTS["im2col"].channels_last(p, b)
-            and "avx512_vnni" in host_matrix_features()):
+            and p.desc.g == 1 and VARIANTS["im2col"].channels_last(p, b) and "avx512_vnni" in b.cpu_features):
         return "dt+uk+inner"
     return "default"
 
 
 def heuristic(p: ConvProblem, backend: str) -> Choice:
-    """`--alg=auto` without a measurement: `heuristic_variant`, except that a u8 x s8 problem in plain
-    channels-last layouts takes im2col where this CPU's VNNI makes its GEMM fast (`heuristic_flags`)."""
+    """`--alg=auto` without a measurement: brgemm wherever it applies and the backend's CPU runs its
+    microkernel (u8 x s8, ungrouped, 1D/2D, AVX-512 VNNI: measured 2-3x im2col under dt+uk+inner on
+    ResNet-50 layers, README); else `heuristic_variant`, except that a u8 x s8 problem in plain
+    channels-last layouts takes im2col where the CPU's VNNI makes its GEMM fast (`heuristic_flags`)."""
+    from ..compile.backends import get_backend
+    from ..emit.conv import why_not
+    if why_not(dataclasses.replace(p, alg="brgemm"), get_backend(backend)) is None:
+        return Choice("brgemm", "default", "heuristic")
     v = heuristic_variant(p)
     if heuristic_flags(p, "im2col", backend) != "default":
         v = "im2col"
