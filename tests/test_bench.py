@@ -98,13 +98,24 @@ def test_bench_conv_times_quantized_kernels_with_their_attributes(kgen_cache_dir
     assert all(c.seconds > 0 for c in r.candidates)
 
 
+# benchdnn's right padding is what the output size leaves: a stem-like ph3 with right 2 and a stride-2
+# 1x1 with right -1 are PyTorch's symmetric padding 3 and 0; a right padding that changes the output count is not
+@pytest.mark.parametrize("line, want", [
+    ("mb1ic3ih224oc64oh112kh7sh2ph3", [3, 3]), ("mb1ic256ih56oc512oh28kh1sh2ph0", [0, 0]),
+    ("mb1ic4ih6oc4oh8kh3ph2", [2, 2]), ("mb1ic4ih6oc4oh7kh3ph2", None)])
+def test_torch_padding_is_symmetric_where_it_computes_the_same_outputs(line, want):
+    assert bench_conv.torch_padding(_problem(line)) == want
+
+
 @pytest.mark.filterwarnings("ignore::UserWarning")
-def test_bench_torch_int8_column_computes_the_same_convolution(kgen_cache_dir):
-    # the PyTorch int8 column is torch.ao's quantized conv on the same problem: same values out
+@pytest.mark.parametrize("line", [QUANT_LINE, QUANT_LINE.replace("mb1ic8ih6oc16oh6kh3ph1", "mb1ic3ih16oc16oh8kh7sh2ph3")])
+def test_bench_torch_int8_column_computes_the_same_convolution(line, kgen_cache_dir):
+    # the PyTorch int8 column is torch.ao's quantized conv on the same problem: same values out (also
+    # where benchdnn's right padding is smaller than the left: torch's symmetric padding reads no more)
     torch = pytest.importorskip("torch")
     from generator.verify import conv_call
     import numpy as np
-    p = _problem(QUANT_LINE)
+    p = _problem(line)
     call = conv_call(p)
     fns = bench_conv._torch_fns(torch, p, call.x, call.w, call.bias, call.quant)
     assert set(fns) == {"nchw", "channels_last"}

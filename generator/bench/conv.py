@@ -22,6 +22,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..problem.geometry import output_size
 from ..select.candidates import DEFAULT_LAYOUTS, Candidate, plan_candidates
 from .timing import best_times, import_torch, median_times
 
@@ -119,15 +120,14 @@ def _torch_fns(torch, p, x: np.ndarray, w: np.ndarray, b: np.ndarray | None, qua
     xt = torch.from_numpy(np.asarray(x, np.float32)).to(tdt)
     wt = torch.from_numpy(np.asarray(w, np.float32)).to(tdt)
     bt = None if b is None else torch.from_numpy(np.asarray(b, np.float32)).to(tdt)
-    symmetric = all(s.p == s.p_r for s in sp)
+    padding = torch_padding(p)
     pads = [v for s in reversed(sp) for v in (s.p, s.p_r)]       # F.pad: last dim first; negative crops
-    kw = dict(stride=[s.s for s in sp], dilation=[s.d + 1 for s in sp], groups=d.g,
-              padding=[s.p for s in sp] if symmetric else 0)
+    kw = dict(stride=[s.s for s in sp], dilation=[s.d + 1 for s in sp], groups=d.g, padding=padding or 0)
 
     def make(xx, ww):
         def run():
             with torch.inference_mode():
-                return conv(xx if symmetric else F.pad(xx, pads), ww, bt, **kw)
+                return conv(xx if padding is not None else F.pad(xx, pads), ww, bt, **kw)
         return run
 
     fns = {"nchw": make(xt, wt)}
@@ -137,17 +137,27 @@ def _torch_fns(torch, p, x: np.ndarray, w: np.ndarray, b: np.ndarray | None, qua
     return fns
 
 
+def torch_padding(p) -> list[int] | None:
+    """PyTorch's symmetric `padding=` computing `p`'s outputs, or None (then the source is padded first).
+    benchdnn's right padding is whatever the output size leaves (the ResNet-50 stem: ph3, right 2); a
+    smaller right padding with the same output count reads no other pixel, so PyTorch's symmetric one
+    computes the same values."""
+    sp = p.desc.spatial()
+    if all(s.p >= 0 and output_size(s.i, s.k, s.s, s.p, s.p, s.d) == s.o for s in sp):
+        return [s.p for s in sp]
+    return None
+
+
 def _torch_quantized_fns(torch, p, x, w, b, quant: dict) -> dict[str, Callable[[], object]]:
     """torch.ao.nn.quantized.ConvNd (ConvReLUNd for a relu post-op) on the x86 engine, the path a
     PyTorch user quantizes with: u8 source, s8 weights (per tensor or per output channel), u8
     destination, common scales and source / destination zero points, symmetric padding. Anything
-    else has no PyTorch counterpart here ({})."""
+    else (a padding torch's symmetric one cannot express, too) has no PyTorch counterpart here ({})."""
     from ..problem.attr import Eltwise
-    sp = p.desc.spatial()
     relu = [op for op in p.post_ops if isinstance(op, Eltwise) and op.kind == "relu" and not op.alpha]
     if (p.wei.dtype.name, p.dst.dtype.name) != ("s8", "u8") or len(relu) != len(p.post_ops) or len(relu) > 1 \
             or "wei_zp" in quant or any(np.ndim(v) for k, v in quant.items() if k != "wei_scale") \
-            or any(s.p != s.p_r for s in sp) or "x86" not in torch.backends.quantized.supported_engines:
+            or torch_padding(p) is None or "x86" not in torch.backends.quantized.supported_engines:
         return {}
     torch.backends.quantized.engine = "x86"
     with warnings.catch_warnings():     # torch 2.13 deprecates its quantized tensors (still the x86 path)
@@ -166,7 +176,7 @@ def _make_torch_quantized_fns(torch, p, x, w, b, quant: dict) -> dict[str, Calla
     wt = torch.from_numpy(np.ascontiguousarray(w, np.int8))
     qw = (torch._make_per_channel_quantized_tensor(wt, torch.from_numpy(ws), torch.zeros(d.oc, dtype=torch.int64), 0)
           if ws.ndim else torch._make_per_tensor_quantized_tensor(wt, float(ws), 0))
-    conv = cls(d.ic, d.oc, [s.k for s in sp], stride=[s.s for s in sp], padding=[s.p for s in sp],
+    conv = cls(d.ic, d.oc, [s.k for s in sp], stride=[s.s for s in sp], padding=torch_padding(p),
                dilation=[s.d + 1 for s in sp], groups=d.g)
     conv.set_weight_bias(qw, None if b is None else torch.from_numpy(np.asarray(b, np.float32)))
     conv.scale, conv.zero_point = float(quant.get("dst_scale", 1.0)), int(quant.get("dst_zp", 0))

@@ -525,13 +525,13 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     x = plan.collapse(x, [[i] for i in range(len(x.shape) - 2)] + [[len(x.shape) - 2, len(x.shape) - 1]])
     if one_d:
         x = plan.expand(x, [[0, 1], [2], [3]], (x.shape[0], 1) + x.shape[1:])           # N 1 W IC
-    (sh, dh, kh, oh), (sw, dw, kw, ow) = [(1, 1, 1, 1)] * one_d + [(s.s, s.d + 1, s.k, s.o) for s in sp]
-    rw, ro, rh = brgemm_blocking(p)
-    n, ih, iw, ic = x.shape
+    (sh, dh, oh), (sw, dw, ow) = [(1, 1, 1)] * one_d + [(s.s, s.d + 1, s.o) for s in sp]
+    rw, _, rh = brgemm_blocking(p)
+    n, ic = x.shape[0], x.shape[3]
     x = plan.pad(x, [0, 0, 0, -ic % 4])
     if p.src.dtype.name == "s8":
         x = plan.add("flip_sign_bit", x, x.shape, "i8")
-    ocb = w.shape[0]
+    ocb, ro = w.shape[0], w.shape[4]                   # the channel blocks prepare packed the weights in
     acc = plan.add("brgemm", x, (n, oh, ow, ocb * ro * 16), "i32", wei=w, comp=extra, isa=brgemm_isa(target),
                    strides=[sh, sw], dilations=[dh, dw], rw=rw, rh=rh)
     acc = plan.slice(acc, [0, 0, 0, 0], (n, oh, ow, d.oc))

@@ -194,7 +194,7 @@ class Brgemm(Step):
     -> (N, OH, OW, OCp) i32."""
     wei: Value
     comp: Value | None              # (OCp,) i32 the accumulators start from (an s8 source's compensation)
-    isa: str                        # "vnni" (vpdpbusd on zmm registers) or "amx" (tdpbusd on tiles)
+    isa: str                        # the microkernel (emit.conv.BRGEMM_ISA): "vnni", vpdpbusd on zmm registers
     strides: list[int]              # (h, w)
     dilations: list[int]            # (h, w), 1 = dense
     rw: int                         # output pixels per register block

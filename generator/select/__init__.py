@@ -49,10 +49,9 @@ def heuristic(p: ConvProblem, backend: str) -> Choice:
     from ..emit.conv import why_not
     if why_not(dataclasses.replace(p, alg="brgemm"), get_backend(backend)) is None:
         return Choice("brgemm", "default", "heuristic")
-    v = heuristic_variant(p)
     if heuristic_flags(p, "im2col", backend) != "default":
-        v = "im2col"
-    return Choice(v, heuristic_flags(p, v, backend), "heuristic")
+        return Choice("im2col", "dt+uk+inner", "heuristic")
+    return Choice(heuristic_variant(p), "default", "heuristic")
 
 
 def choose(p: ConvProblem, backend: str) -> Choice:
