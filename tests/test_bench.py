@@ -191,25 +191,33 @@ def test_tuned_table_errors_are_one_line(tmp_path, monkeypatch):
         choose(p, "llvm-cpu")
 
 
-@pytest.mark.parametrize("line, vnni, want", [
-    ("--dt=u8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", True, ("brgemm", "default")),
-    ("--dt=u8:s8:u8 mb1ic16ih6oc24oh6kh3ph1", True, ("brgemm", "default")),                   # NCHW
-    ("--dt=u8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", False, ("direct", "default")),
-    ("--dt=u8:s8:u8 --stag=axb --dtag=axb g2mb1ic16ih6oc24oh6kh3ph1", True, ("direct", "default")),
-    ("--dt=u8:s8:u8 --stag=axb --dtag=axb mb1ic16id4oc24kd3pd1", True, ("im2col", "dt+uk+inner")),  # 3D
-    ("--dt=s8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh1ph0", True, ("brgemm", "default")),
-    ("--dt=s8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh1ph0", False, ("im2col", "default")),
+@pytest.mark.parametrize("line, feature, want", [
+    ("--dt=u8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", "avx512_vnni", ("brgemm", "default")),
+    ("--dt=u8:s8:u8 mb1ic16ih6oc24oh6kh3ph1", "avx512_vnni", ("brgemm", "default")),                   # NCHW
+    ("--dt=u8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", None, ("direct", "default")),
+    ("--dt=u8:s8:u8 --stag=axb --dtag=axb g2mb1ic16ih6oc24oh6kh3ph1", "avx512_vnni", ("direct", "default")),
+    ("--dt=u8:s8:u8 --stag=axb --dtag=axb mb1ic16id4oc24kd3pd1", "avx512_vnni", ("im2col", "dt+uk+inner")),  # 3D
+    ("--dt=s8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh1ph0", "avx512_vnni", ("brgemm", "default")),
+    ("--dt=s8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh1ph0", None, ("im2col", "default")),
+    # bf16 on avx512_bf16 (VNNI alone does not run it); f32 keeps the heuristic's variant (Winograd here)
+    ("--dt=bf16 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", "avx512_bf16", ("brgemm", "default")),
+    ("--dt=bf16:bf16:f32 mb1ic16iw6oc24ow6kw3pw1", "avx512_bf16", ("brgemm", "default")),
+    ("--dt=bf16 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", "avx512_vnni", (None, "default")),
+    ("--dt=f32 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", "avx512_bf16", (None, "default")),
 ])
-def test_heuristic_takes_vnni_kernels_only_where_the_cpu_has_them(line, vnni, want, tmp_path, monkeypatch):
+def test_heuristic_takes_microkernels_only_where_the_cpu_has_them(line, feature, want, tmp_path, monkeypatch):
     import dataclasses
 
     from generator.compile import backends
+    from generator.select import heuristic_variant
     monkeypatch.setenv("KGEN_TUNED_TABLE", str(tmp_path / "none.json"))
-    flags = {"avx2", "avx512f"} | ({"avx512_vnni"} if vnni else set())
+    flags = {"avx2", "avx512f"} | ({feature} if feature else set())
     monkeypatch.setitem(backends.BACKENDS, "llvm-cpu", dataclasses.replace(backends.BACKENDS["llvm-cpu"],
                                                                           cpu_features=frozenset(flags)))
-    c = choose(_problem("--alg=auto " + line), "llvm-cpu")
-    assert (c.variant, c.flags, c.source) == (*want, "heuristic")
+    p = _problem("--alg=auto " + line)
+    c = choose(p, "llvm-cpu")
+    variant = want[0] or heuristic_variant(p)            # None: whatever the layout heuristic picks
+    assert (c.variant, c.flags, c.source) == (variant, want[1], "heuristic")
     assert choose(_problem("--alg=auto " + line), "vulkan").flags == "default"
 
 

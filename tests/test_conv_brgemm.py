@@ -1,7 +1,7 @@
-"""The brgemm variant: a generated int8 microkernel (vpdpbusd on avx512_vnni) in a custom dispatch.
-Generated and compiled for a VNNI CPU on any machine; run and checked against the float64 reference
-where the host has avx512_vnni (elsewhere those tests skip with that reason); refused with a clear
-error on targets without the feature."""
+"""The brgemm variant: generated microkernels in a custom dispatch, int8 on vpdpbusd (avx512_vnni), bf16
+on vdpbf16ps (avx512_bf16), f32 on FMAs (avx512f). Generated and compiled for a CPU with the feature on
+any machine; run and checked against the float64 reference where the host has it (elsewhere those
+tests skip with that reason); refused with a clear error on targets without it."""
 from __future__ import annotations
 
 import dataclasses
@@ -19,9 +19,14 @@ from generator.errors import UnsupportedError
 from generator.problem.conv import ConvProblem
 from generator.verify import check_conv
 
-HOST_VNNI = "avx512_vnni" in host_matrix_features()
-needs_vnni = pytest.mark.skipif(not HOST_VNNI, reason="the host CPU has no avx512_vnni "
-                                "(grep avx512_vnni /proc/cpuinfo); generation and compilation are still tested")
+
+
+def needs(feature: str):
+    return pytest.mark.skipif(feature not in host_matrix_features(), reason=f"the host CPU has no {feature} "
+                              f"(grep {feature} /proc/cpuinfo); generation and compilation are still tested")
+
+
+needs_vnni = needs("avx512_vnni")
 
 
 def problem(line: str) -> ConvProblem:
@@ -29,12 +34,16 @@ def problem(line: str) -> ConvProblem:
     return conv_problem(case)
 
 
-def vnni_cpu(cpu: str = "cascadelake"):
-    """llvm-cpu compiling for a named VNNI CPU instead of the host, with the microkernel enabled."""
+def cpu_target(cpu: str = "cascadelake", features=("avx512f", "avx512_vnni")):
+    """llvm-cpu compiling for a named CPU instead of the host, with its microkernels enabled."""
     b = get_backend("llvm-cpu")
     flags = tuple(f if not f.startswith("--iree-llvmcpu-target-cpu=") else f"--iree-llvmcpu-target-cpu={cpu}"
                   for f in b.flags)
-    return dataclasses.replace(b, flags=flags, cpu_features=frozenset({"avx512_vnni"}))
+    return dataclasses.replace(b, flags=flags, cpu_features=frozenset(features))
+
+
+def vnni_cpu():
+    return cpu_target()
 
 
 # tails everywhere: IC not a multiple of 4, OC not of 16, OW not of the register block; strides,
@@ -58,6 +67,30 @@ CASES = [
     "--dt=s8:s8:u8 --attr-zero-points=src:common:-3+dst:common:4 --attr-scales=wei:per_oc "
     "--attr-post-ops=sum:0.5+relu mb2ic20ih9oc40oh9kh3ph1",
     "--dt=s8:s8:f32 --stag=nhwc --dtag=nhwc mb1ic64ih7oc64oh7kh1ph0",
+    "--dt=s8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic16ih12iw14oc32oh6ow5kh1kw3sh2sw3ph0pw0",   # uncropped right
+    # the epilogue in the microkernel's stores (StoreEpilogue): channel tails, saturation, odd scales
+    "--dt=u8:s8:u8 --dir=FWD_B --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.25+wei:per_oc+dst:common:2 "
+    "--attr-post-ops=relu mb2ic17ih13iw11oc33kh3kw2sh2ph1dh1",
+    "--dt=s8:s8:s8 --dir=FWD_B --attr-scales=wei:common:0.3+dst:common:0.7 mb1ic40ih9oc100oh9kh1ph0",
+    "--dt=u8:s8:s8 --stag=nhwc --dtag=nhwc --attr-scales=dst:common:0.0625 mb1ic64ih7oc64oh7kh3ph1",
+    "--dt=u8:s8:f32 --dir=FWD_B --stag=nChw16c --dtag=nChw16c --attr-post-ops=relu mb1ic20ih9oc40oh9kh3ph1",
+    "--dt=s8:s8:u8 --dir=FWD_B --stag=nwc --dtag=nwc --attr-scales=src:common:3+wei:per_oc mb1ic5iw20oc70kw3pw2sw3",
+]
+
+
+# the same geometry in bf16 (channel pairs: odd IC pads one zero channel) and f32
+FLOAT_CASES = [
+    "--stag=nhwc --dtag=nhwc mb1ic64ih14oc64oh14kh3ph1",
+    "--stag=nhwc --dtag=nhwc mb2ic17ih13iw11oc33kh3kw2sh2ph1dh1",
+    "--stag=nhwc --dtag=nhwc mb1ic3ih30oc70kh7sh2ph3",
+    "--stag=nhwc --dtag=nhwc mb1ic40ih9oc100oh9kh1ph0",
+    "--stag=nhwc --dtag=nhwc mb1ic16ih12oc32oh6kh1sh2ph0",                   # right padding -1: uncropped
+    "--stag=nwc --dtag=nwc mb2ic5iw20oc70kw3pw2sw3",
+    "mb1ic6ih9oc20kh2ph0",
+    "--stag=nChw16c --dtag=nChw16c --attr-post-ops=sum:0.5+linear:0.5:3 mb1ic20ih9oc40oh9kh3ph1",
+    # bias and ReLU, and scales, in the microkernel's stores; f(0) != 0 on the blocked destination's padding
+    "--dir=FWD_B --stag=nhwc --dtag=nhwc --attr-post-ops=relu mb2ic17ih13iw11oc33kh3kw2sh2ph1dh1",
+    "--dir=FWD_B --stag=nChw16c --dtag=nChw16c --attr-scales=src:common:0.5+wei:per_oc mb1ic20ih9oc40oh9kh3ph1",
 ]
 
 
@@ -66,6 +99,37 @@ CASES = [
 def test_brgemm_matches_the_reference(line):
     p = problem("--alg=brgemm " + line)
     assert check_conv(ConvKernel(p), p) is None
+
+
+@needs("avx512_bf16")
+@pytest.mark.parametrize("dt", ["bf16", "bf16:bf16:f32"])
+@pytest.mark.parametrize("line", FLOAT_CASES)
+def test_bf16_brgemm_matches_the_reference(line, dt):
+    p = problem(f"--alg=brgemm --dt={dt} " + line)
+    assert check_conv(ConvKernel(p), p) is None
+
+
+@needs("avx512f")
+@pytest.mark.parametrize("line", FLOAT_CASES)
+def test_f32_brgemm_matches_the_reference(line):
+    p = problem("--alg=brgemm --dt=f32 " + line)
+    assert check_conv(ConvKernel(p), p) is None
+
+
+@pytest.mark.parametrize("dt, cpu, feature, op", [
+    ("bf16", "cooperlake", "avx512_bf16", '"llvm.x86.avx512bf16.dpbf16ps.512"'),
+    ("f32", "skylake-avx512", "avx512f", "vector.fma"),
+])
+def test_float_brgemm_is_generated_and_compiles(dt, cpu, feature, op, tmp_path):
+    p = problem(f"--alg=brgemm --dt={dt} --stag=nhwc --dtag=nhwc --attr-post-ops=relu mb1ic23ih9oc40oh9kh3ph1")
+    target = cpu_target(cpu, ("avx512f", feature))
+    text = render_conv(p, target)
+    exe = text.split("stream.executable private @", 1)[1]
+    rw, ro, _ = brgemm_blocking(p)
+    assert exe.count(op) == rw * ro + (p.desc.spatial()[-1].o % rw) * ro         # the block and the row's tail
+    assert f"x{'bf16' if dt == 'bf16' else 'f32'}>" in exe and "vector<16xf32>" in exe
+    art = compile_mlir(text, target, cache_dir=tmp_path, name=f"brgemm_{dt}")
+    assert art.path.stat().st_size > 0
 
 
 def test_brgemm_is_generated_and_compiles_for_a_vnni_cpu(tmp_path):
@@ -78,6 +142,28 @@ def test_brgemm_is_generated_and_compiles_for_a_vnni_cpu(tmp_path):
     assert "flow.dispatch @" in text.split("func.func @", 2)[2]          # the conv function dispatches it
     art = compile_mlir(text, target, cache_dir=tmp_path, name="brgemm")
     assert art.path.stat().st_size > 0
+
+
+@pytest.mark.parametrize("line, fused", [
+    ("--dt=u8:s8:u8 --dir=FWD_B --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 --attr-post-ops=relu", True),
+    ("--dt=s8:s8:f32 --dir=FWD_D --attr-scales=wei:common:0.5", True),
+    ("--dt=f32 --dir=FWD_B --attr-post-ops=relu", True),
+    ("--dt=bf16 --dir=FWD_B", True),
+    # the shared epilogue: zero points, other post-ops, an s32 destination, bf16 from an s32 accumulator
+    ("--dt=u8:s8:u8 --attr-zero-points=src:common:2", False),
+    ("--dt=f32 --attr-post-ops=sum", False),
+    ("--dt=u8:s8:s32", False),
+    ("--dt=u8:s8:bf16", False),
+])
+def test_the_inference_epilogue_is_fused_into_the_stores(line, fused):
+    p = problem(f"--alg=brgemm --stag=nhwc --dtag=nhwc {line} mb1ic24ih9oc40oh9kh3ph1")
+    text = render_conv(p, cpu_target(features=("avx512f", "avx512_vnni", "avx512_bf16")))
+    conv = text.split("\nfunc.func @", 2)[2]
+    assert ("linalg.generic" not in conv.split("flow.dispatch", 1)[1]) == fused       # nothing after it
+    exe = text.split("stream.executable private @", 1)[1].split("\nfunc.func", 1)[0]
+    assert ("arith.addf" in exe) == (fused and "FWD_D" not in line)                   # the bias, in the kernel
+    if fused:
+        assert f"tensor<1x9x9x48x{p.dst.dtype.mlir}>" in conv                           # the destination type
 
 
 def test_s8_sources_are_compensated_in_prepare():
@@ -100,12 +186,18 @@ def test_brgemm_register_blocks_fit_the_registers():
 def test_brgemm_refusals_are_clear():
     p = problem("--alg=brgemm --dt=u8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic8ih6oc16kh3ph1")
     no_vnni = dataclasses.replace(get_backend("llvm-cpu"), cpu_features=frozenset({"avx2", "avx512f"}))
-    with pytest.raises(UnsupportedError, match="refused on llvm-cpu: its microkernel needs a CPU with avx512_vnni "
-                                               r"\(this target's matrix features: avx2, avx512f\)"):
+    with pytest.raises(UnsupportedError, match=r"refused on llvm-cpu: its u8 microkernel \(vpdpbusd\) needs a CPU "
+                                               r"with avx512_vnni \(this target's matrix features: avx2, avx512f\)"):
         render_conv(p, no_vnni)
+    with pytest.raises(UnsupportedError, match=r"its bf16 microkernel \(vdpbf16ps\) needs a CPU with avx512_bf16"):
+        render_conv(problem("--alg=brgemm --dt=bf16 mb1ic8ih6oc16kh3ph1"), no_vnni)
+    with pytest.raises(UnsupportedError, match=r"its f32 microkernel \(vfmadd231ps\) needs a CPU with avx512f"):
+        render_conv(problem("--alg=brgemm --dt=f32 mb1ic8ih6oc16kh3ph1"),
+                    dataclasses.replace(no_vnni, cpu_features=frozenset({"avx2"})))
     with pytest.raises(UnsupportedError, match="refused on vulkan"):
         ConvKernel(p, "vulkan")
-    for line, why in [("--dt=f32 mb1ic8ih6oc16kh3ph1", r"u8 \(or shifted s8\) sources by s8 weights"),
+    for line, why in [("--dt=f16 mb1ic8ih6oc16kh3ph1", r"multiply u8/s8 x s8 \(vpdpbusd\), bf16 x bf16 \(vdpbf16ps\), "
+                                                       r"f32 x f32 \(vfmadd231ps\), not f16:f16"),
                       ("--dt=u8:s8:s32 g2mb1ic8ih6oc16kh3ph1", "ungrouped"),
                       ("--dt=u8:s8:s32 mb1ic8id4oc16kd3pd1", "1D and 2D")]:
         with pytest.raises(UnsupportedError, match=f"--alg=brgemm does not apply: .*{why}"):

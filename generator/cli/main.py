@@ -218,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     cmd, rest = argv[0], argv[1:]
     try:
+        from ..compile.backends import cpu_threads
+        cpu_threads()               # a bad $KGEN_CPU_THREADS stops every command up front, not per problem
         if cmd == "desc":
             return _desc(rest)
         if cmd == "reorder":

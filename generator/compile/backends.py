@@ -319,9 +319,43 @@ def get_backend(name: str | Backend) -> Backend:
         raise UnsupportedError(f"unknown backend {name!r} (known: {known})") from None
 
 
+CPU_THREADS_ENV = "KGEN_CPU_THREADS"
+_runtime_flags_set = False
+
+
+def cpu_threads() -> int:
+    """The worker threads of the ``local-task`` CPU executor: ``$KGEN_CPU_THREADS``, else every CPU this
+    process may run on."""
+    v = os.environ.get(CPU_THREADS_ENV)
+    if v is None:
+        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if not v.strip().isdigit() or int(v) < 1:
+        raise UnsupportedError(f"{CPU_THREADS_ENV}={v!r} is not a positive number of threads")
+    return int(v)
+
+
 def prepare_runtime_env() -> None:
     """Set ``XDG_RUNTIME_DIR=/tmp`` if unset: the Vulkan loader otherwise prints warnings on stderr."""
     os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
+
+
+def configure_runtime() -> None:
+    """Before the first driver is created (once per process): the CPU executor's threads (`cpu_threads`).
+    Raises UnsupportedError for a bad ``$KGEN_CPU_THREADS``.
+
+    Why the explicit thread count: IREE's default topology pins one worker to each physical core it
+    detects, and in a VM a pinned worker that shares its core with the calling thread or another
+    process waits for it; the default then ran a 2-worker conv anywhere between 1x and 0.5x of its
+    2-core speed from call to call (f32 ic64 56x56 3x3 brgemm on a 2-core EPYC: 1.1-3.4 ms), where
+    ``--task_topology_group_count=N`` (unpinned workers) held 1.1-1.2 ms."""
+    global _runtime_flags_set
+    prepare_runtime_env()
+    if _runtime_flags_set:
+        return
+    threads = cpu_threads()
+    import iree.runtime as rt
+    rt.flags.parse_flags(f"--task_topology_group_count={threads}")
+    _runtime_flags_set = True
 
 
 def iree_message(exc: BaseException | str) -> str:
@@ -369,9 +403,11 @@ def _probe_driver(driver: str) -> tuple[bool, str]:
     # functools.cache alone is not enough under threads: two threads could create the device
     # twice. The lock makes the first probe the only one.
     with _probe_lock:
-        prepare_runtime_env()
         try:
             import iree.runtime as rt
+            configure_runtime()
+        except UnsupportedError as e:
+            return False, str(e)
         except Exception as e:  # noqa: BLE001 - a broken runtime install is "no device", with why
             return False, f"iree.runtime cannot be imported ({e}); install iree-base-runtime==3.13.0"
         try:

@@ -26,6 +26,7 @@ from ..problem.geometry import kernel_extent
 from . import relayout
 from .epilogue import AccLayout, channel_mask, plan_attr_epilogue, prepare_zp_weights
 from .relayout import Plan, Value
+from .steps import StoreEpilogue
 from .target import GENERIC, Mmt4dTile, TargetCaps
 from .render import render
 
@@ -44,6 +45,9 @@ class Variant:
     doc: str
     # the variant handles spatial padding itself (its compute gets the unpadded, uncropped source)
     pads_in_compute: bool = False
+    # its compute reads only the inputs some output needs, so the inputs past the last one read (a
+    # negative right padding) stay uncropped: a crop is a copy of the whole source
+    reads_only_needed: bool = False
     # why the variant is refused on a target (known wrong results or compile failures), or None
     refused: Callable[[ConvProblem, TargetCaps], str | None] = lambda p, target: None
     # computes with channels last: its compute gets (N, sp.., G, IC/G) and returns (N, sp.., G, OC/G)
@@ -51,6 +55,9 @@ class Variant:
     # a second prepared tensor derived from the prepared weights once, in prepare (brgemm's s8
     # compensation), or None; compute then gets it as `extra=`
     extra_prepared: Callable[[Plan, Value, ConvProblem, TargetCaps], Value | None] = lambda plan, w, p, target: None
+    # its compute applies the problem's epilogue in its own stores (`store_epilogue`) and returns the
+    # result in the destination type: one pass over the output fewer
+    fuses_epilogue: Callable[[ConvProblem, TargetCaps], bool] = lambda p, target: False
 
 
 def _applies_always(p: ConvProblem) -> str | None:
@@ -435,19 +442,40 @@ def _winograd_refused(p: ConvProblem, target: TargetCaps) -> str | None:
     return None
 
 
-# brgemm: oneDNN's batch-reduce GEMM convolution (brg_conv_fwd) as a generated microkernel. The CPU
-# feature each microkernel needs -> its name in templates/conv_brgemm.mlir.j2, in order of preference.
-BRGEMM_ISA = {"avx512_vnni": "vnni"}
-# vnni register block: RW output pixels x RO vectors of 16 output channels, all in zmm registers (32):
-# RW * RO accumulators + RO weight vectors + 1 broadcast source quad
+# brgemm: oneDNN's batch-reduce GEMM convolution (brg_conv_fwd) as a generated microkernel, one per
+# instruction (templates/conv_brgemm.mlir.j2). Each multiplies a broadcast 32-bit group of `k` input
+# channels of one source pixel by 16 output channels x `k` of packed weights into 16 lanes of a zmm
+# accumulator.
+@dataclass(frozen=True)
+class BrgemmIsa:
+    name: str                   # the microkernel in templates/conv_brgemm.mlir.j2
+    feature: str                # the CPU feature (compile.backends.MATRIX_FEATURES) it needs
+    instruction: str
+    src: tuple[str, ...]        # source data types (s8 is shifted to u8 with a compensation)
+    wei: str
+    k: int                      # input channels per 32-bit group: the instruction's depth per lane
+
+
+BRGEMM_ISAS = (
+    BrgemmIsa("vnni", "avx512_vnni", "vpdpbusd", ("u8", "s8"), "s8", 4),
+    BrgemmIsa("bf16", "avx512_bf16", "vdpbf16ps", ("bf16",), "bf16", 2),
+    BrgemmIsa("f32", "avx512f", "vfmadd231ps", ("f32",), "f32", 1),
+)
+# register block: RW output pixels x RO vectors of 16 output channels, all in zmm registers (32):
+# RW * RO accumulators + RO weight vectors + 1 broadcast source group
 _ZMM_REGISTERS = 32
+
+
+def brgemm_isa(p: ConvProblem) -> BrgemmIsa | None:
+    """The brgemm microkernel for `p`'s source and weight data types, or None."""
+    return next((i for i in BRGEMM_ISAS if p.src.dtype.name in i.src and p.wei.dtype.name == i.wei), None)
 
 
 def _brgemm_why_not(p: ConvProblem) -> str | None:
     d = p.desc
-    if not (p.src.dtype.name in ("u8", "s8") and p.wei.dtype.name == "s8"):
-        return (f"its microkernel multiplies u8 (or shifted s8) sources by s8 weights (vpdpbusd), not "
-                f"{p.src.dtype.name}:{p.wei.dtype.name}")
+    if brgemm_isa(p) is None:
+        have = ", ".join(f"{'/'.join(i.src)} x {i.wei} ({i.instruction})" for i in BRGEMM_ISAS)
+        return f"its microkernels multiply {have}, not {p.src.dtype.name}:{p.wei.dtype.name}"
     if d.g > 1:
         return "it is generated for ungrouped convolutions only (use direct or im2col for groups)"
     if d.ndims == 5:
@@ -455,23 +483,20 @@ def _brgemm_why_not(p: ConvProblem) -> str | None:
     return None
 
 
-def brgemm_isa(target: TargetCaps) -> str | None:
-    """The brgemm microkernel `target`'s CPU can run ("vnni"), or None."""
-    return next((isa for feature, isa in BRGEMM_ISA.items() if feature in target.cpu_features), None)
-
-
 def _brgemm_refused(p: ConvProblem, target: TargetCaps) -> str | None:
-    if brgemm_isa(target) is None:
+    isa = brgemm_isa(p)
+    if isa.feature not in target.cpu_features:
         have = ", ".join(sorted(target.cpu_features)) or "none"
-        return (f"its microkernel needs a CPU with {' or '.join(BRGEMM_ISA)} (this target's matrix features: "
-                f"{have})")
+        return (f"its {p.src.dtype.name} microkernel ({isa.instruction}) needs a CPU with {isa.feature} "
+                f"(this target's matrix features: {have})")
     return None
 
 
 def brgemm_blocking(p: ConvProblem) -> tuple[int, int, int]:
     """(rw, ro, rh): the register block (rw output pixels x ro vectors of 16 channels, rw * ro + ro + 1
-    zmm registers) and the output rows per workgroup. The block maximises the vpdpbusd per load
-    (rw * ro per ro weight loads + rw broadcasts: the loads bound the kernel as much as the multiplies)
+    zmm registers) and the output rows per workgroup. The block maximises the multiplies (one instruction
+    per accumulator) per load (rw * ro per ro weight loads + rw broadcasts: the loads bound the kernel as
+    much as the multiplies)
     times the share of useful work (OW and OC rounded up to whole blocks are computed and cropped):
     ic64 56x56 3x3 takes 6 x 4 (one thread: 245 us; 4 x 4: 280 us), a 7-wide layer 7 x 3, not 1 x 4.
     rh cuts the rows into about 8 workgroups per channel block and image, for every core."""
@@ -489,19 +514,21 @@ def brgemm_blocking(p: ConvProblem) -> tuple[int, int, int]:
 
 
 def _brgemm_weights(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) -> Value:
-    """(1, OC, IC, [KH,] KW) -> (OCB, KH, KW, ICp/4, RO, 64): per block of RO*16 output channels, tap and
-    quad of input channels, RO rows of 16 channels x 4 input channels (vpdpbusd's operand order); the
+    """(1, OC, IC, [KH,] KW) -> (OCB, KH, KW, ICp/k, RO, 16*k): per block of RO*16 output channels, tap and
+    group of k input channels (`BrgemmIsa.k`), RO rows of 16 channels x k input channels (the
+    instruction's operand order: vpdpbusd's quads, vdpbf16ps's pairs, an FMA's single channel); the
     channels padded with zero weights to whole blocks."""
     d = p.desc
     _, ro, _ = brgemm_blocking(p)
+    k = brgemm_isa(p).k
     w = plan.collapse(w, [[0, 1]] + [[i] for i in range(2, len(w.shape))])             # OC IC K..
     if d.ndims == 3:
         w = plan.expand(w, [[0], [1], [2, 3]], w.shape[:2] + (1,) + w.shape[2:])       # OC IC 1 KW
     oc, ic, kh, kw = w.shape
-    ocp, icp = -(-oc // (16 * ro)) * 16 * ro, -(-ic // 4) * 4
+    ocp, icp = -(-oc // (16 * ro)) * 16 * ro, -(-ic // k) * k
     w = plan.pad(w, [ocp - oc, icp - ic, 0, 0])
-    w = plan.expand(w, [[0, 1, 2], [3, 4], [5], [6]], (ocp // (16 * ro), ro, 16, icp // 4, 4, kh, kw))
-    w = plan.transpose(w, [0, 5, 6, 3, 1, 2, 4])                                        # OCB KH KW IC4 RO 16 4
+    w = plan.expand(w, [[0, 1, 2], [3, 4], [5], [6]], (ocp // (16 * ro), ro, 16, icp // k, k, kh, kw))
+    w = plan.transpose(w, [0, 5, 6, 3, 1, 2, 4])                                        # OCB KH KW ICk RO 16 k
     return plan.collapse(w, [[0], [1], [2], [3], [4], [5, 6]])
 
 
@@ -515,10 +542,32 @@ def _brgemm_compensation(plan: Plan, w: Value, p: ConvProblem, target: TargetCap
     return plan.add("brgemm_compensation", w, (w.shape[0] * w.shape[4] * 16,), "i32")
 
 
+def _brgemm_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
+    """brgemm stores the destination itself (`StoreEpilogue`) for the inference epilogue: common
+    source / destination scales, common or per-output-channel weight scales, an f32 bias, at most a
+    ReLU, and a u8, s8, f32 or bf16 (from a float accumulator) destination. Zero points, other
+    post-ops and other types keep the shared epilogue after it."""
+    dst = p.dst.dtype.name
+    return (not p.zero_points and (not p.post_ops or p.relu) and (not p.bias or p.bias_dt == "f32")
+            and all(q.arg == "wei" or not q.per_channel for q in p.scales)
+            and (dst in ("u8", "s8", "f32") or (dst == "bf16" and not p.acc.is_int))
+            and _result_elem(p, target) == p.dst.dtype.mlir)
+
+
+def store_epilogue_args(p: ConvProblem) -> StoreEpilogue:
+    """The runtime operands of a fused epilogue, named and typed as the kernel function takes them
+    (bias, then the scales in `ConvProblem.quant_args` order: the API's argument order)."""
+    quant = {name: Value(name, p.quant_shape(q), "f32") for name, q in p.quant_args()}
+    return StoreEpilogue(bias=Value("bias", (p.desc.oc,), "f32") if p.bias else None,
+                         src_scale=quant.get("src_scale"), wei_scale=quant.get("wei_scale"),
+                         dst_scale=quant.get("dst_scale"), relu=p.relu, dst_dt=p.dst.dtype)
+
+
 def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: TargetCaps,
-                    extra: Value | None = None) -> Value:
-    """x is (N, [H,] W, 1, IC), padded; returns (N, [OH,] OW, 1, OC) in i32. An s8 source is shifted to
-    u8 here, after every padding, and `extra` is its compensation (`_brgemm_compensation`)."""
+                    extra: Value | None = None, epilogue: StoreEpilogue | None = None) -> Value:
+    """x is (N, [H,] W, 1, IC), padded; returns (N, [OH,] OW, 1, OC) in the accumulator type, or with
+    `epilogue` in the destination type. An s8 source is shifted to u8 here, after every padding, and
+    `extra` is its compensation (`_brgemm_compensation`)."""
     d = p.desc
     sp = d.spatial()
     one_d = d.ndims == 3
@@ -528,12 +577,14 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     (sh, dh, oh), (sw, dw, ow) = [(1, 1, 1)] * one_d + [(s.s, s.d + 1, s.o) for s in sp]
     rw, _, rh = brgemm_blocking(p)
     n, ic = x.shape[0], x.shape[3]
-    x = plan.pad(x, [0, 0, 0, -ic % 4])
+    isa = brgemm_isa(p)
+    x = plan.pad(x, [0, 0, 0, -ic % isa.k])
     if p.src.dtype.name == "s8":
         x = plan.add("flip_sign_bit", x, x.shape, "i8")
     ocb, ro = w.shape[0], w.shape[4]                   # the channel blocks prepare packed the weights in
-    acc = plan.add("brgemm", x, (n, oh, ow, ocb * ro * 16), "i32", wei=w, comp=extra, isa=brgemm_isa(target),
-                   strides=[sh, sw], dilations=[dh, dw], rw=rw, rh=rh)
+    acc = plan.add("brgemm", x, (n, oh, ow, ocb * ro * 16), epilogue.dst_dt.mlir if epilogue else p.acc.mlir,
+                   wei=w, comp=extra, isa=isa.name, strides=[sh, sw], dilations=[dh, dw], rw=rw, rh=rh,
+                   epilogue=epilogue)
     acc = plan.slice(acc, [0, 0, 0, 0], (n, oh, ow, d.oc))
     if one_d:
         acc = plan.collapse(acc, [[0, 1], [2], [3]])
@@ -685,10 +736,11 @@ VARIANTS = {v.name: v for v in (
             "tiles reassembled by the output map"),
     Variant("brgemm", _brgemm_why_not, _brgemm_weights, _brgemm_compute,
             "oneDNN's batch-reduce GEMM conv as a generated microkernel (one custom dispatch): channels-last "
-            "u8 source x s8 weights packed once in vpdpbusd order, register blocks of output pixels x 64 "
-            "channels reduced over taps and channels; s8 sources shifted to u8 with a compensation from "
-            "prepare; avx512_vnni CPUs", refused=_brgemm_refused, channels_last=lambda p, target: True,
-            extra_prepared=_brgemm_compensation),
+            "source x weights packed once in the instruction's order, register blocks of output pixels x "
+            "16-channel vectors reduced over taps and channels; u8/s8 x s8 on vpdpbusd (avx512_vnni; s8 "
+            "shifted to u8 with a compensation from prepare), bf16 on vdpbf16ps (avx512_bf16), f32 on FMAs "
+            "(avx512f)", refused=_brgemm_refused, channels_last=lambda p, target: True,
+            extra_prepared=_brgemm_compensation, reads_only_needed=True, fuses_epilogue=_brgemm_fuses_epilogue),
     *(Variant(name, _winograd_why_not, _winograd_weights, _winograd_compute,
               f"Winograd F({m}x{m}, 3x3): matrices from interpolation points (conv_math), filter transform in "
               f"prepare, tiles batched into one matmul over IC per transform position", refused=_winograd_refused)
@@ -893,6 +945,41 @@ def _signature_aliases(wbuf: Value, args: list[Value], out: Value, prepared: Val
             + [(roles[a.name], a) for a in args[2:] if a.name in roles] + [("dst_buf", out)])
 
 
+def _plan_epilogue(plan: Plan, acc: Value, p: ConvProblem, target: TargetCaps, args: list[Value], src: Value,
+                   wr: Value | None, bias: Value | None, form, cl: bool, c_ax: int, split, to_cl) -> Value:
+    """The shared epilogue after a variant's compute: the accumulator -> oneDNN's attributes
+    (`plan_attr_epilogue`, which appends their runtime arguments to `args`) or bias and ReLU -> the
+    destination type, in the accumulator's grouped layout."""
+    d = p.desc
+    nsp = d.ndims - 2
+    if target.acc_apart:
+        acc = _barrier(plan, acc)
+    if p.has_attributes:
+        gsplit = (d.g, d.oc // d.g)
+
+        def per_oc(plan_: Plan, vec: Value) -> tuple[Value, list[int]]:
+            return plan_.expand(vec, [[0, 1]], gsplit), [c_ax, c_ax + 1]
+
+        def grouped(plan_: Plan, t: Value) -> tuple[Value, list[int]]:
+            # (N, C, sp..) or, channels last, (N, sp.., C) -> the accumulator's grouped layout
+            return plan_.expand(t, split, t.shape[:c_ax] + gsplit + t.shape[c_ax + 1:]), list(range(d.ndims + 1))
+
+        def full(plan_: Plan, t: Value) -> tuple[Value, list[int]]:
+            return grouped(plan_, plan_.transpose(t, [0] + list(range(2, 2 + nsp)) + [1]) if cl else t)
+
+        def dst_buffer(plan_: Plan, buf: Value, desc) -> tuple[Value, list[int]]:
+            return grouped(plan_, relayout.buffer_to_logical(plan_, buf, desc.permute_axes(to_cl) if cl else desc, form))
+
+        return plan_attr_epilogue(plan, acc, p, AccLayout(per_oc, full, dst_buffer, lambda plan_: None), args, src,
+                                  wr, form, _result_elem(p, target))
+    grouped_bias = None
+    if bias is not None:
+        grouped_bias = plan.expand(bias, [[0, 1]], (d.g, d.oc // d.g))
+    return plan.add("conv_epilogue", acc, acc.shape, _result_elem(p, target), bias=grouped_bias,
+                    bias_dims=[c_ax, c_ax + 1], relu=p.relu, acc_dt=p.acc, dst_dt=p.dst.dtype, lo=p.dst.dtype.min,
+                    hi=p.dst.dtype.max)
+
+
 def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = True) -> str:
     """The MLIR module of `p` (a concrete variant, not auto) for `target`: `<name>_prepare` and `<name>`."""
     packed = [f"{what} {t.dtype.name}" for what, t in (("src", p.src), ("wei", p.wei), ("dst", p.dst))
@@ -942,7 +1029,10 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     wr = Value("wref", wref.shape, wref.elem) if wref is not None else None
     args = [src, w] + [a for a in (wx, wr) if a is not None]
     bias = None
-    if p.bias and not p.has_attributes:
+    fused = store_epilogue_args(p) if v.fuses_epilogue(p, target) else None
+    if fused is not None:
+        args += fused.operands
+    elif p.bias and not p.has_attributes:
         bias = Value("bias", (d.oc,), "f32")
         args.append(bias)
     x = relayout.buffer_to_logical(plan, src, src_desc, form)
@@ -955,7 +1045,7 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
 
     if not v.pads_in_compute:
         crop_l = [max(-s.p, 0) for s in sp]
-        crop_r = [max(-s.p_r, 0) for s in sp]
+        crop_r = [0 if v.reads_only_needed else max(-s.p_r, 0) for s in sp]
         sizes = list(x.shape)
         for ax, s_, a_, b_ in zip(sp_ax, sp, crop_l, crop_r):
             sizes[ax] = s_.i - a_ - b_
@@ -967,34 +1057,12 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     x = plan.expand(x, split, gshape)
     if cp is not p:
         x = _to_i32(plan, x, p.src.dtype, True)
-    acc = v.compute(plan, x, w, cp, target, **({"extra": wx} if wx is not None else {}))
-    if target.acc_apart:
-        acc = _barrier(plan, acc)
-    if p.has_attributes:
-        gsplit = (d.g, d.oc // d.g)
-
-        def per_oc(plan_: Plan, vec: Value) -> tuple[Value, list[int]]:
-            return plan_.expand(vec, [[0, 1]], gsplit), [c_ax, c_ax + 1]
-
-        def grouped(plan_: Plan, t: Value) -> tuple[Value, list[int]]:
-            # (N, C, sp..) or, channels last, (N, sp.., C) -> the accumulator's grouped layout
-            return plan_.expand(t, split, t.shape[:c_ax] + gsplit + t.shape[c_ax + 1:]), list(range(d.ndims + 1))
-
-        def full(plan_: Plan, t: Value) -> tuple[Value, list[int]]:
-            return grouped(plan_, plan_.transpose(t, [0] + list(range(2, 2 + nsp)) + [1]) if cl else t)
-
-        def dst_buffer(plan_: Plan, buf: Value, desc) -> tuple[Value, list[int]]:
-            return grouped(plan_, relayout.buffer_to_logical(plan_, buf, desc.permute_axes(to_cl) if cl else desc, form))
-
-        y = plan_attr_epilogue(plan, acc, p, AccLayout(per_oc, full, dst_buffer, lambda plan_: None), args, src,
-                               wr, form, _result_elem(p, target))
+    acc = v.compute(plan, x, w, cp, target, **({"extra": wx} if wx is not None else {}),
+                    **({"epilogue": fused} if fused is not None else {}))
+    if fused is not None:
+        y = acc                         # already the destination, in the destination type
     else:
-        grouped_bias = None
-        if bias is not None:
-            grouped_bias = plan.expand(bias, [[0, 1]], (d.g, d.oc // d.g))
-        y = plan.add("conv_epilogue", acc, acc.shape, _result_elem(p, target), bias=grouped_bias,
-                     bias_dims=[c_ax, c_ax + 1], relu=p.relu, acc_dt=p.acc, dst_dt=p.dst.dtype, lo=p.dst.dtype.min,
-                     hi=p.dst.dtype.max)
+        y = _plan_epilogue(plan, acc, p, target, args, src, wr, bias, form, cl, c_ax, split, to_cl)
     y = plan.collapse(y, split)
     out = _as_dst_type(plan, relayout.logical_to_buffer(plan, y, dst_desc, form, None), p)
     return render(TEMPLATE, header=header, fn=name, args=args, steps=plan.steps, result=out,

@@ -187,18 +187,41 @@ class WinogradTransform(Step):
     out_idx: list[str]
 
 
+@dataclass(frozen=True)
+class StoreEpilogue:
+    """The epilogue a compute step applies in its own stores (brgemm): accumulator -> f32 -> x (src
+    scale x wei scale, common or per output channel, multiplied once per workgroup as oneDNN
+    precomputes them) -> + bias (per output channel) -> ReLU -> x (1 / dst scale) -> destination type,
+    rounded to nearest even and saturated. Absent operands (None) are skipped. The shared epilogue
+    (conv_attr_epilogue) multiplies the scales one by one and divides by the dst scale: the results
+    agree exactly where the scales are dyadic and otherwise within benchdnn's one unit of an integer
+    destination (`verify.conv_tolerance`)."""
+    bias: Value | None
+    src_scale: Value | None
+    wei_scale: Value | None
+    dst_scale: Value | None
+    relu: bool
+    dst_dt: DataType
+
+    @property
+    def operands(self) -> list[Value]:
+        """The runtime operands, in the order the dispatch takes them."""
+        return [v for v in (self.bias, self.src_scale, self.wei_scale, self.dst_scale) if v is not None]
+
+
 @dataclass(frozen=True, kw_only=True)
 class Brgemm(Step):
     """The brgemm variant's microkernel (templates/conv_brgemm.mlir.j2), one custom dispatch: the padded
-    channels-last source (N, IHp, IWp, ICp) u8 x weights (OCB, KH, KW, ICp/4, RO, 64) s8 in vpdpbusd order
-    -> (N, OH, OW, OCp) i32."""
+    channels-last source (N, IHp, IWp, ICp) x weights (OCB, KH, KW, ICp/k, RO, 16*k) in the instruction's
+    order -> (N, OH, OW, OCp) in the accumulator type, or with `epilogue` in the destination type."""
     wei: Value
     comp: Value | None              # (OCp,) i32 the accumulators start from (an s8 source's compensation)
-    isa: str                        # the microkernel (emit.conv.BRGEMM_ISA): "vnni", vpdpbusd on zmm registers
+    isa: str                        # the microkernel (emit.conv.BRGEMM_ISAS): "vnni", "bf16" or "f32"
     strides: list[int]              # (h, w)
     dilations: list[int]            # (h, w), 1 = dense
     rw: int                         # output pixels per register block
     rh: int                         # output rows per workgroup
+    epilogue: StoreEpilogue | None = None   # applied in the stores (out in the destination type), or none
 
 
 @dataclass(frozen=True, kw_only=True)

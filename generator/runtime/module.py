@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from generator.compile.backends import Backend, get_backend, iree_message, prepare_runtime_env
+from generator.compile.backends import Backend, configure_runtime, get_backend, iree_message, prepare_runtime_env
 from generator.errors import ArtifactError, InputError, RunError, UnsupportedError
 
 prepare_runtime_env()
@@ -144,6 +144,7 @@ def get_device(backend: str | Backend, driver: str | None = None) -> rt.HalDevic
     with _lock:
         dev = _devices.get(drv)
         if dev is None:
+            configure_runtime()
             try:
                 if b.allocators:
                     dev = rt.get_driver(drv).create_device_by_uri(drv, allocators=list(b.allocators))

@@ -41,13 +41,16 @@ def heuristic_flags(p: ConvProblem, variant: str, backend: str) -> str:
 
 
 def heuristic(p: ConvProblem, backend: str) -> Choice:
-    """`--alg=auto` without a measurement: brgemm wherever it applies and the backend's CPU runs its
-    microkernel (u8 x s8, ungrouped, 1D/2D, AVX-512 VNNI: measured 2-3x im2col under dt+uk+inner on
-    ResNet-50 layers, README); else `heuristic_variant`, except that a u8 x s8 problem in plain
-    channels-last layouts takes im2col where the CPU's VNNI makes its GEMM fast (`heuristic_flags`)."""
+    """`--alg=auto` without a measurement: brgemm for int8 and bf16 wherever it applies and the backend's
+    CPU runs its microkernel (ungrouped, 1D/2D; u8/s8 x s8 on AVX-512 VNNI: measured 2-3x im2col under
+    dt+uk+inner on ResNet-50 layers; bf16 on avx512_bf16: the fastest bf16 kernel on 7 of those 8
+    layers, README); f32 keeps `heuristic_variant`, whose Winograd beats an FMA microkernel on 3x3
+    layers; else `heuristic_variant`, except that a u8 x s8 problem in plain channels-last layouts takes
+    im2col where the CPU's VNNI makes its GEMM fast (`heuristic_flags`)."""
     from ..compile.backends import get_backend
     from ..emit.conv import why_not
-    if why_not(dataclasses.replace(p, alg="brgemm"), get_backend(backend)) is None:
+    if (p.src.dtype.name in ("u8", "s8", "bf16")
+            and why_not(dataclasses.replace(p, alg="brgemm"), get_backend(backend)) is None):
         return Choice("brgemm", "default", "heuristic")
     if heuristic_flags(p, "im2col", backend) != "default":
         return Choice("im2col", "dt+uk+inner", "heuristic")
