@@ -196,6 +196,8 @@ def test_tuned_table_errors_are_one_line(tmp_path, monkeypatch):
     ("--dt=u8:s8:u8 mb1ic16ih6oc24oh6kh3ph1", "avx512_vnni", ("brgemm", "default")),                   # NCHW
     ("--dt=u8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", None, ("direct", "default")),
     ("--dt=u8:s8:u8 --stag=axb --dtag=axb g2mb1ic16ih6oc24oh6kh3ph1", "avx512_vnni", ("direct", "default")),
+    ("--dt=u8:s8:u8 --stag=axb --dtag=axb g2mb1ic16ih6oc32oh6kh3ph1", "avx512_vnni", ("brgemm", "default")),
+    ("--dt=u8:s8:u8 --stag=axb --dtag=axb g16mb1ic16ih6oc16oh6kh3ph1", "avx512_vnni", ("direct", "default")),
     ("--dt=u8:s8:u8 --stag=axb --dtag=axb mb1ic16id4oc24kd3pd1", "avx512_vnni", ("im2col", "dt+uk+inner")),  # 3D
     ("--dt=s8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh1ph0", "avx512_vnni", ("brgemm", "default")),
     ("--dt=s8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh1ph0", None, ("im2col", "default")),

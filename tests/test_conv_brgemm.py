@@ -75,6 +75,11 @@ CASES = [
     "--dt=u8:s8:s8 --stag=nhwc --dtag=nhwc --attr-scales=dst:common:0.0625 mb1ic64ih7oc64oh7kh3ph1",
     "--dt=u8:s8:f32 --dir=FWD_B --stag=nChw16c --dtag=nChw16c --attr-post-ops=relu mb1ic20ih9oc40oh9kh3ph1",
     "--dt=s8:s8:u8 --dir=FWD_B --stag=nwc --dtag=nwc --attr-scales=src:common:3+wei:per_oc mb1ic5iw20oc70kw3pw2sw3",
+    # groups: G blocks of channels, each padded to whole blocks and cropped; per-channel operands shifted
+    "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+    "g2mb1ic40ih9oc66oh9kh3ph1",
+    "--dt=s8:s8:s32 g3mb2ic15ih7iw9oc51oh4ow4kh3kw2sh2sw2ph1pw0",
+    "--dt=u8:s8:f32 --attr-zero-points=src:common:2 --attr-post-ops=sum g2mb1ic32ih7oc64oh7kh3ph1",
 ]
 
 
@@ -91,6 +96,8 @@ FLOAT_CASES = [
     # bias and ReLU, and scales, in the microkernel's stores; f(0) != 0 on the blocked destination's padding
     "--dir=FWD_B --stag=nhwc --dtag=nhwc --attr-post-ops=relu mb2ic17ih13iw11oc33kh3kw2sh2ph1dh1",
     "--dir=FWD_B --stag=nChw16c --dtag=nChw16c --attr-scales=src:common:0.5+wei:per_oc mb1ic20ih9oc40oh9kh3ph1",
+    "--dir=FWD_B --stag=nhwc --dtag=nhwc --attr-post-ops=relu g3mb2ic9ih7oc51oh7kh3ph1",
+    "--stag=nwc --dtag=nwc g4mb1ic20iw9oc40ow9kw3pw1",
 ]
 
 
@@ -198,7 +205,7 @@ def test_brgemm_refusals_are_clear():
         ConvKernel(p, "vulkan")
     for line, why in [("--dt=f16 mb1ic8ih6oc16kh3ph1", r"multiply u8/s8 x s8 \(vpdpbusd\), bf16 x bf16 \(vdpbf16ps\), "
                                                        r"f32 x f32 \(vfmadd231ps\), not f16:f16"),
-                      ("--dt=u8:s8:s32 g2mb1ic8ih6oc16kh3ph1", "ungrouped"),
+                      ("--dt=u8:s8:s32 g8mb1ic8ih6oc8kh3ph1", "a depthwise group has one"),
                       ("--dt=u8:s8:s32 mb1ic8id4oc16kd3pd1", "1D and 2D")]:
         with pytest.raises(UnsupportedError, match=f"--alg=brgemm does not apply: .*{why}"):
             render_conv(problem("--alg=brgemm " + line), vnni_cpu())

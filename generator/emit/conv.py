@@ -476,8 +476,8 @@ def _brgemm_why_not(p: ConvProblem) -> str | None:
     if brgemm_isa(p) is None:
         have = ", ".join(f"{'/'.join(i.src)} x {i.wei} ({i.instruction})" for i in BRGEMM_ISAS)
         return f"its microkernels multiply {have}, not {p.src.dtype.name}:{p.wei.dtype.name}"
-    if d.g > 1:
-        return "it is generated for ungrouped convolutions only (use direct or im2col for groups)"
+    if d.ic == d.g and d.oc == d.g and d.g > 1:
+        return "it fills 16 lanes with one group's output channels, and a depthwise group has one (use direct)"
     if d.ndims == 5:
         return "it is generated for 1D and 2D convolutions only"
     return None
@@ -501,7 +501,7 @@ def brgemm_blocking(p: ConvProblem) -> tuple[int, int, int]:
     ic64 56x56 3x3 takes 6 x 4 (one thread: 245 us; 4 x 4: 280 us), a 7-wide layer 7 x 3, not 1 x 4.
     rh cuts the rows into about 8 workgroups per channel block and image, for every core."""
     sp = p.desc.spatial()
-    ow, oh, oc = sp[-1].o, sp[0].o if len(sp) == 2 else 1, p.desc.oc
+    ow, oh, oc = sp[-1].o, sp[0].o if len(sp) == 2 else 1, p.desc.oc // p.desc.g          # a group's channels
 
     def score(rw: int, ro: int) -> tuple[float, int]:
         useful = ow / (-(-ow // rw) * rw) * oc / (-(-oc // (16 * ro)) * 16 * ro)
@@ -514,22 +514,21 @@ def brgemm_blocking(p: ConvProblem) -> tuple[int, int, int]:
 
 
 def _brgemm_weights(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) -> Value:
-    """(1, OC, IC, [KH,] KW) -> (OCB, KH, KW, ICp/k, RO, 16*k): per block of RO*16 output channels, tap and
-    group of k input channels (`BrgemmIsa.k`), RO rows of 16 channels x k input channels (the
-    instruction's operand order: vpdpbusd's quads, vdpbf16ps's pairs, an FMA's single channel); the
-    channels padded with zero weights to whole blocks."""
+    """(G, OC/G, IC/G, [KH,] KW) -> (G*OCB, KH, KW, ICp/k, RO, 16*k): per group and block of RO*16 output
+    channels, tap and group of k input channels (`BrgemmIsa.k`), RO rows of 16 channels x k input
+    channels (the instruction's operand order: vpdpbusd's quads, vdpbf16ps's pairs, an FMA's single
+    channel); each group's channels padded with zero weights to whole blocks."""
     d = p.desc
     _, ro, _ = brgemm_blocking(p)
     k = brgemm_isa(p).k
-    w = plan.collapse(w, [[0, 1]] + [[i] for i in range(2, len(w.shape))])             # OC IC K..
     if d.ndims == 3:
-        w = plan.expand(w, [[0], [1], [2, 3]], w.shape[:2] + (1,) + w.shape[2:])       # OC IC 1 KW
-    oc, ic, kh, kw = w.shape
+        w = plan.expand(w, [[0], [1], [2], [3, 4]], w.shape[:3] + (1,) + w.shape[3:])   # G OC IC 1 KW
+    g, oc, ic, kh, kw = w.shape
     ocp, icp = -(-oc // (16 * ro)) * 16 * ro, -(-ic // k) * k
-    w = plan.pad(w, [ocp - oc, icp - ic, 0, 0])
-    w = plan.expand(w, [[0, 1, 2], [3, 4], [5], [6]], (ocp // (16 * ro), ro, 16, icp // k, k, kh, kw))
-    w = plan.transpose(w, [0, 5, 6, 3, 1, 2, 4])                                        # OCB KH KW ICk RO 16 k
-    return plan.collapse(w, [[0], [1], [2], [3], [4], [5, 6]])
+    w = plan.pad(w, [0, ocp - oc, icp - ic, 0, 0])
+    w = plan.expand(w, [[0], [1, 2, 3], [4, 5], [6], [7]], (g, ocp // (16 * ro), ro, 16, icp // k, k, kh, kw))
+    w = plan.transpose(w, [0, 1, 6, 7, 4, 2, 3, 5])                                  # G OCB KH KW ICk RO 16 k
+    return plan.collapse(w, [[0, 1], [2], [3], [4], [5], [6, 7]])
 
 
 def _brgemm_compensation(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) -> Value | None:
@@ -565,31 +564,33 @@ def store_epilogue_args(p: ConvProblem) -> StoreEpilogue:
 
 def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: TargetCaps,
                     extra: Value | None = None, epilogue: StoreEpilogue | None = None) -> Value:
-    """x is (N, [H,] W, 1, IC), padded; returns (N, [OH,] OW, 1, OC) in the accumulator type, or with
-    `epilogue` in the destination type. An s8 source is shifted to u8 here, after every padding, and
-    `extra` is its compensation (`_brgemm_compensation`)."""
+    """x is (N, [H,] W, G, IC/G), padded; returns (N, [OH,] OW, G, OC/G) in the accumulator type, or with
+    `epilogue` in the destination type. The kernel sees the channels as G padded groups of ICp/G
+    (a multiple of k) and writes G groups of OCp/G; each group's padding is cropped here. An s8 source
+    is shifted to u8 here, after every padding, and `extra` is its compensation (`_brgemm_compensation`)."""
     d = p.desc
     sp = d.spatial()
     one_d = d.ndims == 3
-    x = plan.collapse(x, [[i] for i in range(len(x.shape) - 2)] + [[len(x.shape) - 2, len(x.shape) - 1]])
     if one_d:
-        x = plan.expand(x, [[0, 1], [2], [3]], (x.shape[0], 1) + x.shape[1:])           # N 1 W IC
+        x = plan.expand(x, [[0, 1], [2], [3], [4]], (x.shape[0], 1) + x.shape[1:])      # N 1 W G IC/G
     (sh, dh, oh), (sw, dw, ow) = [(1, 1, 1)] * one_d + [(s.s, s.d + 1, s.o) for s in sp]
     rw, _, rh = brgemm_blocking(p)
-    n, ic = x.shape[0], x.shape[3]
+    n, g, icg = x.shape[0], x.shape[3], x.shape[4]
     isa = brgemm_isa(p)
-    x = plan.pad(x, [0, 0, 0, -ic % isa.k])
+    x = plan.pad(x, [0, 0, 0, 0, -icg % isa.k])
+    x = plan.collapse(x, [[0], [1], [2], [3, 4]])                                       # N H W G*ICp/G
     if p.src.dtype.name == "s8":
         x = plan.add("flip_sign_bit", x, x.shape, "i8")
     ocb, ro = w.shape[0], w.shape[4]                   # the channel blocks prepare packed the weights in
+    ocgp, ocg = ocb * ro * 16 // g, d.oc // g
     acc = plan.add("brgemm", x, (n, oh, ow, ocb * ro * 16), epilogue.dst_dt.mlir if epilogue else p.acc.mlir,
                    wei=w, comp=extra, isa=isa.name, strides=[sh, sw], dilations=[dh, dw], rw=rw, rh=rh,
-                   epilogue=epilogue)
-    acc = plan.slice(acc, [0, 0, 0, 0], (n, oh, ow, d.oc))
+                   groups=g, ocg=ocg, epilogue=epilogue)
+    acc = plan.expand(acc, [[0], [1], [2], [3, 4]], (n, oh, ow, g, ocgp))
+    acc = plan.slice(acc, [0, 0, 0, 0, 0], (n, oh, ow, g, ocg))
     if one_d:
-        acc = plan.collapse(acc, [[0, 1], [2], [3]])
-    return plan.expand(acc, [[i] for i in range(len(acc.shape) - 1)] + [[len(acc.shape) - 1, len(acc.shape)]],
-                       acc.shape[:-1] + (1, d.oc))
+        acc = plan.collapse(acc, [[0, 1], [2], [3], [4]])
+    return acc
 
 
 # Each Winograd transform is one factor of C1 . X . C2^T: iteration dims (the last one reduced), and the
@@ -739,7 +740,8 @@ VARIANTS = {v.name: v for v in (
             "source x weights packed once in the instruction's order, register blocks of output pixels x "
             "16-channel vectors reduced over taps and channels; u8/s8 x s8 on vpdpbusd (avx512_vnni; s8 "
             "shifted to u8 with a compensation from prepare), bf16 on vdpbf16ps (avx512_bf16), f32 on FMAs "
-            "(avx512f)", refused=_brgemm_refused, channels_last=lambda p, target: True,
+            "(avx512f); groups as blocks of channels", refused=_brgemm_refused,
+            channels_last=lambda p, target: True,
             extra_prepared=_brgemm_compensation, reads_only_needed=True, fuses_epilogue=_brgemm_fuses_epilogue),
     *(Variant(name, _winograd_why_not, _winograd_weights, _winograd_compute,
               f"Winograd F({m}x{m}, 3x3): matrices from interpolation points (conv_math), filter transform in "

@@ -221,6 +221,8 @@ class Brgemm(Step):
     dilations: list[int]            # (h, w), 1 = dense
     rw: int                         # output pixels per register block
     rh: int                         # output rows per workgroup
+    groups: int                     # the channels are G groups: ICp/G source, OCp/G result channels each
+    ocg: int                        # a group's real output channels (the epilogue operands' stride)
     epilogue: StoreEpilogue | None = None   # applied in the stores (out in the destination type), or none
 
 
