@@ -173,6 +173,70 @@ def test_the_inference_epilogue_is_fused_into_the_stores(line, fused):
         assert f"tensor<1x9x9x48x{p.dst.dtype.mlir}>" in conv                           # the destination type
 
 
+# AMX: generated and compiled for sapphirerapids everywhere; run where the CPU has the tiles. Tails: OW
+# and OC past whole 32-pixel / 32-channel blocks, IC below one 64-byte chunk and past whole chunks
+AMX_CASES = [
+    "--dt=u8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic64ih14oc64oh14kh3ph1",
+    "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.25+wei:per_oc+dst:common:2 "
+    "mb2ic70ih13iw37oc40kh3kw2sh2ph1dh1",
+    "--dt=s8:s8:s32 mb1ic3ih30oc70kh7sh2ph3",
+    "--dt=u8:s8:f32 --stag=nwc --dtag=nwc mb1ic20iw50oc33kw3pw1",
+    "--dt=bf16 --stag=nhwc --dtag=nhwc mb1ic40ih9iw40oc48kh3kw3ph1pw1",
+    "--dt=bf16:bf16:f32 mb1ic3ih20oc16kh3sh2ph1",
+    "--dt=s8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic130ih5iw70oc64kh1kw1ph0pw0",          # three K chunks
+]
+
+
+@pytest.mark.parametrize("dt, op", [("u8:s8:s32", '"llvm.x86.tdpbusd"'), ("bf16", '"llvm.x86.tdpbf16ps"')])
+def test_amx_brgemm_is_generated_and_compiles(dt, op, tmp_path):
+    p = problem(f"--alg=brgemm_amx --dt={dt} --stag=nhwc --dtag=nhwc mb1ic70ih9iw40oc40oh9ow40kh3kw3ph1pw1")
+    target = cpu_target("sapphirerapids", ("avx512f", "avx512_vnni", "avx512_bf16", "amx_int8", "amx_bf16"))
+    text = render_conv(p, target)
+    exe = text.split("stream.executable private @", 1)[1]
+    assert exe.count(op) == 4 and exe.count('"llvm.x86.ldtilecfg"') == 1          # 2 x 2 accumulator tiles
+    assert "tensor<1x9x64x64x" in text                   # 40 output pixels and channels -> whole blocks
+    art = compile_mlir(text, target, cache_dir=tmp_path, name=f"amx_{dt.replace(':', '_')}")
+    assert art.path.stat().st_size > 0
+
+
+@pytest.mark.parametrize("line", AMX_CASES)
+def test_amx_brgemm_matches_the_reference(line):
+    p = problem("--alg=brgemm_amx " + line)
+    text = render_conv(p, cpu_target("sapphirerapids", ("avx512f", "amx_int8", "amx_bf16")))   # generated anywhere
+    assert text.count('"llvm.x86.tilestored64"') == 4
+    feature = "amx_bf16" if p.src.dtype.name == "bf16" else "amx_int8"
+    if feature not in host_matrix_features():
+        pytest.skip(f"the host CPU has no {feature} (grep {feature} /proc/cpuinfo): the AMX kernel runs "
+                    f"emulated here (test_amx_brgemm_emulated_matches_the_reference)")
+    assert check_conv(ConvKernel(p), p) is None
+
+
+@pytest.mark.parametrize("line", AMX_CASES)
+def test_amx_brgemm_emulated_matches_the_reference(line):
+    """The same kernel with its tile instructions emulated on AVX-512 (TargetCaps.emulate_amx): its
+    tiling, tile configuration, addresses, strides, packing and tails, checked on any AVX-512 CPU."""
+    p = problem("--alg=brgemm_amx " + line)
+    feature = "avx512_bf16" if p.src.dtype.name == "bf16" else "avx512_vnni"
+    if feature not in host_matrix_features():
+        pytest.skip(f"the host CPU has no {feature} to emulate the AMX instructions with")
+    b = get_backend("llvm-cpu")
+    emulated = dataclasses.replace(b, cpu_features=b.cpu_features | {"amx_int8", "amx_bf16"}, emulate_amx=True)
+    text = render_conv(p, emulated)
+    assert '"llvm.x86.tdp' not in text and '"llvm.x86.tileloadd64"' not in text
+    assert check_conv(ConvKernel(p, emulated), p) is None
+
+
+def test_amx_is_refused_without_tiles_and_never_taken_by_the_heuristic():
+    p = problem("--alg=brgemm_amx --dt=u8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic8ih6oc16kh3ph1")
+    with pytest.raises(UnsupportedError, match=r"its u8 microkernel \(tdpbusd\) needs a CPU with amx_int8"):
+        render_conv(p, vnni_cpu())
+    with pytest.raises(UnsupportedError, match="ungrouped"):
+        render_conv(problem("--alg=brgemm_amx --dt=u8:s8:s32 g2mb1ic32ih6oc32kh3ph1"), vnni_cpu())
+    from generator.select import heuristic
+    assert heuristic(problem("--alg=auto --dt=u8:s8:u8 --stag=nhwc --dtag=nhwc mb1ic64ih6oc64kh3ph1"),
+                     "llvm-cpu").variant != "brgemm_amx"
+
+
 def test_s8_sources_are_compensated_in_prepare():
     p = problem("--alg=brgemm --dt=s8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic24ih9oc40oh9kh3ph1")
     prep, conv = render_conv(p, vnni_cpu()).split("\nfunc.func @", 2)[1:]      # after the executable

@@ -355,7 +355,22 @@ def configure_runtime() -> None:
     threads = cpu_threads()
     import iree.runtime as rt
     rt.flags.parse_flags(f"--task_topology_group_count={threads}")
+    request_amx_permission()
     _runtime_flags_set = True
+
+
+def request_amx_permission() -> bool:
+    """On a Linux CPU with AMX tiles: ask the kernel for the tile state, once per process and before any
+    AMX instruction (the `brgemm_amx` kernels); without it the first tile instruction raises SIGILL
+    (IREE_NOTES 7b). arch_prctl(ARCH_REQ_XCOMP_PERM = 0x1023, XFEATURE_XTILEDATA = 18), syscall 158 on
+    x86-64. Returns whether the permission is held; False (and nothing asked) on other CPUs."""
+    if "amx_tile" not in host_cpu_flags() or platform.system() != "Linux" or platform.machine() != "x86_64":
+        return False
+    import ctypes
+    try:
+        return ctypes.CDLL(None, use_errno=True).syscall(158, 0x1023, 18) == 0
+    except (OSError, AttributeError):
+        return False
 
 
 def iree_message(exc: BaseException | str) -> str:

@@ -461,21 +461,34 @@ BRGEMM_ISAS = (
     BrgemmIsa("bf16", "avx512_bf16", "vdpbf16ps", ("bf16",), "bf16", 2),
     BrgemmIsa("f32", "avx512f", "vfmadd231ps", ("f32",), "f32", 1),
 )
+# AMX: one tile instruction per (16 pixels x 16 channels) accumulator tile, over K chunks of up to 64
+# bytes (16 groups of k). A separate variant (`brgemm_amx`): no machine with AMX has checked it yet, so
+# `--alg=auto` reaches it only through `kgen tune`, which checks every kernel before timing it.
+AMX_ISAS = (
+    BrgemmIsa("amx_int8", "amx_int8", "tdpbusd", ("u8", "s8"), "s8", 4),
+    BrgemmIsa("amx_bf16", "amx_bf16", "tdpbf16ps", ("bf16",), "bf16", 2),
+)
+AMX_PIXELS, AMX_RO = 32, 2      # register block: 2 x 2 accumulator tiles + 2 source + 2 weight tiles = 8
 # register block: RW output pixels x RO vectors of 16 output channels, all in zmm registers (32):
 # RW * RO accumulators + RO weight vectors + 1 broadcast source group
 _ZMM_REGISTERS = 32
 
 
 def brgemm_isa(p: ConvProblem) -> BrgemmIsa | None:
-    """The brgemm microkernel for `p`'s source and weight data types, or None."""
-    return next((i for i in BRGEMM_ISAS if p.src.dtype.name in i.src and p.wei.dtype.name == i.wei), None)
+    """The brgemm microkernel for `p`'s variant (brgemm: AVX-512; brgemm_amx: AMX) and its source and
+    weight data types, or None."""
+    table = AMX_ISAS if p.alg == "brgemm_amx" else BRGEMM_ISAS
+    return next((i for i in table if p.src.dtype.name in i.src and p.wei.dtype.name == i.wei), None)
 
 
 def _brgemm_why_not(p: ConvProblem) -> str | None:
     d = p.desc
     if brgemm_isa(p) is None:
-        have = ", ".join(f"{'/'.join(i.src)} x {i.wei} ({i.instruction})" for i in BRGEMM_ISAS)
+        table = AMX_ISAS if p.alg == "brgemm_amx" else BRGEMM_ISAS
+        have = ", ".join(f"{'/'.join(i.src)} x {i.wei} ({i.instruction})" for i in table)
         return f"its microkernels multiply {have}, not {p.src.dtype.name}:{p.wei.dtype.name}"
+    if p.alg == "brgemm_amx" and d.g > 1:
+        return "its AMX kernel is generated for ungrouped convolutions only (use brgemm for groups)"
     if d.ic == d.g and d.oc == d.g and d.g > 1:
         return "it fills 16 lanes with one group's output channels, and a depthwise group has one (use direct)"
     if d.ndims == 5:
@@ -502,6 +515,8 @@ def brgemm_blocking(p: ConvProblem) -> tuple[int, int, int]:
     rh cuts the rows into about 8 workgroups per channel block and image, for every core."""
     sp = p.desc.spatial()
     ow, oh, oc = sp[-1].o, sp[0].o if len(sp) == 2 else 1, p.desc.oc // p.desc.g          # a group's channels
+    if p.alg == "brgemm_amx":
+        return AMX_PIXELS, AMX_RO, max(1, -(-oh // 8))
 
     def score(rw: int, ro: int) -> tuple[float, int]:
         useful = ow / (-(-ow // rw) * rw) * oc / (-(-oc // (16 * ro)) * 16 * ro)
@@ -524,11 +539,22 @@ def _brgemm_weights(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) ->
     if d.ndims == 3:
         w = plan.expand(w, [[0], [1], [2], [3, 4]], w.shape[:3] + (1,) + w.shape[3:])   # G OC IC 1 KW
     g, oc, ic, kh, kw = w.shape
-    ocp, icp = -(-oc // (16 * ro)) * 16 * ro, -(-ic // k) * k
+    ocp, icp = -(-oc // (16 * ro)) * 16 * ro, brgemm_channels(p, ic)
     w = plan.pad(w, [0, ocp - oc, icp - ic, 0, 0])
     w = plan.expand(w, [[0], [1, 2, 3], [4, 5], [6], [7]], (g, ocp // (16 * ro), ro, 16, icp // k, k, kh, kw))
     w = plan.transpose(w, [0, 1, 6, 7, 4, 2, 3, 5])                                  # G OCB KH KW ICk RO 16 k
     return plan.collapse(w, [[0, 1], [2], [3], [4], [5], [6, 7]])
+
+
+def brgemm_channels(p: ConvProblem, ic: int) -> int:
+    """A group's input channels padded for the microkernel: to a multiple of k (one 32-bit group); for
+    AMX, beyond one 64-byte K chunk, to whole chunks (a tile row is one chunk)."""
+    isa = brgemm_isa(p)
+    icp = -(-ic // isa.k) * isa.k
+    if p.alg == "brgemm_amx":
+        chunk = 64 // p.src.dtype.itemsize
+        icp = icp if icp <= chunk else -(-ic // chunk) * chunk
+    return icp
 
 
 def _brgemm_compensation(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) -> Value | None:
@@ -545,9 +571,10 @@ def _brgemm_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
     """brgemm stores the destination itself (`StoreEpilogue`) for the inference epilogue: common
     source / destination scales, common or per-output-channel weight scales, an f32 bias, at most a
     ReLU, and a u8, s8, f32 or bf16 (from a float accumulator) destination. Zero points, other
-    post-ops and other types keep the shared epilogue after it."""
+    post-ops and other types keep the shared epilogue after it, and so does the AMX kernel (its
+    accumulator tiles are stored as they are)."""
     dst = p.dst.dtype.name
-    return (not p.zero_points and (not p.post_ops or p.relu) and (not p.bias or p.bias_dt == "f32")
+    return (p.alg != "brgemm_amx" and not p.zero_points and (not p.post_ops or p.relu) and (not p.bias or p.bias_dt == "f32")
             and all(q.arg == "wei" or not q.per_channel for q in p.scales)
             and (dst in ("u8", "s8", "f32") or (dst == "bf16" and not p.acc.is_int))
             and _result_elem(p, target) == p.dst.dtype.mlir)
@@ -577,16 +604,23 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     rw, _, rh = brgemm_blocking(p)
     n, g, icg = x.shape[0], x.shape[3], x.shape[4]
     isa = brgemm_isa(p)
-    x = plan.pad(x, [0, 0, 0, 0, -icg % isa.k])
+    x = plan.pad(x, [0, 0, 0, 0, brgemm_channels(p, icg) - icg])
+    owp = ow
+    if p.alg == "brgemm_amx":
+        # whole 32-pixel blocks: the source padded on the right so that they read it, the extra outputs
+        # cropped below
+        owp = -(-ow // AMX_PIXELS) * AMX_PIXELS
+        reach = (owp - 1) * sw + (sp[-1].k - 1) * dw + 1
+        x = plan.pad(x, [0, 0, max(0, reach - x.shape[2]), 0, 0])
     x = plan.collapse(x, [[0], [1], [2], [3, 4]])                                       # N H W G*ICp/G
     if p.src.dtype.name == "s8":
         x = plan.add("flip_sign_bit", x, x.shape, "i8")
     ocb, ro = w.shape[0], w.shape[4]                   # the channel blocks prepare packed the weights in
     ocgp, ocg = ocb * ro * 16 // g, d.oc // g
-    acc = plan.add("brgemm", x, (n, oh, ow, ocb * ro * 16), epilogue.dst_dt.mlir if epilogue else p.acc.mlir,
+    acc = plan.add("brgemm", x, (n, oh, owp, ocb * ro * 16), epilogue.dst_dt.mlir if epilogue else p.acc.mlir,
                    wei=w, comp=extra, isa=isa.name, strides=[sh, sw], dilations=[dh, dw], rw=rw, rh=rh,
-                   groups=g, ocg=ocg, epilogue=epilogue)
-    acc = plan.expand(acc, [[0], [1], [2], [3, 4]], (n, oh, ow, g, ocgp))
+                   groups=g, ocg=ocg, emulate_tiles=target.emulate_amx, epilogue=epilogue)
+    acc = plan.expand(acc, [[0], [1], [2], [3, 4]], (n, oh, owp, g, ocgp))
     acc = plan.slice(acc, [0, 0, 0, 0, 0], (n, oh, ow, g, ocg))
     if one_d:
         acc = plan.collapse(acc, [[0, 1], [2], [3], [4]])
@@ -742,6 +776,13 @@ VARIANTS = {v.name: v for v in (
             "shifted to u8 with a compensation from prepare), bf16 on vdpbf16ps (avx512_bf16), f32 on FMAs "
             "(avx512f); groups as blocks of channels", refused=_brgemm_refused,
             channels_last=lambda p, target: True,
+            extra_prepared=_brgemm_compensation, reads_only_needed=True, fuses_epilogue=_brgemm_fuses_epilogue),
+    Variant("brgemm_amx", _brgemm_why_not, _brgemm_weights, _brgemm_compute,
+            "brgemm on AMX tiles (tdpbusd for u8/s8 x s8, tdpbf16ps for bf16): 2 x 2 accumulator tiles of 16 "
+            "pixels x 16 channels per block, source tiles read in place with the stride of a pixel, weight "
+            "tiles from the same packed weights; amx_int8 / amx_bf16 CPUs, the tile permission requested "
+            "by the runtime; not yet checked on such a CPU, so --alg=auto takes it only when kgen tune "
+            "measured it", refused=_brgemm_refused, channels_last=lambda p, target: True,
             extra_prepared=_brgemm_compensation, reads_only_needed=True, fuses_epilogue=_brgemm_fuses_epilogue),
     *(Variant(name, _winograd_why_not, _winograd_weights, _winograd_compute,
               f"Winograd F({m}x{m}, 3x3): matrices from interpolation points (conv_math), filter transform in "

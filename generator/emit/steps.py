@@ -223,6 +223,7 @@ class Brgemm(Step):
     rh: int                         # output rows per workgroup
     groups: int                     # the channels are G groups: ICp/G source, OCp/G result channels each
     ocg: int                        # a group's real output channels (the epilogue operands' stride)
+    emulate_tiles: bool             # AMX tile instructions emulated with AVX-512 (TargetCaps.emulate_amx)
     epilogue: StoreEpilogue | None = None   # applied in the stores (out in the destination type), or none
 
 

@@ -52,6 +52,10 @@ class TargetCaps:
     # spelling: "avx512_vnni", "amx_int8", ...): generated microkernels call their intrinsics (the brgemm
     # variant), flag sets and heuristics depend on them; empty where the target is no CPU
     cpu_features: frozenset[str] = frozenset()
+    # brgemm_amx's tile instructions are emulated with AVX-512 (each tile a stack buffer, tdpbusd /
+    # tdpbf16ps as vpdpbusd / vdpbf16ps per tile row): everything around the instructions (addresses,
+    # strides, packing, tails, the tile configuration) is then checked on a CPU without AMX. Tests only.
+    emulate_amx: bool = False
 
     @property
     def relayout_forms(self) -> tuple[str, ...]:
