@@ -80,6 +80,13 @@ CASES = [
     "g2mb1ic40ih9oc66oh9kh3ph1",
     "--dt=s8:s8:s32 g3mb2ic15ih7iw9oc51oh4ow4kh3kw2sh2sw2ph1pw0",
     "--dt=u8:s8:f32 --attr-zero-points=src:common:2 --attr-post-ops=sum g2mb1ic32ih7oc64oh7kh3ph1",
+    # common zero points in the kernel where nothing is padded (the source's from the weight sums)
+    "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+    "--attr-zero-points=src:common:3+dst:common:-2 mb2ic20ih9oc40oh9kh1ph0",
+    "--dt=s8:s8:u8 --attr-zero-points=src:common:-3+dst:common:4 --attr-scales=wei:per_oc --attr-post-ops=relu "
+    "g2mb2ic40ih9oc64oh4kh3sh2ph0",
+    "--dt=s8:s8:s8 --stag=nwc --dtag=nwc --attr-zero-points=src:common:5 mb1ic20iw30oc33ow10kw3sw3pw0",
+    "--dt=u8:s8:f32 --stag=nhwc --dtag=nhwc --attr-zero-points=src:common:2 mb1ic32ih7oc64oh7kh3ph1",  # padded
 ]
 
 
@@ -157,12 +164,18 @@ def test_brgemm_is_generated_and_compiles_for_a_vnni_cpu(tmp_path):
     ("--dt=f32 --dir=FWD_B --attr-post-ops=relu", True),
     ("--dt=bf16 --dir=FWD_B", True),
     # the shared epilogue: zero points, other post-ops, an s32 destination, bf16 from an s32 accumulator
-    ("--dt=u8:s8:u8 --attr-zero-points=src:common:2", False),
+    ("--dt=u8:s8:u8 --attr-zero-points=src:common:2", False),                 # padded: shared epilogue
+    ("--dt=u8:s8:u8 --attr-zero-points=dst:common:2", True),
     ("--dt=f32 --attr-post-ops=sum", False),
     ("--dt=u8:s8:s32", False),
     ("--dt=u8:s8:bf16", False),
 ])
 def test_the_inference_epilogue_is_fused_into_the_stores(line, fused):
+    if "zero-points=src" in line:       # unpadded, the same source zero point runs in the kernel
+        p1 = problem(f"--alg=brgemm --stag=nhwc --dtag=nhwc {line} mb1ic24ih9oc40oh9kh1ph0")
+        text1 = render_conv(p1, cpu_target(features=("avx512f", "avx512_vnni")))
+        assert "linalg.generic" not in text1.split("\nfunc.func @", 2)[2].split("flow.dispatch", 1)[1]
+        assert "memref.load %src_zp[]" in text1
     p = problem(f"--alg=brgemm --stag=nhwc --dtag=nhwc {line} mb1ic24ih9oc40oh9kh3ph1")
     text = render_conv(p, cpu_target(features=("avx512f", "avx512_vnni", "avx512_bf16")))
     conv = text.split("\nfunc.func @", 2)[2]
@@ -240,7 +253,7 @@ def test_amx_is_refused_without_tiles_and_never_taken_by_the_heuristic():
 def test_s8_sources_are_compensated_in_prepare():
     p = problem("--alg=brgemm --dt=s8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic24ih9oc40oh9kh3ph1")
     prep, conv = render_conv(p, vnni_cpu()).split("\nfunc.func @", 2)[1:]      # after the executable
-    assert "-> (!wei_prepared, tensor<48xi32>)" in prep and "arith.muli" in prep   # -128 * sum per channel
+    assert "-> (!wei_prepared, tensor<48xi32>)" in prep and "arith.extsi" in prep   # the sum per channel
     assert "arith.xori" in conv and "tensor<48xi32>" in conv.split("{")[0]          # shifted; an argument
     assert "tensor<48xi32>" not in render_conv(problem(
         "--alg=brgemm --dt=u8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic24ih9oc40oh9kh3ph1"), vnni_cpu())

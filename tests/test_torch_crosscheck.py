@@ -61,6 +61,19 @@ def _kernel(line: str) -> ConvKernel:
     return ConvKernel(conv_problem(case))
 
 
+def _alg(alg: str, layer, feature: str) -> str:
+    """`--alg=...` for the kernel under test; brgemm only where the host runs its microkernel and the
+    layer is not depthwise (skipped otherwise, with the reason)."""
+    from generator.compile.backends import host_matrix_features
+    if alg == "brgemm":
+        if feature not in host_matrix_features():
+            pytest.skip(f"the host CPU has no {feature} for the brgemm microkernel")
+        mb, ic, oc, *_, g, _tag = layer
+        if g > 1 and ic == g and oc == g:
+            pytest.skip("brgemm does not apply to depthwise convolutions")
+    return f"--alg={alg}"
+
+
 @pytest.fixture(scope="module")
 def x86_engine():
     if "x86" not in torch.backends.quantized.supported_engines:
@@ -72,8 +85,9 @@ def x86_engine():
 
 
 @pytest.mark.filterwarnings("ignore:torch.quantize_per_tensor:UserWarning")
+@pytest.mark.parametrize("alg", ["direct", "brgemm"])
 @pytest.mark.parametrize("layer", LAYERS, ids=[_ids(x) for x in LAYERS])
-def test_u8s8u8_matches_torch_quantized_conv2d(layer, x86_engine):
+def test_u8s8u8_matches_torch_quantized_conv2d(layer, alg, x86_engine):
     mb, ic, oc, ih, iw, kh, kw, s, p, d, g, tag = layer
     rng = np.random.default_rng(SEED + sum(layer[:11]))
     print(f"seed {SEED + sum(layer[:11])}")
@@ -94,7 +108,8 @@ def test_u8s8u8_matches_torch_quantized_conv2d(layer, x86_engine):
         qx = qx.contiguous(memory_format=torch.channels_last)
     want = conv(qx).int_repr().numpy().astype(np.int32)
 
-    k = _kernel(f"--dt=u8:s8:u8 --stag={tag} --dtag={tag} --attr-scales=src:common:{sx!r}+wei:common:{sw!r}+"
+    k = _kernel(f"{_alg(alg, layer, 'avx512_vnni')} --dt=u8:s8:u8 --stag={tag} --dtag={tag} "
+                f"--attr-scales=src:common:{sx!r}+wei:common:{sw!r}+"
                 f"dst:common:{sy!r} --attr-zero-points=src:common:{zx}+dst:common:{zy} {_desc(layer)}")
     got = k.run_logical(xq, wq, bias, src_scale=np.float32(sx), wei_scale=np.float32(sw),
                         dst_scale=np.float32(sy), src_zp=zx, dst_zp=zy).astype(np.int32)
@@ -111,8 +126,9 @@ def test_u8s8u8_matches_torch_quantized_conv2d(layer, x86_engine):
 BF16_LAYERS = [x for x in LAYERS if x[-1] in ("nhwc", "nchw")][:6]
 
 
+@pytest.mark.parametrize("alg", ["direct", "brgemm"])
 @pytest.mark.parametrize("layer", BF16_LAYERS, ids=[_ids(x) for x in BF16_LAYERS])
-def test_bf16_matches_torch_bf16_conv(layer):
+def test_bf16_matches_torch_bf16_conv(layer, alg):
     import ml_dtypes
 
     mb, ic, oc, ih, iw, kh, kw, s, p, d, g, tag = layer
@@ -126,7 +142,7 @@ def test_bf16_matches_torch_bf16_conv(layer):
     want = torch.nn.functional.conv2d(tx, tw, tb, stride=s, padding=p, dilation=d, groups=g).float().numpy()
 
     # PyTorch's bf16 conv takes a bf16 bias: give kgen the same values
-    k = _kernel(f"--dt=bf16 --stag=nhwc --dtag=nhwc {_desc(layer)}")
+    k = _kernel(f"{_alg(alg, layer, 'avx512_bf16')} --dt=bf16 --stag=nhwc --dtag=nhwc {_desc(layer)}")
     got = k.run_logical(x, w, tb.float().numpy()).astype(np.float32)
     x64 = x.astype(np.float64)
     ref = torch.nn.functional.conv2d(torch.from_numpy(x64), torch.from_numpy(w.astype(np.float64)),

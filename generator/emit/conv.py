@@ -45,9 +45,6 @@ class Variant:
     doc: str
     # the variant handles spatial padding itself (its compute gets the unpadded, uncropped source)
     pads_in_compute: bool = False
-    # its compute reads only the inputs some output needs, so the inputs past the last one read (a
-    # negative right padding) stay uncropped: a crop is a copy of the whole source
-    reads_only_needed: bool = False
     # why the variant is refused on a target (known wrong results or compile failures), or None
     refused: Callable[[ConvProblem, TargetCaps], str | None] = lambda p, target: None
     # computes with channels last: its compute gets (N, sp.., G, IC/G) and returns (N, sp.., G, OC/G)
@@ -558,23 +555,30 @@ def brgemm_channels(p: ConvProblem, ic: int) -> int:
 
 
 def _brgemm_compensation(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) -> Value | None:
-    """For an s8 source, which the kernel shifts to u8 (x + 128): -128 * the sum of each output channel's
-    weights over all taps and input channels, (OCp,) i32, computed once in prepare as oneDNN's s8s8
-    compensation; the microkernel starts its accumulators from it. The shift happens after the zero
-    padding, so padded taps contribute 128 * w too and the one sum over all taps cancels them."""
-    if p.src.dtype.name != "s8":
+    """The sum of each output channel's weights over all taps and input channels, (OCp,) i32, computed
+    once in prepare as oneDNN's compensations are, for an s8 source (which the kernel shifts to u8,
+    x + 128) and a common source zero point applied in the kernel (only where nothing is padded): the
+    microkernel starts its accumulators from -(128 + zp) x it. The shift happens after the zero padding,
+    so padded taps contribute 128 * w too and the one sum over all taps cancels them."""
+    zp_in_kernel = p.zero_point("src") is not None and _brgemm_fuses_epilogue(p, target)
+    if p.src.dtype.name != "s8" and not zp_in_kernel:
         return None
     return plan.add("brgemm_compensation", w, (w.shape[0] * w.shape[4] * 16,), "i32")
 
 
 def _brgemm_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
     """brgemm stores the destination itself (`StoreEpilogue`) for the inference epilogue: common
-    source / destination scales, common or per-output-channel weight scales, an f32 bias, at most a
-    ReLU, and a u8, s8, f32 or bf16 (from a float accumulator) destination. Zero points, other
-    post-ops and other types keep the shared epilogue after it, and so does the AMX kernel (its
-    accumulator tiles are stored as they are)."""
+    source / destination scales, common or per-output-channel weight scales, a common destination zero
+    point and, where nothing is padded, a common source one (-zp x each channel's weight sum, where every
+    tap reads the source: with padding the sum would depend on the position, and a zero point outside
+    the source's type, which oneDNN allows, cannot fill the padding), an f32 bias, at most a ReLU, and a
+    u8, s8, f32 or bf16 (from a float accumulator) destination. Other zero points, other post-ops and
+    other types keep the shared epilogue after it, and so does the AMX kernel (its accumulator tiles are
+    stored as they are)."""
     dst = p.dst.dtype.name
-    return (p.alg != "brgemm_amx" and not p.zero_points and (not p.post_ops or p.relu) and (not p.bias or p.bias_dt == "f32")
+    padded = any(s.p > 0 or s.p_r > 0 for s in p.desc.spatial())
+    return (p.alg != "brgemm_amx" and all(q.arg in ("src", "dst") and not q.per_channel for q in p.zero_points)
+            and not (padded and p.zero_point("src") is not None) and (not p.post_ops or p.relu) and (not p.bias or p.bias_dt == "f32")
             and all(q.arg == "wei" or not q.per_channel for q in p.scales)
             and (dst in ("u8", "s8", "f32") or (dst == "bf16" and not p.acc.is_int))
             and _result_elem(p, target) == p.dst.dtype.mlir)
@@ -582,44 +586,56 @@ def _brgemm_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
 
 def store_epilogue_args(p: ConvProblem) -> StoreEpilogue:
     """The runtime operands of a fused epilogue, named and typed as the kernel function takes them
-    (bias, then the scales in `ConvProblem.quant_args` order: the API's argument order)."""
-    quant = {name: Value(name, p.quant_shape(q), "f32") for name, q in p.quant_args()}
-    return StoreEpilogue(bias=Value("bias", (p.desc.oc,), "f32") if p.bias else None,
-                         src_scale=quant.get("src_scale"), wei_scale=quant.get("wei_scale"),
-                         dst_scale=quant.get("dst_scale"), relu=p.relu, dst_dt=p.dst.dtype)
+    (bias, then the scales and zero points in `ConvProblem.quant_args` order: the API's argument order)."""
+    quant = {name: Value(name, p.quant_shape(q), p.quant_dtype(name).mlir) for name, q in p.quant_args()}
+    bias = Value("bias", (p.desc.oc,), "f32") if p.bias else None
+    return StoreEpilogue(bias=bias, src_scale=quant.get("src_scale"), wei_scale=quant.get("wei_scale"),
+                         dst_scale=quant.get("dst_scale"), dst_zp=quant.get("dst_zp"), relu=p.relu,
+                         dst_dt=p.dst.dtype, args=([bias] if bias else []) + list(quant.values()))
 
 
 def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: TargetCaps,
                     extra: Value | None = None, epilogue: StoreEpilogue | None = None) -> Value:
-    """x is (N, [H,] W, G, IC/G), padded; returns (N, [OH,] OW, G, OC/G) in the accumulator type, or with
-    `epilogue` in the destination type. The kernel sees the channels as G padded groups of ICp/G
-    (a multiple of k) and writes G groups of OCp/G; each group's padding is cropped here. An s8 source
-    is shifted to u8 here, after every padding, and `extra` is its compensation (`_brgemm_compensation`)."""
+    """x is (N, [H,] W, G, IC/G), neither cropped nor padded (the variant pads itself, and leaves a negative
+    right padding uncropped: the kernel never reads past the last input an output needs); returns (N, [OH,] OW, G, OC/G) in the accumulator type, or with `epilogue` in
+    the destination type. The kernel sees the channels as G padded groups of ICp/G (a multiple of k) and
+    writes G groups of OCp/G; each group's padding is cropped here. An s8 source is shifted to u8 here,
+    after every padding; `extra` is the weight sums (`_brgemm_compensation`) the accumulators start from."""
     d = p.desc
     sp = d.spatial()
     one_d = d.ndims == 3
     if one_d:
         x = plan.expand(x, [[0, 1], [2], [3], [4]], (x.shape[0], 1) + x.shape[1:])      # N 1 W G IC/G
-    (sh, dh, oh), (sw, dw, ow) = [(1, 1, 1)] * one_d + [(s.s, s.d + 1, s.o) for s in sp]
+    geo = [(1, 1, 1, 0, 0, 1, 1)] * one_d + [(s.s, s.d + 1, s.o, s.p, s.p_r, s.i, s.k) for s in sp]
+    (sh, dh, oh, _, _, _, _), (sw, dw, ow, _, _, _, kw) = geo
     rw, _, rh = brgemm_blocking(p)
     n, g, icg = x.shape[0], x.shape[3], x.shape[4]
     isa = brgemm_isa(p)
-    x = plan.pad(x, [0, 0, 0, 0, brgemm_channels(p, icg) - icg])
+    # a negative left padding crops; a negative right one stays (the kernel never reads past the last
+    # input an output needs)
+    crop = [max(-pl, 0) for _, _, _, pl, _, _, _ in geo]
+    x = plan.slice(x, [0, *crop, 0, 0], (n, *(i - c for (_, _, _, _, _, i, _), c in zip(geo, crop)), g, icg))
+    high = [max(pr, 0) for _, _, _, _, pr, _, _ in geo]
     owp = ow
     if p.alg == "brgemm_amx":
         # whole 32-pixel blocks: the source padded on the right so that they read it, the extra outputs
         # cropped below
         owp = -(-ow // AMX_PIXELS) * AMX_PIXELS
-        reach = (owp - 1) * sw + (sp[-1].k - 1) * dw + 1
-        x = plan.pad(x, [0, 0, max(0, reach - x.shape[2]), 0, 0])
+        reach = (owp - 1) * sw + (kw - 1) * dw + 1
+        high[1] = max(high[1], reach - x.shape[2] - max(geo[1][3], 0))
+    pads = dict(low=[0, *(max(pl, 0) for _, _, _, pl, _, _, _ in geo), 0, 0],
+                high=[0, *high, 0, brgemm_channels(p, icg) - icg])
+    zp = epilogue.args_by_name.get("src_zp") if epilogue else None       # only where nothing is padded
+    x = plan.pad(x, pads["high"], low=pads["low"])
     x = plan.collapse(x, [[0], [1], [2], [3, 4]])                                       # N H W G*ICp/G
-    if p.src.dtype.name == "s8":
+    shift = 128 if p.src.dtype.name == "s8" else 0
+    if shift:
         x = plan.add("flip_sign_bit", x, x.shape, "i8")
     ocb, ro = w.shape[0], w.shape[4]                   # the channel blocks prepare packed the weights in
     ocgp, ocg = ocb * ro * 16 // g, d.oc // g
     acc = plan.add("brgemm", x, (n, oh, owp, ocb * ro * 16), epilogue.dst_dt.mlir if epilogue else p.acc.mlir,
-                   wei=w, comp=extra, isa=isa.name, strides=[sh, sw], dilations=[dh, dw], rw=rw, rh=rh,
-                   groups=g, ocg=ocg, emulate_tiles=target.emulate_amx, epilogue=epilogue)
+                   wei=w, comp=extra, shift=shift, src_zp=zp, isa=isa.name, strides=[sh, sw], dilations=[dh, dw],
+                   rw=rw, rh=rh, groups=g, ocg=ocg, emulate_tiles=target.emulate_amx, epilogue=epilogue)
     acc = plan.expand(acc, [[0], [1], [2], [3, 4]], (n, oh, owp, g, ocgp))
     acc = plan.slice(acc, [0, 0, 0, 0, 0], (n, oh, ow, g, ocg))
     if one_d:
@@ -776,14 +792,14 @@ VARIANTS = {v.name: v for v in (
             "shifted to u8 with a compensation from prepare), bf16 on vdpbf16ps (avx512_bf16), f32 on FMAs "
             "(avx512f); groups as blocks of channels", refused=_brgemm_refused,
             channels_last=lambda p, target: True,
-            extra_prepared=_brgemm_compensation, reads_only_needed=True, fuses_epilogue=_brgemm_fuses_epilogue),
+            extra_prepared=_brgemm_compensation, pads_in_compute=True, fuses_epilogue=_brgemm_fuses_epilogue),
     Variant("brgemm_amx", _brgemm_why_not, _brgemm_weights, _brgemm_compute,
             "brgemm on AMX tiles (tdpbusd for u8/s8 x s8, tdpbf16ps for bf16): 2 x 2 accumulator tiles of 16 "
             "pixels x 16 channels per block, source tiles read in place with the stride of a pixel, weight "
             "tiles from the same packed weights; amx_int8 / amx_bf16 CPUs, the tile permission requested "
             "by the runtime; not yet checked on such a CPU, so --alg=auto takes it only when kgen tune "
             "measured it", refused=_brgemm_refused, channels_last=lambda p, target: True,
-            extra_prepared=_brgemm_compensation, reads_only_needed=True, fuses_epilogue=_brgemm_fuses_epilogue),
+            extra_prepared=_brgemm_compensation, pads_in_compute=True, fuses_epilogue=_brgemm_fuses_epilogue),
     *(Variant(name, _winograd_why_not, _winograd_weights, _winograd_compute,
               f"Winograd F({m}x{m}, 3x3): matrices from interpolation points (conv_math), filter transform in "
               f"prepare, tiles batched into one matmul over IC per transform position", refused=_winograd_refused)
@@ -1043,8 +1059,10 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     wl = relayout.buffer_to_logical(prep, wbuf, p.wei, form)
     if not d.has_groups:
         wl = prep.add("expand", wl, d.wei_dims_grouped, groups=[[0, 1]] + [[i + 1] for i in range(1, nsp + 2)])
-    # a source zero point needs its weight sums (or, per channel, the grouped weights) at run time (emit/epilogue.py)
-    wref = prepare_zp_weights(prep, wl, p)
+    # a source zero point needs its weight sums (or, per channel, the grouped weights) at run time
+    # (emit/epilogue.py), unless the variant applies the epilogue itself
+    fused = store_epilogue_args(p) if v.fuses_epilogue(p, target) else None
+    wref = prepare_zp_weights(prep, wl, p) if fused is None else None
     pc = packed_conv(p) if v.name == "direct" else None
     cp = _compute_problem(p, target)
     wc = _to_i32(prep, wl, p.wei.dtype, False) if cp is not p else wl
@@ -1072,9 +1090,8 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     wr = Value("wref", wref.shape, wref.elem) if wref is not None else None
     args = [src, w] + [a for a in (wx, wr) if a is not None]
     bias = None
-    fused = store_epilogue_args(p) if v.fuses_epilogue(p, target) else None
     if fused is not None:
-        args += fused.operands
+        args += fused.args
     elif p.bias and not p.has_attributes:
         bias = Value("bias", (d.oc,), "f32")
         args.append(bias)
@@ -1088,7 +1105,7 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
 
     if not v.pads_in_compute:
         crop_l = [max(-s.p, 0) for s in sp]
-        crop_r = [0 if v.reads_only_needed else max(-s.p_r, 0) for s in sp]
+        crop_r = [max(-s.p_r, 0) for s in sp]
         sizes = list(x.shape)
         for ax, s_, a_, b_ in zip(sp_ax, sp, crop_l, crop_r):
             sizes[ax] = s_.i - a_ - b_

@@ -191,22 +191,30 @@ class WinogradTransform(Step):
 class StoreEpilogue:
     """The epilogue a compute step applies in its own stores (brgemm): accumulator -> f32 -> x (src
     scale x wei scale, common or per output channel, multiplied once per workgroup as oneDNN
-    precomputes them) -> + bias (per output channel) -> ReLU -> x (1 / dst scale) -> destination type,
-    rounded to nearest even and saturated. Absent operands (None) are skipped. The shared epilogue
-    (conv_attr_epilogue) multiplies the scales one by one and divides by the dst scale: the results
+    precomputes them) -> + bias (per output channel) -> ReLU -> x (1 / dst scale) -> + dst zero point
+    -> destination type, rounded to nearest even and saturated. Absent operands (None) are skipped. A
+    common source zero point is not applied here but in the accumulators' start (Brgemm.src_zp). The
+    shared epilogue (conv_attr_epilogue) multiplies the scales one by one and divides by the dst scale: the results
     agree exactly where the scales are dyadic and otherwise within benchdnn's one unit of an integer
     destination (`verify.conv_tolerance`)."""
     bias: Value | None
     src_scale: Value | None
     wei_scale: Value | None
     dst_scale: Value | None
+    dst_zp: Value | None
     relu: bool
     dst_dt: DataType
+    args: list[Value]               # every runtime argument it takes (the src zero point too), in the
+                                    # kernel function's order
+
+    @property
+    def args_by_name(self) -> dict[str, Value]:
+        return {v.name: v for v in self.args}
 
     @property
     def operands(self) -> list[Value]:
-        """The runtime operands, in the order the dispatch takes them."""
-        return [v for v in (self.bias, self.src_scale, self.wei_scale, self.dst_scale) if v is not None]
+        """The runtime operands of the stores, in the order the dispatch takes them."""
+        return [v for v in (self.bias, self.src_scale, self.wei_scale, self.dst_scale, self.dst_zp) if v is not None]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -215,7 +223,10 @@ class Brgemm(Step):
     channels-last source (N, IHp, IWp, ICp) x weights (OCB, KH, KW, ICp/k, RO, 16*k) in the instruction's
     order -> (N, OH, OW, OCp) in the accumulator type, or with `epilogue` in the destination type."""
     wei: Value
-    comp: Value | None              # (OCp,) i32 the accumulators start from (an s8 source's compensation)
+    # (OCp,) i32: each output channel's weight sum; the accumulators start from -(shift + src_zp) x it
+    comp: Value | None
+    shift: int                      # what the source was shifted by (128: an s8 source read as u8)
+    src_zp: Value | None            # a common source zero point (0-d i32; only where nothing is padded)
     isa: str                        # the microkernel (emit.conv.BRGEMM_ISAS): "vnni", "bf16" or "f32"
     strides: list[int]              # (h, w)
     dilations: list[int]            # (h, w), 1 = dense
@@ -314,7 +325,7 @@ STEP_TYPES: dict[str, type[Step]] = {
     "zp_window_sum": ZpWindowSum, "zp_weights": ZpWeights, "zp_taps": ZpTaps,
     "zp_weight_sums": ZpWeightSums, "zp_weights_common": ZpWeightsCommon, "zp_combine": ZpCombine,
     "broadcast": Broadcast, "brgemm": Brgemm,
-    "brgemm_compensation": Step,    # -128 * sum of the brgemm weights per output channel (prepare)
+    "brgemm_compensation": Step,    # the sum of the brgemm weights per output channel (prepare)
     "flip_sign_bit": Step,          # s8 -> u8 + 128 (x xor 0x80), elementwise
 }
 
