@@ -86,7 +86,15 @@ CASES = [
     "--dt=s8:s8:u8 --attr-zero-points=src:common:-3+dst:common:4 --attr-scales=wei:per_oc --attr-post-ops=relu "
     "g2mb2ic40ih9oc64oh4kh3sh2ph0",
     "--dt=s8:s8:s8 --stag=nwc --dtag=nwc --attr-zero-points=src:common:5 mb1ic20iw30oc33ow10kw3sw3pw0",
-    "--dt=u8:s8:f32 --stag=nhwc --dtag=nhwc --attr-zero-points=src:common:2 mb1ic32ih7oc64oh7kh3ph1",  # padded
+    # ... and with padding: blocks that reach it add zp x their padded taps' weights (tails, strides,
+    # dilation, asymmetric and one-sided padding, s8 shifts, groups, 1D)
+    "--dt=u8:s8:f32 --stag=nhwc --dtag=nhwc --attr-zero-points=src:common:2 mb1ic32ih7oc64oh7kh3ph1",
+    "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.25+wei:per_oc+dst:common:2 "
+    "--attr-zero-points=src:common:3+dst:common:100 mb1ic3ih30oc70kh7sh2ph3",
+    "--dt=s8:s8:s8 --attr-zero-points=src:common:-5 mb2ic17ih13iw11oc33kh3kw2sh2ph1dh1",
+    "--dt=u8:s8:f32 --stag=nhwc --dtag=nhwc --attr-zero-points=src:common:7 mb1ic16ih9iw14oc32oh9ow13kh3kw4ph1pw1",
+    "--dt=s8:s8:u8 --attr-zero-points=src:common:4 --attr-post-ops=relu g2mb1ic32ih7oc64oh7kh3ph0",
+    "--dt=u8:s8:s8 --stag=nwc --dtag=nwc --attr-zero-points=src:common:9 mb2ic5iw20oc70kw3pw2sw3",
 ]
 
 
@@ -164,14 +172,15 @@ def test_brgemm_is_generated_and_compiles_for_a_vnni_cpu(tmp_path):
     ("--dt=f32 --dir=FWD_B --attr-post-ops=relu", True),
     ("--dt=bf16 --dir=FWD_B", True),
     # the shared epilogue: zero points, other post-ops, an s32 destination, bf16 from an s32 accumulator
-    ("--dt=u8:s8:u8 --attr-zero-points=src:common:2", False),                 # padded: shared epilogue
+    ("--dt=u8:s8:u8 --attr-zero-points=src:common:2+dst:common:-3", True),     # padded: border blocks
     ("--dt=u8:s8:u8 --attr-zero-points=dst:common:2", True),
+    ("--dt=u8:s8:u8 --attr-zero-points=src:per_dim_1", False),
     ("--dt=f32 --attr-post-ops=sum", False),
     ("--dt=u8:s8:s32", False),
     ("--dt=u8:s8:bf16", False),
 ])
 def test_the_inference_epilogue_is_fused_into_the_stores(line, fused):
-    if "zero-points=src" in line:       # unpadded, the same source zero point runs in the kernel
+    if "zero-points=src:common" in line:       # unpadded, the same source zero point runs in the kernel too
         p1 = problem(f"--alg=brgemm --stag=nhwc --dtag=nhwc {line} mb1ic24ih9oc40oh9kh1ph0")
         text1 = render_conv(p1, cpu_target(features=("avx512f", "avx512_vnni")))
         assert "linalg.generic" not in text1.split("\nfunc.func @", 2)[2].split("flow.dispatch", 1)[1]
@@ -253,9 +262,9 @@ def test_amx_is_refused_without_tiles_and_never_taken_by_the_heuristic():
 def test_s8_sources_are_compensated_in_prepare():
     p = problem("--alg=brgemm --dt=s8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic24ih9oc40oh9kh3ph1")
     prep, conv = render_conv(p, vnni_cpu()).split("\nfunc.func @", 2)[1:]      # after the executable
-    assert "-> (!wei_prepared, tensor<48xi32>)" in prep and "arith.extsi" in prep   # the sum per channel
-    assert "arith.xori" in conv and "tensor<48xi32>" in conv.split("{")[0]          # shifted; an argument
-    assert "tensor<48xi32>" not in render_conv(problem(
+    assert "-> (!wei_prepared, tensor<9x48xi32>)" in prep and "arith.extsi" in prep   # sums per tap, channel
+    assert "arith.xori" in conv and "tensor<9x48xi32>" in conv.split("{")[0]          # shifted; an argument
+    assert "tensor<9x48xi32>" not in render_conv(problem(
         "--alg=brgemm --dt=u8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic24ih9oc40oh9kh3ph1"), vnni_cpu())
 
 

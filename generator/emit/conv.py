@@ -555,30 +555,30 @@ def brgemm_channels(p: ConvProblem, ic: int) -> int:
 
 
 def _brgemm_compensation(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) -> Value | None:
-    """The sum of each output channel's weights over all taps and input channels, (OCp,) i32, computed
-    once in prepare as oneDNN's compensations are, for an s8 source (which the kernel shifts to u8,
-    x + 128) and a common source zero point applied in the kernel (only where nothing is padded): the
-    microkernel starts its accumulators from -(128 + zp) x it. The shift happens after the zero padding,
-    so padded taps contribute 128 * w too and the one sum over all taps cancels them."""
+    """The sum of each output channel's weights over its input channels, per tap, (KH*KW, OCp) i32,
+    computed once in prepare as oneDNN's compensations are, for an s8 source (which the kernel shifts to
+    u8, x + 128) and a common source zero point applied in the kernel: the microkernel starts its
+    accumulators from -(128 + zp) x the sum over all taps. The shift happens after the zero padding, so
+    padded taps contribute 128 * w too and the one sum cancels them; for the zero point, the blocks
+    that reach the padding add zp x their padded taps' sums (`Brgemm.zp_border`)."""
     zp_in_kernel = p.zero_point("src") is not None and _brgemm_fuses_epilogue(p, target)
     if p.src.dtype.name != "s8" and not zp_in_kernel:
         return None
-    return plan.add("brgemm_compensation", w, (w.shape[0] * w.shape[4] * 16,), "i32")
+    return plan.add("brgemm_compensation", w, (w.shape[1] * w.shape[2], w.shape[0] * w.shape[4] * 16), "i32")
 
 
 def _brgemm_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
     """brgemm stores the destination itself (`StoreEpilogue`) for the inference epilogue: common
-    source / destination scales, common or per-output-channel weight scales, a common destination zero
-    point and, where nothing is padded, a common source one (-zp x each channel's weight sum, where every
-    tap reads the source: with padding the sum would depend on the position, and a zero point outside
-    the source's type, which oneDNN allows, cannot fill the padding), an f32 bias, at most a ReLU, and a
-    u8, s8, f32 or bf16 (from a float accumulator) destination. Other zero points, other post-ops and
+    source / destination scales, common or per-output-channel weight scales, common source and
+    destination zero points (the source's as -zp x each channel's weight sum in the accumulators' start,
+    corrected on the blocks that reach the padding, which holds 0: a zero point outside the source's
+    type, which oneDNN allows, could not fill it), an f32 bias, at most a ReLU, and a u8, s8, f32 or
+    bf16 (from a float accumulator) destination. Other zero points, other post-ops and
     other types keep the shared epilogue after it, and so does the AMX kernel (its accumulator tiles are
     stored as they are)."""
     dst = p.dst.dtype.name
-    padded = any(s.p > 0 or s.p_r > 0 for s in p.desc.spatial())
     return (p.alg != "brgemm_amx" and all(q.arg in ("src", "dst") and not q.per_channel for q in p.zero_points)
-            and not (padded and p.zero_point("src") is not None) and (not p.post_ops or p.relu) and (not p.bias or p.bias_dt == "f32")
+            and (not p.post_ops or p.relu) and (not p.bias or p.bias_dt == "f32")
             and all(q.arg == "wei" or not q.per_channel for q in p.scales)
             and (dst in ("u8", "s8", "f32") or (dst == "bf16" and not p.acc.is_int))
             and _result_elem(p, target) == p.dst.dtype.mlir)
@@ -625,7 +625,9 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         high[1] = max(high[1], reach - x.shape[2] - max(geo[1][3], 0))
     pads = dict(low=[0, *(max(pl, 0) for _, _, _, pl, _, _, _ in geo), 0, 0],
                 high=[0, *high, 0, brgemm_channels(p, icg) - icg])
-    zp = epilogue.args_by_name.get("src_zp") if epilogue else None       # only where nothing is padded
+    zp = epilogue.args_by_name.get("src_zp") if epilogue else None
+    padded = any(pads["low"]) or any(pads["high"][1:3])
+    zp_border = [pads["low"][1], pads["low"][2], x.shape[1], x.shape[2]] if zp is not None and padded else None
     x = plan.pad(x, pads["high"], low=pads["low"])
     x = plan.collapse(x, [[0], [1], [2], [3, 4]])                                       # N H W G*ICp/G
     shift = 128 if p.src.dtype.name == "s8" else 0
@@ -634,7 +636,7 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     ocb, ro = w.shape[0], w.shape[4]                   # the channel blocks prepare packed the weights in
     ocgp, ocg = ocb * ro * 16 // g, d.oc // g
     acc = plan.add("brgemm", x, (n, oh, owp, ocb * ro * 16), epilogue.dst_dt.mlir if epilogue else p.acc.mlir,
-                   wei=w, comp=extra, shift=shift, src_zp=zp, isa=isa.name, strides=[sh, sw], dilations=[dh, dw],
+                   wei=w, comp=extra, shift=shift, src_zp=zp, zp_border=zp_border, isa=isa.name, strides=[sh, sw], dilations=[dh, dw],
                    rw=rw, rh=rh, groups=g, ocg=ocg, emulate_tiles=target.emulate_amx, epilogue=epilogue)
     acc = plan.expand(acc, [[0], [1], [2], [3, 4]], (n, oh, owp, g, ocgp))
     acc = plan.slice(acc, [0, 0, 0, 0, 0], (n, oh, ow, g, ocg))

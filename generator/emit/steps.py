@@ -223,10 +223,14 @@ class Brgemm(Step):
     channels-last source (N, IHp, IWp, ICp) x weights (OCB, KH, KW, ICp/k, RO, 16*k) in the instruction's
     order -> (N, OH, OW, OCp) in the accumulator type, or with `epilogue` in the destination type."""
     wei: Value
-    # (OCp,) i32: each output channel's weight sum; the accumulators start from -(shift + src_zp) x it
+    # (KH*KW, OCp) i32: each output channel's weight sum per tap; the accumulators start from
+    # -(shift + src_zp) x the sum over all taps
     comp: Value | None
     shift: int                      # what the source was shifted by (128: an s8 source read as u8)
-    src_zp: Value | None            # a common source zero point (0-d i32; only where nothing is padded)
+    src_zp: Value | None            # a common source zero point (0-d i32)
+    # with src_zp and padding: where the real source lies in the padded one, [top row, left column,
+    # rows, columns]; border blocks add zp x their padded taps' weight sums. None: nothing padded
+    zp_border: list[int] | None
     isa: str                        # the microkernel (emit.conv.BRGEMM_ISAS): "vnni", "bf16" or "f32"
     strides: list[int]              # (h, w)
     dilations: list[int]            # (h, w), 1 = dense
