@@ -99,3 +99,24 @@ def test_conv_compiles_ahead_and_reports_in_order(tmp_path):
         "kgen: error: unknown option '--bogus' for the conv driver (at argument 7)"], r.stderr
     r = kgen("conv", "--jobs=0", "mb1ic4ih5oc4kh3")
     assert r.returncode == 2 and "--jobs=0: expected a positive number" in r.stderr
+
+
+@pytest.mark.parametrize("value", ["x", "0", "-2", ""])
+def test_bad_cpu_threads_is_one_line_and_exit_2(value, monkeypatch):
+    monkeypatch.setenv("KGEN_CPU_THREADS", value)
+    r = kgen("conv", "--dt=f32", "mb1ic4ih4oc4oh4kh1ph0")
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert r.stderr.strip() == f"kgen: error: KGEN_CPU_THREADS={value!r} is not a positive number of threads"
+    assert "Traceback" not in r.stderr
+
+
+def test_cpu_threads_sets_the_workers(monkeypatch):
+    from generator.compile.backends import cpu_threads
+    from generator.errors import UnsupportedError
+    monkeypatch.setenv("KGEN_CPU_THREADS", "3")
+    assert cpu_threads() == 3
+    monkeypatch.delenv("KGEN_CPU_THREADS")
+    assert cpu_threads() == len(os.sched_getaffinity(0))
+    monkeypatch.setenv("KGEN_CPU_THREADS", "two")
+    with pytest.raises(UnsupportedError, match="not a positive number"):
+        cpu_threads()

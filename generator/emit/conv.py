@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Callable
 
 from ..errors import UnsupportedError
@@ -471,18 +472,20 @@ AMX_PIXELS, AMX_RO = 32, 2      # register block: 2 x 2 accumulator tiles + 2 so
 _ZMM_REGISTERS = 32
 
 
+def _brgemm_table(p: ConvProblem) -> tuple[BrgemmIsa, ...]:
+    """The microkernels of `p`'s variant: brgemm's AVX-512 ones or brgemm_amx's tiles."""
+    return AMX_ISAS if p.alg == "brgemm_amx" else BRGEMM_ISAS
+
+
 def brgemm_isa(p: ConvProblem) -> BrgemmIsa | None:
-    """The brgemm microkernel for `p`'s variant (brgemm: AVX-512; brgemm_amx: AMX) and its source and
-    weight data types, or None."""
-    table = AMX_ISAS if p.alg == "brgemm_amx" else BRGEMM_ISAS
-    return next((i for i in table if p.src.dtype.name in i.src and p.wei.dtype.name == i.wei), None)
+    """The microkernel of `p`'s variant for its source and weight data types, or None."""
+    return next((i for i in _brgemm_table(p) if p.src.dtype.name in i.src and p.wei.dtype.name == i.wei), None)
 
 
 def _brgemm_why_not(p: ConvProblem) -> str | None:
     d = p.desc
     if brgemm_isa(p) is None:
-        table = AMX_ISAS if p.alg == "brgemm_amx" else BRGEMM_ISAS
-        have = ", ".join(f"{'/'.join(i.src)} x {i.wei} ({i.instruction})" for i in table)
+        have = ", ".join(f"{'/'.join(i.src)} x {i.wei} ({i.instruction})" for i in _brgemm_table(p))
         return f"its microkernels multiply {have}, not {p.src.dtype.name}:{p.wei.dtype.name}"
     if p.alg == "brgemm_amx" and d.g > 1:
         return "its AMX kernel is generated for ungrouped convolutions only (use brgemm for groups)"
@@ -506,8 +509,7 @@ def brgemm_blocking(p: ConvProblem) -> tuple[int, int, int]:
     """(rw, ro, rh): the register block (rw output pixels x ro vectors of 16 channels, rw * ro + ro + 1
     zmm registers) and the output rows per workgroup. The block maximises the multiplies (one instruction
     per accumulator) per load (rw * ro per ro weight loads + rw broadcasts: the loads bound the kernel as
-    much as the multiplies)
-    times the share of useful work (OW and OC rounded up to whole blocks are computed and cropped):
+    much as the multiplies) times the share of useful work (OW and OC rounded up to whole blocks are computed and cropped):
     ic64 56x56 3x3 takes 6 x 4 (one thread: 245 us; 4 x 4: 280 us), a 7-wide layer 7 x 3, not 1 x 4.
     rh cuts the rows into about 8 workgroups per channel block and image, for every core."""
     sp = p.desc.spatial()
@@ -590,45 +592,44 @@ def store_epilogue_args(p: ConvProblem) -> StoreEpilogue:
     quant = {name: Value(name, p.quant_shape(q), p.quant_dtype(name).mlir) for name, q in p.quant_args()}
     bias = Value("bias", (p.desc.oc,), "f32") if p.bias else None
     return StoreEpilogue(bias=bias, src_scale=quant.get("src_scale"), wei_scale=quant.get("wei_scale"),
-                         dst_scale=quant.get("dst_scale"), dst_zp=quant.get("dst_zp"), relu=p.relu,
+                         dst_scale=quant.get("dst_scale"), src_zp=quant.get("src_zp"), dst_zp=quant.get("dst_zp"),
+                         relu=p.relu,
                          dst_dt=p.dst.dtype, args=([bias] if bias else []) + list(quant.values()))
 
 
 def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: TargetCaps,
                     extra: Value | None = None, epilogue: StoreEpilogue | None = None) -> Value:
-    """x is (N, [H,] W, G, IC/G), neither cropped nor padded (the variant pads itself, and leaves a negative
-    right padding uncropped: the kernel never reads past the last input an output needs); returns (N, [OH,] OW, G, OC/G) in the accumulator type, or with `epilogue` in
-    the destination type. The kernel sees the channels as G padded groups of ICp/G (a multiple of k) and
-    writes G groups of OCp/G; each group's padding is cropped here. An s8 source is shifted to u8 here,
-    after every padding; `extra` is the weight sums (`_brgemm_compensation`) the accumulators start from."""
+    """x is (N, [H,] W, G, IC/G), neither cropped nor padded (the variant pads itself, and leaves a
+    negative right padding uncropped: the kernel never reads past the last input an output needs);
+    returns (N, [OH,] OW, G, OC/G) in the accumulator type, or with `epilogue` in the destination type.
+    The kernel sees the channels as G padded groups of ICp/G (a multiple of k) and writes G groups of
+    OCp/G; each group's padding is cropped here. An s8 source is shifted to u8 here, after every
+    padding; `extra` is the per-tap weight sums (`_brgemm_compensation`) the accumulators start from."""
     d = p.desc
-    sp = d.spatial()
     one_d = d.ndims == 3
     if one_d:
         x = plan.expand(x, [[0, 1], [2], [3], [4]], (x.shape[0], 1) + x.shape[1:])      # N 1 W G IC/G
-    geo = [(1, 1, 1, 0, 0, 1, 1)] * one_d + [(s.s, s.d + 1, s.o, s.p, s.p_r, s.i, s.k) for s in sp]
-    (sh, dh, oh, _, _, _, _), (sw, dw, ow, _, _, _, kw) = geo
+    flat = SimpleNamespace(s=1, d=0, o=1, p=0, p_r=0, i=1, k=1)                          # 1D: a unit H
+    hw = [flat] * one_d + list(d.spatial())
+    (sh, dh, oh), (sw, dw, ow) = [(a.s, a.d + 1, a.o) for a in hw]
     rw, _, rh = brgemm_blocking(p)
     n, g, icg = x.shape[0], x.shape[3], x.shape[4]
     isa = brgemm_isa(p)
-    # a negative left padding crops; a negative right one stays (the kernel never reads past the last
-    # input an output needs)
-    crop = [max(-pl, 0) for _, _, _, pl, _, _, _ in geo]
-    x = plan.slice(x, [0, *crop, 0, 0], (n, *(i - c for (_, _, _, _, _, i, _), c in zip(geo, crop)), g, icg))
-    high = [max(pr, 0) for _, _, _, _, pr, _, _ in geo]
+    # a negative left padding crops; a negative right one stays uncropped
+    crop = [max(-a.p, 0) for a in hw]
+    x = plan.slice(x, [0, *crop, 0, 0], (n, *(a.i - c for a, c in zip(hw, crop)), g, icg))
+    low = [max(a.p, 0) for a in hw]
+    high = [max(a.p_r, 0) for a in hw]
     owp = ow
     if p.alg == "brgemm_amx":
         # whole 32-pixel blocks: the source padded on the right so that they read it, the extra outputs
         # cropped below
         owp = -(-ow // AMX_PIXELS) * AMX_PIXELS
-        reach = (owp - 1) * sw + (kw - 1) * dw + 1
-        high[1] = max(high[1], reach - x.shape[2] - max(geo[1][3], 0))
-    pads = dict(low=[0, *(max(pl, 0) for _, _, _, pl, _, _, _ in geo), 0, 0],
-                high=[0, *high, 0, brgemm_channels(p, icg) - icg])
-    zp = epilogue.args_by_name.get("src_zp") if epilogue else None
-    padded = any(pads["low"]) or any(pads["high"][1:3])
-    zp_border = [pads["low"][1], pads["low"][2], x.shape[1], x.shape[2]] if zp is not None and padded else None
-    x = plan.pad(x, pads["high"], low=pads["low"])
+        reach = (owp - 1) * sw + (hw[1].k - 1) * dw + 1
+        high[1] = max(high[1], reach - x.shape[2] - low[1])
+    zp = epilogue.src_zp if epilogue else None
+    zp_border = [*low, x.shape[1], x.shape[2]] if zp is not None and any(low + high) else None
+    x = plan.pad(x, [0, *high, 0, brgemm_channels(p, icg) - icg], low=[0, *low, 0, 0])
     x = plan.collapse(x, [[0], [1], [2], [3, 4]])                                       # N H W G*ICp/G
     shift = 128 if p.src.dtype.name == "s8" else 0
     if shift:
@@ -636,8 +637,9 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     ocb, ro = w.shape[0], w.shape[4]                   # the channel blocks prepare packed the weights in
     ocgp, ocg = ocb * ro * 16 // g, d.oc // g
     acc = plan.add("brgemm", x, (n, oh, owp, ocb * ro * 16), epilogue.dst_dt.mlir if epilogue else p.acc.mlir,
-                   wei=w, comp=extra, shift=shift, src_zp=zp, zp_border=zp_border, isa=isa.name, strides=[sh, sw], dilations=[dh, dw],
-                   rw=rw, rh=rh, groups=g, ocg=ocg, emulate_tiles=target.emulate_amx, epilogue=epilogue)
+                   wei=w, comp=extra, shift=shift, src_zp=zp, zp_border=zp_border, isa=isa.name, strides=[sh, sw],
+                   dilations=[dh, dw], rw=rw, rh=rh, groups=g, ocg=ocg, emulate_tiles=target.emulate_amx,
+                   epilogue=epilogue)
     acc = plan.expand(acc, [[0], [1], [2], [3, 4]], (n, oh, owp, g, ocgp))
     acc = plan.slice(acc, [0, 0, 0, 0, 0], (n, oh, ow, g, ocg))
     if one_d:
@@ -1029,7 +1031,8 @@ def _plan_epilogue(plan: Plan, acc: Value, p: ConvProblem, target: TargetCaps, a
             return grouped(plan_, plan_.transpose(t, [0] + list(range(2, 2 + nsp)) + [1]) if cl else t)
 
         def dst_buffer(plan_: Plan, buf: Value, desc) -> tuple[Value, list[int]]:
-            return grouped(plan_, relayout.buffer_to_logical(plan_, buf, desc.permute_axes(to_cl) if cl else desc, form))
+            desc = desc.permute_axes(to_cl) if cl else desc
+            return grouped(plan_, relayout.buffer_to_logical(plan_, buf, desc, form))
 
         return plan_attr_epilogue(plan, acc, p, AccLayout(per_oc, full, dst_buffer, lambda plan_: None), args, src,
                                   wr, form, _result_elem(p, target))

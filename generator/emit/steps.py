@@ -194,22 +194,19 @@ class StoreEpilogue:
     precomputes them) -> + bias (per output channel) -> ReLU -> x (1 / dst scale) -> + dst zero point
     -> destination type, rounded to nearest even and saturated. Absent operands (None) are skipped. A
     common source zero point is not applied here but in the accumulators' start (Brgemm.src_zp). The
-    shared epilogue (conv_attr_epilogue) multiplies the scales one by one and divides by the dst scale: the results
-    agree exactly where the scales are dyadic and otherwise within benchdnn's one unit of an integer
+    shared epilogue (conv_attr_epilogue) multiplies the scales one by one and divides by the dst
+    scale: the results agree exactly where the scales are dyadic and otherwise within benchdnn's one unit of an integer
     destination (`verify.conv_tolerance`)."""
     bias: Value | None
     src_scale: Value | None
     wei_scale: Value | None
     dst_scale: Value | None
+    src_zp: Value | None            # not a store operand: the compute step starts its accumulators with it
     dst_zp: Value | None
     relu: bool
     dst_dt: DataType
     args: list[Value]               # every runtime argument it takes (the src zero point too), in the
                                     # kernel function's order
-
-    @property
-    def args_by_name(self) -> dict[str, Value]:
-        return {v.name: v for v in self.args}
 
     @property
     def operands(self) -> list[Value]:
@@ -329,7 +326,7 @@ STEP_TYPES: dict[str, type[Step]] = {
     "zp_window_sum": ZpWindowSum, "zp_weights": ZpWeights, "zp_taps": ZpTaps,
     "zp_weight_sums": ZpWeightSums, "zp_weights_common": ZpWeightsCommon, "zp_combine": ZpCombine,
     "broadcast": Broadcast, "brgemm": Brgemm,
-    "brgemm_compensation": Step,    # the sum of the brgemm weights per output channel (prepare)
+    "brgemm_compensation": Step,    # the brgemm weights summed per tap and output channel (prepare)
     "flip_sign_bit": Step,          # s8 -> u8 + 128 (x xor 0x80), elementwise
 }
 
