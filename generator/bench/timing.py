@@ -50,13 +50,15 @@ def best_times(fns: dict[str, Callable[[], object]], rounds: int, min_batch_s: f
 
 
 def import_torch(log: Callable[[str], None]):
-    """PyTorch, set up for side-by-side timing (passive OpenMP waits, all cores), or None with one
-    notice when it is not installed (the benchmarks then leave its columns out)."""
+    """PyTorch, set up for side-by-side timing (passive OpenMP waits, as many threads as kgen's CPU
+    executor: every core, or $KGEN_CPU_THREADS), or None with one notice when it is not installed (the
+    benchmarks then leave its columns out)."""
     quiet_openmp()
     try:
         import torch
     except ImportError:
         log("PyTorch is not installed (./build.sh bench installs it): its columns are left out")
         return None
-    torch.set_num_threads(os.cpu_count() or 1)
+    from ..compile.backends import cpu_threads
+    torch.set_num_threads(cpu_threads())
     return torch
