@@ -206,6 +206,10 @@ def test_tuned_table_errors_are_one_line(tmp_path, monkeypatch):
     ("--dt=bf16:bf16:f32 mb1ic16iw6oc24ow6kw3pw1", "avx512_bf16", ("brgemm", "default")),
     ("--dt=bf16 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", "avx512_vnni", (None, "default")),
     ("--dt=f32 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", "avx512_bf16", (None, "default")),
+    # f16 runs the f32 microkernel on widened operands: AVX-512 is enough
+    ("--dt=f16 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh1ph0", None, ("brgemm", "default")),
+    ("--dt=f16:f16:f32 mb1ic16iw6oc24ow6kw3pw1", None, ("brgemm", "default")),
+    ("--dt=f16 --stag=axb --dtag=axb g16mb1ic16ih6oc16oh6kh3ph1", None, (None, "default")),
 ])
 def test_heuristic_takes_microkernels_only_where_the_cpu_has_them(line, feature, want, tmp_path, monkeypatch):
     import dataclasses

@@ -138,9 +138,20 @@ def test_f32_brgemm_matches_the_reference(line):
     assert check_conv(ConvKernel(p), p) is None
 
 
+@needs("avx512f")
+@pytest.mark.parametrize("dt", ["f16", "f16:f16:f32"])
+@pytest.mark.parametrize("line", FLOAT_CASES)
+def test_f16_brgemm_matches_the_reference(line, dt):
+    """f16 runs the f32 microkernel on operands widened exactly (weights in prepare, the source with
+    its padding), and accumulates in f32 as benchdnn expects."""
+    p = problem(f"--alg=brgemm --dt={dt} " + line)
+    assert check_conv(ConvKernel(p), p) is None
+
+
 @pytest.mark.parametrize("dt, cpu, feature, op", [
     ("bf16", "cooperlake", "avx512_bf16", '"llvm.x86.avx512bf16.dpbf16ps.512"'),
     ("f32", "skylake-avx512", "avx512f", "vector.fma"),
+    ("f16", "skylake-avx512", "avx512f", "vector.fma"),
 ])
 def test_float_brgemm_is_generated_and_compiles(dt, cpu, feature, op, tmp_path):
     p = problem(f"--alg=brgemm --dt={dt} --stag=nhwc --dtag=nhwc --attr-post-ops=relu mb1ic23ih9oc40oh9kh3ph1")
@@ -150,6 +161,10 @@ def test_float_brgemm_is_generated_and_compiles(dt, cpu, feature, op, tmp_path):
     rw, ro, _ = brgemm_blocking(p)
     assert exe.count(op) == rw * ro + (p.desc.spatial()[-1].o % rw) * ro         # the block and the row's tail
     assert f"x{'bf16' if dt == 'bf16' else 'f32'}>" in exe and "vector<16xf32>" in exe
+    if dt == "f16":           # widened before the microkernel, and the destination stored as f16 by it
+        kernel = exe.split("\nfunc.func", 1)[0]
+        assert "arith.extf" in text and "arith.extf" not in kernel
+        assert "arith.truncf" in exe and "vector<16xf16>" in exe
     art = compile_mlir(text, target, cache_dir=tmp_path, name=f"brgemm_{dt}")
     assert art.path.stat().st_size > 0
 

@@ -99,24 +99,24 @@ def compile_candidates(cands: list[Candidate], backend, jobs: int, log: Callable
 
 # ------------------------------------------------------------------------------------------ PyTorch
 #: what the PyTorch columns run, per source data type (the table's caption)
-TORCH_PATHS = {"f32": "F.convNd f32", "bf16": "F.convNd bf16",
+TORCH_PATHS = {"f32": "F.convNd f32", "bf16": "F.convNd bf16", "f16": "F.convNd f16",
                "u8": "torch.ao.nn.quantized.ConvNd, engine x86 (u8:s8:u8 only)"}
 
 
 def _torch_fns(torch, p, x: np.ndarray, w: np.ndarray, b: np.ndarray | None, quant: dict | None = None
                ) -> dict[str, Callable[[], object]]:
-    """PyTorch's conv on the same problem, in NCHW and channels_last (2D/3D): f32 and bf16 through
+    """PyTorch's conv on the same problem, in NCHW and channels_last (2D/3D): f32, bf16 and f16 through
     F.convNd, u8:s8:u8 through torch.ao's quantized conv (`_torch_quantized_fns`); {} for the others."""
     d = p.desc
     nsp = d.ndims - 2
     if p.src.dtype.name == "u8":
         return _torch_quantized_fns(torch, p, x, w, b, quant or {})
-    if p.src.dtype.name not in ("f32", "bf16") or p.src.dtype != p.wei.dtype:
+    if p.src.dtype.name not in ("f32", "bf16", "f16") or p.src.dtype != p.wei.dtype:
         return {}
     F = torch.nn.functional
     conv = (F.conv1d, F.conv2d, F.conv3d)[nsp - 1]
     sp = d.spatial()
-    tdt = torch.float32 if p.src.dtype.name == "f32" else torch.bfloat16
+    tdt = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}[p.src.dtype.name]
     xt = torch.from_numpy(np.asarray(x, np.float32)).to(tdt)
     wt = torch.from_numpy(np.asarray(w, np.float32)).to(tdt)
     bt = None if b is None else torch.from_numpy(np.asarray(b, np.float32)).to(tdt)

@@ -452,12 +452,23 @@ class BrgemmIsa:
     src: tuple[str, ...]        # source data types (s8 is shifted to u8 with a compensation)
     wei: str
     k: int                      # input channels per 32-bit group: the instruction's depth per lane
+    # the operands are widened to this type first (the weights once in prepare, the source in the
+    # dispatch that pads it) and the microkernel of that name runs on them; None: used as they are
+    widen: str | None = None
+
+    @property
+    def kernel(self) -> str:
+        """The microkernel the template renders."""
+        return self.widen or self.name
 
 
 BRGEMM_ISAS = (
     BrgemmIsa("vnni", "avx512_vnni", "vpdpbusd", ("u8", "s8"), "s8", 4),
     BrgemmIsa("bf16", "avx512_bf16", "vdpbf16ps", ("bf16",), "bf16", 2),
     BrgemmIsa("f32", "avx512f", "vfmadd231ps", ("f32",), "f32", 1),
+    # f16 accumulates in f32, as benchdnn expects: f16 -> f32 is exact (vcvtph2ps), and the f32
+    # kernel then runs at the f32 rate. avx512_fp16's vfmadd231ph would accumulate in f16.
+    BrgemmIsa("f16", "avx512f", "vfmadd231ps on f16 widened by vcvtph2ps", ("f16",), "f16", 1, widen="f32"),
 )
 # AMX: one tile instruction per (16 pixels x 16 channels) accumulator tile, over K chunks of up to 64
 # bytes (16 groups of k). A separate variant (`brgemm_amx`): no machine with AMX has checked it yet, so
@@ -534,7 +545,10 @@ def _brgemm_weights(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) ->
     channel); each group's channels padded with zero weights to whole blocks."""
     d = p.desc
     _, ro, _ = brgemm_blocking(p)
-    k = brgemm_isa(p).k
+    isa = brgemm_isa(p)
+    k = isa.k
+    if isa.widen:
+        w = _widen(plan, w, p.wei.dtype, isa.widen)
     if d.ndims == 3:
         w = plan.expand(w, [[0], [1], [2], [3, 4]], w.shape[:3] + (1,) + w.shape[3:])   # G OC IC 1 KW
     g, oc, ic, kh, kw = w.shape
@@ -543,6 +557,13 @@ def _brgemm_weights(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) ->
     w = plan.expand(w, [[0], [1, 2, 3], [4, 5], [6], [7]], (g, ocp // (16 * ro), ro, 16, icp // k, k, kh, kw))
     w = plan.transpose(w, [0, 1, 6, 7, 4, 2, 3, 5])                                  # G OCB KH KW ICk RO 16 k
     return plan.collapse(w, [[0, 1], [2], [3], [4], [5], [6, 7]])
+
+
+def _widen(plan: Plan, v: Value, dt, to: str) -> Value:
+    """`v` (floats of type `dt`) converted exactly to the wider float type `to`."""
+    wide = get_dtype(to)
+    return plan.add("convert", v, v.shape, wide.mlir, route="f32", src=dt, dst=wide, quant=[], apply=[],
+                    lo=wide.min, hi=wide.max, ilo=0, ihi=0, bf16_bits=False)
 
 
 def brgemm_channels(p: ConvProblem, ic: int) -> int:
@@ -575,14 +596,14 @@ def _brgemm_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
     destination zero points (the source's as -zp x each channel's weight sum in the accumulators' start,
     corrected on the blocks that reach the padding, which holds 0: a zero point outside the source's
     type, which oneDNN allows, could not fill it), an f32 bias, at most a ReLU, and a u8, s8, f32 or
-    bf16 (from a float accumulator) destination. Other zero points, other post-ops and
+    bf16 or f16 (from a float accumulator) destination. Other zero points, other post-ops and
     other types keep the shared epilogue after it, and so does the AMX kernel (its accumulator tiles are
     stored as they are)."""
     dst = p.dst.dtype.name
     return (p.alg != "brgemm_amx" and all(q.arg in ("src", "dst") and not q.per_channel for q in p.zero_points)
             and (not p.post_ops or p.relu) and (not p.bias or p.bias_dt == "f32")
             and all(q.arg == "wei" or not q.per_channel for q in p.scales)
-            and (dst in ("u8", "s8", "f32") or (dst == "bf16" and not p.acc.is_int))
+            and (dst in ("u8", "s8", "f32") or (dst in ("bf16", "f16") and not p.acc.is_int))
             and _result_elem(p, target) == p.dst.dtype.mlir)
 
 
@@ -629,6 +650,8 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         high[1] = max(high[1], reach - x.shape[2] - low[1])
     zp = epilogue.src_zp if epilogue else None
     zp_border = [*low, x.shape[1], x.shape[2]] if zp is not None and any(low + high) else None
+    if isa.widen:             # before the padding: IREE fuses the two into one dispatch
+        x = _widen(plan, x, p.src.dtype, isa.widen)
     x = plan.pad(x, [0, *high, 0, brgemm_channels(p, icg) - icg], low=[0, *low, 0, 0])
     x = plan.collapse(x, [[0], [1], [2], [3, 4]])                                       # N H W G*ICp/G
     shift = 128 if p.src.dtype.name == "s8" else 0
@@ -637,7 +660,7 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     ocb, ro = w.shape[0], w.shape[4]                   # the channel blocks prepare packed the weights in
     ocgp, ocg = ocb * ro * 16 // g, d.oc // g
     acc = plan.add("brgemm", x, (n, oh, owp, ocb * ro * 16), epilogue.dst_dt.mlir if epilogue else p.acc.mlir,
-                   wei=w, comp=extra, shift=shift, src_zp=zp, zp_border=zp_border, isa=isa.name, strides=[sh, sw],
+                   wei=w, comp=extra, shift=shift, src_zp=zp, zp_border=zp_border, isa=isa.kernel, strides=[sh, sw],
                    dilations=[dh, dw], rw=rw, rh=rh, groups=g, ocg=ocg, emulate_tiles=target.emulate_amx,
                    epilogue=epilogue)
     acc = plan.expand(acc, [[0], [1], [2], [3, 4]], (n, oh, owp, g, ocgp))
