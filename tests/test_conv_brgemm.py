@@ -304,8 +304,13 @@ def test_brgemm_refusals_are_clear():
                     dataclasses.replace(no_vnni, cpu_features=frozenset({"avx2"})))
     with pytest.raises(UnsupportedError, match="refused on vulkan"):
         ConvKernel(p, "vulkan")
-    for line, why in [("--dt=f16 mb1ic8ih6oc16kh3ph1", r"multiply u8/s8 x s8 \(vpdpbusd\), bf16 x bf16 \(vdpbf16ps\), "
-                                                       r"f32 x f32 \(vfmadd231ps\), not f16:f16"),
+    with pytest.raises(UnsupportedError, match=r"its f16 microkernel \(vfmadd231ps on f16 widened by vcvtph2ps\) "
+                                               r"needs a CPU with avx512f"):
+        render_conv(problem("--alg=brgemm --dt=f16 mb1ic8ih6oc16kh3ph1"),
+                    dataclasses.replace(no_vnni, cpu_features=frozenset({"avx2"})))
+    for line, why in [("--dt=f16:bf16:f16 mb1ic8ih6oc16kh3ph1", r"multiply u8/s8 x s8 \(vpdpbusd\), bf16 x bf16 "
+                       r"\(vdpbf16ps\), f32 x f32 \(vfmadd231ps\), f16 x f16 \(vfmadd231ps on f16 widened by "
+                       r"vcvtph2ps\), not f16:bf16"),
                       ("--dt=u8:s8:s32 g8mb1ic8ih6oc8kh3ph1", "a depthwise group has one"),
                       ("--dt=u8:s8:s32 mb1ic8id4oc16kd3pd1", "1D and 2D")]:
         with pytest.raises(UnsupportedError, match=f"--alg=brgemm does not apply: .*{why}"):
