@@ -74,7 +74,12 @@ def test_bench_conv_runs_checks_and_reports(kgen_cache_dir):
     assert doc["problems"][0]["best"] == r.best.label
     assert doc["cpu_model"] and set(doc["cpu_features"]) <= set(MATRIX_FEATURES)
     assert set(summary(results)) == {"kgen_vs_torch_geomean", "kgen_vs_torch_worst",
+                                     "auto_vs_torch_geomean", "auto_vs_torch_worst", "auto_layers",
                                      "iree_default_vs_torch_geomean", "iree_default_vs_torch_worst"}
+    # what --alg=auto runs: the heuristic's direct (not 1x1), on one thread for so small a problem
+    assert (r.auto.variant, r.auto.flags, r.auto.driver, r.auto_source) == ("direct", "default", "local-sync",
+                                                                          "heuristic")
+    assert r.auto.seconds > 0 and doc["problems"][0]["auto"] == r.auto.label and " auto " in table.splitlines()[0]
 
 
 def test_cpu_description_names_the_matrix_features(monkeypatch):
@@ -330,3 +335,20 @@ def test_bench_call_reports_every_path(kgen_cache_dir):
         assert f"kernel(x): NumPy in and out, {drv}" in paths
     assert all(r.seconds > 0 for r in rows)
     assert "us/call" in call_table(rows)
+
+
+@pytest.mark.parametrize("line, threads, want", [
+    ("--dt=u8:s8:u8 mb1ic16ih6oc24oh6kh3ph1", "2", "local-sync"),                  # ~0.4 MOP: the hand-off dominates
+    ("--dt=u8:s8:u8 mb1ic256ih56oc512oh56kh3ph1", "2", None),                     # ~0.5 s of one thread: every core
+    ("--dt=f32 mb1ic64ih56oc64oh56kh3ph1", "2", None),                            # 231 MFLOP f32, ~2 ms
+    ("--dt=f32 mb1ic64ih56oc64oh56kh1ph0", "2", "local-sync"),                    # 26 MFLOP f32, ~0.23 ms
+    ("--dt=f32 mb1ic64ih56oc64oh56kh3ph1", "1", "local-sync"),                    # one thread: never hand off
+])
+def test_heuristic_driver_skips_the_hand_off_on_small_problems(line, threads, want, tmp_path, monkeypatch):
+    from generator.select import heuristic_driver
+    monkeypatch.setenv("KGEN_TUNED_TABLE", str(tmp_path / "none.json"))
+    monkeypatch.setenv("KGEN_CPU_THREADS", threads)
+    p = _problem("--alg=auto " + line)
+    assert heuristic_driver(p, "llvm-cpu") == want
+    assert choose(p, "llvm-cpu").driver == want
+    assert heuristic_driver(p, "vulkan") is None                                  # one driver there

@@ -46,6 +46,10 @@ class ProblemResult:
     min_bytes: int                              # src + weights + dst, each read or written once
     candidates: list[Candidate] = field(default_factory=list)
     torch: dict[str, float] = field(default_factory=dict)      # "nchw" / "channels_last" -> seconds
+    # what `--alg=auto` runs (kgen tune's measured choice, else the heuristic), in the layout where it
+    # ran fastest: the path a user gets; None when the sweep did not include its candidate
+    auto: Candidate | None = None
+    auto_source: str = ""                       # "tuned" or "heuristic"
 
     def gflops(self, seconds: float | None) -> float | None:
         return None if not seconds else self.flops / seconds / 1e9
@@ -304,11 +308,31 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
     for c in r.candidates:
         c.seconds = times.get(c.label)
     r.torch = {k.split("/", 1)[1]: v for k, v in times.items() if k.startswith("torch/")}
+    r.auto, r.auto_source = auto_candidate(p, b, r.candidates)
     best = r.best
     if best:
         log(f"  best {best.label}: {r.gflops(best.seconds):.1f} GFLOP/s" +
             (f", torch {r.gflops(r.best_torch):.1f}" if r.torch else ""))
     return r
+
+
+def auto_candidate(p, b, candidates: list[Candidate]) -> tuple[Candidate | None, str]:
+    """The timed candidate `--alg=auto` resolves to (variant, flag set and driver of `select.choose`),
+    per layout, the fastest of them; with the choice's source ("tuned" or "heuristic")."""
+    from ..runtime import driver_for
+    from ..select import choose
+
+    found, source = [], ""
+    for lay in dict.fromkeys(c.layout for c in candidates if c.seconds):
+        c0 = next(c for c in candidates if c.layout == lay and c.problem is not None)
+        choice = choose(dataclasses.replace(c0.problem, alg="auto"), b.name)
+        drv = None if driver_for(b, choice.driver) == b.driver else choice.driver
+        for c in candidates:
+            if (c.layout, c.variant, c.flags, c.driver) == (lay, choice.variant, choice.flags, drv) and c.seconds:
+                found.append(c)
+                source = choice.source
+    best = min(found, key=lambda c: c.seconds, default=None)
+    return best, source if best else ""
 
 
 # ------------------------------------------------------------------------------------------ reports
@@ -324,8 +348,11 @@ def geomean(values) -> float | None:
 def summary(results: list[ProblemResult]) -> dict:
     """Ratios to the best PyTorch layout: best kgen candidate and IREE's default, geometric mean and worst."""
     best = [r.best_torch / r.best.seconds for r in results if r.best and r.best_torch]
+    auto = [r.best_torch / r.auto.seconds for r in results if r.auto and r.best_torch]
     dflt = [r.best_torch / r.iree_default.seconds for r in results if r.iree_default and r.best_torch]
     out = {"kgen_vs_torch_geomean": geomean(best), "kgen_vs_torch_worst": min(best, default=None),
+           "auto_vs_torch_geomean": geomean(auto), "auto_vs_torch_worst": min(auto, default=None),
+           "auto_layers": len(auto),
            "iree_default_vs_torch_geomean": geomean(dflt), "iree_default_vs_torch_worst": min(dflt, default=None)}
     int8 = [v for _, v in int8_over_f32(results)]
     if int8:
@@ -342,17 +369,19 @@ def int8_over_f32(results: list[ProblemResult]) -> list[tuple[str, float]]:
 
 
 def format_table(results: list[ProblemResult], all_candidates: bool = False) -> str:
-    head = (f"{'problem':34} {'dt':4} {'kgen best (variant/layout/flags)':34} {'GFLOP/s':>8} {'IREE dflt':>9} "
-            f"{'torch':>8} {'torch CL':>8} {'best/torch':>10} {'dflt/torch':>10}")
+    head = (f"{'problem':34} {'dt':4} {'kgen best (variant/layout/flags)':34} {'GFLOP/s':>8} {'auto':>8} "
+            f"{'IREE dflt':>9} {'torch':>8} {'torch CL':>8} {'best/torch':>10} {'auto/torch':>10} {'dflt/torch':>10}")
     lines = [head]
     for r in results:
-        b, dflt = r.best, r.iree_default
+        b, dflt, a = r.best, r.iree_default, r.auto
         bt = r.best_torch
         lines.append(
             f"{r.line:34} {r.dt:4} {b.label if b else 'none':34} {_fmt(r.gflops(b.seconds) if b else None)} "
+            f"{_fmt(r.gflops(a.seconds) if a else None)} "
             f"{_fmt(r.gflops(dflt.seconds) if dflt else None, 9)} {_fmt(r.gflops(r.torch.get('nchw')))} "
             f"{_fmt(r.gflops(r.torch.get('channels_last')))} "
-            f"{_fmt(bt / b.seconds if b and bt else None, 10, 2)} {_fmt(bt / dflt.seconds if dflt and bt else None, 10, 2)}")
+            f"{_fmt(bt / b.seconds if b and bt else None, 10, 2)} {_fmt(bt / a.seconds if a and bt else None, 10, 2)} "
+            f"{_fmt(bt / dflt.seconds if dflt and bt else None, 10, 2)}")
         if all_candidates:
             for c in sorted(r.candidates, key=lambda c: (c.seconds is None, c.seconds or 0)):
                 g = r.gflops(c.seconds)
@@ -362,6 +391,10 @@ def format_table(results: list[ProblemResult], all_candidates: bool = False) -> 
         lines.append(f"kgen best / best PyTorch: geomean {s['kgen_vs_torch_geomean']:.2f}x, worst "
                      f"{s['kgen_vs_torch_worst']:.2f}x; IREE default / best PyTorch: geomean "
                      f"{s['iree_default_vs_torch_geomean'] or float('nan'):.2f}x")
+    if s["auto_vs_torch_geomean"]:
+        srcs = sorted({r.auto_source for r in results if r.auto})
+        lines.append(f"--alg=auto ({' and '.join(srcs)}, {s['auto_layers']} of {len(results)} layers in the sweep) / "
+                     f"best PyTorch: geomean {s['auto_vs_torch_geomean']:.2f}x, worst {s['auto_vs_torch_worst']:.2f}x")
     pairs = int8_over_f32(results)
     if pairs:
         lines.append("int8 best / f32 best: " + ", ".join(f"{line} {v:.2f}x" for line, v in pairs))
@@ -387,6 +420,7 @@ def to_json(results: list[ProblemResult], ceiling: Ceiling, backend: str) -> dic
             "problem": r.line, "dt": r.dt, "flops": r.flops, "min_bytes": r.min_bytes,
             "torch_seconds": r.torch,
             "best": r.best.label if r.best else None,
+            "auto": r.auto.label if r.auto else None, "auto_source": r.auto_source,
             "candidates": [{"variant": c.variant, "layout": c.layout, "flags": c.flags, "driver": c.driver, "status": c.status,
                             "seconds": c.seconds, "gflops": r.gflops(c.seconds)} for c in r.candidates],
         } for r in results],

@@ -162,7 +162,8 @@ def _one(case: ConvCase) -> tuple[str, str | None]:
     notes = []
     if k.choice is not None:
         how = (f"measured, flags {k.choice.flags}, driver {k.driver}" if k.choice.source == "tuned"
-               else "heuristic" + (f", flags {k.choice.flags}" if k.choice.flags != "default" else ""))
+               else "heuristic" + (f", flags {k.choice.flags}" if k.choice.flags != "default" else "")
+               + (f", driver {k.choice.driver}" if k.choice.driver else ""))
         notes = [f"auto chose {p.alg}: {how}"]
     if (case.extra("mode") or "C").upper() == "P":
         notes.append(_perf(k, p, given))

@@ -14,7 +14,18 @@ from ..problem.conv import ConvProblem
 from . import table
 from .table import Choice
 
-__all__ = ["Choice", "choose", "heuristic", "heuristic_flags", "heuristic_variant", "resolve", "table"]
+__all__ = ["Choice", "choose", "heuristic", "heuristic_driver", "heuristic_flags", "heuristic_variant", "resolve",
+           "table"]
+
+# One thread's rate of the brgemm microkernels (OP/s), per source type: the single-thread figures
+# of `kgen bench conv` on a Zen 4 EPYC (int8 ~400-450, bf16 ~220, f32 ~110; f16 runs the f32 kernel).
+# Only the order of magnitude matters: they turn a problem's FLOPs into an estimated one-thread time.
+ONE_THREAD_RATE = {"u8": 400e9, "s8": 400e9, "bf16": 200e9, "f16": 110e9, "f32": 110e9}
+# What handing a call to the task system's workers costs, against what the other cores save: on a
+# 2-core VM an empty dispatch costs ~70 us on local-task (4 us on local-sync, `kgen bench call`), and
+# the second worker gains less than 2x, so local-sync won every int8 ResNet-50 layer under ~0.5 ms
+# of one-thread work (`kgen bench conv`, README). Measured per problem by `kgen tune`.
+HANDOFF_BUDGET_S = 250e-6
 
 
 def heuristic_variant(p: ConvProblem) -> str:
@@ -51,12 +62,27 @@ def heuristic(p: ConvProblem, backend: str) -> Choice:
     the CPU's VNNI makes its GEMM fast (`heuristic_flags`)."""
     from ..compile.backends import get_backend
     from ..emit.conv import why_not
+    driver = heuristic_driver(p, backend)
     if (p.src.dtype.name in ("u8", "s8", "bf16", "f16") and (p.desc.g == 1 or p.desc.oc // p.desc.g >= 16)
             and why_not(dataclasses.replace(p, alg="brgemm"), get_backend(backend)) is None):
-        return Choice("brgemm", "default", "heuristic")
+        return Choice("brgemm", "default", "heuristic", driver=driver)
     if heuristic_flags(p, "im2col", backend) != "default":
-        return Choice("im2col", "dt+uk+inner", "heuristic")
-    return Choice(heuristic_variant(p), "default", "heuristic")
+        return Choice("im2col", "dt+uk+inner", "heuristic", driver=driver)
+    return Choice(heuristic_variant(p), "default", "heuristic", driver=driver)
+
+
+def heuristic_driver(p: ConvProblem, backend: str) -> str | None:
+    """The runtime driver of `--alg=auto`'s rule: the backend's (None: local-task on the CPU, every
+    core) unless the backend also runs kernels inline on the calling thread (local-sync) and the time
+    the other cores would save, by the one-thread estimate `ONE_THREAD_RATE`, is under
+    `HANDOFF_BUDGET_S`: small problems skip the task system's hand-off."""
+    from ..compile.backends import cpu_threads, get_backend
+    b = get_backend(backend)
+    if "local-sync" not in b.runtime_drivers or b.driver == "local-sync":
+        return None
+    cores = cpu_threads()
+    one_thread_s = p.desc.flops() / ONE_THREAD_RATE.get(p.src.dtype.name, ONE_THREAD_RATE["f32"])
+    return "local-sync" if cores == 1 or one_thread_s * (1 - 1 / cores) < HANDOFF_BUDGET_S else None
 
 
 def choose(p: ConvProblem, backend: str) -> Choice:
