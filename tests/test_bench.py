@@ -203,7 +203,7 @@ def test_tuned_table_errors_are_one_line(tmp_path, monkeypatch):
     ("--dt=u8:s8:u8 --stag=axb --dtag=axb g2mb1ic16ih6oc24oh6kh3ph1", "avx512_vnni", ("direct", "default")),
     ("--dt=u8:s8:u8 --stag=axb --dtag=axb g2mb1ic16ih6oc32oh6kh3ph1", "avx512_vnni", ("brgemm", "default")),
     ("--dt=u8:s8:u8 --stag=axb --dtag=axb g16mb1ic16ih6oc16oh6kh3ph1", "avx512_vnni", ("direct", "default")),
-    ("--dt=u8:s8:u8 --stag=axb --dtag=axb mb1ic16id4oc24kd3pd1", "avx512_vnni", ("im2col", "dt+uk+inner")),  # 3D
+    ("--dt=u8:s8:u8 --stag=axb --dtag=axb mb1ic16id4oc24kd3pd1", "avx512_vnni", ("brgemm", "default")),   # 3D
     ("--dt=s8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh1ph0", "avx512_vnni", ("brgemm", "default")),
     ("--dt=s8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh1ph0", None, ("im2col", "default")),
     # bf16 on avx512_bf16 (VNNI alone does not run it); f32 keeps the heuristic's variant (Winograd here)

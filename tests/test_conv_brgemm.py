@@ -95,6 +95,14 @@ CASES = [
     "--dt=u8:s8:f32 --stag=nhwc --dtag=nhwc --attr-zero-points=src:common:7 mb1ic16ih9iw14oc32oh9ow13kh3kw4ph1pw1",
     "--dt=s8:s8:u8 --attr-zero-points=src:common:4 --attr-post-ops=relu g2mb1ic32ih7oc64oh7kh3ph0",
     "--dt=u8:s8:s8 --stag=nwc --dtag=nwc --attr-zero-points=src:common:9 mb2ic5iw20oc70kw3pw2sw3",
+    # 3D: the depth folded into the image index (Brgemm.depth), strides, dilation, padding in every dim,
+    # tails; the source zero point stays in the shared epilogue there, the destination's in the kernel
+    "--dt=u8:s8:u8 --stag=ndhwc --dtag=ndhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+    "mb1ic16id5ih6iw7oc24kd3kh3kw3pd1ph1pw1",
+    "--dt=s8:s8:s32 mb2ic20id8ih5iw9oc40kd2kh3kw2sd2sh1sw2dd2pd1ph0pw1",
+    "--dt=u8:s8:u8 --attr-zero-points=src:common:3+dst:common:4 mb1ic16id5oc24kd3pd1",
+    "--dt=u8:s8:u8 --stag=nCdhw16c --dtag=nCdhw16c --attr-scales=wei:per_oc --attr-post-ops=relu "
+    "g2mb1ic40id4oc64kd3pd1",
 ]
 
 
@@ -113,6 +121,8 @@ FLOAT_CASES = [
     "--dir=FWD_B --stag=nChw16c --dtag=nChw16c --attr-scales=src:common:0.5+wei:per_oc mb1ic20ih9oc40oh9kh3ph1",
     "--dir=FWD_B --stag=nhwc --dtag=nhwc --attr-post-ops=relu g3mb2ic9ih7oc51oh7kh3ph1",
     "--stag=nwc --dtag=nwc g4mb1ic20iw9oc40ow9kw3pw1",
+    "--stag=ndhwc --dtag=ndhwc mb2ic17id9ih4iw9oc33kd2kh3kw2sd3pd0ph1pw1dd1",           # 3D
+    "--dir=FWD_B --attr-post-ops=relu g2mb1ic32id4oc64kd3pd1",
 ]
 
 
@@ -312,6 +322,8 @@ def test_brgemm_refusals_are_clear():
                        r"\(vdpbf16ps\), f32 x f32 \(vfmadd231ps\), f16 x f16 \(vfmadd231ps on f16 widened by "
                        r"vcvtph2ps\), not f16:bf16"),
                       ("--dt=u8:s8:s32 g8mb1ic8ih6oc8kh3ph1", "a depthwise group has one"),
-                      ("--dt=u8:s8:s32 mb1ic8id4oc16kd3pd1", "1D and 2D")]:
+                      ]:
         with pytest.raises(UnsupportedError, match=f"--alg=brgemm does not apply: .*{why}"):
             render_conv(problem("--alg=brgemm " + line), vnni_cpu())
+    with pytest.raises(UnsupportedError, match="--alg=brgemm_amx does not apply: .*1D and 2D convolutions only"):
+        render_conv(problem("--alg=brgemm_amx --dt=u8:s8:s32 mb1ic8id4oc16kd3pd1"), vnni_cpu())

@@ -27,7 +27,7 @@ from ..problem.geometry import kernel_extent
 from . import relayout
 from .epilogue import AccLayout, channel_mask, plan_attr_epilogue, prepare_zp_weights
 from .relayout import Plan, Value
-from .steps import StoreEpilogue
+from .steps import BrgemmDepth, StoreEpilogue
 from .target import GENERIC, Mmt4dTile, TargetCaps
 from .render import render
 
@@ -502,8 +502,8 @@ def _brgemm_why_not(p: ConvProblem) -> str | None:
         return "its AMX kernel is generated for ungrouped convolutions only (use brgemm for groups)"
     if d.ic == d.g and d.oc == d.g and d.g > 1:
         return "it fills 16 lanes with one group's output channels, and a depthwise group has one (use direct)"
-    if d.ndims == 5:
-        return "it is generated for 1D and 2D convolutions only"
+    if d.ndims == 5 and p.alg == "brgemm_amx":
+        return "its AMX kernel is generated for 1D and 2D convolutions only (use brgemm for 3D)"
     return None
 
 
@@ -524,7 +524,7 @@ def brgemm_blocking(p: ConvProblem) -> tuple[int, int, int]:
     ic64 56x56 3x3 takes 6 x 4 (one thread: 245 us; 4 x 4: 280 us), a 7-wide layer 7 x 3, not 1 x 4.
     rh cuts the rows into about 8 workgroups per channel block and image, for every core."""
     sp = p.desc.spatial()
-    ow, oh, oc = sp[-1].o, sp[0].o if len(sp) == 2 else 1, p.desc.oc // p.desc.g          # a group's channels
+    ow, oh, oc = sp[-1].o, sp[-2].o if len(sp) >= 2 else 1, p.desc.oc // p.desc.g          # a group's channels
     if p.alg == "brgemm_amx":
         return AMX_PIXELS, AMX_RO, max(1, -(-oh // 8))
 
@@ -551,6 +551,8 @@ def _brgemm_weights(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) ->
         w = _widen(plan, w, p.wei.dtype, isa.widen)
     if d.ndims == 3:
         w = plan.expand(w, [[0], [1], [2], [3, 4]], w.shape[:3] + (1,) + w.shape[3:])   # G OC IC 1 KW
+    if d.ndims == 5:          # 3D: the taps (kd, kh) are one row dim of KD * KH (Brgemm.depth)
+        w = plan.collapse(w, [[0], [1], [2], [3, 4], [5]])                              # G OC IC KD*KH KW
     g, oc, ic, kh, kw = w.shape
     ocp, icp = -(-oc // (16 * ro)) * 16 * ro, brgemm_channels(p, ic)
     w = plan.pad(w, [0, ocp - oc, icp - ic, 0, 0])
@@ -600,7 +602,8 @@ def _brgemm_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
     other types keep the shared epilogue after it, and so does the AMX kernel (its accumulator tiles are
     stored as they are)."""
     dst = p.dst.dtype.name
-    return (p.alg != "brgemm_amx" and all(q.arg in ("src", "dst") and not q.per_channel for q in p.zero_points)
+    zp_args = ("src", "dst") if p.desc.ndims < 5 else ("dst",)     # 3D: zp_border corrects 2D borders only
+    return (p.alg != "brgemm_amx" and all(q.arg in zp_args and not q.per_channel for q in p.zero_points)
             and (not p.post_ops or p.relu) and (not p.bias or p.bias_dt == "f32")
             and all(q.arg == "wei" or not q.per_channel for q in p.scales)
             and (dst in ("u8", "s8", "f32") or (dst in ("bf16", "f16") and not p.acc.is_int))
@@ -620,51 +623,62 @@ def store_epilogue_args(p: ConvProblem) -> StoreEpilogue:
 
 def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: TargetCaps,
                     extra: Value | None = None, epilogue: StoreEpilogue | None = None) -> Value:
-    """x is (N, [H,] W, G, IC/G), neither cropped nor padded (the variant pads itself, and leaves a
+    """x is (N, [[D,] H,] W, G, IC/G), neither cropped nor padded (the variant pads itself, and leaves a
     negative right padding uncropped: the kernel never reads past the last input an output needs);
-    returns (N, [OH,] OW, G, OC/G) in the accumulator type, or with `epilogue` in the destination type.
-    The kernel sees the channels as G padded groups of ICp/G (a multiple of k) and writes G groups of
-    OCp/G; each group's padding is cropped here. An s8 source is shifted to u8 here, after every
-    padding; `extra` is the per-tap weight sums (`_brgemm_compensation`) the accumulators start from."""
+    returns (N, [[OD,] OH,] OW, G, OC/G) in the accumulator type, or with `epilogue` in the destination
+    type. The kernel sees the channels as G padded groups of ICp/G (a multiple of k) and writes G groups
+    of OCp/G; each group's padding is cropped here. A 3D source's depth is folded into its images
+    (N * IDp, `Brgemm.depth`). An s8 source is shifted to u8 here, after every padding; `extra` is the
+    per-tap weight sums (`_brgemm_compensation`) the accumulators start from."""
     d = p.desc
     one_d = d.ndims == 3
     if one_d:
         x = plan.expand(x, [[0, 1], [2], [3], [4]], (x.shape[0], 1) + x.shape[1:])      # N 1 W G IC/G
     flat = SimpleNamespace(s=1, d=0, o=1, p=0, p_r=0, i=1, k=1)                          # 1D: a unit H
-    hw = [flat] * one_d + list(d.spatial())
+    sp = [flat] * one_d + list(d.spatial())                                              # [D,] H, W
+    hw = sp[-2:]
     (sh, dh, oh), (sw, dw, ow) = [(a.s, a.d + 1, a.o) for a in hw]
     rw, _, rh = brgemm_blocking(p)
-    n, g, icg = x.shape[0], x.shape[3], x.shape[4]
+    n, g, icg = x.shape[0], x.shape[-2], x.shape[-1]
     isa = brgemm_isa(p)
     # a negative left padding crops; a negative right one stays uncropped
-    crop = [max(-a.p, 0) for a in hw]
-    x = plan.slice(x, [0, *crop, 0, 0], (n, *(a.i - c for a, c in zip(hw, crop)), g, icg))
-    low = [max(a.p, 0) for a in hw]
-    high = [max(a.p_r, 0) for a in hw]
+    crop = [max(-a.p, 0) for a in sp]
+    x = plan.slice(x, [0, *crop, 0, 0], (n, *(a.i - c for a, c in zip(sp, crop)), g, icg))
+    low = [max(a.p, 0) for a in sp]
+    high = [max(a.p_r, 0) for a in sp]
     owp = ow
     if p.alg == "brgemm_amx":
         # whole 32-pixel blocks: the source padded on the right so that they read it, the extra outputs
         # cropped below
         owp = -(-ow // AMX_PIXELS) * AMX_PIXELS
         reach = (owp - 1) * sw + (hw[1].k - 1) * dw + 1
-        high[1] = max(high[1], reach - x.shape[2] - low[1])
+        high[-1] = max(high[-1], reach - x.shape[-3] - low[-1])
     zp = epilogue.src_zp if epilogue else None
-    zp_border = [*low, x.shape[1], x.shape[2]] if zp is not None and any(low + high) else None
+    zp_border = [*low[-2:], x.shape[-4], x.shape[-3]] if zp is not None and any(low + high) else None
     if isa.widen:             # before the padding: IREE fuses the two into one dispatch
         x = _widen(plan, x, p.src.dtype, isa.widen)
     x = plan.pad(x, [0, *high, 0, brgemm_channels(p, icg) - icg], low=[0, *low, 0, 0])
-    x = plan.collapse(x, [[0], [1], [2], [3, 4]])                                       # N H W G*ICp/G
+    depth = None
+    if len(sp) == 3:          # N D H W G ICp/G -> (N * IDp) H W G*ICp/G
+        dep = sp[0]
+        depth = BrgemmDepth(od=dep.o, idp=x.shape[1], kd=dep.k, s=dep.s, d=dep.d + 1)
+        x = plan.collapse(x, [[0, 1], [2], [3], [4, 5]])
+    else:
+        x = plan.collapse(x, [[0], [1], [2], [3, 4]])                                   # N H W G*ICp/G
     shift = 128 if p.src.dtype.name == "s8" else 0
     if shift:
         x = plan.add("flip_sign_bit", x, x.shape, "i8")
     ocb, ro = w.shape[0], w.shape[4]                   # the channel blocks prepare packed the weights in
     ocgp, ocg = ocb * ro * 16 // g, d.oc // g
-    acc = plan.add("brgemm", x, (n, oh, owp, ocb * ro * 16), epilogue.dst_dt.mlir if epilogue else p.acc.mlir,
+    images = n * (depth.od if depth else 1)
+    acc = plan.add("brgemm", x, (images, oh, owp, ocb * ro * 16), epilogue.dst_dt.mlir if epilogue else p.acc.mlir,
                    wei=w, comp=extra, shift=shift, src_zp=zp, zp_border=zp_border, isa=isa.kernel, strides=[sh, sw],
                    dilations=[dh, dw], rw=rw, rh=rh, groups=g, ocg=ocg, emulate_tiles=target.emulate_amx,
-                   epilogue=epilogue)
-    acc = plan.expand(acc, [[0], [1], [2], [3, 4]], (n, oh, owp, g, ocgp))
-    acc = plan.slice(acc, [0, 0, 0, 0, 0], (n, oh, ow, g, ocg))
+                   epilogue=epilogue, depth=depth)
+    lead = [n, depth.od] if depth else [n]
+    acc = plan.expand(acc, [list(range(len(lead))), [len(lead)], [len(lead) + 1], [len(lead) + 2, len(lead) + 3]],
+                      (*lead, oh, owp, g, ocgp))
+    acc = plan.slice(acc, [0] * (len(lead) + 4), (*lead, oh, ow, g, ocg))
     if one_d:
         acc = plan.collapse(acc, [[0, 1], [2], [3], [4]])
     return acc

@@ -237,6 +237,19 @@ class Brgemm(Step):
     ocg: int                        # a group's real output channels (the epilogue operands' stride)
     emulate_tiles: bool             # AMX tile instructions emulated with AVX-512 (TargetCaps.emulate_amx)
     epilogue: StoreEpilogue | None = None   # applied in the stores (out in the destination type), or none
+    depth: "BrgemmDepth | None" = None      # 3D: the depth folded into the image index; None: 1D / 2D
+
+
+@dataclass(frozen=True)
+class BrgemmDepth:
+    """A 3D brgemm's depth, folded into the image index: the source is (N * IDp, IHp, IWp, ICp), the
+    result (N * OD, OH, OW, OCp), the weights' tap rows KD * KH; output image n * OD + od reads source
+    images n * IDp + od * s + kd * d."""
+    od: int                         # output depth
+    idp: int                        # padded source depth
+    kd: int                         # kernel depth
+    s: int                          # stride
+    d: int                          # dilation (1 = dense)
 
 
 @dataclass(frozen=True, kw_only=True)
