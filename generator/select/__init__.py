@@ -53,8 +53,8 @@ def heuristic_flags(p: ConvProblem, variant: str, backend: str) -> str:
 
 def heuristic(p: ConvProblem, backend: str) -> Choice:
     """`--alg=auto` without a measurement: brgemm for int8, bf16 and f16 wherever it applies and the
-    backend's CPU runs its microkernel (1D, 2D and 3D, ungrouped or with at least 16 output channels per group, a
-    full vector; u8/s8 x s8 on AVX-512 VNNI: measured 2-3x im2col under dt+uk+inner on ResNet-50 layers;
+    backend's CPU runs its microkernel (1D, 2D and 3D, ungrouped or with at least 16 output channels per
+    group, a full vector; u8/s8 x s8 on AVX-512 VNNI: measured 2-3x im2col under dt+uk+inner on ResNet-50 layers;
     bf16 on avx512_bf16: the fastest bf16 kernel on all 8 of those layers; f16 widened to f32 on
     AVX-512: 1.5-3x direct and im2col on all 8, Winograd is faster on two, README). f32 keeps
     `heuristic_variant`, whose Winograd beats an FMA microkernel on 3x3 layers. Otherwise
