@@ -352,3 +352,5 @@ def test_heuristic_driver_skips_the_hand_off_on_small_problems(line, threads, wa
     assert heuristic_driver(p, "llvm-cpu") == want
     assert choose(p, "llvm-cpu").driver == want
     assert heuristic_driver(p, "vulkan") is None                                  # one driver there
+    monkeypatch.setenv("KGEN_CPU_DRIVER", "local-task")                          # the user's choice wins
+    assert heuristic_driver(p, "llvm-cpu") is None and ConvKernel(p).driver == "local-task"

@@ -75,10 +75,14 @@ def heuristic_driver(p: ConvProblem, backend: str) -> str | None:
     """The runtime driver of `--alg=auto`'s rule: the backend's (None: local-task on the CPU, every
     core) unless the backend also runs kernels inline on the calling thread (local-sync) and the time
     the other cores would save, by the one-thread estimate `ONE_THREAD_RATE`, is under
-    `HANDOFF_BUDGET_S`: small problems skip the task system's hand-off."""
+    `HANDOFF_BUDGET_S`: small problems skip the task system's hand-off. A driver the user named
+    (`$KGEN_CPU_DRIVER`) is left to decide."""
+    import os
+
     from ..compile.backends import cpu_threads, get_backend
     b = get_backend(backend)
-    if "local-sync" not in b.runtime_drivers or b.driver == "local-sync":
+    if ("local-sync" not in b.runtime_drivers or b.driver == "local-sync"
+            or (b.driver_env and os.environ.get(b.driver_env))):
         return None
     cores = cpu_threads()
     one_thread_s = p.desc.flops() / ONE_THREAD_RATE.get(p.src.dtype.name, ONE_THREAD_RATE["f32"])
