@@ -59,7 +59,9 @@ def test_bench_conv_candidates_cover_variants_layouts_flags():
 def test_bench_conv_runs_checks_and_reports(kgen_cache_dir):
     # two variants x two layouts of a small problem: every candidate is checked, then timed
     (case,) = parse_conv_args(["mb1ic4ih6oc5oh6kh3ph1"])
-    results, ceiling = bench_convs([case], "llvm-cpu", variants=["direct", "im2col"], layouts=["nchw", "nChw16c"],
+    # brgemm where the CPU has AVX-512 (what --alg=auto takes there), else im2col
+    other = "brgemm" if "avx512f" in host_matrix_features() else "im2col"
+    results, ceiling = bench_convs([case], "llvm-cpu", variants=["direct", other], layouts=["nchw", "nChw16c"],
                                    flag_sets=["default"], rounds=1, log=lambda m: None)
     (r,) = results
     assert ceiling.matmul_gflops > 0 and ceiling.copy_gbps > 0
@@ -68,16 +70,18 @@ def test_bench_conv_runs_checks_and_reports(kgen_cache_dir):
     assert all(c.seconds > 0 for c in r.candidates)
     assert r.iree_default is not None and r.best is not None
     table = bench_conv.format_table(results, all_candidates=True)
-    assert "mb1ic4ih6oc5oh6kh3ph1" in table and "im2col/nChw16c/default" in table
-    assert "im2col/nChw16c/default@local-sync" in table
+    assert "mb1ic4ih6oc5oh6kh3ph1" in table and f"{other}/nChw16c/default" in table
+    assert f"{other}/nChw16c/default@local-sync" in table
     doc = json.loads(json.dumps(to_json(results, ceiling, "llvm-cpu")))
     assert doc["problems"][0]["best"] == r.best.label
     assert doc["cpu_model"] and set(doc["cpu_features"]) <= set(MATRIX_FEATURES)
     assert set(summary(results)) == {"kgen_vs_torch_geomean", "kgen_vs_torch_worst",
                                      "auto_vs_torch_geomean", "auto_vs_torch_worst", "auto_layers",
                                      "iree_default_vs_torch_geomean", "iree_default_vs_torch_worst"}
-    # what --alg=auto runs: the heuristic's direct (not 1x1), on one thread for so small a problem
-    assert (r.auto.variant, r.auto.flags, r.auto.driver, r.auto_source) == ("direct", "default", "local-sync",
+    # what --alg=auto runs: the heuristic's brgemm (AVX-512; else direct: not 1x1), on one thread for so
+    # small a problem
+    want = "brgemm" if other == "brgemm" else "direct"
+    assert (r.auto.variant, r.auto.flags, r.auto.driver, r.auto_source) == (want, "default", "local-sync",
                                                                           "heuristic")
     assert r.auto.seconds > 0 and doc["problems"][0]["auto"] == r.auto.label and " auto " in table.splitlines()[0]
 
@@ -206,11 +210,13 @@ def test_tuned_table_errors_are_one_line(tmp_path, monkeypatch):
     ("--dt=u8:s8:u8 --stag=axb --dtag=axb mb1ic16id4oc24kd3pd1", "avx512_vnni", ("brgemm", "default")),   # 3D
     ("--dt=s8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh1ph0", "avx512_vnni", ("brgemm", "default")),
     ("--dt=s8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh1ph0", None, ("im2col", "default")),
-    # bf16 on avx512_bf16 (VNNI alone does not run it); f32 keeps the heuristic's variant (Winograd here)
+    # bf16 on avx512_bf16 (VNNI alone does not run it); f32 and f16 on AVX-512, else the layout heuristic
     ("--dt=bf16 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", "avx512_bf16", ("brgemm", "default")),
     ("--dt=bf16:bf16:f32 mb1ic16iw6oc24ow6kw3pw1", "avx512_bf16", ("brgemm", "default")),
     ("--dt=bf16 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", "avx512_vnni", (None, "default")),
-    ("--dt=f32 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", "avx512_bf16", (None, "default")),
+    ("--dt=f32 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", "avx512_bf16", ("brgemm", "default")),
+    ("--dt=f32 mb1ic16ih6oc24oh6kh1ph0", "-avx512f", (None, "default")),                 # AVX2 only
+    ("--dt=f32 --stag=axb --dtag=axb g16mb1ic16ih6oc16oh6kh3ph1", None, (None, "default")),  # depthwise
     # f16 runs the f32 microkernel on widened operands: AVX-512 is enough
     ("--dt=f16 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh1ph0", None, ("brgemm", "default")),
     ("--dt=f16:f16:f32 mb1ic16iw6oc24ow6kw3pw1", None, ("brgemm", "default")),
@@ -222,7 +228,7 @@ def test_heuristic_takes_microkernels_only_where_the_cpu_has_them(line, feature,
     from generator.compile import backends
     from generator.select import heuristic_variant
     monkeypatch.setenv("KGEN_TUNED_TABLE", str(tmp_path / "none.json"))
-    flags = {"avx2", "avx512f"} | ({feature} if feature else set())
+    flags = ({"avx2"} if feature == "-avx512f" else {"avx2", "avx512f"} | ({feature} if feature else set()))
     monkeypatch.setitem(backends.BACKENDS, "llvm-cpu", dataclasses.replace(backends.BACKENDS["llvm-cpu"],
                                                                           cpu_features=frozenset(flags)))
     p = _problem("--alg=auto " + line)
