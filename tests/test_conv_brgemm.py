@@ -95,6 +95,15 @@ CASES = [
     "--dt=u8:s8:f32 --stag=nhwc --dtag=nhwc --attr-zero-points=src:common:7 mb1ic16ih9iw14oc32oh9ow13kh3kw4ph1pw1",
     "--dt=s8:s8:u8 --attr-zero-points=src:common:4 --attr-post-ops=relu g2mb1ic32ih7oc64oh7kh3ph0",
     "--dt=u8:s8:s8 --stag=nwc --dtag=nwc --attr-zero-points=src:common:9 mb2ic5iw20oc70kw3pw2sw3",
+    # the sum in the stores (dense channels-last destinations): scale, zero point, then ReLU, with scales,
+    # zero points, groups, channel tails and 1D; in NCHW it stays in the shared epilogue
+    "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+    "--attr-post-ops=sum+relu mb1ic64ih14oc40oh14kh1ph0",
+    "--dt=s8:s8:s8 --stag=nhwc --dtag=nhwc --attr-post-ops=sum:0.5:3 mb2ic20ih7oc33oh7kh3ph1",
+    "--dt=u8:s8:u8 --stag=nwc --dtag=nwc --attr-zero-points=src:common:3+dst:common:4 "
+    "--attr-post-ops=sum:1:2+relu mb2ic5iw20oc70kw3pw2sw3",
+    "--dt=u8:s8:f32 --dir=FWD_B --stag=nhwc --dtag=nhwc --attr-post-ops=sum:0.25+relu g2mb1ic32ih7oc48oh7kh3ph1",
+    "--dt=u8:s8:u8 --attr-post-ops=sum+relu mb1ic16ih7oc32oh7kh1ph0",
     # 3D: the depth folded into the image index (Brgemm.depth), strides, dilation, padding in every dim,
     # tails; the source zero point stays in the shared epilogue there, the destination's in the kernel
     "--dt=u8:s8:u8 --stag=ndhwc --dtag=ndhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
@@ -123,6 +132,8 @@ FLOAT_CASES = [
     "--stag=nwc --dtag=nwc g4mb1ic20iw9oc40ow9kw3pw1",
     "--stag=ndhwc --dtag=ndhwc mb2ic17id9ih4iw9oc33kd2kh3kw2sd3pd0ph1pw1dd1",           # 3D
     "--dir=FWD_B --attr-post-ops=relu g2mb1ic32id4oc64kd3pd1",
+    "--stag=nhwc --dtag=nhwc --attr-post-ops=sum:2+relu g2mb1ic32ih7oc48oh7kh3ph1",            # sum in the stores
+    "--stag=ndhwc --dtag=ndhwc --attr-post-ops=sum:0.25 mb1ic16id4ih5iw5oc24kd3kh3kw3pd1ph1pw1",
 ]
 
 
@@ -200,7 +211,13 @@ def test_brgemm_is_generated_and_compiles_for_a_vnni_cpu(tmp_path):
     ("--dt=u8:s8:u8 --attr-zero-points=src:common:2+dst:common:-3", True),     # padded: border blocks
     ("--dt=u8:s8:u8 --attr-zero-points=dst:common:2", True),
     ("--dt=u8:s8:u8 --attr-zero-points=src:per_dim_1", False),
-    ("--dt=f32 --attr-post-ops=sum", False),
+    # the sum (ResNet's residual join) reads the prior destination in the kernel when it is dense
+    # channels last in the destination's type; not as another type, nor after another post-op
+    ("--dt=f32 --attr-post-ops=sum", True),
+    ("--dt=u8:s8:u8 --attr-scales=wei:per_oc+dst:common:2 --attr-post-ops=sum:0.5:3+relu", True),
+    ("--dt=u8:s8:u8 --attr-post-ops=sum:1:0:s8", False),
+    ("--dt=f32 --attr-post-ops=relu+sum", False),
+    ("--dt=f32 --attr-post-ops=sum+linear:2", False),
     ("--dt=u8:s8:s32", False),
     ("--dt=u8:s8:bf16", False),
 ])

@@ -20,8 +20,11 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Callable
 
+import numpy as np
+
 from ..errors import UnsupportedError
 from ..layout import get_dtype
+from ..problem.attr import RELU, Sum
 from ..problem.conv import ConvProblem
 from ..problem.geometry import kernel_extent
 from . import relayout
@@ -611,28 +614,54 @@ def _brgemm_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
     source / destination scales, common or per-output-channel weight scales, common source and
     destination zero points (the source's as -zp x each channel's weight sum in the accumulators' start,
     corrected on the blocks that reach the padding, which holds 0: a zero point outside the source's
-    type, which oneDNN allows, could not fill it), an f32 bias, at most a ReLU, and a u8, s8, f32 or
+    type, which oneDNN allows, could not fill it), an f32 bias, a ReLU, a sum (then a ReLU) into a dense
+    channels-last destination (`_store_post_ops`), and a u8, s8, f32 or
     bf16 or f16 (from a float accumulator) destination. Other zero points, other post-ops and
     other types keep the shared epilogue after it, and so does the AMX kernel (its accumulator tiles are
     stored as they are)."""
     dst = p.dst.dtype.name
     zp_args = ("src", "dst") if p.desc.ndims < 5 else ("dst",)     # 3D: zp_border corrects 2D borders only
     return (p.alg != "brgemm_amx" and all(q.arg in zp_args and not q.per_channel for q in p.zero_points)
-            and (not p.post_ops or p.relu) and (not p.bias or p.bias_dt == "f32")
+            and _store_post_ops(p) is not None and (not p.bias or p.bias_dt == "f32")
             and all(q.arg == "wei" or not q.per_channel for q in p.scales)
             and (dst in ("u8", "s8", "f32") or (dst in ("bf16", "f16") and not p.acc.is_int))
             and _result_elem(p, target) == p.dst.dtype.mlir)
 
 
+# the destination tags whose buffer is (N, [[D,] H,] W, C): the brgemm kernel's own order
+_CHANNELS_LAST_TAGS = {3: "acb", 4: "acdb", 5: "acdeb"}
+
+
+def _store_post_ops(p: ConvProblem) -> tuple[Sum | None, bool] | None:
+    """(sum, relu) when brgemm's stores can apply `p`'s post-ops: none, a ReLU, a sum, or a sum then a
+    ReLU (ResNet's residual join). The sum reads the prior destination in the kernel, so it needs a
+    dense channels-last destination and the destination's own type; None otherwise."""
+    ops = list(p.post_ops)
+    relu = bool(ops) and ops[-1] == RELU
+    if relu:
+        ops.pop()
+    if not ops:
+        return None, relu
+    if len(ops) == 1 and isinstance(ops[0], Sum) and ops[0].dt in (None, p.dst.dtype.name) \
+            and p.dst.tag == _CHANNELS_LAST_TAGS.get(p.desc.ndims) and p.dst.is_dense:
+        return ops[0], relu
+    return None
+
+
 def store_epilogue_args(p: ConvProblem) -> StoreEpilogue:
     """The runtime operands of a fused epilogue, named and typed as the kernel function takes them
-    (bias, then the scales and zero points in `ConvProblem.quant_args` order: the API's argument order)."""
+    (bias, then the scales and zero points in `ConvProblem.quant_args` order, then the sum's prior
+    destination: the API's argument order)."""
     quant = {name: Value(name, p.quant_shape(q), p.quant_dtype(name).mlir) for name, q in p.quant_args()}
     bias = Value("bias", (p.desc.oc,), "f32") if p.bias else None
+    total, relu = _store_post_ops(p)
+    dst_init = Value("dst_init", (p.dst.buffer_nelems,), p.dst.dtype.mlir) if total else None
     return StoreEpilogue(bias=bias, src_scale=quant.get("src_scale"), wei_scale=quant.get("wei_scale"),
                          dst_scale=quant.get("dst_scale"), src_zp=quant.get("src_zp"), dst_zp=quant.get("dst_zp"),
-                         relu=p.relu,
-                         dst_dt=p.dst.dtype, args=([bias] if bias else []) + list(quant.values()))
+                         relu=relu, dst_dt=p.dst.dtype,
+                         args=([bias] if bias else []) + list(quant.values()) + ([dst_init] if dst_init else []),
+                         dst_init=dst_init, sum_scale=float(np.float32(total.scale)) if total else 1.0,
+                         sum_zp=total.zero_point if total else 0)
 
 
 def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: TargetCaps,
@@ -685,6 +714,10 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     ocb, ro = w.shape[0], w.shape[4]                   # the channel blocks prepare packed the weights in
     ocgp, ocg = ocb * ro * 16 // g, d.oc // g
     images = n * (depth.od if depth else 1)
+    if epilogue is not None and epilogue.dst_init is not None:
+        # the sum's prior destination, dense channels last: (images, OH, OW, OC) as the kernel walks it
+        epilogue = dataclasses.replace(epilogue, dst_init=plan.expand(
+            epilogue.dst_init, [[0, 1, 2, 3]], (images, oh, ow, d.oc)))
     acc = plan.add("brgemm", x, (images, oh, owp, ocb * ro * 16), epilogue.dst_dt.mlir if epilogue else p.acc.mlir,
                    wei=w, comp=extra, shift=shift, src_zp=zp, zp_border=zp_border, isa=isa.kernel, strides=[sh, sw],
                    dilations=[dh, dw], rw=rw, rh=rh, groups=g, ocg=ocg, emulate_tiles=target.emulate_amx,

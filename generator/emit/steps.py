@@ -191,8 +191,9 @@ class WinogradTransform(Step):
 class StoreEpilogue:
     """The epilogue a compute step applies in its own stores (brgemm): accumulator -> f32 -> x (src
     scale x wei scale, common or per output channel, multiplied once per workgroup as oneDNN
-    precomputes them) -> + bias (per output channel) -> ReLU -> x (1 / dst scale) -> + dst zero point
-    -> destination type, rounded to nearest even and saturated. Absent operands (None) are skipped. A
+    precomputes them) -> + bias (per output channel) -> + sum_scale x (prior destination - sum_zp) ->
+    ReLU -> x (1 / dst scale) -> + dst zero point -> destination type, rounded to nearest even and
+    saturated. Absent operands (None) are skipped. A
     common source zero point is not applied here but in the accumulators' start (Brgemm.src_zp). The
     shared epilogue (conv_attr_epilogue) multiplies the scales one by one and divides by the dst
     scale: the results agree exactly where the scales are dyadic and otherwise within benchdnn's one unit of an integer
@@ -207,11 +208,17 @@ class StoreEpilogue:
     dst_dt: DataType
     args: list[Value]               # every runtime argument it takes (the src zero point too), in the
                                     # kernel function's order
+    # oneDNN's sum post-op (before the ReLU): + sum_scale x (prior destination - sum_zp), the prior
+    # destination read per pixel in the kernel's (images, OH, OW, OC) order; None: no sum
+    dst_init: Value | None = None
+    sum_scale: float = 1.0
+    sum_zp: int = 0
 
     @property
     def operands(self) -> list[Value]:
         """The runtime operands of the stores, in the order the dispatch takes them."""
-        return [v for v in (self.bias, self.src_scale, self.wei_scale, self.dst_scale, self.dst_zp) if v is not None]
+        return [v for v in (self.bias, self.src_scale, self.wei_scale, self.dst_scale, self.dst_zp, self.dst_init)
+                if v is not None]
 
 
 @dataclass(frozen=True, kw_only=True)
