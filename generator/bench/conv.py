@@ -308,7 +308,7 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
     for c in r.candidates:
         c.seconds = times.get(c.label)
     r.torch = {k.split("/", 1)[1]: v for k, v in times.items() if k.startswith("torch/")}
-    r.auto, r.auto_source = auto_candidate(p, b, r.candidates)
+    r.auto, r.auto_source = auto_candidate(b, r.candidates)
     best = r.best
     if best:
         log(f"  best {best.label}: {r.gflops(best.seconds):.1f} GFLOP/s" +
@@ -316,7 +316,7 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
     return r
 
 
-def auto_candidate(p, b, candidates: list[Candidate]) -> tuple[Candidate | None, str]:
+def auto_candidate(b, candidates: list[Candidate]) -> tuple[Candidate | None, str]:
     """The timed candidate `--alg=auto` resolves to (variant, flag set and driver of `select.choose`),
     per layout, the fastest of them; with the choice's source ("tuned" or "heuristic")."""
     from ..runtime import driver_for

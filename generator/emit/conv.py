@@ -159,13 +159,9 @@ def _direct_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
                         dilations=dilations, src_dt=p.src.dtype, wei_dt=p.wei.dtype, acc_dt=p.acc)
     osp = tuple(s.o for s in sp)
     if nc.form == "nchw" and all(s.k == 1 for s in sp) and any(st != 1 for st in strides):
-        # a strided 1x1 in NCHW: the strided pixels copied once (behind a barrier) and a unit-stride named
-        # conv; IREE 3.13 lowers the strided 1x1 conv_2d_nchw_fchw at 0.24-0.45 GFLOP/s (f32 ic256
-        # 56x56 -> 28x28; copied: 16). The NHWC form lowers it well (~100 GFLOP/s) and keeps the stride.
-        sizes, steps = list(x.shape), [1] * len(x.shape)                # x: (N, G, C/G, sp..)
-        for i, s in enumerate(sp):
-            sizes[3 + i], steps[3 + i] = s.o, s.s
-        x = _barrier(plan, plan.slice(x, [0] * len(x.shape), tuple(sizes), strides=steps))
+        # a strided 1x1 in NCHW (x: N, G, C/G, sp..) as a unit-stride named conv; the NHWC form lowers
+        # the strided one well (~100 GFLOP/s, copying measured slower) and keeps it
+        x = _strided_pixels(plan, x, sp, 3)
         strides = [1] * nsp
     if nc.kind == "grouped":              # conv_2d_ngchw_gfchw / conv_2d_nhwgc_gfhwc take the grouped tensors
         shape = _out_shape(p) if nc.form == "nchw" else (d.mb,) + osp + (d.g, d.oc // d.g)
@@ -268,6 +264,17 @@ def _barrier(plan: Plan, v: Value) -> Value:
     return plan.add("barrier", v, v.shape, v.elem)
 
 
+def _strided_pixels(plan: Plan, x: Value, sp, first: int) -> Value:
+    """A strided 1x1's source with only the pixels it reads, copied once behind a barrier: `x`'s
+    spatial axes start at `first`. Folded into a GEMM's or a named conv's access map instead, IREE 3.13
+    cannot data-tile the GEMM (channels last) or lowers it as a generic reduction (plain layouts:
+    0.24-0.45 GFLOP/s on f32 ic256 56x56 -> 28x28 stride 2; copied, 16)."""
+    sizes, steps = list(x.shape), [1] * len(x.shape)
+    for i, s in enumerate(sp):
+        sizes[first + i], steps[first + i] = s.o, s.s
+    return _barrier(plan, plan.slice(x, [0] * len(x.shape), tuple(sizes), strides=steps))
+
+
 def _window(o: str, k: str, stride: int, dilation: int) -> str:
     return f"{o} * {stride} + {k} * {dilation}"
 
@@ -297,10 +304,7 @@ def _im2col_compute_cl(plan: Plan, x: Value, w: Value, p: ConvProblem) -> Value:
     odims = tuple(s.o for s in sp)
     if all(s.k == 1 for s in sp):
         if any(s.s != 1 for s in sp):
-            # the strided pixels copied once (a barrier keeps IREE from folding the stride back into
-            # the GEMM's operand, which it then cannot data-tile)
-            x = _barrier(plan, plan.slice(x, [0] * len(x.shape), (d.mb,) + odims + x.shape[-2:],
-                                          strides=[1] + [s.s for s in sp] + [1, 1]))
+            x = _strided_pixels(plan, x, sp, 1)                                           # x: N, sp.., G, C/G
         cols = plan.collapse(x, [[0], list(range(1, 1 + nsp)), [1 + nsp], [2 + nsp]])       # (N, O, G, IC/G)
     else:
         kdims = tuple(s.k for s in sp)
@@ -323,12 +327,9 @@ def _im2col_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     sp = d.spatial()
     nsp = len(sp)
     if all(s.k == 1 for s in sp):
-        # 1x1: the GEMM reads the source directly. A stride is not folded into its access map: IREE
-        # 3.13 then lowers it as a generic reduction (f32 ic256 56x56 -> 28x28 stride 2: 0.45 GFLOP/s);
-        # the strided pixels are copied once, behind a barrier, as on the channels-last path
+        # 1x1: the GEMM reads the source directly, a stride's pixels copied first
         if any(s.s != 1 for s in sp):
-            x = _barrier(plan, plan.slice(x, [0] * len(x.shape), x.shape[:3] + tuple(s.o for s in sp),
-                                          strides=[1, 1, 1] + [s.s for s in sp]))
+            x = _strided_pixels(plan, x, sp, 3)                                           # x: N, G, C/G, sp..
         acc = plan.add("conv_1x1", x, _out_shape(p), p.acc.mlir, wei=w, strides=[1] * len(sp),
                        src_dt=p.src.dtype, wei_dt=p.wei.dtype, acc_dt=p.acc)
         return acc
@@ -628,10 +629,6 @@ def _brgemm_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
             and _result_elem(p, target) == p.dst.dtype.mlir)
 
 
-# the destination tags whose buffer is (N, [[D,] H,] W, C): the brgemm kernel's own order
-_CHANNELS_LAST_TAGS = {3: "acb", 4: "acdb", 5: "acdeb"}
-
-
 def _store_post_ops(p: ConvProblem) -> tuple[Sum | None, bool] | None:
     """(sum, relu) when brgemm's stores can apply `p`'s post-ops: none, a ReLU, a sum, or a sum then a
     ReLU (ResNet's residual join). The sum reads the prior destination in the kernel, so it needs a
@@ -643,7 +640,7 @@ def _store_post_ops(p: ConvProblem) -> tuple[Sum | None, bool] | None:
     if not ops:
         return None, relu
     if len(ops) == 1 and isinstance(ops[0], Sum) and ops[0].dt in (None, p.dst.dtype.name) \
-            and p.dst.tag == _CHANNELS_LAST_TAGS.get(p.desc.ndims) and p.dst.is_dense:
+            and p.dst.is_dense and not p.dst.is_blocked and p.dst.order == (0, *range(2, p.desc.ndims), 1):
         return ops[0], relu
     return None
 
