@@ -12,12 +12,13 @@ from .version import __version__
 def __getattr__(name):
     # The compile/run layers import IREE; load them only when the API that needs them is used,
     # so `kgen desc` and the layout algebra stay light.
-    if name in ("reorder", "reorder_chain", "ReorderKernel", "make_problem"):
+    if name in ("reorder", "reorder_chain", "ReorderKernel", "make_problem", "conv", "ConvKernel"):
         from . import api
         return getattr(api, name)
     raise AttributeError(f"module 'generator' has no attribute {name!r}")
 
 
 __all__ = ["MemoryDesc", "get_dtype", "parse_tag", "reorder", "reorder_chain", "ReorderKernel", "make_problem",
+           "conv", "ConvKernel",
            "KgenError", "FormatError", "ProblemError", "UnsupportedError", "CompileError", "ArtifactError",
            "InputError", "RunError", "__version__"]

@@ -36,6 +36,8 @@ def _quant(q, ndims: int) -> Quant | None:
 def make_problem(src: MemoryDesc, dst: MemoryDesc, *, src_scale=None, dst_scale=None, src_zp=None,
                  dst_zp=None) -> ReorderProblem:
     """A ReorderProblem; attributes are policies ('common', 'per_dim_1', ...) or Quant objects."""
+    if getattr(src, "is_any", False) or getattr(dst, "is_any", False):
+        raise FormatError("format 'any' lets a primitive choose; a reorder needs a concrete format")
     if not isinstance(src, MemoryDesc) or not isinstance(dst, MemoryDesc):
         raise FormatError("reorder needs two MemoryDesc objects")
     n = src.ndims
@@ -381,11 +383,15 @@ class FusedDwConvKernel(ConvKernel):
 
         if artifact is not None:
             raise InputError("a convolution with a depthwise post-op is two modules: it takes no prebuilt artifact")
+        layout_choice = None
+        if problem.has_any:             # both convolutions see the layouts chosen for the whole
+            from .select import resolve_layouts
+            problem, layout_choice = resolve_layouts(problem, get_backend(backend).name)
         first, second = problem.split_dw()
         self.first = ConvKernel(first, backend, cache_dir, flags=flags, driver=driver)
         self.second = ConvKernel(second, backend, cache_dir, driver=driver)
         self.backend, self.requested_alg = self.first.backend, problem.alg
-        self.choice, self.flags, self.driver = self.first.choice, self.first.flags, self.first.driver
+        self.choice, self.flags, self.driver = self.first.choice or layout_choice, self.first.flags, self.first.driver
         self.artifact = self.first.artifact
         self.problem = dataclasses.replace(problem, alg=self.first.problem.alg)
         self._wei = None
@@ -456,18 +462,22 @@ class _ChainedCall:
 
 
 def _resolve_conv(problem, backend, flags: str | None, driver: str | None):
-    """(problem, flag set, driver, choice): `--alg=auto` resolved to the measured choice (kgen tune)
-    or the heuristic; the flag set named in the backend's table (Backend.flag_sets)."""
+    """(problem, flag set, driver, choice): `--alg=auto` and format `any` resolved to the measured
+    choice (kgen tune) or the heuristic (`generator.select.choose`); the flag set named in the
+    backend's table (Backend.flag_sets). A fixed variant keeps the caller's flags and driver."""
     import dataclasses
 
     from .select import choose
 
     choice = None
-    if problem.alg == "auto":
+    if problem.alg == "auto" or problem.has_any:
         choice = choose(problem, backend.name)
-        problem = dataclasses.replace(problem, alg=choice.variant)
-        flags = flags or choice.flags
-        driver = driver or choice.driver
+        if choice.layouts is not None:          # format `any`: the chosen layouts, reported in kernel.problem
+            problem = problem.with_layouts(*choice.layouts)
+        if problem.alg == "auto":
+            problem = dataclasses.replace(problem, alg=choice.variant)
+            flags = flags or choice.flags
+            driver = driver or choice.driver
     return problem, flags or "default", driver, choice
 
 

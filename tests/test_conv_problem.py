@@ -416,7 +416,7 @@ def test_frozen():
 def test_defaults():
     c = one("ic3ih5oc4kh3")
     assert (c.dir, c.dt, c.bia_dt, c.stag, c.wtag, c.dtag, c.alg, c.post_ops, c.mb) == \
-        ("FWD_B", ("f32",) * 3, "f32", "any", "any", "any", "direct", (), 0)
+        ("FWD_B", ("f32",) * 3, "f32", "abx", "abx", "abx", "direct", (), 0)    # plain unless `any` is written
     assert c.supported and c.knobs == () and c.extras == ()
     assert c.repro() == "ic3ih5oc4oh3kh3ph0"
 
@@ -424,8 +424,8 @@ def test_defaults():
 def test_options_apply_to_the_problems_after_them_and_reset():
     cs = cases("ic3ih5oc4kh3", "--dt=f16", "--stag=axb", "ic3ih5oc4kh3", "ic3ih5oc4kh3", "--reset",
                "ic3ih5oc4kh3")
-    assert [(c.dt[0], c.stag) for c in cs] == [("f32", "any"), ("f16", "axb"), ("f16", "axb"),
-                                               ("f32", "any")]
+    assert [(c.dt[0], c.stag) for c in cs] == [("f32", "abx"), ("f16", "axb"), ("f16", "axb"),
+                                               ("f32", "abx")]
 
 
 def test_comma_alternatives_cross_product_in_benchdnn_order():

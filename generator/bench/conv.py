@@ -276,7 +276,8 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
 
     d = p.desc
     dt = p.src.dtype.name
-    r = ProblemResult(str(d), dt, d.flops(), p.src.size_bytes + p.wei.size_bytes + p.dst.size_bytes)
+    plain = p.with_layouts("abx", "abx", "abx") if p.has_any else p       # format any: sizes, PyTorch's data
+    r = ProblemResult(str(d), dt, d.flops(), plain.src.size_bytes + plain.wei.size_bytes + plain.dst.size_bytes)
     r.candidates = plan_candidates(p, b, sw.variants, layouts, sw.flag_sets)
     n_ok = sum(c.status == "ok" for c in r.candidates)
     log(f"{tag} {r.line} ({dt}): {n_ok} candidates ({d.flops() / 1e9:.3f} GFLOP)")
@@ -301,14 +302,14 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
         except KgenError as e:
             c.status = f"run failed: {e}"
     if torch is not None:
-        call = conv_call(p)
+        call = conv_call(plain)
         for name, fn in _torch_fns(torch, p, call.x, call.w, call.bias, call.quant).items():
             fns[f"torch/{name}"] = fn
     times = median_times(fns, rounds) if fns else {}
     for c in r.candidates:
         c.seconds = times.get(c.label)
     r.torch = {k.split("/", 1)[1]: v for k, v in times.items() if k.startswith("torch/")}
-    r.auto, r.auto_source = auto_candidate(b, r.candidates)
+    r.auto, r.auto_source = auto_candidate(b, r.candidates, p)
     best = r.best
     if best:
         log(f"  best {best.label}: {r.gflops(best.seconds):.1f} GFLOP/s" +
@@ -316,12 +317,20 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
     return r
 
 
-def auto_candidate(b, candidates: list[Candidate]) -> tuple[Candidate | None, str]:
+def auto_candidate(b, candidates: list[Candidate], p=None) -> tuple[Candidate | None, str]:
     """The timed candidate `--alg=auto` resolves to (variant, flag set and driver of `select.choose`),
-    per layout, the fastest of them; with the choice's source ("tuned" or "heuristic")."""
+    per layout, the fastest of them; with the choice's source ("tuned" or "heuristic"). For a problem
+    `p` with format `any` tensors, the one candidate in the layouts `--alg=auto` chooses for it."""
     from ..runtime import driver_for
     from ..select import choose
 
+    if p is not None and p.has_any:
+        choice = choose(dataclasses.replace(p, alg="auto"), b.name)
+        want = p.with_layouts(*choice.layouts)
+        drv = None if driver_for(b, choice.driver) == b.driver else choice.driver
+        hit = next((c for c in candidates if c.seconds and (c.variant, c.flags, c.driver) == (choice.variant, choice.flags, drv)
+                    and (c.problem.src, c.problem.dst) == (want.src, want.dst)), None)
+        return hit, choice.source if hit else ""
     found, source = [], ""
     for lay in dict.fromkeys(c.layout for c in candidates if c.seconds):
         c0 = next(c for c in candidates if c.layout == lay and c.problem is not None)

@@ -3,20 +3,23 @@ fastest correct one in the selection table `--alg=auto` reads (`select.table`).
 
 Candidates are measured with the problem's --stag/--dtag as given, so a variant that computes in
 another layout (direct's packed or channels-last frame, im2col's logical NCHW) pays for its relayout
-inside the measured kernel: the reorder's cost is part of the choice.
+inside the measured kernel: the reorder's cost is part of the choice. A tensor in format `any`
+(`--stag=any`) is measured in every candidate layout, blocked ones included, and the table keeps
+the layouts chosen (`table_entries`).
 """
 from __future__ import annotations
 
 from typing import Callable
 
-from ..select.candidates import USER_LAYOUT
+from ..select.candidates import DEFAULT_LAYOUTS, USER_LAYOUT
 from .conv import ProblemResult, base_problem, measure_problem, sweep
 
 
-def tune(cases, backend: str = "llvm-cpu", *, variants=None, flag_sets=None, drivers=None, rounds: int = 5,
-         jobs: int = 2, log: Callable[[str], None] = print, path=None
+def tune(cases, backend: str = "llvm-cpu", *, variants=None, flag_sets=None, drivers=None, layouts=None,
+         rounds: int = 5, jobs: int = 2, log: Callable[[str], None] = print, path=None
          ) -> tuple[list[tuple[object, ProblemResult]], object]:
-    """Returns [(problem, result)] and the table path written."""
+    """Returns [(problem, result)] and the table path written. A problem with format `any` tensors
+    is measured in every layout of `layouts` (default: `DEFAULT_LAYOUTS` for its data type)."""
     from ..compile import get_backend
     from ..select import table as tuned
     b = get_backend(backend)
@@ -24,19 +27,51 @@ def tune(cases, backend: str = "llvm-cpu", *, variants=None, flag_sets=None, dri
     out, entries = [], {}
     for i, case in enumerate(cases):
         p = base_problem(case)
-        r = measure_problem(p, b, sw, [USER_LAYOUT], None, rounds, jobs, log, f"[{i + 1}/{len(cases)}]")
+        # format `any`: the layouts are part of the choice, blocked ones included
+        lays = list(layouts or DEFAULT_LAYOUTS.get(p.src.dtype.name, ("nchw", "nhwc"))) if p.has_any else [USER_LAYOUT]
+        r = measure_problem(p, b, sw, lays, None, rounds, jobs, log, f"[{i + 1}/{len(cases)}]")
         out.append((p, r))
-        best = r.best
-        if best is None:
+        if r.best is None:
             log(f"  no candidate ran: {r.line} stays on the heuristic")
             continue
-        entries[tuned.problem_key(p, b.name)] = {
-            "variant": best.variant, "flags": best.flags, "driver": best.driver, "seconds": best.seconds,
-            "gflops": r.gflops(best.seconds), "problem": r.line,
-            "candidates": {c.label: c.seconds for c in r.candidates if c.seconds},
-        }
+        entries.update(table_entries(p, r, b.name))
     written = tuned.store(entries, path) if entries else (path or tuned.table_path())
     return out, written
+
+
+def _entry(r, c) -> dict:
+    return {"variant": c.variant, "flags": c.flags, "driver": c.driver, "seconds": c.seconds,
+            "gflops": r.gflops(c.seconds), "problem": r.line}
+
+
+def _tags(c) -> list[str]:
+    return [c.problem.src.tag, c.problem.wei.tag, c.problem.dst.tag]
+
+
+def table_entries(p, r, backend: str) -> dict[str, dict]:
+    """The selection table's entries a measurement gives: for a concrete problem, its fastest
+    candidate. For a problem with `any` tensors: under its own key, the fastest candidate with its
+    layouts and, per variant, the layouts and flags that variant was fastest in (`--alg=V
+    --stag=any`); and under each measured layout's concrete problem, the fastest candidate in that
+    layout (what tuning that problem alone would have stored)."""
+    from ..select import table as tuned
+    best = r.best
+    if not p.has_any:
+        return {tuned.problem_key(p, backend): {**_entry(r, best),
+                                                "candidates": {c.label: c.seconds for c in r.candidates if c.seconds}}}
+    timed = sorted(r.timed, key=lambda c: c.seconds)
+    by_variant, by_layout = {}, {}
+    for c in timed:                           # fastest first: the first seen of each is its best
+        by_variant.setdefault(c.variant, c)
+        by_layout.setdefault(c.layout, c)
+    out = {tuned.problem_key(p, backend): {
+        **_entry(r, best), "layouts": _tags(best),
+        "by_variant": {v: {**_entry(r, c), "layouts": _tags(c)} for v, c in by_variant.items()},
+        "candidates": {c.label: c.seconds for c in timed}}}
+    for lay, c in by_layout.items():
+        out[tuned.problem_key(c.problem, backend)] = {
+            **_entry(r, c), "candidates": {x.label: x.seconds for x in timed if x.layout == lay}}
+    return out
 
 
 def _short(c) -> str:
@@ -52,6 +87,8 @@ def format_choices(rows) -> str:
             lines.append(f"{r.line:34} {lay:22} {'(none ran)':26}")
             continue
         best = timed[0]
+        if p.has_any:                   # the layouts chosen
+            lay = f"any: {best.problem.src.format_name()}->{best.problem.dst.format_name()}"
         second = timed[1] if len(timed) > 1 else None
         lines.append(f"{r.line:34} {lay:22} {_short(best):26} {r.gflops(best.seconds):8.1f} "
                      + (f"{_short(second):>26} {second.seconds / best.seconds:6.2f}" if second else ""))

@@ -294,7 +294,10 @@ ALGORITHMS = ("direct", "im2col", "winograd", "winograd_f2", "winograd_f4", "win
 _ALG_ALIASES = {"convolution_direct": "direct", "wino": "winograd", "convolution_wino": "winograd",
                 "convolution_winograd": "winograd", "convolution_auto": "auto"}
 DEFAULT_ALG = "direct"
-DEFAULT_TAG = "any"
+#: A tag option not given means plain (abx: nchw, oihw...), the layout PyTorch's and NumPy's arrays
+#: have, so a line without tags keeps meaning one layout. benchdnn's default is ``any``; here
+#: ``--stag=any`` (and --wtag, --dtag) is written out to let kgen choose (`generator.select.resolve_layouts`).
+DEFAULT_TAG = "abx"
 
 #: Post-op kinds the product implements (eltwise, sum, binary, prelu); ``dw`` and ``select`` are not.
 SUPPORTED_POST_OPS = (*_PRODUCT_ELTWISE_KINDS, *_PRODUCT_BINARY_KINDS, "sum", "prelu")
@@ -859,11 +862,6 @@ def parse_conv_list_file(path: Path | str, *, cwd: Path | str | None = None,
 # Case -> problem
 # --------------------------------------------------------------------------------------------
 
-def _plain_tag(tag: str) -> str:
-    """benchdnn's default `any` lets the implementation choose: we take the plain abx layout."""
-    return "abx" if tag in ("any", "") else tag
-
-
 def conv_problem(case: ConvCase) -> ConvProblem:
     """The `ConvProblem` a case describes; `UnsupportedError` for what the product lacks."""
     if case.unsupported:
@@ -872,9 +870,10 @@ def conv_problem(case: ConvCase) -> ConvProblem:
     dts = tuple(case.dt)
     if dts not in ACCUMULATORS:
         raise UnsupportedError(f"data types {':'.join(dts)} are not supported ({IMPLEMENTED_DTS_TEXT})")
-    src = MemoryDesc(d.src_dims, dts[0], _plain_tag(case.stag))
-    wei = MemoryDesc(d.wei_dims, dts[1], _plain_tag(case.wtag))
-    dst = MemoryDesc(d.dst_dims, dts[2], _plain_tag(case.dtag))
+    # a tag of `any` gives an AnyDesc: the kernel chooses its layout (`generator.select.resolve_layouts`)
+    src = MemoryDesc(d.src_dims, dts[0], case.stag)
+    wei = MemoryDesc(d.wei_dims, dts[1], case.wtag)
+    dst = MemoryDesc(d.dst_dims, dts[2], case.dtag)
     scales = tuple(QuantArg(_conv_arg(q.arg), _conv_policy(q), q.dt) for q in case.scales)
     zps = tuple(QuantArg(q.arg, _conv_policy(q), q.dt) for q in case.zero_points)
     post_ops = tuple(post_op_from_text(e, d.ndims) for e in case.post_ops)

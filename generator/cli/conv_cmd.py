@@ -19,6 +19,7 @@ generated values in the check.
 from __future__ import annotations
 
 import collections
+import dataclasses
 import os
 import re
 import statistics
@@ -122,16 +123,31 @@ def _perf(k: ConvKernel, p: ConvProblem, given: dict) -> str:
     return f"time {t * 1e3:.3f} ms, {p.desc.flops() / t / 1e9:.2f} GFLOP/s"
 
 
-def _one(case: ConvCase) -> tuple[str, str | None]:
+def _resolved_case(case: ConvCase, asked: ConvProblem, p: ConvProblem) -> ConvCase:
+    """The case with its `any` tags replaced by the layouts the kernel chose: the repro line names
+    the kernel that ran."""
+    tags = {f"{t}tag": getattr(p, name).tag for t, name in (("s", "src"), ("w", "wei"), ("d", "dst"))
+            if getattr(asked, name).is_any and getattr(p, name).tag}
+    return dataclasses.replace(case, **tags) if tags else case
+
+
+def _one(case: ConvCase) -> tuple[str, str | None, ConvCase]:
+    """(status, reason, the case as it ran: `any` tags resolved)."""
     backend = get_backend(case.extra("backend") or "llvm-cpu")     # an unknown backend is bad input
     try:
-        p = conv_problem(case)
-        k = ConvKernel(p, backend)
-        p = k.problem                                   # --alg=auto resolved
+        asked = conv_problem(case)
+        k = ConvKernel(asked, backend)
+        p = k.problem                                   # --alg=auto and format any resolved
     except UnsupportedError as e:
-        return "skipped", str(e)
+        return "skipped", str(e), case
     except (CompileError, ArtifactError, RunError) as e:
-        return "failed", str(e)
+        return "failed", str(e), case
+    ran = _resolved_case(case, asked, p)
+    status, reason = _check_or_compute(case, k, asked, p)
+    return status, reason, ran
+
+
+def _check_or_compute(case: ConvCase, k: ConvKernel, asked: ConvProblem, p: ConvProblem) -> tuple[str, str | None]:
     src_path = case.extra("src")
     given = given_conv_quant_values(case)
     given |= _attr_files(case, p, given)
@@ -160,11 +176,15 @@ def _one(case: ConvCase) -> tuple[str, str | None]:
     if reason:
         return "failed", reason
     notes = []
-    if k.choice is not None:
+    if k.choice is not None and k.requested_alg == "auto":
         how = (f"measured, flags {k.choice.flags}, driver {k.driver}" if k.choice.source == "tuned"
                else "heuristic" + (f", flags {k.choice.flags}" if k.choice.flags != "default" else "")
                + (f", driver {k.choice.driver}" if k.choice.driver else ""))
         notes = [f"auto chose {p.alg}: {how}"]
+    if asked.has_any:
+        chosen = ", ".join(f"{name} {getattr(p, name).format_name()}" for name in ("src", "wei", "dst")
+                           if getattr(asked, name).is_any)
+        notes.append(f"any chose {chosen} ({'measured' if k.choice and k.choice.source == 'tuned' else 'heuristic'})")
     if (case.extra("mode") or "C").upper() == "P":
         notes.append(_perf(k, p, given))
     return "passed", "; ".join(notes) or None
@@ -232,7 +252,7 @@ def run(argv: list[str], out=None) -> int:
     print(f"kgen conv: seed {SEED}", file=out, flush=True)
     t0 = time.time()
     for i, case in enumerate(_ahead(iter(parse_conv_args(argv, cwd=Path.cwd())), jobs)):
-        status, reason = _one(case)
+        status, reason, case = _one(case)
         counts[status] += 1
         print(f"{i}:{status.upper()}" + (f" ({reason})" if reason else "") + f" __REPRO: {case.repro()}",
               file=out, flush=True)

@@ -24,7 +24,8 @@ commands:
              problems after them, as in benchdnn)
   conv      [benchdnn conv options] DESC...             generate, compile, run and check convolutions
             (--dir=FWD_B|FWD_D|FWD_I --dt=f32|bf16|f16 (any mix)|u8:s8:DST|s8:s8:DST --bia-dt=f32|bf16|f16|s32
-             --stag --wtag --dtag --attr-scales=src:common:S+wei:per_oc+dst:common:S
+             --stag --wtag --dtag (default plain abx; any: kgen chooses, tuned or by rule, and the
+             repro line names the layouts chosen) --attr-scales=src:common:S+wei:per_oc+dst:common:S
              --attr-zero-points=src:common:Z|per_dim_1+wei:common:Z+dst:common:Z|per_dim_1
              --attr-post-ops=sum[:SCALE[:ZP[:DT]]]+ELTWISE[:ALPHA[:BETA[:SCALE]]]+BINARY:DT[:MASK[:TAG]]+prelu[:MASK]
              --alg=direct|im2col|winograd[_f2|_f4|_f6]|spatial_pack|indirect|brgemm[_amx]|auto
@@ -37,8 +38,9 @@ commands:
   bench     conv [--alg=A,B] [--layouts=L,M] [--flags=F,G] [--json=FILE] [--png=FILE] [--all]
             [benchdnn conv options] [DESC...]         every variant x layout x flag set vs PyTorch's conv
             (default problems: the ResNet-50 layers of issue 4 at batch 1)
-  tune      [--alg=A,B] [--flags=F,G] [--table=FILE] [benchdnn conv options] [DESC...]
-            measure every variant x flag set in the given layouts; --alg=auto then uses the fastest
+  tune      [--alg=A,B] [--flags=F,G] [--layouts=L,M] [--table=FILE] [benchdnn conv options] [DESC...]
+            measure every variant x flag set in the given layouts (with --stag/--dtag=any: in every
+            layout, blocked ones included); --alg=auto and format any then use the fastest
   --version, --help
 """
 
@@ -191,10 +193,13 @@ def _tune(argv: list[str]) -> int:
     ap = _sweep_parser(
         "kgen tune",
         "Measure every applicable variant x compile-flag set x runtime driver of each problem, in the layouts its --stag/--dtag "
-        "give, and store the fastest correct one in the table --alg=auto reads ($KGEN_CACHE_DIR/tuned.json). "
+        "give (format any: in every layout of --layouts), and store the fastest correct one in the table --alg=auto "
+        "and format any read ($KGEN_CACHE_DIR/tuned.json). "
         "Other arguments are benchdnn conv options and descriptors (default: the ResNet-50 layers at batch 1).", 5)
     ap.add_argument("--table", default=None, help="the selection table to update (default: $KGEN_TUNED_TABLE, "
                                                   "else tuned.json in the kernel cache)")
+    ap.add_argument("--layouts", default=None, help="layouts a format-any tensor is measured in, e.g. nchw,nhwc,nChw16c "
+                                                    "(default: per data type)")
     a, backend, variants, cases = _sweep_args(ap, argv)
     from pathlib import Path
 
@@ -202,7 +207,7 @@ def _tune(argv: list[str]) -> int:
     from ..bench.tune import format_choices, tune
 
     rows, path = tune(cases, backend.name, variants=variants, flag_sets=_list(a.flags), drivers=_list(a.drivers),
-                      rounds=a.rounds, jobs=a.jobs, log=log_stderr, path=Path(a.table) if a.table else None)
+                      layouts=_list(a.layouts), rounds=a.rounds, jobs=a.jobs, log=log_stderr, path=Path(a.table) if a.table else None)
     print(format_choices(rows))
     print(f"selection table: {path}")
     return 0

@@ -87,6 +87,17 @@ class MemoryDesc:
 
     __slots__ = ("dims", "dtype", "blocking", "padded_dims", "strides", "offset0", "_tag", "_hash")
 
+    #: a concrete layout (`AnyDesc`, format ``any``, has none yet)
+    is_any = False
+
+    def __new__(cls, dims=(), dtype="f32", format=None, **kw):
+        # oneDNN's memory::desc(dims, dt, format_tag::any): a descriptor whose layout the primitive chooses
+        if cls is MemoryDesc and format == "any":
+            if kw:
+                raise FormatError(f"format 'any' takes no {', '.join(sorted(kw))}: the kernel chooses the layout")
+            return AnyDesc(dims, dtype)
+        return super().__new__(cls)
+
     def __init__(self, dims: Sequence[int], dtype: "str | DataType" = "f32", format: str | None = None,
                  *, strides: Sequence[int] | None = None, offset0: int = 0,
                  padded_dims: Sequence[int] | None = None):
@@ -570,3 +581,56 @@ class MemoryDesc:
             f"size:           {self.size_bytes} bytes",
         ]
         return "\n".join(lines)
+
+
+class AnyDesc:
+    """oneDNN's ``format_tag::any``: dims and a data type whose layout a convolution chooses.
+
+    ``MemoryDesc(dims, dt, "any")`` builds one. It has no buffer: the kernel built from a problem
+    with ``any`` tensors resolves each to a concrete `MemoryDesc` (by `kgen tune`'s measurement, else
+    a documented rule, `generator.select.resolve_layouts`) and reports it as ``kernel.problem.src``
+    and so on, as oneDNN's ``pd.src_desc()`` does. Asking an AnyDesc for anything physical (strides,
+    a buffer, an offset) raises `FormatError`.
+    """
+
+    __slots__ = ("dims", "dtype")
+    is_any = True
+    tag = "any"
+    offset0 = 0
+
+    def __init__(self, dims: Sequence[int], dtype: "str | DataType" = "f32"):
+        self.dims = _check_dims(dims)
+        self.dtype = get_dtype(dtype)
+
+    @property
+    def ndims(self) -> int:
+        return len(self.dims)
+
+    @property
+    def nelems(self) -> int:
+        return math.prod(self.dims)
+
+    @property
+    def is_zero_volume(self) -> bool:
+        return self.nelems == 0
+
+    def with_dtype(self, dtype: "str | DataType") -> "AnyDesc":
+        return AnyDesc(self.dims, dtype)
+
+    def format_name(self) -> str:
+        return "any"
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise FormatError(f"format 'any' has no layout yet ({name} asked of {self!r}): build the kernel and read "
+                          f"the layout it chose from kernel.problem")
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, AnyDesc) and (self.dims, self.dtype.name) == (other.dims, other.dtype.name)
+
+    def __hash__(self) -> int:
+        return hash(("any", self.dims, self.dtype.name))
+
+    def __repr__(self) -> str:
+        return f"MemoryDesc({'x'.join(map(str, self.dims))}, {self.dtype.name}, any)"

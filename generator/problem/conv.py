@@ -432,6 +432,20 @@ class ConvProblem:
                 raise ProblemError("zero points are not supported with a depthwise (dw) post-op")
             self.split_dw()                  # the depthwise convolution must be a valid problem too
 
+    # ------------------------------------------------------------------ layouts
+    @property
+    def has_any(self) -> bool:
+        """Some tensor is in format ``any`` (an `AnyDesc`): its layout is the kernel's to choose
+        (`generator.select.resolve_layouts`); nothing physical can be built before."""
+        return self.src.is_any or self.wei.is_any or self.dst.is_any
+
+    def with_layouts(self, stag: str, wtag: str, dtag: str) -> ConvProblem:
+        """This problem with its ``any`` tensors in the given formats (tags for their ranks); the
+        tensors already concrete keep theirs."""
+        def one(desc, tag):
+            return MemoryDesc(desc.dims, desc.dtype, tag) if desc.is_any else desc
+        return dataclasses.replace(self, src=one(self.src, stag), wei=one(self.wei, wtag), dst=one(self.dst, dtag))
+
     # ------------------------------------------------------------------ attributes
     @property
     def relu(self) -> bool:

@@ -14,8 +14,8 @@ from ..problem.conv import ConvProblem
 from . import table
 from .table import Choice
 
-__all__ = ["Choice", "choose", "heuristic", "heuristic_driver", "heuristic_flags", "heuristic_variant", "resolve",
-           "table"]
+__all__ = ["Choice", "choose", "heuristic", "heuristic_driver", "heuristic_flags", "heuristic_layouts",
+           "heuristic_variant", "resolve", "resolve_layouts", "table"]
 
 # One thread's rate of the brgemm microkernels (OP/s), per source type: the single-thread figures
 # of `kgen bench conv` on a Zen 4 EPYC (int8 ~400-450, bf16 ~220, f32 ~110; f16 runs the f32 kernel).
@@ -91,16 +91,70 @@ def heuristic_driver(p: ConvProblem, backend: str) -> str | None:
 
 
 def choose(p: ConvProblem, backend: str) -> Choice:
-    """`--alg=auto`: the measured choice for this problem, backend and CPU when `kgen tune` made one,
-    else the heuristic (`heuristic`)."""
+    """`--alg=auto` and format `any`: the measured choice for this problem, backend and CPU when `kgen
+    tune` made one, else the heuristic (`heuristic`, `heuristic_layouts`). For a problem with `any`
+    tensors the choice carries their formats (`Choice.layouts`); with a fixed variant its variant is
+    the problem's."""
     hit = table.lookup(p, backend)
-    if hit is not None and hit.variant in VARIANTS:
+    if hit is not None and hit.variant in VARIANTS and (hit.layouts is not None) == p.has_any:
         return hit
-    return heuristic(p, backend)
+    if not p.has_any:
+        return heuristic(p, backend)
+    lay = heuristic_layouts(p, backend)
+    if p.alg != "auto":
+        return Choice(p.alg, "default", "heuristic", layouts=lay)
+    return dataclasses.replace(heuristic(p.with_layouts(*lay), backend), layouts=lay)
+
+
+def heuristic_layouts(p: ConvProblem, backend: str) -> tuple[str, str, str]:
+    """The formats of `p`'s `any` tensors without a measurement, as (src, wei, dst) tags:
+
+    * weights: plain (abx). prepare() packs them into the variant's layout once, so the layout the
+      user hands them in costs nothing per call;
+    * source or destination when the other one is concrete: the other one's tag, so a chain of
+      layers keeps one layout and needs no reorder between them (strided: the plain form of its order);
+    * both: channels last (axb: nwc, nhwc, ndhwc) when the variant (`--alg=auto`'s choice in that
+      layout) computes with channels last, so its compute reads the source in place with no relayout
+      (brgemm always; im2col and direct on plain channels-last tensors); else plain (abx), the layout
+      of the variants that compute on logical NCHW (Winograd, spatial pack, indirect).
+    """
+    from ..compile.backends import get_backend
+    b = get_backend(backend)
+    wtag = "abx"
+
+    def concrete(desc) -> str:
+        return desc.tag or "".join("abcdefghijkl"[d] for d in desc.order)
+
+    if p.src.is_any != p.dst.is_any:
+        tag = concrete(p.dst if p.src.is_any else p.src)
+        return (tag if p.src.is_any else "", wtag, tag if p.dst.is_any else "")
+    if not p.src.is_any:
+        return ("", wtag, "")
+    cl = p.with_layouts("axb", wtag, "axb")
+    variant = heuristic(cl, backend).variant if p.alg == "auto" else p.alg
+    try:
+        if VARIANTS[variant].channels_last(dataclasses.replace(cl, alg=variant), b.for_flags("default")):
+            return ("axb", wtag, "axb")
+    except Exception:                   # noqa: BLE001 -- a variant that cannot plan it: not channels last
+        pass
+    return ("abx", wtag, "abx")
+
+
+def resolve_layouts(p: ConvProblem, backend: str) -> tuple[ConvProblem, Choice | None]:
+    """`p` with its `any` tensors in the chosen formats (`choose`), and the choice (None when `p` has
+    no `any` tensor). `--alg=auto` stays for `resolve` or the kernel to settle."""
+    if not p.has_any:
+        return p, None
+    c = choose(p, backend)
+    return p.with_layouts(*c.layouts), c
 
 
 def resolve(p: ConvProblem, backend: str) -> ConvProblem:
-    """The problem with `--alg=auto` replaced by the chosen variant (artifact names carry the choice)."""
-    if p.alg != "auto":
+    """The problem with its `any` formats and `--alg=auto` replaced by the choice (artifact names
+    carry it)."""
+    if p.alg != "auto" and not p.has_any:
         return p
-    return dataclasses.replace(p, alg=choose(p, backend).variant)
+    c = choose(p, backend)
+    if c.layouts is not None:
+        p = p.with_layouts(*c.layouts)
+    return dataclasses.replace(p, alg=c.variant)

@@ -52,10 +52,16 @@ USER_LAYOUT = "as given"       # a layouts entry that keeps the problem's own --
 
 
 def candidate_problem(p, variant: str, layout: str):
-    """The problem with source and destination in `layout` and the variant set."""
+    """The problem with source and destination in `layout` and the variant set. For a problem with
+    format `any` tensors, only those take `layout` (`any` weights: plain; prepare packs them once),
+    and `USER_LAYOUT` does not apply."""
     if layout == USER_LAYOUT:
+        if p.has_any:
+            raise FormatError("format 'any' has no layout of its own: name the layouts to try")
         return dataclasses.replace(p, alg=variant)
     tag = layout_tag(layout, p.desc.ndims)
+    if p.has_any:
+        return dataclasses.replace(p.with_layouts(tag, "abx", tag), alg=variant)
     return dataclasses.replace(p, src=MemoryDesc(p.desc.src_dims, p.src.dtype, tag),
                                dst=MemoryDesc(p.desc.dst_dims, p.dst.dtype, tag), alg=variant)
 

@@ -33,6 +33,8 @@ class Choice:
     source: str                 # "tuned" (measured) or "heuristic"
     seconds: float | None = None
     driver: str | None = None   # the runtime driver it was fastest on (None: the backend's default)
+    # the formats (src, wei, dst tags) a problem's `any` tensors take; None: the problem has none
+    layouts: tuple[str, str, str] | None = None
 
 
 def table_path() -> Path:
@@ -70,10 +72,18 @@ def load(path: Path | None = None) -> dict:
 
 
 def lookup(p, backend: str, path: Path | None = None) -> Choice | None:
+    """The measured choice for `p` (its variant ignored), or None. For a problem with `any` tensors
+    and a fixed variant, the layouts that variant was fastest in (the entry's ``by_variant``)."""
     e = load(path).get(problem_key(p, backend))
     if not e:
         return None
-    return Choice(e["variant"], e["flags"], "tuned", e.get("seconds"), e.get("driver"))
+    if p.has_any and p.alg != "auto":
+        e = e.get("by_variant", {}).get(p.alg)
+        if not e:
+            return None
+        return Choice(p.alg, e["flags"], "tuned", e.get("seconds"), e.get("driver"), tuple(e["layouts"]))
+    lay = e.get("layouts")
+    return Choice(e["variant"], e["flags"], "tuned", e.get("seconds"), e.get("driver"), tuple(lay) if lay else None)
 
 
 def store(entries: dict[str, dict], path: Path | None = None) -> Path:
