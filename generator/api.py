@@ -276,8 +276,9 @@ class ConvKernel:
             raise InputError(f"bias is {p.bias_dt} and must hold integers")
         return [np.array(b, dtype=bdt.np_dtype, order="C")]
 
-    def _attr_args(self, given: dict) -> list[np.ndarray]:
-        """The quantization values and post-op inputs, checked, in the kernel's argument order."""
+    def _attr_args(self, given: dict, on_device=None) -> list[np.ndarray]:
+        """The quantization values and post-op inputs, checked, in the kernel's argument order.
+        `on_device(name, tensor, desc)` checks a post-op input given as a DeviceTensor (`invoke`)."""
         p = self.problem
         given = dict(given)
         out = []
@@ -304,6 +305,9 @@ class ConvKernel:
         for name, _, op in p.post_op_inputs():
             v = given.pop(name, None)
             desc = p.input_desc(name)
+            if on_device is not None and v is not None and not isinstance(v, np.ndarray) and hasattr(v, "view"):
+                out.append(on_device(name, v, desc))
+                continue
             if v is None:
                 role = ("the prior destination buffer for the sum post-op" if name == "dst_init"
                         else "the post-op's second input")
@@ -336,6 +340,33 @@ class ConvKernel:
         (out,) = self._run(*self._args(src, bias, attrs))
         dt = self.problem.dst.dtype.np_dtype
         return out.view(dt) if out.dtype != dt else out
+
+    def invoke(self, src, bias=None, **attrs):
+        """Run on the device and keep the result there: `src` and the post-ops' inputs (``dst_init``...)
+        may be `DeviceTensor`s (another kernel's results on the same driver: chained with no host round
+        trip, `generator.net`), the bias a DeviceTensor uploaded once (`upload`). Returns the destination
+        buffer as a DeviceTensor (``.to_numpy()`` reads it)."""
+        from .runtime import DeviceTensor
+        if self._wei is None:
+            raise InputError("call prepare(weights) before running the convolution")
+        p = self.problem
+
+        def checked(name: str, v, desc):
+            if isinstance(v, DeviceTensor):
+                if v.shape != (desc.buffer_len,) or v.dtype != desc.buffer_dtype:
+                    raise InputError(f"{name} is a device tensor {v.dtype}{list(v.shape)}, expected "
+                                     f"{desc.buffer_dtype}[{desc.buffer_len}] ({desc.format_name()})")
+                return v
+            return np.ascontiguousarray(desc.check_buffer(np.asarray(v)))
+
+        args = self._attr_args(attrs, on_device=checked)
+        b = [bias] if isinstance(bias, DeviceTensor) else self._bias(bias)
+        (out,) = self._run.invoke(checked("src", src, p.src), *self._wei, *b, *args)
+        return out
+
+    def upload(self, array: np.ndarray):
+        """`array` on this kernel's device (a DeviceTensor for `invoke`: a bias, a constant input)."""
+        return self._run.upload(np.ascontiguousarray(array))
 
     def bind(self, src: np.ndarray, bias=None, **attrs) -> BoundCall:
         """The fast call path: the prepared weights, `src`, the bias and the attribute arguments on the

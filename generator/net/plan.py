@@ -1,0 +1,396 @@
+"""The layout planner: a layout for every tensor and a kernel for every layer of a `Network`, chosen to
+minimize the measured total of every layer's kernel plus every reorder the plan needs, at the
+network's edges too.
+
+Costs are measured (`measure_costs`): each layer's `--alg=auto` kernel in each candidate layout (its
+source and destination in that layout; the variant, flag set and driver `select.choose` gives it
+there: `kgen tune`'s when tuned), and each reorder between two candidate layouts of each tensor
+shape, all on one runtime driver (the plan chains device tensors on it). Figures are cached in the
+selection table (`select.table`, keys ``time|...``), so planning again is free.
+
+The search (`plan_network`) is exact: a dynamic programme over the nodes in topological order whose
+state is the layout of every live tensor (written, still to be read). On a chain that is the classic
+DP over layouts; at a residual join the state holds both branches' tensors, so the join is searched
+exactly (ResNet has at most three live tensors: 3^3 states). A tensor read in another layout than it
+was written in pays a reorder per reading layer; a `Boundary` (PyTorch) reads plain or channels-last
+tensors as views and blocked ones after a reorder to plain.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..select.candidates import DEFAULT_LAYOUTS, layout_tag
+from .graph import Boundary, ConvLayer, Network
+
+#: the layout the caller's arrays are in at the network's edges (NumPy / PyTorch contiguous)
+USER = "nchw"
+
+
+def torch_view_free(layout: str, ndims: int) -> bool:
+    """PyTorch takes a tensor in this layout as a view: NCHW contiguous, or channels_last (2D / 3D)."""
+    return layout == "nchw" or (layout == "nhwc" and ndims in (4, 5))
+
+
+@dataclass
+class Costs:
+    """Measured seconds: conv[(layer name, layout)] (absent: that kernel cannot run), reorder[(dims, dt,
+    from, to)], and what each conv resolved to (variant/flags) for the report."""
+    conv: dict[tuple[str, str], float] = field(default_factory=dict)
+    reorder: dict[tuple[tuple[int, ...], str, str, str], float] = field(default_factory=dict)
+    kernel: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def reorder_s(self, dims, dt: str, a: str, b: str) -> float:
+        return 0.0 if a == b else self.reorder.get((tuple(dims), dt, a, b), math.inf)
+
+
+@dataclass
+class Reorder:
+    tensor: str
+    src: str
+    dst: str
+    where: str                  # "before <node>" or "output"
+    seconds: float
+
+
+@dataclass
+class Plan:
+    """A layout per layer (its source and destination), the reorders it needs, and the totals."""
+    name: str
+    layouts: dict[str, str]
+    conv_s: dict[str, float]
+    reorders: list[Reorder]
+    kernels: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def total_s(self) -> float:
+        return sum(self.conv_s.values()) + self.reorder_s
+
+    @property
+    def reorder_s(self) -> float:
+        return sum(r.seconds for r in self.reorders)
+
+
+# ------------------------------------------------------------------------------------------ search
+def candidate_layouts(layer: ConvLayer, layouts: list[str] | None = None) -> list[str]:
+    """The layouts a layer may take: `layouts` or its data type's `DEFAULT_LAYOUTS`, or the one its
+    graph line fixed (--stag / --dtag)."""
+    p = layer.problem
+    if not p.src.is_any:
+        return [_layout_name(p.src.tag, p.desc.ndims)]
+    return list(layouts or DEFAULT_LAYOUTS.get(p.src.dtype.name, ("nchw", "nhwc")))
+
+
+def _layout_name(tag: str, ndims: int) -> str:
+    for name in ("nchw", "nhwc", "nChw16c", "nChw8c", "NCHW4", "NCHW32"):
+        if layout_tag(name, ndims) == tag or name == tag:
+            return name
+    return tag
+
+
+def _last_reads(net: Network) -> dict[str, int]:
+    """tensor -> index of the last node reading it (len(nodes) for the network's outputs)."""
+    last = {}
+    for i, n in enumerate(net.nodes):
+        for t in n.inputs:
+            last[t] = i
+    for t in net.outputs:
+        last[t] = len(net.nodes)
+    return last
+
+
+def evaluate(net: Network, layouts: dict[str, str], costs: Costs, name: str) -> Plan:
+    """The cost of one assignment of layouts to layers: its kernels, and every reorder it forces
+    (inputs arrive plain, outputs leave plain, boundaries read plain or channels-last views)."""
+    where: dict[str, str] = {t: USER for t in net.inputs}
+    reorders, conv_s = [], {}
+
+    def need(t: str, want: str, node: str) -> None:
+        have = where[t]
+        if have != want:
+            dims, dt = net.tensors[t]
+            reorders.append(Reorder(t, have, want, f"before {node}", costs.reorder_s(dims, dt, have, want)))
+
+    for n in net.nodes:
+        if isinstance(n, ConvLayer):
+            lay = layouts[n.name]
+            for t in n.inputs:
+                need(t, lay, n.name)
+            conv_s[n.name] = costs.conv.get((n.name, lay), math.inf)
+            where[n.dst] = lay
+        else:
+            fmt = None
+            for t in n.inputs:
+                ndims = len(net.tensors[t][0])
+                have = where[t]
+                to = have if torch_view_free(have, ndims) else USER
+                need(t, to, n.name)
+                fmt = fmt or to
+            for t in n.outputs:
+                where[t] = fmt or USER
+    for t in net.outputs:
+        if where[t] != USER:
+            dims, dt = net.tensors[t]
+            reorders.append(Reorder(t, where[t], USER, "output", costs.reorder_s(dims, dt, where[t], USER)))
+    return Plan(name, dict(layouts), conv_s, reorders,
+                {n.name: costs.kernel.get((n.name, layouts[n.name]), "") for n in net.layers})
+
+
+def plan_network(net: Network, costs: Costs, layouts: list[str] | None = None) -> Plan:
+    """The assignment of layouts with the least measured total (exact DP over live-tensor layouts)."""
+    last = _last_reads(net)
+    # state: ((tensor, layout), ...) of the live tensors -> (cost, layouts chosen so far)
+    states: dict[tuple, tuple[float, tuple]] = {tuple(sorted((t, USER) for t in net.inputs)): (0.0, ())}
+    for i, n in enumerate(net.nodes):
+        nxt: dict[tuple, tuple[float, tuple]] = {}
+
+        def keep(where: dict, cost: float, path: tuple) -> None:
+            live = tuple(sorted((t, lay) for t, lay in where.items() if last.get(t, -1) > i))
+            if live not in nxt or cost < nxt[live][0]:
+                nxt[live] = (cost, path)
+
+        for state, (cost, path) in states.items():
+            where = dict(state)
+            if isinstance(n, ConvLayer):
+                for lay in candidate_layouts(n, layouts):
+                    c = costs.conv.get((n.name, lay), math.inf)
+                    if c == math.inf:
+                        continue
+                    for t in n.inputs:
+                        dims, dt = net.tensors[t]
+                        c += costs.reorder_s(dims, dt, where[t], lay)
+                    keep({**where, n.dst: lay}, cost + c, path + (lay,))
+            else:
+                c, fmt = 0.0, None
+                for t in n.inputs:
+                    dims, dt = net.tensors[t]
+                    to = where[t] if torch_view_free(where[t], len(dims)) else USER
+                    c += costs.reorder_s(dims, dt, where[t], to)
+                    fmt = fmt or to
+                keep({**where, **{t: fmt or USER for t in n.outputs}}, cost + c, path + (None,))
+        if not nxt:
+            raise _no_plan(n)
+        states = nxt
+    best, best_path = math.inf, None
+    for state, (cost, path) in states.items():
+        for t, lay in state:
+            if t in net.outputs:
+                dims, dt = net.tensors[t]
+                cost += costs.reorder_s(dims, dt, lay, USER)
+        if cost < best:
+            best, best_path = cost, path
+    chosen = {n.name: lay for n, lay in zip(net.nodes, best_path) if isinstance(n, ConvLayer)}
+    return evaluate(net, chosen, costs, "plan")
+
+
+def _no_plan(n):
+    from ..errors import UnsupportedError
+    return UnsupportedError(f"no kernel could run layer {n.name} in any candidate layout")
+
+
+def baselines(net: Network, costs: Costs, layouts: list[str] | None = None) -> list[Plan]:
+    """The two plans the planner is compared with: every layer in plain NCHW, and every layer in its
+    own fastest layout with the reorders that forces."""
+    nchw = {n.name: ("nchw" if (n.name, "nchw") in costs.conv else candidate_layouts(n, layouts)[0]) for n in net.layers}
+    own = {n.name: min(candidate_layouts(n, layouts), key=lambda lay: costs.conv.get((n.name, lay), math.inf))
+           for n in net.layers}
+    return [evaluate(net, nchw, costs, "all NCHW"), evaluate(net, own, costs, "per-layer best")]
+
+
+# ------------------------------------------------------------------------------------------ measuring
+def _time_key(backend: str, driver: str, kind: str, name: str) -> str:
+    from ..compile.cache import host_cpu_id
+    return f"time|{backend}|{host_cpu_id()}|{driver}|{kind}|{name}"
+
+
+def layer_problem(layer: ConvLayer, layout: str, backend: str):
+    """The layer's problem in `layout` with `--alg=auto` (or its fixed variant) resolved, and the flag set."""
+    from ..select import choose
+    p = layer.problem
+    tag = layout_tag(layout, p.desc.ndims)
+    p = p.with_layouts(tag, "abx", tag)
+    flags = "default"
+    if p.alg == "auto":
+        c = choose(p, backend)
+        p, flags = dataclasses.replace(p, alg=c.variant), c.flags
+    return p, flags
+
+
+def measure_costs(net: Network, backend: str = "llvm-cpu", *, driver: str | None = None,
+                  layouts: list[str] | None = None, rounds: int = 5, jobs: int = 2,
+                  log: Callable[[str], None] = print, remeasure: bool = False) -> Costs:
+    """Measure (or read from the selection table) every layer kernel in every candidate layout and
+    every reorder between candidate layouts of every tensor shape, on `driver`."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ..api import ConvKernel, ReorderKernel, compile_conv
+    from ..bench.timing import median_times
+    from ..compile import get_backend
+    from ..emit.conv import why_not
+    from ..errors import KgenError
+    from ..layout import MemoryDesc
+    from ..runtime import driver_for
+    from ..select import table
+    from ..verify import conv_call
+
+    b = get_backend(backend)
+    drv = driver_for(b, driver)
+    known = {} if remeasure else table.load()
+    costs = Costs()
+    todo_conv = {}                  # time key -> (layer name, layout, problem, flags)
+    for layer in net.layers:
+        for lay in candidate_layouts(layer, layouts):
+            try:
+                p, flags = layer_problem(layer, lay, b.name)
+            except KgenError:
+                continue
+            if why_not(p, b.for_flags(flags)):
+                continue
+            costs.kernel[(layer.name, lay)] = f"{p.alg}/{flags}"
+            key = _time_key(b.name, drv, "conv", f"{p.name}|{flags}")
+            if key in known:
+                costs.conv[(layer.name, lay)] = known[key]["seconds"]
+            else:
+                todo_conv.setdefault(key, []).append((layer.name, lay, p, flags))
+    shapes = {}
+    for t, (dims, dt) in net.tensors.items():
+        if len(dims) >= 3:
+            shapes[(tuple(dims), dt)] = None
+    all_lays = sorted({lay for layer in net.layers for lay in candidate_layouts(layer, layouts)} | {USER})
+    todo_re = {}
+    for dims, dt in shapes:
+        for a in all_lays:
+            for c in all_lays:
+                if a == c:
+                    continue
+                key = _time_key(b.name, drv, "reorder", f"{'x'.join(map(str, dims))}|{dt}|{a}|{c}")
+                if key in known:
+                    costs.reorder[(dims, dt, a, c)] = known[key]["seconds"]
+                else:
+                    todo_re[key] = (dims, dt, a, c)
+    n_todo = len(todo_conv) + len(todo_re)
+    if n_todo:
+        log(f"measuring {len(todo_conv)} layer kernels and {len(todo_re)} reorders on {drv} "
+            f"({len(costs.conv) + len(costs.reorder)} figures from the table)")
+    fns, where = {}, {}
+    done = [0]
+
+    def build_conv(item):
+        key, users = item
+        _, _, p, flags = users[0]
+        try:
+            compile_conv(p, b, flags=flags)
+            k = ConvKernel(p, b, flags=flags, driver=drv)
+            call = conv_call(p)
+            k.prepare(call.wei)
+            return key, k.bind(call.src, call.bias, **call.attrs)
+        except KgenError as e:
+            log(f"  {users[0][0]} in {users[0][1]}: {e}")
+            return key, None
+        finally:
+            done[0] += 1
+            if done[0] % 10 == 0:
+                log(f"  built {done[0]}/{n_todo}")
+
+    def build_reorder(item):
+        key, (dims, dt, a, c) = item
+        try:
+            src = MemoryDesc(dims, dt, layout_tag(a, len(dims)))
+            dst = MemoryDesc(dims, dt, layout_tag(c, len(dims)))
+            k = ReorderKernel([_reorder_problem(src, dst)], b, driver=drv)
+            import numpy as np
+            return key, k.bind(np.zeros(src.buffer_len, src.buffer_dtype))
+        except KgenError as e:
+            log(f"  reorder {a}->{c} {'x'.join(map(str, dims))}: {e}")
+            return key, None
+        finally:
+            done[0] += 1
+            if done[0] % 10 == 0:
+                log(f"  built {done[0]}/{n_todo}")
+
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        for key, call in list(pool.map(build_conv, todo_conv.items())) + list(pool.map(build_reorder, todo_re.items())):
+            if call is not None:
+                fns[key] = call
+    if fns:
+        log(f"timing {len(fns)} kernels, {rounds} rounds")
+        times = median_times(fns, rounds)
+        table.store({k: {"seconds": s} for k, s in times.items()})
+        for key, s in times.items():
+            for name, lay, _, _ in todo_conv.get(key, ()):
+                costs.conv[(name, lay)] = s
+            if key in todo_re:
+                dims, dt, a, c = todo_re[key]
+                costs.reorder[(dims, dt, a, c)] = s
+    return costs
+
+
+def _reorder_problem(src, dst):
+    from ..api import make_problem
+    return make_problem(src, dst)
+
+
+# ------------------------------------------------------------------------------------------ reporting
+def format_plan(net: Network, plans: list[Plan]) -> str:
+    """Per layer: layouts and kernel in each plan and the planned time; then the reorders of the plan
+    and a summary line per plan (total, reorders and their share)."""
+    plan = plans[0]
+    lines = [f"{'layer':14} {'problem':34} " + " ".join(f"{p.name:>16}" for p in plans) + f" {'kernel':18} {'ms':>8}"]
+    for layer in net.layers:
+        lines.append(f"{layer.name:14} {str(layer.problem.desc):34} "
+                     + " ".join(f"{p.layouts[layer.name]:>16}" for p in plans)
+                     + f" {plan.kernels.get(layer.name, ''):18} {plan.conv_s[layer.name] * 1e3:8.3f}")
+    if plan.reorders:
+        lines.append("reorders in the plan:")
+        for r in plan.reorders:
+            lines.append(f"  {r.tensor:12} {r.src:>8} -> {r.dst:8} {r.where:24} {r.seconds * 1e3:8.3f} ms")
+    for p in plans:
+        lines.append(f"{p.name:16} total {p.total_s * 1e3:9.3f} ms: layers {sum(p.conv_s.values()) * 1e3:9.3f} ms, "
+                     f"{len(p.reorders)} reorders {p.reorder_s * 1e3:8.3f} ms "
+                     f"({100 * p.reorder_s / p.total_s if p.total_s else 0:.1f}% of the time)")
+    return "\n".join(lines)
+
+
+def plan_json(plans: list[Plan]) -> list[dict]:
+    return [{"name": p.name, "total_s": p.total_s, "reorder_s": p.reorder_s, "layouts": p.layouts,
+             "layers_s": p.conv_s, "kernels": p.kernels,
+             "reorders": [dataclasses.asdict(r) for r in p.reorders]} for p in plans]
+
+
+def write_png(net: Network, plan: Plan, path: str) -> None:
+    """The network drawn top to bottom, each layer coloured by its layout, reorders marked in red."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    colours = {"nchw": "#9ecae1", "nhwc": "#a1d99b", "nChw16c": "#fdae6b", "nChw8c": "#fdd0a2",
+               "NCHW4": "#bcbddc", "NCHW32": "#dadaeb"}
+    nodes = net.nodes
+    fig, ax = plt.subplots(figsize=(7, max(3, 0.32 * len(nodes) + 1)))
+    y = {}
+    for i, n in enumerate(nodes):
+        y[n.name] = -i
+        lay = plan.layouts.get(n.name)
+        ax.add_patch(plt.Rectangle((0, -i - 0.4), 4, 0.8, color=colours.get(lay, "#dddddd")))
+        label = f"{n.name}  {lay or 'PyTorch'}  {plan.kernels.get(n.name, '')}"
+        ax.text(0.1, -i, label, va="center", fontsize=7)
+    producer = {t: n.name for n in nodes for t in n.outputs}
+    for i, n in enumerate(nodes):
+        for t in n.inputs:
+            if t in producer and y[producer[t]] != -i + 1:
+                ax.annotate("", xy=(4.1, -i), xytext=(4.1, y[producer[t]]),
+                            arrowprops=dict(arrowstyle="->", connectionstyle="arc3,rad=-0.3", lw=0.6))
+    for r in plan.reorders:
+        if r.where.startswith("before "):
+            ax.plot([-0.3], [y[r.where[7:]]], "r<", ms=6)
+    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in colours.values()]
+    ax.legend(handles, list(colours), loc="lower right", fontsize=7)
+    ax.set_xlim(-0.6, 6)
+    ax.set_ylim(-len(nodes), 1)
+    ax.axis("off")
+    ax.set_title(f"{net.name}: {plan.total_s * 1e3:.2f} ms planned, {len(plan.reorders)} reorders (red)", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

@@ -1,0 +1,396 @@
+"""The PyTorch bridge: `optimize(model, example_input)` returns an ``nn.Module`` whose convolution blocks
+run on kgen kernels, laid out by the planner, and everything else on PyTorch.
+
+Import (`import_model`): torch.fx traces the model and `ShapeProp` runs the example through it. A
+block is a Conv1d/2d/3d, then optionally its BatchNorm (folded into weights and bias, eval semantics),
+an activation (ReLU, ReLU6 / Hardtanh, LeakyReLU, SiLU, Hardswish, Hardsigmoid, Sigmoid, Tanh, GELU:
+oneDNN eltwise post-ops), and a residual ``add`` of a tensor of the same shape (the `sum` post-op)
+with its own activation after it: each intermediate must have that one user. Every other node is a
+`Boundary`: its tensors go back to PyTorch. A conv kgen cannot run (a padding mode, a type, a
+shape no kernel applies to) stays in PyTorch with one warning line, or raises `UnsupportedError` in
+strict mode.
+
+Execution: each block becomes a `KgenConvBlock` module. Between two kgen blocks the activation stays on the
+device as a `DeviceTensor` in the planned layout (`OnDevice`), reordered on the device where the plan
+says so; where PyTorch reads it, `to_torch` gives a plain tensor or a channels-last view, free, or
+reorders a blocked one first. The module is specialized to the example's shapes: another shape is an
+`InputError`.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import operator
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ..errors import InputError, UnsupportedError
+from .graph import Boundary, ConvLayer, Network
+from .plan import USER, Plan
+
+TORCH_DTYPES = {"f32": "float32"}
+
+
+@dataclass
+class Block:
+    """One fused conv block found in the fx graph."""
+    conv: object                     # fx nodes
+    out: object
+    nodes: list
+    src: object
+    residual: object | None
+    layer: ConvLayer
+
+
+@dataclass
+class Imported:
+    gm: object                       # the traced GraphModule (rewritten in place by `optimize`)
+    net: Network
+    blocks: list[Block]
+    skipped: list[str] = field(default_factory=list)
+
+
+def _eltwise(torch, mod_or_fn, node, modules):
+    """The eltwise post-op of an activation node, or None."""
+    from ..problem.attr import Eltwise
+    nn, F = torch.nn, torch.nn.functional
+    if node.op == "call_module":
+        m = modules[node.target]
+        table = {nn.ReLU: lambda m: Eltwise("relu"), nn.ReLU6: lambda m: Eltwise("clip", 0.0, 6.0),
+                 nn.Hardtanh: lambda m: Eltwise("clip", float(m.min_val), float(m.max_val)),
+                 nn.LeakyReLU: lambda m: Eltwise("relu", float(m.negative_slope)),
+                 nn.SiLU: lambda m: Eltwise("swish", 1.0), nn.Hardswish: lambda m: Eltwise("hardswish", 1 / 6, 0.5),
+                 nn.Hardsigmoid: lambda m: Eltwise("hardsigmoid", 1 / 6, 0.5), nn.Sigmoid: lambda m: Eltwise("logistic"),
+                 nn.Tanh: lambda m: Eltwise("tanh"),
+                 nn.GELU: lambda m: Eltwise("gelu_tanh" if m.approximate == "tanh" else "gelu_erf")}
+        f = table.get(type(m))
+        return f(m) if f else None
+    if node.op in ("call_function", "call_method") and len(node.args) == 1 and not node.kwargs.get("negative_slope"):
+        target = node.target
+        fns = {F.relu: "relu", torch.relu: "relu", "relu": "relu", "relu_": "relu", F.silu: "swish", "sigmoid": "logistic",
+               torch.sigmoid: "logistic", torch.tanh: "tanh", "tanh": "tanh", F.hardswish: "hardswish", F.relu6: "relu6"}
+        kind = fns.get(target)
+        if kind == "relu6":
+            return Eltwise("clip", 0.0, 6.0)
+        if kind == "swish":
+            return Eltwise("swish", 1.0)
+        if kind == "hardswish":
+            return Eltwise("hardswish", 1 / 6, 0.5)
+        return Eltwise(kind) if kind else None
+    return None
+
+
+def _is_add(node) -> bool:
+    import torch
+    return (node.op == "call_function" and node.target in (operator.add, operator.iadd, torch.add)
+            and len(node.args) == 2 and not node.kwargs) or \
+        (node.op == "call_method" and node.target in ("add", "add_") and len(node.args) == 2 and not node.kwargs)
+
+
+def _shape(node):
+    meta = node.meta.get("tensor_meta")
+    return tuple(meta.shape) if meta is not None and hasattr(meta, "shape") else None
+
+
+def _post_op_text(op) -> str:
+    from ..problem.attr import Sum
+    if isinstance(op, Sum):
+        return "sum"
+    params = [op.alpha, op.beta] if (op.alpha or op.beta) else []
+    return ":".join([op.kind] + [repr(float(v)) for v in params])
+
+
+def _conv_layer(torch, conv, node, post_ops, residual, bn) -> ConvLayer:
+    """The layer of one block: its problem (benchdnn text through the one conv driver), folded weights."""
+    from ..benchdnn.conv import conv_problem, parse_conv_args
+
+    x_shape, y_shape = _shape(node.args[0]), _shape(node)
+    nsp = len(x_shape) - 2
+    if conv.padding_mode != "zeros":
+        raise UnsupportedError(f"padding_mode='{conv.padding_mode}' (kgen pads with zeros)")
+    if isinstance(conv.padding, str) and conv.padding != "valid":
+        pads = [(conv.dilation[i] * (conv.kernel_size[i] - 1)) // 2 for i in range(nsp)]
+    else:
+        pads = [0] * nsp if isinstance(conv.padding, str) else list(conv.padding)
+    axes = "dhw"[3 - nsp:]
+    desc = f"g{conv.groups}mb{x_shape[0]}ic{conv.in_channels}" if conv.groups > 1 else f"mb{x_shape[0]}ic{conv.in_channels}"
+    desc += "".join(f"i{a}{x_shape[2 + i]}" for i, a in enumerate(axes)) + f"oc{conv.out_channels}"
+    desc += "".join(f"o{a}{y_shape[2 + i]}k{a}{conv.kernel_size[i]}s{a}{conv.stride[i]}p{a}{pads[i]}"
+                    f"d{a}{conv.dilation[i] - 1}" for i, a in enumerate(axes))
+    w = conv.weight.detach().double()
+    b = conv.bias.detach().double() if conv.bias is not None else None
+    if bn is not None:
+        if bn.running_mean is None:
+            raise UnsupportedError("a BatchNorm without running statistics")
+        inv = (bn.weight.detach().double() if bn.weight is not None else 1.0) / torch.sqrt(bn.running_var.double() + bn.eps)
+        w = w * inv.reshape((-1,) + (1,) * (w.dim() - 1))
+        shift = bn.bias.detach().double() if bn.bias is not None else 0.0
+        b = (b if b is not None else 0.0) - bn.running_mean.double()
+        b = b * inv + shift
+    args = ["--stag=any", "--dtag=any", "--alg=auto", "--dir=FWD_B" if b is not None else "--dir=FWD_D"]
+    if post_ops:
+        args.append("--attr-post-ops=" + "+".join(_post_op_text(op) for op in post_ops))
+    (case,) = parse_conv_args(args + [desc])
+    p = conv_problem(case)
+    return ConvLayer(node.name, p, node.args[0].name, "", residual.name if residual is not None else None,
+                     w.float().numpy(), b.float().numpy() if b is not None else None)
+
+
+def import_model(model, example_input, *, strict: bool = False, log: Callable[[str], None] = print) -> Imported:
+    """Trace `model`, propagate the example's shapes and find the conv blocks (see the module doc)."""
+    import torch
+    import torch.fx as fx
+    from torch.fx.passes.shape_prop import ShapeProp
+
+    if not isinstance(model, torch.nn.Module):
+        raise InputError(f"optimize() takes an nn.Module, got {type(model).__name__}")
+    if not isinstance(example_input, torch.Tensor):
+        raise InputError("the example input must be one torch.Tensor")
+    if example_input.dtype != torch.float32:
+        raise UnsupportedError(f"example input of type {example_input.dtype}: dtype='f32' models take float32 inputs")
+    model = model.eval()
+    try:
+        gm = fx.symbolic_trace(model)
+    except Exception as e:              # noqa: BLE001 -- torch.fx raises many kinds
+        raise UnsupportedError(f"torch.fx cannot trace {type(model).__name__}: {str(e).splitlines()[0]}") from None
+    try:
+        with torch.inference_mode():
+            ShapeProp(gm).propagate(example_input)
+    except Exception as e:              # noqa: BLE001
+        raise InputError(f"the example input does not run through {type(model).__name__}: "
+                         f"{str(e).splitlines()[0]}") from None
+    modules = dict(gm.named_modules())
+    convs = (torch.nn.Conv1d, torch.nn.Conv2d, torch.nn.Conv3d)
+    bns = (torch.nn.BatchNorm1d, torch.nn.BatchNorm2d, torch.nn.BatchNorm3d)
+    blocks, skipped = [], []
+    absorbed = set()
+    for node in gm.graph.nodes:
+        if node.op != "call_module" or not isinstance(modules.get(node.target), convs) or node in absorbed:
+            continue
+        conv = modules[node.target]
+        cur, chain, bn, post_ops, residual = node, [node], None, [], None
+
+        def only_user(n):
+            users = list(n.users)     # a node another block took (its residual add) is not this block's
+            return users[0] if len(users) == 1 and users[0] not in absorbed else None
+
+        u = only_user(cur)
+        if u is not None and u.op == "call_module" and isinstance(modules.get(u.target), bns):
+            bn, cur = modules[u.target], u
+            chain.append(u)
+            u = only_user(cur)
+        if u is not None and _eltwise(torch, None, u, modules) is not None:
+            post_ops.append(_eltwise(torch, None, u, modules))
+            cur = u
+            chain.append(u)
+            u = only_user(cur)
+        if u is not None and not post_ops and _is_add(u):
+            other = u.args[1] if u.args[0] is cur else u.args[0]
+            if isinstance(other, fx.Node) and other is not cur and _shape(other) == _shape(cur):
+                from ..problem.attr import Sum
+                post_ops.append(Sum())
+                residual, cur = other, u
+                chain.append(u)
+                u = only_user(cur)
+                if u is not None and _eltwise(torch, None, u, modules) is not None:
+                    post_ops.append(_eltwise(torch, None, u, modules))
+                    cur = u
+                    chain.append(u)
+        meta = node.meta.get("tensor_meta")
+        try:
+            if meta is None or meta.dtype != torch.float32:
+                raise UnsupportedError("its output is not a float32 tensor")
+            layer = _conv_layer(torch, conv, node, post_ops, residual, bn)
+        except Exception as e:          # noqa: BLE001 -- the reason is reported, the layer stays in PyTorch
+            why = f"{node.target} stays in PyTorch: {e}"
+            if strict:
+                raise UnsupportedError(why) from None
+            log(f"warning: {why}")
+            skipped.append(why)
+            continue
+        layer.dst = cur.name
+        layer.name = str(node.target)
+        blocks.append(Block(node, cur, chain, node.args[0], residual, layer))
+        absorbed.update(chain)
+    net = _network(gm, blocks, absorbed)
+    return Imported(gm, net, blocks, skipped)
+
+
+def _network(gm, blocks: list[Block], absorbed: set) -> Network:
+    """The planner's view of the traced graph: the blocks as layers, every other node a boundary."""
+    tensors, nodes, inputs, outputs = {}, [], [], []
+    by_out = {b.out: b for b in blocks}
+    for n in gm.graph.nodes:
+        shape = _shape(n)
+        if shape is not None:
+            tensors[n.name] = (shape, "f32")
+        if n.op == "placeholder":
+            if shape is not None:
+                inputs.append(n.name)
+        elif n.op == "output":
+            outputs = [a.name for a in _flat_nodes(n.args) if a.name in tensors]
+        elif n in by_out:
+            nodes.append(by_out[n].layer)
+        elif n not in absorbed and n.op in ("call_module", "call_function", "call_method"):
+            ins = tuple(dict.fromkeys(a.name for a in _flat_nodes((n.args, n.kwargs)) if a.name in tensors))
+            if ins or shape is not None:
+                nodes.append(Boundary(n.name, ins, (n.name,) if shape is not None else ()))
+    return Network(nodes, tensors, inputs, outputs, type(gm).__name__).check()
+
+
+def _flat_nodes(args) -> list:
+    import torch.fx as fx
+    out = []
+    fx.node.map_arg(args, lambda a: out.append(a))
+    return out
+
+
+# ------------------------------------------------------------------------------------------ running
+class OnDevice:
+    """A kgen activation kept on the device between layers: the buffer, its layout and logical dims."""
+    __slots__ = ("tensor", "layout", "dims", "reorders")
+
+    def __init__(self, tensor, layout: str, dims, reorders):
+        self.tensor, self.layout, self.dims, self.reorders = tensor, layout, tuple(dims), reorders
+
+
+def to_torch(v):
+    """A kgen activation as a PyTorch tensor: NCHW, or channels-last as a view; blocked: reordered
+    to NCHW on the device first. Anything else passes through."""
+    if not isinstance(v, OnDevice):
+        return v
+    import torch
+    dims, nd = v.dims, len(v.dims)
+    if v.layout == "nhwc" and nd in (4, 5):
+        a = torch.from_numpy(v.tensor.to_numpy())
+        perm_dims = (dims[0],) + tuple(dims[2:]) + (dims[1],)
+        return a.view(perm_dims).permute(0, nd - 1, *range(1, nd - 1))
+    t = v.tensor if v.layout == USER else v.reorders(v.tensor, dims, "f32", v.layout, USER)
+    return torch.from_numpy(t.to_numpy()).view(dims)
+
+
+def _make_kgen_conv(runner, reorders, backend, driver):
+    import torch
+    from ..runtime import upload
+
+    class KgenConvBlock(torch.nn.Module):
+        """A conv block on kgen: (source[, residual]) -> an `OnDevice` activation in the planned layout."""
+
+        def __init__(self):
+            super().__init__()
+            self.runner, self.reorders = runner, reorders
+            self.layout = runner.layout
+            self.problem = runner.problem
+
+        def extra_repr(self) -> str:
+            return f"{self.runner.layer.name}: {self.problem.alg} in {self.layout} ({self.problem.desc})"
+
+        def _in(self, v, dims):
+            if isinstance(v, OnDevice):
+                if v.dims != tuple(dims):
+                    raise InputError(f"{self.runner.layer.name}: input is {v.dims}, the plan has {tuple(dims)}")
+                return self.reorders(v.tensor, dims, "f32", v.layout, self.layout)
+            if not isinstance(v, torch.Tensor) or tuple(v.shape) != tuple(dims) or v.dtype != torch.float32:
+                got = tuple(v.shape) if isinstance(v, torch.Tensor) else type(v).__name__
+                raise InputError(f"{self.runner.layer.name}: input {got} does not match the example's "
+                                 f"{tuple(dims)} float32 (the optimized module is specialized to its example)")
+            nd = v.dim()
+            if self.layout == "nhwc" and nd in (4, 5):
+                a = v.detach().permute(0, *range(2, nd), 1).contiguous().numpy()
+                return upload(a.reshape(-1), backend, driver)
+            buf = upload(v.detach().contiguous().numpy().reshape(-1), backend, driver)
+            return self.reorders(buf, dims, "f32", USER, self.layout)
+
+        def forward(self, src, residual=None):
+            p = self.problem
+            x = self._in(src, p.desc.src_dims)
+            r = self._in(residual, p.desc.dst_dims) if residual is not None else None
+            return OnDevice(self.runner(x, r), self.layout, p.desc.dst_dims, self.reorders)
+
+    return KgenConvBlock()
+
+
+def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-cpu", strict: bool = False,
+             layouts: list[str] | None = None, driver: str | None = None, measure: bool = True,
+             assignment: dict[str, str] | str | None = None, rounds: int = 5, jobs: int = 2,
+             log: Callable[[str], None] | None = None):
+    """`model` with its conv blocks on kgen kernels following the layout plan (module doc). The returned
+    module has ``kgen_plan`` (the `Plan`, with its reorders), ``kgen_baselines`` (all-NCHW and
+    per-layer-best, costed on the same measurements), ``kgen_network`` and ``kgen_skipped`` (the
+    layers left to PyTorch, with why). `measure=False` skips measuring: each layer takes
+    `select.heuristic_layouts`'s layout. `assignment` forces layouts ("nchw" for all, or a dict
+    per layer name), for comparisons."""
+    from ..compile import get_backend
+    from ..runtime import driver_for
+    from .execute import LayerRunner, Reorders
+    from .plan import Costs, baselines, evaluate, measure_costs, plan_network
+
+    log = log or (lambda m: None)
+    if dtype not in TORCH_DTYPES:
+        raise UnsupportedError(f"optimize(dtype='{dtype}') is not implemented yet (implemented: "
+                               f"{', '.join(TORCH_DTYPES)}); bf16 and int8 models follow")
+    b = get_backend(backend)
+    drv = driver_for(b, driver)
+    imp = import_model(model, example_input, strict=strict, log=log)
+    net = imp.net
+    if measure:
+        costs = measure_costs(net, b.name, driver=drv, layouts=layouts, rounds=rounds, jobs=jobs, log=log)
+    else:
+        costs = Costs()
+    blocks = list(imp.blocks)
+    # a layer no kernel ran for in any layout stays in PyTorch (warned), or strict mode fails
+    for blk in list(blocks):
+        if measure and not any(k[0] == blk.layer.name for k in costs.conv):
+            why = f"{blk.layer.name} stays in PyTorch: no kgen kernel ran it"
+            if strict:
+                raise UnsupportedError(why)
+            log(f"warning: {why}")
+            imp.skipped.append(why)
+            blocks.remove(blk)
+    if len(blocks) != len(imp.blocks):
+        net = _network(imp.gm, blocks, {n for blk in blocks for n in blk.nodes})
+    if assignment is not None:
+        lay = {l.name: assignment for l in net.layers} if isinstance(assignment, str) else dict(assignment)
+        plan = evaluate(net, lay, costs, "forced")
+    elif measure:
+        plan = plan_network(net, costs, layouts)
+    else:
+        from ..select import heuristic_layouts
+        from .plan import _layout_name
+        lay = {l.name: _layout_name(heuristic_layouts(l.problem, b.name)[0].replace("axb", "nhwc").replace("abx", "nchw"),
+                                    l.problem.desc.ndims) for l in net.layers}
+        plan = evaluate(net, lay, costs, "heuristic")
+    reorders = Reorders(b, drv)
+    gm = imp.gm
+    graph = gm.graph
+    kgen_nodes, replaced = [], {}
+    for i, blk in enumerate(blocks):
+        runner = LayerRunner(blk.layer, plan.layouts[blk.layer.name], b, drv)
+        name = f"kgen_{i}_{blk.layer.name.replace('.', '_')}"
+        gm.add_submodule(name, _make_kgen_conv(runner, reorders, b, drv))
+        with graph.inserting_before(blk.out):
+            # an earlier block's output is its new node now (a later block's is rewired by its own
+            # replace_all_uses_with)
+            args = tuple(replaced.get(a, a) for a in (blk.src, blk.residual) if a is not None)
+            new = graph.call_module(name, args)
+        blk.out.replace_all_uses_with(new)
+        replaced[blk.out] = new
+        for n in reversed(blk.nodes):
+            graph.erase_node(n)
+        kgen_nodes.append(new)
+    kset = set(kgen_nodes)
+    for n in kgen_nodes:
+        torch_users = [u for u in n.users if u not in kset]
+        if torch_users:
+            with graph.inserting_after(n):
+                t = graph.call_function(to_torch, (n,))
+            for u in torch_users:
+                u.replace_input_with(n, t)
+    graph.lint()
+    gm.recompile()
+    gm.kgen_plan, gm.kgen_network, gm.kgen_skipped = plan, net, imp.skipped
+    gm.kgen_baselines = baselines(net, costs, layouts) if measure else []
+    gm.kgen_costs = costs
+    return gm
