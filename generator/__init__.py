@@ -15,10 +15,13 @@ def __getattr__(name):
     if name in ("reorder", "reorder_chain", "ReorderKernel", "make_problem", "conv", "ConvKernel"):
         from . import api
         return getattr(api, name)
+    if name == "optimize":            # the PyTorch bridge: imports torch, so only when asked for
+        from .net.torch_bridge import optimize
+        return optimize
     raise AttributeError(f"module 'generator' has no attribute {name!r}")
 
 
 __all__ = ["MemoryDesc", "get_dtype", "parse_tag", "reorder", "reorder_chain", "ReorderKernel", "make_problem",
-           "conv", "ConvKernel",
+           "conv", "ConvKernel", "optimize",
            "KgenError", "FormatError", "ProblemError", "UnsupportedError", "CompileError", "ArtifactError",
            "InputError", "RunError", "__version__"]

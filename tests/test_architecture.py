@@ -25,8 +25,9 @@ LAYERS = {
     "select": 8,
     "api": 9,
     "bench": 10, "catalog": 10,
-    "cli": 11,
-    "__init__": 12,                 # the package facade re-exports the API
+    "net": 11,                      # networks: measures with bench's timing, builds with the API
+    "cli": 12,
+    "__init__": 13,                 # the package facade re-exports the API
 }
 
 

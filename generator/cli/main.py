@@ -1,4 +1,4 @@
-"""`kgen`: the command line. Subcommands: desc, reorder, conv, catalog, bench, tune.
+"""`kgen`: the command line. Subcommands: desc, reorder, conv, catalog, bench, tune, net.
 
 Every error the product raises on bad input becomes one line, `kgen: error: ...`, and exit status 2;
 problems that fail their check exit 1; a bug in kgen itself (`InternalError`, e.g. a template that fails
@@ -41,6 +41,8 @@ commands:
   tune      [--alg=A,B] [--flags=F,G] [--layouts=L,M] [--table=FILE] [benchdnn conv options] [DESC...]
             measure every variant x flag set in the given layouts (with --stag/--dtag=any: in every
             layout, blocked ones included); --alg=auto and format any then use the fastest
+  net       --model=torchvision:resnet50|--graph=FILE [--mb=N] [--layouts=L,M] [--plan-only] [--png=F] [--json=F]
+            plan the layouts of a whole network (measured), check it, time it against PyTorch eager
   --version, --help
 """
 
@@ -247,7 +249,14 @@ def main(argv: list[str] | None = None) -> int:
             return _bench(rest)
         if cmd == "tune":
             return _tune(rest)
-        print(f"kgen: error: unknown command '{cmd}' (commands: desc, reorder, conv, catalog, bench, tune)", file=sys.stderr)
+        if cmd == "net":
+            if rest and rest[0] in ("-h", "--help"):
+                from . import net_cmd
+                print(net_cmd.__doc__)
+                return 0
+            from .net_cmd import run as run_net
+            return run_net(rest, _Parser)
+        print(f"kgen: error: unknown command '{cmd}' (commands: desc, reorder, conv, catalog, bench, tune, net)", file=sys.stderr)
         return 2
     except (KgenError, _ArgError) as e:
         if os.environ.get("KGEN_DEBUG"):

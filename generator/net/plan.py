@@ -84,8 +84,11 @@ def candidate_layouts(layer: ConvLayer, layouts: list[str] | None = None) -> lis
 
 
 def _layout_name(tag: str, ndims: int) -> str:
+    """A tag as the planner's layout name (aBcd16b -> nChw16c); a tag with no name stays itself."""
+    from ..layout import parse_tag
+    canon = parse_tag(tag, ndims).tag()
     for name in ("nchw", "nhwc", "nChw16c", "nChw8c", "NCHW4", "NCHW32"):
-        if layout_tag(name, ndims) == tag or name == tag:
+        if parse_tag(layout_tag(name, ndims), ndims).tag() == canon:
             return name
     return tag
 
@@ -129,7 +132,7 @@ def evaluate(net: Network, layouts: dict[str, str], costs: Costs, name: str) -> 
                 need(t, to, n.name)
                 fmt = fmt or to
             for t in n.outputs:
-                where[t] = fmt or USER
+                where[t] = _boundary_out(fmt, net.tensors[t][0])
     for t in net.outputs:
         if where[t] != USER:
             dims, dt = net.tensors[t]
@@ -169,7 +172,7 @@ def plan_network(net: Network, costs: Costs, layouts: list[str] | None = None) -
                     to = where[t] if torch_view_free(where[t], len(dims)) else USER
                     c += costs.reorder_s(dims, dt, where[t], to)
                     fmt = fmt or to
-                keep({**where, **{t: fmt or USER for t in n.outputs}}, cost + c, path + (None,))
+                keep({**where, **{t: _boundary_out(fmt, net.tensors[t][0]) for t in n.outputs}}, cost + c, path + (None,))
         if not nxt:
             raise _no_plan(n)
         states = nxt
@@ -183,6 +186,12 @@ def plan_network(net: Network, costs: Costs, layouts: list[str] | None = None) -
             best, best_path = cost, path
     chosen = {n.name: lay for n, lay in zip(net.nodes, best_path) if isinstance(n, ConvLayer)}
     return evaluate(net, chosen, costs, "plan")
+
+
+def _boundary_out(fmt: str | None, dims) -> str:
+    """The layout of a tensor PyTorch writes: its first input's memory format (PyTorch keeps
+    channels_last through pooling and elementwise ops) where the tensor can have it, else plain."""
+    return fmt if fmt and torch_view_free(fmt, len(dims)) else USER
 
 
 def _no_plan(n):

@@ -1,0 +1,105 @@
+"""`kgen net`: plan the layouts of a whole network of convolutions, check it and time it.
+
+    kgen net --model=torchvision:resnet50 [--mb=1] [--dt=f32] [--plan-only] [--png=F] [--json=F]
+    kgen net --graph=FILE [--plan-only] ...
+
+--model takes torchvision:NAME (torchvision's model with weights=None; kgen's copy of resnet50 and
+mobilenet_v2 when torchvision does not import) or MODULE:CALLABLE (a Python function returning an
+nn.Module); --input-shape=NxCxHxW overrides its example input (default: --mb x 3 x 224 x 224).
+--graph takes the text form, one layer per line: NAME SRC -> DST [+RESIDUAL] [benchdnn conv options]
+DESC (tensors by name; +RESIDUAL is the tensor the layer's sum post-op adds).
+
+The planner measures each layer's kernel in each candidate layout (--layouts, default per data
+type) and the reorders between them, cached in the selection table ($KGEN_CACHE_DIR/tuned.json),
+and picks the layouts with the least total time. It prints, per layer, the layouts of the plan and
+of two baselines (every layer in NCHW; every layer in its own fastest layout, with the reorders
+that forces), the plan's reorders, and the totals. Unless --plan-only it then checks the result
+(against PyTorch eager, or layer by layer against the float64 reference) and times the plan, both
+baselines and PyTorch eager (NCHW and channels_last) end to end in one run.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from ..errors import InputError, UnsupportedError
+
+
+def _model(spec: str, log):
+    kind, _, name = spec.partition(":")
+    if not name:
+        raise InputError(f"--model={spec}: expected torchvision:NAME or MODULE:CALLABLE")
+    if kind == "torchvision":
+        from ..net.models import torchvision_model
+        return torchvision_model(name, log)
+    try:
+        fn = getattr(importlib.import_module(kind), name)
+    except (ImportError, AttributeError) as e:
+        raise InputError(f"--model={spec}: {e}") from None
+    return fn()
+
+
+def run(argv: list[str], parser_cls) -> int:
+    ap = parser_cls(prog="kgen net", description=__doc__.split("\n\n")[0])
+    src = ap.add_mutually_exclusive_group(required=True)
+    src.add_argument("--model", help="torchvision:NAME or MODULE:CALLABLE")
+    src.add_argument("--graph", help="a text network (see kgen net --help)")
+    ap.add_argument("--mb", type=int, default=1, help="batch of the example input (default 1)")
+    ap.add_argument("--input-shape", default=None, help="the example input's shape, e.g. 1x3x224x224")
+    ap.add_argument("--dt", default="f32", help="data type (f32; bf16 and int8 not yet)")
+    ap.add_argument("--backend", default="llvm-cpu")
+    ap.add_argument("--driver", default=None, help="runtime driver of every kernel (default: the backend's)")
+    ap.add_argument("--layouts", default=None, help="candidate layouts, e.g. nchw,nhwc,nChw16c (default: per data type)")
+    ap.add_argument("--plan-only", action="store_true", help="plan and print; no check, no end-to-end timing")
+    ap.add_argument("--strict", action="store_true", help="fail when a conv cannot run on kgen (default: it stays in PyTorch)")
+    ap.add_argument("--rounds", type=int, default=10, help="end-to-end timing rounds (default 10)")
+    ap.add_argument("--jobs", type=int, default=2, help="compiles in parallel (default 2)")
+    ap.add_argument("--png", default=None, help="draw the plan (layers coloured by layout) into this PNG")
+    ap.add_argument("--json", default=None, help="write the plans, checks and times as JSON")
+    ap.__class__ = parser_cls
+    a = ap.parse_args(argv)
+    if a.mb < 1 or a.rounds < 1 or a.jobs < 1:
+        raise InputError("--mb, --rounds and --jobs must be at least 1")
+    from ..bench.conv import log_stderr
+    from ..net import report
+
+    layouts = [t for t in a.layouts.split(",") if t] if a.layouts else None
+    if a.graph:
+        if a.dt != "f32":
+            raise InputError("--dt applies to --model; a --graph line carries its own --dt")
+        from ..net import load_network
+        result = report.run_graph(load_network(a.graph), backend=a.backend, driver=a.driver, layouts=layouts,
+                                  plan_only=a.plan_only, rounds=a.rounds, jobs=a.jobs, log=log_stderr)
+    else:
+        if a.dt != "f32":
+            raise UnsupportedError(f"--dt={a.dt}: kgen net runs f32 models so far (bf16 and int8 follow)")
+        from ..bench.timing import import_torch
+        torch = import_torch(log_stderr)
+        if torch is None:
+            raise UnsupportedError("--model needs PyTorch (pip install -e .[bench])")
+        shape = (a.mb, 3, 224, 224)
+        if a.input_shape:
+            try:
+                shape = tuple(int(v) for v in a.input_shape.split("x"))
+            except ValueError:
+                raise InputError(f"--input-shape={a.input_shape}: expected NxCxHxW") from None
+        torch.manual_seed(0)
+        model = _model(a.model, log_stderr).eval()
+        x = torch.randn(shape)
+        result = report.run_model(model, x, backend=a.backend, driver=a.driver, layouts=layouts,
+                                  plan_only=a.plan_only, strict=a.strict, rounds=a.rounds, jobs=a.jobs, log=log_stderr)
+    from ..compile.backends import host_cpu_description
+    print(f"cpu: {host_cpu_description()}")
+    print(report.format_result(result))
+    if a.png:
+        from ..net.plan import write_png
+        write_png(result.net, result.plans[0], a.png)
+    if a.json:
+        import json
+        with open(a.json, "w") as f:
+            json.dump(result.to_json(), f, indent=1)
+    if result.max_rel_err is not None and not result.max_rel_err <= 1e-4:
+        print(f"kgen net: FAILED: the result differs by {result.max_rel_err:.2e} (bound 1e-4)", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,124 @@
+"""`kgen net`'s work: plan a network, check it, and time it end to end next to its baselines (and, for
+a PyTorch model, next to PyTorch eager in NCHW and channels_last), all in one run, round-robin."""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from .graph import Network
+from .plan import Plan, baselines, format_plan, measure_costs, plan_json, plan_network
+
+
+@dataclass
+class NetResult:
+    net: Network
+    plans: list[Plan]                              # the plan, then the baselines
+    seconds: dict[str, float] = field(default_factory=dict)   # end to end, per runner
+    max_rel_err: float | None = None
+    check: str = ""                                # what the check compared
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"network": self.net.name, "plans": plan_json(self.plans), "end_to_end_s": self.seconds,
+                "max_rel_err": self.max_rel_err, "check": self.check, "notes": self.notes}
+
+
+def format_result(r: NetResult) -> str:
+    lines = [format_plan(r.net, r.plans)]
+    if r.check:
+        lines.append(r.check)
+    if r.seconds:
+        ref = next((r.seconds[k] for k in ("PyTorch channels_last", "PyTorch NCHW") if k in r.seconds), None)
+        lines.append("end to end (median of rounds, one run, round-robin):")
+        for name, s in r.seconds.items():
+            ratio = f"  {ref / s:5.2f}x PyTorch channels_last" if ref and not name.startswith("PyTorch") else ""
+            lines.append(f"  {name:24} {s * 1e3:9.3f} ms{ratio}")
+    lines += r.notes
+    return "\n".join(lines)
+
+
+def run_model(model, x, *, backend: str = "llvm-cpu", driver=None, layouts=None, plan_only: bool = False,
+              strict: bool = False, rounds: int = 10, jobs: int = 2, log: Callable[[str], None] = print) -> NetResult:
+    """Optimize a PyTorch model on its example `x`; unless `plan_only`, check the output against PyTorch
+    eager (max |diff| / max |reference|) and time eager, eager channels_last, the plan and both baselines."""
+    import torch
+
+    from ..bench.timing import median_times
+    from .torch_bridge import optimize
+
+    t0 = time.time()
+    om = optimize(model, x, backend=backend, driver=driver, layouts=layouts, strict=strict, rounds=5, jobs=jobs, log=log)
+    log(f"planned in {time.time() - t0:.1f} s")
+    r = NetResult(om.kgen_network, [om.kgen_plan, *om.kgen_baselines], notes=[f"left to PyTorch: {s}" for s in om.kgen_skipped])
+    if plan_only:
+        return r
+    with torch.inference_mode():
+        ref = model(x)
+        got = om(x)
+    r.max_rel_err = float((got - ref).abs().max() / ref.abs().max().clamp_min(1e-30))
+    r.check = f"check against PyTorch eager: max |diff| / max |ref| = {r.max_rel_err:.2e} (bound 1e-4)"
+    runners = {"kgen plan": om}
+    for base in om.kgen_baselines:
+        log(f"building the {base.name} baseline")
+        runners[f"kgen {base.name}"] = optimize(model, x, backend=backend, driver=driver, layouts=layouts,
+                                                measure=False, assignment=base.layouts, log=lambda m: None)
+    xcl = x.contiguous(memory_format=torch.channels_last) if x.dim() == 4 else x
+    mcl = model.to(memory_format=torch.channels_last) if x.dim() == 4 else model
+
+    def eager(m, inp):
+        def f():
+            with torch.inference_mode():
+                return m(inp)
+        return f
+
+    import copy
+    fns = {"PyTorch NCHW": eager(copy.deepcopy(model).to(memory_format=torch.contiguous_format), x),
+           "PyTorch channels_last": eager(mcl, xcl)}
+    fns.update({name: eager(m, x) for name, m in runners.items()})
+    log(f"timing {len(fns)} runners end to end, {rounds} rounds")
+    r.seconds = median_times(fns, rounds)
+    return r
+
+
+def run_graph(net: Network, *, backend: str = "llvm-cpu", driver=None, layouts=None, plan_only: bool = False,
+              rounds: int = 10, jobs: int = 2, seed: int = 0, log: Callable[[str], None] = print) -> NetResult:
+    """Plan a text-form network; unless `plan_only`, run the plan on integer data (seed printed), check
+    every layer against the float64 reference computed from that layer's actual inputs, and time the
+    plan and both baselines end to end."""
+    from ..bench.timing import median_times
+    from .execute import CompiledNetwork
+    from .graph import random_parameters
+
+    random_parameters(net, seed)
+    costs = measure_costs(net, backend, driver=driver, layouts=layouts, rounds=5, jobs=jobs, log=log)
+    plan = plan_network(net, costs, layouts)
+    r = NetResult(net, [plan, *baselines(net, costs, layouts)])
+    if plan_only:
+        return r
+    compiled = {f"kgen {p.name}": CompiledNetwork(net, p, backend, driver=driver) for p in r.plans}
+    rng = np.random.default_rng(seed)
+    inputs = {t: rng.integers(-2, 3, net.tensors[t][0]).astype(np.float32) for t in net.inputs}
+    out = compiled["kgen plan"](inputs, keep=True)
+    r.max_rel_err = check_layers(compiled["kgen plan"], out)
+    r.check = (f"check, layer by layer against the float64 reference on integer data (seed {seed}): "
+               f"max |diff| / max |ref| = {r.max_rel_err:.2e}")
+    r.seconds = median_times({name: (lambda c=c: c(inputs)) for name, c in compiled.items()}, rounds)
+    return r
+
+
+def check_layers(compiled, out: dict[str, np.ndarray]) -> float:
+    """The largest error of any layer of a run (`CompiledNetwork(..., keep=True)`'s tensors) against the
+    float64 reference of that layer on the inputs it actually got, relative to the layer's largest value."""
+    worst = 0.0
+    for layer in compiled.net.layers:
+        p = compiled.runners[layer.name].problem
+        inputs = {"dst_init": p.dst.to_physical(out[layer.residual])} if layer.residual else {}
+        wei = p.wei.to_physical(np.asarray(layer.weights, p.wei.dtype.np_dtype).reshape(p.wei.dims))
+        ref = p.dst.from_physical(p.reference(p.src.to_physical(out[layer.src]), wei, layer.bias, inputs=inputs))
+        top = float(np.abs(ref).max()) or 1.0
+        worst = max(worst, float(np.abs(ref.astype(np.float64) - out[layer.dst]).max()) / top)
+    return worst if math.isfinite(worst) else math.inf

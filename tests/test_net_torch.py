@@ -1,0 +1,168 @@
+"""The PyTorch bridge (issue 14): `generator.optimize` runs a model's conv blocks on kgen kernels laid
+out by the planner and matches PyTorch eager; what kgen cannot run stays in PyTorch with a warning
+(or fails in strict mode); bad input is a typed error."""
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="torch is not installed (pip install -e .[test])")
+nn = torch.nn
+
+import generator  # noqa: E402
+from generator.errors import InputError, UnsupportedError  # noqa: E402
+from generator.net.graph import Boundary  # noqa: E402
+from generator.net.models import mobilenet_v2, resnet50  # noqa: E402
+from generator.net.torch_bridge import OnDevice, import_model, optimize  # noqa: E402
+
+SEED = 11
+pytestmark = pytest.mark.usefixtures("kgen_cache_dir")
+
+
+@pytest.fixture(autouse=True)
+def _table(tmp_path, monkeypatch):
+    monkeypatch.setenv("KGEN_TUNED_TABLE", str(tmp_path / "tuned.json"))
+
+
+class Small(nn.Module):
+    """conv+BN+ReLU, a residual add with ReLU after it, a depthwise conv with ReLU6, a grouped conv
+    with SiLU, a Hardswish, a projection, a max-pool boundary and a linear head: each fusion kind."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1, self.b1 = nn.Conv2d(3, 16, 3, padding=1, bias=False), nn.BatchNorm2d(16)
+        self.c2, self.b2 = nn.Conv2d(16, 16, 3, padding=1, bias=False), nn.BatchNorm2d(16)
+        self.dw, self.bdw = nn.Conv2d(16, 16, 3, padding=1, groups=16, bias=False), nn.BatchNorm2d(16)
+        self.gc = nn.Conv2d(16, 24, 3, stride=2, padding=1, groups=2)
+        self.hs = nn.Conv2d(24, 17, 1)
+        self.pool = nn.MaxPool2d(2)
+        self.head = nn.Linear(17 * 3 * 3, 5)
+        for bn in (self.b1, self.b2, self.bdw):           # non-trivial statistics to fold
+            bn.running_mean.uniform_(-0.5, 0.5)
+            bn.running_var.uniform_(0.5, 2.0)
+            bn.weight.data.uniform_(0.5, 1.5)
+            bn.bias.data.uniform_(-0.2, 0.2)
+
+    def forward(self, x):
+        a = torch.relu(self.b1(self.c1(x)))
+        b = self.b2(self.c2(a))
+        c = nn.functional.relu(b + a)
+        d = nn.functional.relu6(self.bdw(self.dw(c)))
+        e = nn.functional.silu(self.gc(d))
+        f = nn.functional.hardswish(self.hs(e))
+        return self.head(torch.flatten(self.pool(f), 1))
+
+
+def _model_and_input():
+    torch.manual_seed(SEED)
+    return Small().eval(), torch.randn(1, 3, 12, 12)
+
+
+def _close(got, ref) -> float:
+    return float((got - ref).abs().max() / ref.abs().max())
+
+
+def test_import_finds_every_fusion():
+    m, x = _model_and_input()
+    imp = import_model(m, x)
+    layers = {l.name: l for l in imp.net.layers}
+    assert set(layers) == {"c1", "c2", "dw", "gc", "hs"}
+    kinds = {n: [getattr(op, "kind", "sum") for op in l.problem.post_ops] for n, l in layers.items()}
+    assert kinds == {"c1": ["relu"], "c2": ["sum", "relu"], "dw": ["clip"], "gc": ["swish"], "hs": ["hardswish"]}
+    assert layers["c2"].residual == imp.blocks[0].out.name
+    assert layers["dw"].problem.desc.g == 16 and layers["gc"].problem.desc.g == 2
+    assert [n.name for n in imp.net.nodes if isinstance(n, Boundary)] == ["pool", "flatten", "head"]
+
+
+@pytest.mark.parametrize("assignment", ["nchw", "nhwc", "nChw16c", None])
+def test_optimized_module_matches_eager(assignment):
+    m, x = _model_and_input()
+    with torch.inference_mode():
+        ref = m(x)
+    om = optimize(m, x, measure=False, assignment=assignment)
+    with torch.inference_mode():
+        got = om(x)
+    assert _close(got, ref) < 1e-5, f"seed {SEED}"
+    assert not om.kgen_skipped
+    if assignment:
+        assert set(om.kgen_plan.layouts.values()) == {assignment}
+    if assignment == "nChw16c":                          # blocked in and out: reorders at the edges
+        assert om.kgen_plan.reorders
+
+
+def test_measured_plan_matches_eager_and_reports_baselines():
+    m, x = _model_and_input()
+    om = generator.optimize(m, x, layouts=["nchw", "nhwc"], rounds=1)
+    with torch.inference_mode():
+        assert _close(om(x), m(x)) < 1e-5
+    names = [b.name for b in om.kgen_baselines]
+    assert names == ["all NCHW", "per-layer best"]
+    assert all(om.kgen_plan.total_s <= b.total_s + 1e-12 for b in om.kgen_baselines)
+
+
+def test_activations_stay_on_the_device_between_kgen_layers():
+    m, x = _model_and_input()
+    om = optimize(m, x, measure=False, assignment="nhwc")
+    seen = []
+    hooks = [mod.register_forward_hook(lambda mod, i, o: seen.append(type(o)))
+             for name, mod in om.named_children() if name.startswith("kgen_")]
+    with torch.inference_mode():
+        om(x)
+    for h in hooks:
+        h.remove()
+    assert seen and all(t is OnDevice for t in seen)
+
+
+class Unsupported(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv2d(3, 8, 3, padding=1, padding_mode="reflect")
+        self.b = nn.Conv2d(8, 8, 3, padding=1)
+
+    def forward(self, x):
+        return self.b(torch.relu(self.a(x)))
+
+
+def test_a_conv_kgen_cannot_run_stays_in_pytorch_with_one_warning():
+    torch.manual_seed(SEED)
+    m, x = Unsupported().eval(), torch.randn(1, 3, 8, 8)
+    lines = []
+    om = optimize(m, x, measure=False, log=lines.append)
+    with torch.inference_mode():
+        assert _close(om(x), m(x)) < 1e-5
+    warn = [l for l in lines if l.startswith("warning:")]
+    assert len(warn) == 1 and "a stays in PyTorch" in warn[0] and "reflect" in warn[0]
+    assert [l.name for l in om.kgen_network.layers] == ["b"]
+    with pytest.raises(UnsupportedError, match="reflect"):
+        optimize(m, x, measure=False, strict=True)
+
+
+class Branchy(nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:                 # data-dependent control flow: torch.fx cannot trace it
+            return x
+        return -x
+
+
+def test_bad_input_is_a_typed_error():
+    m, x = _model_and_input()
+    om = optimize(m, x, measure=False, assignment="nhwc")
+    with pytest.raises(InputError, match="specialized to its example"):
+        om(torch.randn(1, 3, 14, 14))
+    with pytest.raises(UnsupportedError, match="cannot trace"):
+        optimize(Branchy(), x, measure=False)
+    with pytest.raises(UnsupportedError, match="float32"):
+        optimize(m, x.double(), measure=False)
+    with pytest.raises(InputError, match="does not run"):
+        optimize(m, torch.randn(1, 4, 12, 12), measure=False)
+    with pytest.raises(UnsupportedError, match="not implemented yet"):
+        optimize(m, x, dtype="bf16", measure=False)
+    with pytest.raises(InputError, match="nn.Module"):
+        optimize(lambda t: t, x)
+
+
+@pytest.mark.parametrize("build, n_layers, n_sums", [(resnet50, 53, 16), (mobilenet_v2, 52, 10)])
+def test_torchvision_architectures_import_whole(build, n_layers, n_sums):
+    torch.manual_seed(SEED)
+    imp = import_model(build().eval(), torch.randn(1, 3, 64, 64))
+    assert len(imp.net.layers) == n_layers and not imp.skipped
+    assert sum(1 for l in imp.net.layers if l.residual) == n_sums
