@@ -140,15 +140,17 @@ RANDOM_GRAPHS = [
 ]
 
 
+@pytest.mark.parametrize("segments", [True, False])
 @pytest.mark.parametrize("graph", range(len(RANDOM_GRAPHS)))
 @pytest.mark.parametrize("layouts", [("nchw", "nhwc", "nChw8c", "nChw16c"), ("nChw16c", "nchw", "nhwc", "nChw8c")])
-def test_a_compiled_plan_equals_the_reference_layer_by_layer(graph, layouts):
+def test_a_compiled_plan_equals_the_reference_layer_by_layer(graph, layouts, segments):
     net = random_parameters(parse_network(RANDOM_GRAPHS[graph].replace("       ", "")), SEED)
     # layouts cycle over the layers: every tensor crosses layouts, so reorders run between them
     assign = {l.name: layouts[i % len(layouts)] for i, l in enumerate(net.layers)}
     plan = evaluate(net, assign, Costs(), "forced")
     assert plan.reorders
-    compiled = CompiledNetwork(net, plan)
+    compiled = CompiledNetwork(net, plan, segments=segments)
+    assert (compiled.segment is not None) == segments
     rng = np.random.default_rng(SEED)
     inputs = {t: rng.integers(-2, 3, net.tensors[t][0]).astype(np.float32) for t in net.inputs}
     out = compiled(inputs, keep=True)

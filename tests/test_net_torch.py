@@ -73,12 +73,15 @@ def test_import_finds_every_fusion():
     assert [n.name for n in imp.net.nodes if isinstance(n, Boundary)] == ["pool", "flatten", "head"]
 
 
+@pytest.mark.parametrize("segments", [True, False])
 @pytest.mark.parametrize("assignment", ["nchw", "nhwc", "nChw16c", None])
-def test_optimized_module_matches_eager(assignment):
+def test_optimized_module_matches_eager(assignment, segments):
     m, x = _model_and_input()
     with torch.inference_mode():
         ref = m(x)
-    om = optimize(m, x, measure=False, assignment=assignment)
+    om = optimize(m, x, measure=False, assignment=assignment, segments=segments)
+    kinds = {type(mod).__name__ for name, mod in om.named_children() if name.startswith("kgen_")}
+    assert kinds == ({"KgenSegment", "KgenConvBlock"} if segments else {"KgenConvBlock"})
     with torch.inference_mode():
         got = om(x)
     assert _close(got, ref) < 1e-5, f"seed {SEED}"
@@ -99,17 +102,18 @@ def test_measured_plan_matches_eager_and_reports_baselines():
     assert all(om.kgen_plan.total_s <= b.total_s + 1e-12 for b in om.kgen_baselines)
 
 
-def test_activations_stay_on_the_device_between_kgen_layers():
+@pytest.mark.parametrize("segments", [True, False])
+def test_activations_stay_on_the_device_between_kgen_layers(segments):
     m, x = _model_and_input()
-    om = optimize(m, x, measure=False, assignment="nhwc")
+    om = optimize(m, x, measure=False, assignment="nChw16c", segments=segments)
     seen = []
-    hooks = [mod.register_forward_hook(lambda mod, i, o: seen.append(type(o)))
+    hooks = [mod.register_forward_hook(lambda mod, i, o: seen.extend(o if isinstance(o, tuple) else [o]))
              for name, mod in om.named_children() if name.startswith("kgen_")]
     with torch.inference_mode():
         om(x)
     for h in hooks:
         h.remove()
-    assert seen and all(t is OnDevice for t in seen)
+    assert seen and all(type(o) is OnDevice and o.layout == "nChw16c" for o in seen)
 
 
 class Unsupported(nn.Module):

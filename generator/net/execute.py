@@ -1,9 +1,15 @@
 """Running a planned network: every layer's kernel built once in its planned layout with its weights
-prepared once, every reorder the plan needs compiled once, and the activations kept on the device
-between consecutive kgen layers (chained `DeviceTensor`s on one runtime driver: no host round trip).
+prepared once, and the activations kept on the device between consecutive kgen layers, two ways:
 
-`CompiledNetwork(net, plan)` runs the conv-only networks of the text form; `run_node` is what the
-PyTorch bridge calls per layer, with its boundaries handled there.
+* a module per layer (`LayerRunner`, `Reorders`): one invocation per layer and per reorder, the
+  results chained as `DeviceTensor`s on one runtime driver (no host round trip);
+* one module per segment of consecutive layers (`SegmentRunner`, `emit.segment`): the layers' and
+  reorders' own kernels called in order by one function, so the whole run is one invocation (and
+  IREE may fuse across layer boundaries). On ResNet-50 and MobileNetV2 it ran 1.4x and 2.7x the
+  module-per-layer form (README, `kgen net`).
+
+`CompiledNetwork(net, plan)` runs the conv-only networks of the text form; the PyTorch bridge builds
+the same runners around its boundaries.
 """
 from __future__ import annotations
 
@@ -76,7 +82,7 @@ class CompiledNetwork:
     (logical), to check layer by layer."""
 
     def __init__(self, net: Network, plan: Plan, backend: str = "llvm-cpu", *, driver: str | None = None,
-                 log: Callable[[str], None] | None = None):
+                 segments: bool = True, log: Callable[[str], None] | None = None):
         from ..compile import get_backend
         from ..runtime import driver_for
 
@@ -91,6 +97,13 @@ class CompiledNetwork:
             if log:
                 log(f"  [{i + 1}/{len(net.layers)}] {layer.name}: {plan.layouts[layer.name]}")
             self.runners[layer.name] = LayerRunner(layer, plan.layouts[layer.name], self.backend, self.driver)
+        # one module for the whole network (`segments`): every tensor is one of its results, so that
+        # keep=True can show them all (the compiler drops nothing it must compute anyway)
+        self.segment = None
+        if segments:
+            self.segment = SegmentRunner([self.runners[l.name] for l in net.layers], net.tensors,
+                                         [(t, USER) for t in net.inputs], [l.dst for l in net.layers],
+                                         self.backend, self.driver)
 
     def __call__(self, inputs: dict[str, np.ndarray], keep: bool = False) -> dict[str, np.ndarray]:
         from ..runtime import upload
@@ -105,7 +118,11 @@ class CompiledNetwork:
                 raise InputError(f"input {t} has shape {x.shape}, expected {tuple(dims)}")
             buf = self.reorders.desc(dims, dt, USER).to_physical(x.astype(MemoryDesc(dims, dt, "abx").dtype.np_dtype))
             have[t] = (upload(buf, self.backend, self.driver), USER)
-        for layer in net.layers:
+        if self.segment is not None:
+            outs = self.segment(*(have[t][0] for t in net.inputs))
+            for layer, o in zip(net.layers, outs):
+                have[layer.dst] = (o, self.segment.layouts[layer.dst])
+        for layer in net.layers if self.segment is None else ():
             run = self.runners[layer.name]
             args = []
             for t in layer.inputs:
@@ -123,3 +140,77 @@ class CompiledNetwork:
             desc = self.reorders.desc(dims, dt, lay)
             out[t] = desc.from_physical(x.to_numpy())
         return out
+
+
+class SegmentRunner:
+    """Consecutive layers compiled into one module (`emit.segment`): one invocation runs them all,
+    with the plan's reorders between them, instead of one invocation per layer (and per reorder).
+
+    `inputs` are the tensors the segment reads from outside, each in the layout it arrives in;
+    `outputs` the tensors read after it. Weights stay prepared by each layer's own module (the
+    runners') and are passed in; the call returns the outputs as DeviceTensors, in the layouts their
+    producing layers computed them in (`layouts`)."""
+
+    def __init__(self, runners: list[LayerRunner], tensors: dict, inputs: list[tuple[str, str]], outputs: list[str],
+                 backend, driver: str):
+        from ..api import make_problem
+        from ..compile import compile_mlir
+        from ..emit.conv import render_conv
+        from ..emit.reorder import kernel_name, render_reorder
+        from ..emit.segment import SegmentBuilder
+        from ..runtime import LoadedModule
+
+        self.runners, self.inputs, self.outputs = runners, inputs, outputs
+        self.backend, self.driver = backend, driver
+        sb = SegmentBuilder("segment")
+        have: dict[tuple[str, str], str] = {}          # (tensor, layout) -> value
+        self._feed: list = []                           # what each argument is: ("input", i) | DeviceTensor
+
+        def desc(t: str, lay: str) -> MemoryDesc:
+            dims, dt = tensors[t]
+            return MemoryDesc(dims, dt, layout_tag(lay, len(dims)))
+
+        for i, (t, lay) in enumerate(inputs):
+            d = desc(t, lay)
+            have[(t, lay)] = sb.arg(f"in{i}", f"tensor<{d.buffer_len}x{d.dtype.mlir}>")
+            self._feed.append(("input", i))
+
+        def value(t: str, lay: str) -> str:
+            if (t, lay) in have:
+                return have[(t, lay)]
+            src = next((l for (tt, l) in have if tt == t), None)
+            if src is None:
+                raise InputError(f"segment: tensor {t} is not available")
+            chain = [make_problem(desc(t, src), desc(t, lay))]
+            fn = kernel_name(chain)
+            sb.add_kernel(render_reorder(chain, form=backend.reorder_form, header=False), fn)
+            have[(t, lay)] = sb.call(fn, [have[(t, src)]])
+            return have[(t, lay)]
+
+        self.layouts: dict[str, str] = {}
+        for r in runners:
+            p, k = r.problem, r.kernel
+            fn = p.name
+            sb.add_kernel(render_conv(p, backend.for_flags(k.flags), header=False), fn)
+            types, _ = sb.signature(fn)
+            args = [value(r.layer.src, r.layout)]
+            for j, w in enumerate(k._wei):
+                args.append(sb.arg(f"w{len(self._feed)}", types[len(args)]))
+                self._feed.append(w)
+            if r.bias is not None:
+                args.append(sb.arg(f"b{len(self._feed)}", types[len(args)]))
+                self._feed.append(r.bias)
+            if r.layer.residual:
+                args.append(value(r.layer.residual, r.layout))
+            have[(r.layer.dst, r.layout)] = sb.call(fn, args)
+            self.layouts[r.layer.dst] = r.layout
+        for t in outputs:
+            sb.result(have[(t, self.layouts[t])])
+        self.mlir = sb.render()
+        self.artifact = compile_mlir(self.mlir, backend, name="segment", timeout=3600)
+        self._fn = LoadedModule(self.artifact.path, backend, driver).function("segment")
+
+    def __call__(self, *inputs) -> tuple:
+        """The inputs (DeviceTensors in the layouts given at construction) -> the outputs."""
+        args = [inputs[f[1]] if isinstance(f, tuple) else f for f in self._feed]
+        return self._fn.invoke(*args)

@@ -50,7 +50,8 @@ def format_result(r: NetResult) -> str:
 def run_model(model, x, *, backend: str = "llvm-cpu", driver=None, layouts=None, plan_only: bool = False,
               strict: bool = False, rounds: int = 10, jobs: int = 2, log: Callable[[str], None] = print) -> NetResult:
     """Optimize a PyTorch model on its example `x`; unless `plan_only`, check the output against PyTorch
-    eager (max |diff| / max |reference|) and time eager, eager channels_last, the plan and both baselines."""
+    eager (max |diff| / max |reference|) and time eager, eager channels_last, the plan (one module per
+    segment of consecutive layers, and one per layer), both baselines, and IREE on the whole model."""
     import torch
 
     from ..bench.timing import round_samples
@@ -68,6 +69,10 @@ def run_model(model, x, *, backend: str = "llvm-cpu", driver=None, layouts=None,
     r.max_rel_err = float((got - ref).abs().max() / ref.abs().max().clamp_min(1e-30))
     r.check = f"check against PyTorch eager: max |diff| / max |ref| = {r.max_rel_err:.2e} (bound 1e-4)"
     runners = {"kgen plan": om}
+    log("building the plan with a module per layer (activations chained as device tensors)")
+    runners["kgen plan, a module per layer"] = optimize(model, x, backend=backend, driver=driver, measure=False,
+                                                        assignment=om.kgen_plan.layouts, segments=False,
+                                                        log=lambda m: None)
     for base in om.kgen_baselines:
         log(f"building the {base.name} baseline")
         runners[f"kgen {base.name}"] = optimize(model, x, backend=backend, driver=driver, layouts=layouts,
@@ -140,10 +145,11 @@ def run_graph(net: Network, *, backend: str = "llvm-cpu", driver=None, layouts=N
     if plan_only:
         return r
     compiled = {f"kgen {p.name}": CompiledNetwork(net, p, backend, driver=driver) for p in r.plans}
+    compiled["kgen plan, a module per layer"] = CompiledNetwork(net, plan, backend, driver=driver, segments=False)
     rng = np.random.default_rng(seed)
     inputs = {t: rng.integers(-2, 3, net.tensors[t][0]).astype(np.float32) for t in net.inputs}
-    out = compiled["kgen plan"](inputs, keep=True)
-    r.max_rel_err = check_layers(compiled["kgen plan"], out)
+    r.max_rel_err = max(check_layers(compiled[k], compiled[k](inputs, keep=True))
+                        for k in ("kgen plan", "kgen plan, a module per layer"))
     r.check = (f"check, layer by layer against the float64 reference on integer data (seed {seed}): "
                f"max |diff| / max |ref| = {r.max_rel_err:.2e}")
     samples = round_samples({name: (lambda c=c: c(inputs)) for name, c in compiled.items()}, rounds)

@@ -273,7 +273,6 @@ def to_torch(v):
 
 def _make_kgen_conv(runner, reorders, backend, driver):
     import torch
-    from ..runtime import upload
 
     class KgenConvBlock(torch.nn.Module):
         """A conv block on kgen: (source[, residual]) -> an `OnDevice` activation in the planned layout."""
@@ -287,41 +286,138 @@ def _make_kgen_conv(runner, reorders, backend, driver):
         def extra_repr(self) -> str:
             return f"{self.runner.layer.name}: {self.problem.alg} in {self.layout} ({self.problem.desc})"
 
-        def _in(self, v, dims):
-            if isinstance(v, OnDevice):
-                if v.dims != tuple(dims):
-                    raise InputError(f"{self.runner.layer.name}: input is {v.dims}, the plan has {tuple(dims)}")
-                return self.reorders(v.tensor, dims, "f32", v.layout, self.layout)
-            if not isinstance(v, torch.Tensor) or tuple(v.shape) != tuple(dims) or v.dtype != torch.float32:
-                got = tuple(v.shape) if isinstance(v, torch.Tensor) else type(v).__name__
-                raise InputError(f"{self.runner.layer.name}: input {got} does not match the example's "
-                                 f"{tuple(dims)} float32 (the optimized module is specialized to its example)")
-            nd = v.dim()
-            if self.layout == "nhwc" and nd in (4, 5):
-                a = v.detach().permute(0, *range(2, nd), 1).contiguous().numpy()
-                return upload(a.reshape(-1), backend, driver)
-            buf = upload(v.detach().contiguous().numpy().reshape(-1), backend, driver)
-            return self.reorders(buf, dims, "f32", USER, self.layout)
-
         def forward(self, src, residual=None):
-            p = self.problem
-            x = self._in(src, p.desc.src_dims)
-            r = self._in(residual, p.desc.dst_dims) if residual is not None else None
+            p, who = self.problem, self.runner.layer.name
+            x = to_device(src, p.desc.src_dims, self.layout, reorders, backend, driver, who)
+            r = to_device(residual, p.desc.dst_dims, self.layout, reorders, backend, driver, who) \
+                if residual is not None else None
             return OnDevice(self.runner(x, r), self.layout, p.desc.dst_dims, self.reorders)
 
     return KgenConvBlock()
 
 
+def to_device(v, dims, layout: str, reorders, backend, driver: str, who: str):
+    """An activation as a DeviceTensor in `layout`: a kgen one reordered on the device if it is in
+    another layout; a PyTorch one uploaded from a view (NCHW, or channels_last for nhwc) and reordered
+    on the device for a blocked layout. Another shape or type than the example's is an `InputError`."""
+    import torch
+
+    from ..runtime import upload
+    if isinstance(v, OnDevice):
+        if v.dims != tuple(dims):
+            raise InputError(f"{who}: input is {v.dims}, the plan has {tuple(dims)}")
+        return reorders(v.tensor, dims, "f32", v.layout, layout)
+    if not isinstance(v, torch.Tensor) or tuple(v.shape) != tuple(dims) or v.dtype != torch.float32:
+        got = tuple(v.shape) if isinstance(v, torch.Tensor) else type(v).__name__
+        raise InputError(f"{who}: input {got} does not match the example's {tuple(dims)} float32 "
+                         f"(the optimized module is specialized to its example)")
+    nd = v.dim()
+    if layout == "nhwc" and nd in (4, 5):
+        a = v.detach().permute(0, *range(2, nd), 1).contiguous().numpy()
+        return upload(a.reshape(-1), backend, driver)
+    buf = upload(v.detach().contiguous().numpy().reshape(-1), backend, driver)
+    return reorders(buf, dims, "f32", USER, layout)
+
+
+def _make_segment(runners, tensors, inputs, outputs, reorders, backend, driver):
+    import torch
+
+    from .execute import SegmentRunner
+    seg = SegmentRunner(runners, tensors, inputs, outputs, backend, driver)
+
+    class KgenSegment(torch.nn.Module):
+        """Consecutive conv blocks as one kgen module: one invocation for all of them."""
+
+        def __init__(self):
+            super().__init__()
+            self.segment = seg
+
+        def extra_repr(self) -> str:
+            return f"{len(runners)} layers: {runners[0].layer.name} .. {runners[-1].layer.name}"
+
+        def forward(self, *args):
+            devs = [to_device(a, tensors[t][0], lay, reorders, backend, driver, f"segment input {t}")
+                    for a, (t, lay) in zip(args, inputs)]
+            outs = seg(*devs)
+            return tuple(OnDevice(o, seg.layouts[t], tensors[t][0], reorders) for o, t in zip(outs, outputs))
+
+    return KgenSegment()
+
+
+def _fuse_segments(gm, kgen_nodes: list, backend, driver, reorders, log) -> int:
+    """Every run of two or more consecutive kgen blocks in the graph (to_torch nodes may sit between
+    them) replaced by one `KgenSegment` call; returns how many segments."""
+    import operator as op
+
+    kset = set(kgen_nodes)
+    runs, cur = [], []
+    for n in gm.graph.nodes:
+        if n in kset:
+            cur.append(n)
+        elif n.op == "call_function" and n.target is to_torch:
+            continue
+        else:
+            if len(cur) > 1:
+                runs.append(cur)
+            cur = []
+    if len(cur) > 1:
+        runs.append(cur)
+    mods = dict(gm.named_modules())
+    produced: dict = {}             # a previous segment's output node -> (tensor, layout)
+
+    def origin(a):
+        """(the layer tensor an fx node carries, its layout when kgen produced it, else None)."""
+        if a in produced:
+            return produced[a]
+        m = mods.get(a.target) if a.op == "call_module" else None
+        if m is not None and hasattr(m, "runner"):
+            return m.runner.layer.dst, m.layout
+        return a.name, None
+
+    for si, run in enumerate(runs):
+        rset = set(run)
+        runners = [mods[n.target].runner for n in run]
+        tensors, inputs, ext = {}, [], []
+        for n, r in zip(run, runners):
+            p = r.problem
+            tensors[r.layer.dst] = (tuple(p.desc.dst_dims), "f32")
+            for a, dims in zip(n.args, (p.desc.src_dims, p.desc.dst_dims)):
+                t, lay = origin(a)
+                tensors.setdefault(t, (tuple(dims), "f32"))
+                if a not in rset and a not in ext:
+                    ext.append(a)
+                    # a kgen activation arrives in its producer's layout; a PyTorch one in its first reader's
+                    inputs.append((t, lay or r.layout))
+        outs = [n for n in run if any(u not in rset for u in n.users)]
+        out_names = [origin(n)[0] for n in outs]
+        seg_mod = _make_segment(runners, tensors, inputs, out_names, reorders, backend, driver)
+        name = f"kgen_segment_{si}"
+        gm.add_submodule(name, seg_mod)
+        with gm.graph.inserting_before(run[0]):
+            call = gm.graph.call_module(name, tuple(ext))
+            items = [gm.graph.call_function(op.getitem, (call, k)) for k in range(len(outs))]
+        for n, item, t in zip(outs, items, out_names):
+            produced[item] = (t, seg_mod.segment.layouts[t])
+            for u in [u for u in n.users if u not in rset]:
+                u.replace_input_with(n, item)
+        for n in reversed(run):
+            gm.graph.erase_node(n)
+        log(f"segment {si}: {len(run)} layers in one module")
+    return len(runs)
+
+
 def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-cpu", strict: bool = False,
              layouts: list[str] | None = None, driver: str | None = None, measure: bool = True,
-             assignment: dict[str, str] | str | None = None, rounds: int = 5, jobs: int = 2,
-             log: Callable[[str], None] | None = None):
+             assignment: dict[str, str] | str | None = None, segments: bool = True, rounds: int = 5,
+             jobs: int = 2, log: Callable[[str], None] | None = None):
     """`model` with its conv blocks on kgen kernels following the layout plan (module doc). The returned
     module has ``kgen_plan`` (the `Plan`, with its reorders), ``kgen_baselines`` (all-NCHW and
     per-layer-best, costed on the same measurements), ``kgen_network`` and ``kgen_skipped`` (the
     layers left to PyTorch, with why). `measure=False` skips measuring: each layer takes
     `select.heuristic_layouts`'s layout. `assignment` forces layouts ("nchw" for all, or a dict
-    per layer name), for comparisons."""
+    per layer name), for comparisons. `segments`: every run of consecutive conv blocks is compiled
+    into one module (`net.execute.SegmentRunner`: one invocation for the run); False keeps one
+    invocation per block, the activations chained as device tensors between them."""
     from ..compile import get_backend
     from ..runtime import driver_for
     from .execute import LayerRunner, Reorders
@@ -388,6 +484,8 @@ def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-c
                 t = graph.call_function(to_torch, (n,))
             for u in torch_users:
                 u.replace_input_with(n, t)
+    if segments:
+        _fuse_segments(gm, kgen_nodes, b, drv, reorders, log)
     graph.lint()
     gm.recompile()
     gm.kgen_plan, gm.kgen_network, gm.kgen_skipped = plan, net, imp.skipped
