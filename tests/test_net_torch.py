@@ -3,6 +3,8 @@ out by the planner and matches PyTorch eager; what kgen cannot run stays in PyTo
 (or fails in strict mode); bad input is a typed error."""
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 torch = pytest.importorskip("torch", reason="torch is not installed (pip install -e .[test])")
@@ -92,6 +94,23 @@ def test_optimized_module_matches_eager(assignment, segments):
         assert om.kgen_plan.reorders
 
 
+@pytest.mark.parametrize("segments", [True, False])
+@pytest.mark.parametrize("assignment", ["nhwc", "nChw16c"])
+def test_bf16_blocks_stay_within_bf16_rounding_of_eager(assignment, segments):
+    m, x = _model_and_input()
+    with torch.inference_mode():
+        ref = m(x)
+        theirs = _close(copy.deepcopy(m).to(torch.bfloat16)(x.bfloat16()).float(), ref)
+    om = optimize(m, x, dtype="bf16", measure=False, assignment=assignment, segments=segments)
+    assert {l.problem.src.dtype.name for l in om.kgen_network.layers} == {"bf16"}
+    with torch.inference_mode():
+        got = om(x)
+    err = _close(got, ref)
+    # bf16 rounding shows (so the blocks did compute in bf16), and stays within PyTorch's own bf16 error
+    assert 1e-5 < err < max(theirs, 1e-2), f"seed {SEED}: {err} (PyTorch bf16: {theirs})"
+    assert got.dtype == torch.float32
+
+
 def test_measured_plan_matches_eager_and_reports_baselines():
     m, x = _model_and_input()
     om = generator.optimize(m, x, layouts=["nchw", "nhwc"], rounds=1)
@@ -159,7 +178,7 @@ def test_bad_input_is_a_typed_error():
     with pytest.raises(InputError, match="does not run"):
         optimize(m, torch.randn(1, 4, 12, 12), measure=False)
     with pytest.raises(UnsupportedError, match="not implemented yet"):
-        optimize(m, x, dtype="bf16", measure=False)
+        optimize(m, x, dtype="int8", measure=False)
     with pytest.raises(InputError, match="nn.Module"):
         optimize(lambda t: t, x)
 

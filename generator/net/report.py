@@ -21,6 +21,7 @@ class NetResult:
     seconds: dict[str, float] = field(default_factory=dict)   # end to end, per runner: median of rounds
     best: dict[str, float] = field(default_factory=dict)      # and the fastest round
     max_rel_err: float | None = None
+    bound: float = 1e-4                           # what max_rel_err must stay under
     check: str = ""                                # what the check compared
     notes: list[str] = field(default_factory=list)
 
@@ -47,8 +48,15 @@ def format_result(r: NetResult) -> str:
     return "\n".join(lines)
 
 
-def run_model(model, x, *, backend: str = "llvm-cpu", driver=None, layouts=None, plan_only: bool = False,
-              strict: bool = False, rounds: int = 10, jobs: int = 2, log: Callable[[str], None] = print) -> NetResult:
+#: how far a model's output may be from PyTorch eager in float32, relative to its largest value: f32
+#: kernels differ only in summation order; bf16 rounds every activation and weight to 8 bits of
+#: mantissa (PyTorch's own bf16 model is that far off too, and the report prints it)
+BOUND = {"f32": 1e-4, "bf16": 5e-2}
+
+
+def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver=None, layouts=None,
+              plan_only: bool = False, strict: bool = False, rounds: int = 10, jobs: int = 2,
+              log: Callable[[str], None] = print) -> NetResult:
     """Optimize a PyTorch model on its example `x`; unless `plan_only`, check the output against PyTorch
     eager (max |diff| / max |reference|) and time eager, eager channels_last, the plan (one module per
     segment of consecutive layers, and one per layer), both baselines, and IREE on the whole model."""
@@ -58,7 +66,8 @@ def run_model(model, x, *, backend: str = "llvm-cpu", driver=None, layouts=None,
     from .torch_bridge import optimize
 
     t0 = time.time()
-    om = optimize(model, x, backend=backend, driver=driver, layouts=layouts, strict=strict, rounds=5, jobs=jobs, log=log)
+    om = optimize(model, x, dtype=dtype, backend=backend, driver=driver, layouts=layouts, strict=strict, rounds=5,
+                  jobs=jobs, log=log)
     log(f"planned in {time.time() - t0:.1f} s")
     r = NetResult(om.kgen_network, [om.kgen_plan, *om.kgen_baselines], notes=[f"left to PyTorch: {s}" for s in om.kgen_skipped])
     if plan_only:
@@ -67,18 +76,28 @@ def run_model(model, x, *, backend: str = "llvm-cpu", driver=None, layouts=None,
         ref = model(x)
         got = om(x)
     r.max_rel_err = float((got - ref).abs().max() / ref.abs().max().clamp_min(1e-30))
-    r.check = f"check against PyTorch eager: max |diff| / max |ref| = {r.max_rel_err:.2e} (bound 1e-4)"
+    r.bound = BOUND[dtype]
+    r.check = (f"check against PyTorch eager in float32: max |diff| / max |ref| = {r.max_rel_err:.2e} "
+               f"(bound {r.bound:g} for {dtype})")
+    import copy
+    tdt = {"f32": torch.float32, "bf16": torch.bfloat16}[dtype]
+    mdt = copy.deepcopy(model).to(tdt) if dtype != "f32" else model
+    if dtype != "f32":
+        with torch.inference_mode():
+            theirs = mdt(x.to(tdt)).float()
+        r.check += (f"; PyTorch's own {dtype} model: {float((theirs - ref).abs().max() / ref.abs().max()):.2e}")
     runners = {"kgen plan": om}
     log("building the plan with a module per layer (activations chained as device tensors)")
-    runners["kgen plan, a module per layer"] = optimize(model, x, backend=backend, driver=driver, measure=False,
+    runners["kgen plan, a module per layer"] = optimize(model, x, dtype=dtype, backend=backend, driver=driver, measure=False,
                                                         assignment=om.kgen_plan.layouts, segments=False,
                                                         log=lambda m: None)
     for base in om.kgen_baselines:
         log(f"building the {base.name} baseline")
-        runners[f"kgen {base.name}"] = optimize(model, x, backend=backend, driver=driver, layouts=layouts,
+        runners[f"kgen {base.name}"] = optimize(model, x, dtype=dtype, backend=backend, driver=driver, layouts=layouts,
                                                 measure=False, assignment=base.layouts, log=lambda m: None)
-    xcl = x.contiguous(memory_format=torch.channels_last) if x.dim() == 4 else x
-    mcl = model.to(memory_format=torch.channels_last) if x.dim() == 4 else model
+    xd = x.to(tdt)
+    xcl = xd.contiguous(memory_format=torch.channels_last) if x.dim() == 4 else xd
+    mcl = copy.deepcopy(mdt).to(memory_format=torch.channels_last) if x.dim() == 4 else mdt
 
     def eager(m, inp):
         def f():
@@ -86,15 +105,19 @@ def run_model(model, x, *, backend: str = "llvm-cpu", driver=None, layouts=None,
                 return m(inp)
         return f
 
-    import copy
-    fns = {"PyTorch NCHW": eager(copy.deepcopy(model).to(memory_format=torch.contiguous_format), x),
-           "PyTorch channels_last": eager(mcl, xcl)}
+    fns = {"PyTorch NCHW": eager(mdt, xd), "PyTorch channels_last": eager(mcl, xcl)}
     fns.update({name: eager(m, x) for name, m in runners.items()})
-    whole = _iree_whole_model(model, x, backend, driver, ref, log)
-    if isinstance(whole, str):
-        r.notes.append(f"IREE on the whole model: {whole}")
+    if dtype == "f32":
+        whole = _iree_whole_model(model, x, backend, driver, ref, log)
+        if isinstance(whole, str):
+            r.notes.append(f"IREE on the whole model: {whole}")
+        else:
+            fns["IREE whole model"] = whole
     else:
-        fns["IREE whole model"] = whole
+        r.notes.append(f"IREE on the whole model: measured in f32 only")
+    if dtype != "f32":
+        r.notes.append(f"PyTorch runs the model in {dtype} (model.to({tdt}), input too); kgen's blocks compute in "
+                       f"{dtype}, the rest of the model in float32")
     log(f"timing {len(fns)} runners end to end, {rounds} rounds")
     samples = round_samples(fns, rounds)
     r.seconds = {k: statistics.median(v) for k, v in samples.items()}

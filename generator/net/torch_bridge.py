@@ -30,7 +30,10 @@ from ..errors import InputError, UnsupportedError
 from .graph import Boundary, ConvLayer, Network
 from .plan import USER, Plan
 
-TORCH_DTYPES = {"f32": "float32"}
+#: optimize()'s data types: the kgen data type of the conv blocks' activations and weights. The model
+#: stays float32 around them: activations convert on their way in and out (rounded to nearest even),
+#: weights once; the blocks accumulate in f32 (benchdnn's bf16:bf16:bf16, f32 bias)
+DTYPES = ("f32", "bf16")
 
 
 @dataclass
@@ -102,7 +105,7 @@ def _post_op_text(op) -> str:
     return ":".join([op.kind] + [repr(float(v)) for v in params])
 
 
-def _conv_layer(torch, conv, node, post_ops, residual, bn) -> ConvLayer:
+def _conv_layer(torch, conv, node, post_ops, residual, bn, dt: str = "f32") -> ConvLayer:
     """The layer of one block: its problem (benchdnn text through the one conv driver), folded weights."""
     from ..benchdnn.conv import conv_problem, parse_conv_args
 
@@ -129,7 +132,8 @@ def _conv_layer(torch, conv, node, post_ops, residual, bn) -> ConvLayer:
         shift = bn.bias.detach().double() if bn.bias is not None else 0.0
         b = (b if b is not None else 0.0) - bn.running_mean.double()
         b = b * inv + shift
-    args = ["--stag=any", "--dtag=any", "--alg=auto", "--dir=FWD_B" if b is not None else "--dir=FWD_D"]
+    args = ["--stag=any", "--dtag=any", "--alg=auto", "--dir=FWD_B" if b is not None else "--dir=FWD_D",
+            f"--dt={dt}:{dt}:{dt}"]
     if post_ops:
         args.append("--attr-post-ops=" + "+".join(_post_op_text(op) for op in post_ops))
     (case,) = parse_conv_args(args + [desc])
@@ -138,7 +142,8 @@ def _conv_layer(torch, conv, node, post_ops, residual, bn) -> ConvLayer:
                      w.float().numpy(), b.float().numpy() if b is not None else None)
 
 
-def import_model(model, example_input, *, strict: bool = False, log: Callable[[str], None] = print) -> Imported:
+def import_model(model, example_input, *, dtype: str = "f32", strict: bool = False,
+                 log: Callable[[str], None] = print) -> Imported:
     """Trace `model`, propagate the example's shapes and find the conv blocks (see the module doc)."""
     import torch
     import torch.fx as fx
@@ -149,7 +154,8 @@ def import_model(model, example_input, *, strict: bool = False, log: Callable[[s
     if not isinstance(example_input, torch.Tensor):
         raise InputError("the example input must be one torch.Tensor")
     if example_input.dtype != torch.float32:
-        raise UnsupportedError(f"example input of type {example_input.dtype}: dtype='f32' models take float32 inputs")
+        raise UnsupportedError(f"example input of type {example_input.dtype}: optimize() takes float32 models and "
+                               f"inputs (dtype= chooses what the conv blocks compute in)")
     model = model.eval()
     try:
         gm = fx.symbolic_trace(model)
@@ -202,7 +208,7 @@ def import_model(model, example_input, *, strict: bool = False, log: Callable[[s
         try:
             if meta is None or meta.dtype != torch.float32:
                 raise UnsupportedError("its output is not a float32 tensor")
-            layer = _conv_layer(torch, conv, node, post_ops, residual, bn)
+            layer = _conv_layer(torch, conv, node, post_ops, residual, bn, dtype)
         except Exception as e:          # noqa: BLE001 -- the reason is reported, the layer stays in PyTorch
             why = f"{node.target} stays in PyTorch: {e}"
             if strict:
@@ -214,18 +220,19 @@ def import_model(model, example_input, *, strict: bool = False, log: Callable[[s
         layer.name = str(node.target)
         blocks.append(Block(node, cur, chain, node.args[0], residual, layer))
         absorbed.update(chain)
-    net = _network(gm, blocks, absorbed)
+    net = _network(gm, blocks, absorbed, dtype)
     return Imported(gm, net, blocks, skipped)
 
 
-def _network(gm, blocks: list[Block], absorbed: set) -> Network:
-    """The planner's view of the traced graph: the blocks as layers, every other node a boundary."""
+def _network(gm, blocks: list[Block], absorbed: set, dtype: str = "f32") -> Network:
+    """The planner's view of the traced graph: the blocks as layers, every other node a boundary; the
+    activations in the blocks' data type (converted at the boundaries)."""
     tensors, nodes, inputs, outputs = {}, [], [], []
     by_out = {b.out: b for b in blocks}
     for n in gm.graph.nodes:
         shape = _shape(n)
         if shape is not None:
-            tensors[n.name] = (shape, "f32")
+            tensors[n.name] = (shape, dtype)
         if n.op == "placeholder":
             if shape is not None:
                 inputs.append(n.name)
@@ -249,11 +256,12 @@ def _flat_nodes(args) -> list:
 
 # ------------------------------------------------------------------------------------------ running
 class OnDevice:
-    """A kgen activation kept on the device between layers: the buffer, its layout and logical dims."""
-    __slots__ = ("tensor", "layout", "dims", "reorders")
+    """A kgen activation kept on the device between layers: the buffer, its layout, logical dims and
+    data type."""
+    __slots__ = ("tensor", "layout", "dims", "reorders", "dt")
 
-    def __init__(self, tensor, layout: str, dims, reorders):
-        self.tensor, self.layout, self.dims, self.reorders = tensor, layout, tuple(dims), reorders
+    def __init__(self, tensor, layout: str, dims, reorders, dt: str = "f32"):
+        self.tensor, self.layout, self.dims, self.reorders, self.dt = tensor, layout, tuple(dims), reorders, dt
 
 
 def to_torch(v):
@@ -264,11 +272,18 @@ def to_torch(v):
     import torch
     dims, nd = v.dims, len(v.dims)
     if v.layout == "nhwc" and nd in (4, 5):
-        a = torch.from_numpy(v.tensor.to_numpy())
+        a = _from_numpy(torch, v.tensor.to_numpy())
         perm_dims = (dims[0],) + tuple(dims[2:]) + (dims[1],)
         return a.view(perm_dims).permute(0, nd - 1, *range(1, nd - 1))
-    t = v.tensor if v.layout == USER else v.reorders(v.tensor, dims, "f32", v.layout, USER)
-    return torch.from_numpy(t.to_numpy()).view(dims)
+    t = v.tensor if v.layout == USER else v.reorders(v.tensor, dims, v.dt, v.layout, USER)
+    return _from_numpy(torch, t.to_numpy()).view(dims)
+
+
+def _from_numpy(torch, a: np.ndarray):
+    """A float32 torch tensor of a kgen buffer (bf16 widened exactly)."""
+    if a.dtype == np.float32:
+        return torch.from_numpy(a)
+    return torch.from_numpy(a.astype(np.float32))
 
 
 def _make_kgen_conv(runner, reorders, backend, driver):
@@ -288,15 +303,16 @@ def _make_kgen_conv(runner, reorders, backend, driver):
 
         def forward(self, src, residual=None):
             p, who = self.problem, self.runner.layer.name
-            x = to_device(src, p.desc.src_dims, self.layout, reorders, backend, driver, who)
-            r = to_device(residual, p.desc.dst_dims, self.layout, reorders, backend, driver, who) \
+            dt = p.src.dtype.name
+            x = to_device(src, p.desc.src_dims, self.layout, reorders, backend, driver, who, dt)
+            r = to_device(residual, p.desc.dst_dims, self.layout, reorders, backend, driver, who, dt) \
                 if residual is not None else None
-            return OnDevice(self.runner(x, r), self.layout, p.desc.dst_dims, self.reorders)
+            return OnDevice(self.runner(x, r), self.layout, p.desc.dst_dims, self.reorders, p.dst.dtype.name)
 
     return KgenConvBlock()
 
 
-def to_device(v, dims, layout: str, reorders, backend, driver: str, who: str):
+def to_device(v, dims, layout: str, reorders, backend, driver: str, who: str, dt: str = "f32"):
     """An activation as a DeviceTensor in `layout`: a kgen one reordered on the device if it is in
     another layout; a PyTorch one uploaded from a view (NCHW, or channels_last for nhwc) and reordered
     on the device for a blocked layout. Another shape or type than the example's is an `InputError`."""
@@ -306,17 +322,20 @@ def to_device(v, dims, layout: str, reorders, backend, driver: str, who: str):
     if isinstance(v, OnDevice):
         if v.dims != tuple(dims):
             raise InputError(f"{who}: input is {v.dims}, the plan has {tuple(dims)}")
-        return reorders(v.tensor, dims, "f32", v.layout, layout)
+        return reorders(v.tensor, dims, dt, v.layout, layout)
     if not isinstance(v, torch.Tensor) or tuple(v.shape) != tuple(dims) or v.dtype != torch.float32:
         got = tuple(v.shape) if isinstance(v, torch.Tensor) else type(v).__name__
         raise InputError(f"{who}: input {got} does not match the example's {tuple(dims)} float32 "
                          f"(the optimized module is specialized to its example)")
+    from ..layout import get_dtype
+    npdt = get_dtype(dt).np_dtype           # bf16: ml_dtypes' bfloat16, rounded to nearest even
+
     nd = v.dim()
     if layout == "nhwc" and nd in (4, 5):
         a = v.detach().permute(0, *range(2, nd), 1).contiguous().numpy()
-        return upload(a.reshape(-1), backend, driver)
-    buf = upload(v.detach().contiguous().numpy().reshape(-1), backend, driver)
-    return reorders(buf, dims, "f32", USER, layout)
+        return upload(a.reshape(-1).astype(npdt, copy=False), backend, driver)
+    buf = upload(v.detach().contiguous().numpy().reshape(-1).astype(npdt, copy=False), backend, driver)
+    return reorders(buf, dims, dt, USER, layout)
 
 
 def _make_segment(runners, tensors, inputs, outputs, reorders, backend, driver):
@@ -336,10 +355,11 @@ def _make_segment(runners, tensors, inputs, outputs, reorders, backend, driver):
             return f"{len(runners)} layers: {runners[0].layer.name} .. {runners[-1].layer.name}"
 
         def forward(self, *args):
-            devs = [to_device(a, tensors[t][0], lay, reorders, backend, driver, f"segment input {t}")
+            devs = [to_device(a, tensors[t][0], lay, reorders, backend, driver, f"segment input {t}", tensors[t][1])
                     for a, (t, lay) in zip(args, inputs)]
             outs = seg(*devs)
-            return tuple(OnDevice(o, seg.layouts[t], tensors[t][0], reorders) for o, t in zip(outs, outputs))
+            return tuple(OnDevice(o, seg.layouts[t], tensors[t][0], reorders, tensors[t][1])
+                         for o, t in zip(outs, outputs))
 
     return KgenSegment()
 
@@ -380,10 +400,10 @@ def _fuse_segments(gm, kgen_nodes: list, backend, driver, reorders, log) -> int:
         tensors, inputs, ext = {}, [], []
         for n, r in zip(run, runners):
             p = r.problem
-            tensors[r.layer.dst] = (tuple(p.desc.dst_dims), "f32")
+            tensors[r.layer.dst] = (tuple(p.desc.dst_dims), p.dst.dtype.name)
             for a, dims in zip(n.args, (p.desc.src_dims, p.desc.dst_dims)):
                 t, lay = origin(a)
-                tensors.setdefault(t, (tuple(dims), "f32"))
+                tensors.setdefault(t, (tuple(dims), p.src.dtype.name))
                 if a not in rset and a not in ext:
                     ext.append(a)
                     # a kgen activation arrives in its producer's layout; a PyTorch one in its first reader's
@@ -424,12 +444,12 @@ def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-c
     from .plan import Costs, baselines, evaluate, measure_costs, plan_network
 
     log = log or (lambda m: None)
-    if dtype not in TORCH_DTYPES:
+    if dtype not in DTYPES:
         raise UnsupportedError(f"optimize(dtype='{dtype}') is not implemented yet (implemented: "
-                               f"{', '.join(TORCH_DTYPES)}); bf16 and int8 models follow")
+                               f"{', '.join(DTYPES)}); int8 (static quantization) follows")
     b = get_backend(backend)
     drv = driver_for(b, driver)
-    imp = import_model(model, example_input, strict=strict, log=log)
+    imp = import_model(model, example_input, dtype=dtype, strict=strict, log=log)
     net = imp.net
     if measure:
         costs = measure_costs(net, b.name, driver=drv, layouts=layouts, rounds=rounds, jobs=jobs, log=log)
@@ -446,7 +466,7 @@ def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-c
             imp.skipped.append(why)
             blocks.remove(blk)
     if len(blocks) != len(imp.blocks):
-        net = _network(imp.gm, blocks, {n for blk in blocks for n in blk.nodes})
+        net = _network(imp.gm, blocks, {n for blk in blocks for n in blk.nodes}, dtype)
     if assignment is not None:
         lay = {l.name: assignment for l in net.layers} if isinstance(assignment, str) else dict(assignment)
         plan = evaluate(net, lay, costs, "forced")
