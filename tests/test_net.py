@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from generator.errors import KgenError, ProblemError
+from generator.errors import KgenError
 from generator.cli.main import main
 from generator.net import load_network, parse_network, random_parameters
 from generator.net.execute import CompiledNetwork

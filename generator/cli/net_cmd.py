@@ -19,7 +19,6 @@ baselines and PyTorch eager (NCHW and channels_last) end to end in one run.
 """
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 

@@ -40,8 +40,8 @@ class LayerRunner:
         self.kernel.prepare(p.wei.to_physical(np.asarray(layer.weights, p.wei.dtype.np_dtype).reshape(p.wei.dims)))
         self.bias = None
         if p.bias:
-            b = layer.bias if layer.bias is not None else np.zeros(p.desc.oc, np.float32)
-            self.bias = self.kernel.upload(np.asarray(b, np.float32).astype(self.kernel._bias(b)[0].dtype))
+            (b,) = self.kernel._bias(layer.bias)          # checked, in the bias data type (zeros if none)
+            self.bias = self.kernel.upload(b)
 
     @property
     def problem(self):

@@ -22,7 +22,6 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ProblemError
-from ..layout import MemoryDesc
 from ..problem.attr import Sum
 from ..problem.conv import ConvProblem, torch_wei_dims
 
@@ -193,6 +192,3 @@ def random_parameters(net: Network, seed: int = 0) -> Network:
             layer.bias = rng.integers(-4, 5, p.desc.oc).astype(np.float32)
     return net
 
-
-def plain(desc_dims, dt: str) -> MemoryDesc:
-    return MemoryDesc(desc_dims, dt, "abx")

@@ -22,8 +22,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..select.candidates import DEFAULT_LAYOUTS, layout_tag
-from .graph import Boundary, ConvLayer, Network
+from ..select.candidates import DEFAULT_LAYOUTS, layout_name, layout_tag
+from .graph import ConvLayer, Network
 
 #: the layout the caller's arrays are in at the network's edges (NumPy / PyTorch contiguous)
 USER = "nchw"
@@ -79,18 +79,8 @@ def candidate_layouts(layer: ConvLayer, layouts: list[str] | None = None) -> lis
     graph line fixed (--stag / --dtag)."""
     p = layer.problem
     if not p.src.is_any:
-        return [_layout_name(p.src.tag, p.desc.ndims)]
+        return [layout_name(p.src.tag, p.desc.ndims)]
     return list(layouts or DEFAULT_LAYOUTS.get(p.src.dtype.name, ("nchw", "nhwc")))
-
-
-def _layout_name(tag: str, ndims: int) -> str:
-    """A tag as the planner's layout name (aBcd16b -> nChw16c); a tag with no name stays itself."""
-    from ..layout import parse_tag
-    canon = parse_tag(tag, ndims).tag()
-    for name in ("nchw", "nhwc", "nChw16c", "nChw8c", "NCHW4", "NCHW32"):
-        if parse_tag(layout_tag(name, ndims), ndims).tag() == canon:
-            return name
-    return tag
 
 
 def _last_reads(net: Network) -> dict[str, int]:
@@ -283,7 +273,7 @@ def measure_costs(net: Network, backend: str = "llvm-cpu", *, driver: str | None
     if n_todo:
         log(f"measuring {len(todo_conv)} layer kernels and {len(todo_re)} reorders on {drv} "
             f"({len(costs.conv) + len(costs.reorder)} figures from the table)")
-    fns, where = {}, {}
+    fns = {}
     done = [0]
 
     def build_conv(item):

@@ -114,7 +114,7 @@ def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver
         else:
             fns["IREE whole model"] = whole
     else:
-        r.notes.append(f"IREE on the whole model: measured in f32 only")
+        r.notes.append("IREE on the whole model: measured in f32 only")
     if dtype != "f32":
         r.notes.append(f"PyTorch runs the model in {dtype} (model.to({tdt}), input too); kgen's blocks compute in "
                        f"{dtype}, the rest of the model in float32")

@@ -18,8 +18,6 @@ reorders a blocked one first. The module is specialized to the example's shapes:
 """
 from __future__ import annotations
 
-import dataclasses
-import math
 import operator
 from dataclasses import dataclass, field
 from typing import Callable
@@ -28,7 +26,7 @@ import numpy as np
 
 from ..errors import InputError, UnsupportedError
 from .graph import Boundary, ConvLayer, Network
-from .plan import USER, Plan
+from .plan import USER
 
 #: optimize()'s data types: the kgen data type of the conv blocks' activations and weights. The model
 #: stays float32 around them: activations convert on their way in and out (rounded to nearest even),
@@ -474,9 +472,8 @@ def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-c
         plan = plan_network(net, costs, layouts)
     else:
         from ..select import heuristic_layouts
-        from .plan import _layout_name
-        lay = {l.name: _layout_name(heuristic_layouts(l.problem, b.name)[0].replace("axb", "nhwc").replace("abx", "nchw"),
-                                    l.problem.desc.ndims) for l in net.layers}
+        from ..select.candidates import layout_name
+        lay = {l.name: layout_name(heuristic_layouts(l.problem, b.name)[0], l.problem.desc.ndims) for l in net.layers}
         plan = evaluate(net, lay, costs, "heuristic")
     reorders = Reorders(b, drv)
     gm = imp.gm

@@ -28,6 +28,17 @@ def layout_tag(layout: str, ndims: int) -> str:
     return tags[ndims - 3] if tags else layout
 
 
+def layout_name(tag: str, ndims: int) -> str:
+    """The inverse of `layout_tag`: a tag of an `ndims`-dim tensor as a layout name (aBcd16b, acdb ->
+    nChw16c, nhwc; the meta tags axb, abx too); a tag with no name stays itself."""
+    from ..layout import parse_tag
+    canon = parse_tag(tag, ndims).tag()
+    for name, tags in _SPATIAL_TAGS.items():
+        if 3 <= ndims <= 5 and parse_tag(tags[ndims - 3], ndims).tag() == canon:
+            return name
+    return tag
+
+
 @dataclass
 class Candidate:
     variant: str
