@@ -16,7 +16,13 @@ The flag sets are the ones verified in IREE_NOTES.md sections 3 and 4 for IREE 3
   ``vp_android_baseline_2022`` gave silently wrong f16 results, targets without ``dp4xi8toi32`` wrong
   i8 results, and ``valhall4`` (subgroup 16) wrong sums in every contraction IREE lowers with a
   subgroup reduction (Winograd's batched GEMM over 16+ channels, spatial-pack tile convs over 32+
-  channels: errors of tens on small integers), because lavapipe's subgroups are 8 wide.
+  channels: errors of tens on small integers), because lavapipe's subgroups are 8 wide. Workgroups
+  are capped at 64 = 8 x 8 threads: IREE's reduction combines the subgroups' partial sums in one
+  subgroup, so with more than 8 subgroups some partials were dropped (one output reducing 32 x 16
+  values, ``g1mb1ic32id16oc1od1kd16pd0``, was off by 1484 with up to 512 threads; reductions of a
+  multiple of 256 values went wrong, others not; the cap fixes those). Longer reductions into one output
+  are still wrong on lavapipe, with any workgroup or subgroup setting tried (32 x 96 values and more:
+  ``g1mb1ic32id96oc1od1kd96pd0`` off by 15720; 32 x 64 is right); not isolated yet.
 - ``cuda`` uses ``sm_80``: IREE 3.13 has no Hopper entry in its target table, and the PTX it embeds
   for sm_80 is JIT-compiled by the driver on newer GPUs.
 
@@ -284,7 +290,7 @@ BACKENDS: dict[str, Backend] = {
                 '#iree_gpu.target<arch = "", features = "spirv:v1.6,cap:Shader", wgp = <compute = '
                 'fp32|fp16|int32|int16|int8, storage = b64|b32|b16|b8, subgroup = shuffle|arithmetic, '
                 'dot = dp4xi8toi32, mma = [], subgroup_size_choices = [8], max_workgroup_sizes = '
-                '[512, 512, 512], max_thread_count_per_workgroup = 512, max_workgroup_memory_bytes '
+                '[64, 64, 64], max_thread_count_per_workgroup = 64, max_workgroup_memory_bytes '
                 '= 32768, max_workgroup_counts = [65535, 65535, 65535]>>}>'),
             target_device="vulkan",
         ),
