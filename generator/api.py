@@ -347,13 +347,18 @@ class ConvKernel:
         trip, `generator.net`), the bias a DeviceTensor uploaded once (`upload`). Returns the destination
         buffer as a DeviceTensor (``.to_numpy()`` reads it)."""
         from .runtime import DeviceTensor
+        if self._run is None:
+            raise UnsupportedError("a convolution with a depthwise post-op is two modules: it has no invoke()/upload()")
         if self._wei is None:
             raise InputError("call prepare(weights) before running the convolution")
         p = self.problem
 
         def checked(name: str, v, desc):
             if isinstance(v, DeviceTensor):
-                if v.shape != (desc.buffer_len,) or v.dtype != desc.buffer_dtype:
+                # the runtime hands u8 results back as signless i8: the same bytes
+                same = v.dtype == desc.buffer_dtype or (v.dtype.kind in "iu" and desc.buffer_dtype.kind in "iu"
+                                                        and v.dtype.itemsize == desc.buffer_dtype.itemsize)
+                if v.shape != (desc.buffer_len,) or not same:
                     raise InputError(f"{name} is a device tensor {v.dtype}{list(v.shape)}, expected "
                                      f"{desc.buffer_dtype}[{desc.buffer_len}] ({desc.format_name()})")
                 return v
@@ -366,6 +371,8 @@ class ConvKernel:
 
     def upload(self, array: np.ndarray):
         """`array` on this kernel's device (a DeviceTensor for `invoke`: a bias, a constant input)."""
+        if self._run is None:
+            raise UnsupportedError("a convolution with a depthwise post-op is two modules: it has no invoke()/upload()")
         return self._run.upload(np.ascontiguousarray(array))
 
     def bind(self, src: np.ndarray, bias=None, **attrs) -> BoundCall:
@@ -425,6 +432,7 @@ class FusedDwConvKernel(ConvKernel):
         self.choice, self.flags, self.driver = self.first.choice or layout_choice, self.first.flags, self.first.driver
         self.artifact = self.first.artifact
         self.problem = dataclasses.replace(problem, alg=self.first.problem.alg)
+        self._run = None
         self._wei = None
         self._dw_wei = None
 

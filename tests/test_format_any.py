@@ -45,6 +45,7 @@ def test_any_descriptor_has_dims_and_type_but_no_layout():
             getattr(d, physical)
     with pytest.raises(FormatError, match="any"):
         d.to_physical(np.zeros(d.dims))
+    assert not hasattr(d, "strides") and getattr(d, "blocks", None) is None   # hasattr works on it
     with pytest.raises(FormatError, match="takes no strides"):
         MemoryDesc((2, 3), "f32", "any", strides=(3, 1))
 

@@ -52,6 +52,12 @@ def test_text_form_names_tensors_inputs_and_outputs():
     ("c1 x -> a +x mb1ic8ih10oc8oh10kh3ph1", "no sum post-op"),
     ("c1 x -> a --dt=f64 mb1ic8ih10oc16oh10kh3ph1", "network:1"),
     ("", "no layers"),
+    ("c1 x -> a --dtag=nhwc mb1ic8ih10oc16oh10kh3ph1", "write --stag and --dtag alike"),
+    ("c1 x -> a --stag=nchw --dtag=nhwc mb1ic8ih10oc16oh10kh3ph1", "write --stag and --dtag alike"),
+    ("c1 x -> a --attr-post-ops=add:f32:per_oc mb1ic8ih10oc16oh10kh3ph1", "eltwise and sum post-ops"),
+    ("c1 x -> a --attr-scales=src:common:2 mb1ic8ih10oc16oh10kh3ph1", "no scales"),
+    ("c1 x -> a mb1ic8ih10oc16oh10kh3ph1\nc1 a -> b mb1ic16ih10oc16oh10kh3ph1", "two nodes are named c1"),
+    ("c1 x -> a 'mb1ic8ih10oc16oh10kh3ph1", "quotation"),
 ])
 def test_text_form_errors(text, match):
     with pytest.raises(KgenError, match=match):
@@ -117,6 +123,42 @@ def test_plan_is_the_exact_optimum_and_never_worse_than_the_baselines(seed):
     # the reorders it reports are the ones its layouts force, edges included
     again = evaluate(net, plan.layouts, costs, "again")
     assert [(r.tensor, r.src, r.dst) for r in again.reorders] == [(r.tensor, r.src, r.dst) for r in plan.reorders]
+
+
+def test_a_residual_from_outside_is_an_input():
+    net = parse_network("c1 x -> a +r --attr-post-ops=sum mb1ic8ih6oc8oh6kh1ph0")
+    assert net.inputs == ["x", "r"] and net.tensors["r"] == ((1, 8, 6, 6), "f32")
+
+
+def test_search_without_a_finite_plan_is_a_typed_error_and_a_wide_one_keeps_a_beam(monkeypatch):
+    from generator.errors import UnsupportedError
+    from generator.net import plan as planmod
+    net = parse_network(BLOCK)
+    costs = Costs(conv={(l.name, lay): 1.0 for l in net.layers for lay in ("nchw", "nhwc")})
+    with pytest.raises(UnsupportedError, match="no plan has a finite"):
+        plan_network(net, costs, ["nhwc"])              # no reorder measured from the plain input
+    for dims, dt in set(net.tensors.values()):
+        for a, b in itertools.permutations(("nchw", "nhwc"), 2):
+            costs.reorder[(dims, dt, a, b)] = 0.5
+    exact = plan_network(net, costs, ["nchw", "nhwc"])
+    assert exact.exact
+    monkeypatch.setattr(planmod, "MAX_STATES", 1)
+    beam = plan_network(net, costs, ["nchw", "nhwc"])
+    assert not beam.exact and beam.total_s >= exact.total_s
+
+
+@pytest.mark.parametrize("segments", [True, False])
+def test_an_int8_network_chains_u8_activations(segments):
+    net = random_parameters(parse_network(
+        "c1 x -> a --dt=u8:s8:u8 --attr-post-ops=relu mb1ic16ih6oc32oh6kh3ph1\n"
+        "c2 a -> b --dt=u8:s8:u8 mb1ic32ih6oc32oh6kh1ph0\n"
+        "c3 b -> c +a --dt=u8:s8:u8 --attr-post-ops=sum mb1ic32ih6oc32oh6kh1ph0"), SEED)
+    plan = evaluate(net, {"c1": "nhwc", "c2": "nchw", "c3": "nhwc"}, Costs(), "forced")
+    compiled = CompiledNetwork(net, plan, segments=segments)
+    x = np.random.default_rng(SEED).integers(0, 5, (1, 16, 6, 6)).astype(np.uint8)
+    out = compiled({"x": x}, keep=True)
+    assert out["c"].dtype == np.uint8 and out["c"].any()
+    assert check_layers(compiled, out) == 0.0, f"seed {SEED}"
 
 
 def test_a_fixed_layout_in_the_graph_is_kept():

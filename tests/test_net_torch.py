@@ -159,6 +159,28 @@ def test_a_conv_kgen_cannot_run_stays_in_pytorch_with_one_warning():
         optimize(m, x, measure=False, strict=True)
 
 
+class Shared(nn.Module):
+    """One conv module called twice, and a parameter used directly (a get_attr node)."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv2d(8, 8, 3, padding=1)
+        self.scale = nn.Parameter(torch.full((1, 8, 1, 1), 0.5))
+
+    def forward(self, x):
+        return self.c(torch.relu(self.c(x))) * self.scale
+
+
+def test_a_module_called_twice_and_a_parameter_in_forward():
+    torch.manual_seed(SEED)
+    m, x = Shared().eval(), torch.randn(1, 8, 6, 6)
+    om = optimize(m, x, measure=False, assignment="nhwc")
+    names = [l.name for l in om.kgen_network.layers]
+    assert len(names) == 2 and len(set(names)) == 2
+    with torch.inference_mode():
+        assert _close(om(x), m(x)) < 1e-5
+
+
 class Branchy(nn.Module):
     def forward(self, x):
         if x.sum() > 0:                 # data-dependent control flow: torch.fx cannot trace it

@@ -2,10 +2,10 @@
 usual) side by side, and one function that calls them in order (`templates/segment.mlir.j2`), so a
 run of layers costs one invocation instead of one per layer.
 
-Each kernel's text is kept as rendered; only its module-level names are made unique: its `!type`
-aliases and its private symbols (custom dispatches' executables) get a per-kernel prefix, its public
-functions keep their names (they encode every parameter, so two kernels with one name are the same
-kernel and are included once).
+Each kernel's text is kept as rendered (without its header, so its types are spelled out); only its
+module-level names are made unique: its private symbols (custom dispatches' executables), and its
+`!type` aliases if it has any, get a per-kernel prefix; its public functions keep their names (they
+encode every parameter, so two kernels with one name are the same kernel and are included once).
 """
 from __future__ import annotations
 

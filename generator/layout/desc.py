@@ -583,6 +583,11 @@ class MemoryDesc:
         return "\n".join(lines)
 
 
+class NoLayoutError(FormatError, AttributeError):
+    """What an `AnyDesc` raises when asked for anything physical: a `FormatError` (one line from the
+    CLI), and an AttributeError, so that ``hasattr`` and ``getattr(d, name, default)`` work on it."""
+
+
 class AnyDesc:
     """oneDNN's ``format_tag::any``: dims and a data type whose layout a convolution chooses.
 
@@ -623,8 +628,8 @@ class AnyDesc:
     def __getattr__(self, name: str):
         if name.startswith("__"):
             raise AttributeError(name)
-        raise FormatError(f"format 'any' has no layout yet ({name} asked of {self!r}): build the kernel and read "
-                          f"the layout it chose from kernel.problem")
+        raise NoLayoutError(f"format 'any' has no layout yet ({name} asked of {self!r}): build the kernel and read "
+                            f"the layout it chose from kernel.problem")
 
     def __eq__(self, other) -> bool:
         return isinstance(other, AnyDesc) and (self.dims, self.dtype.name) == (other.dims, other.dtype.name)

@@ -138,7 +138,7 @@ class CompiledNetwork:
             dims, dt = net.tensors[t]
             x, lay = have[t]
             desc = self.reorders.desc(dims, dt, lay)
-            out[t] = desc.from_physical(x.to_numpy())
+            out[t] = desc.from_physical(x.to_numpy().view(desc.buffer_dtype))   # IREE gives u8 back as i8
         return out
 
 
@@ -207,7 +207,10 @@ class SegmentRunner:
         for t in outputs:
             sb.result(have[(t, self.layouts[t])])
         self.mlir = sb.render()
-        self.artifact = compile_mlir(self.mlir, backend, name="segment", timeout=3600)
+        # the layers' flag set when they share one (what they were measured with), else the backend's
+        flag_sets = {r.kernel.flags for r in runners}
+        flags = backend.flag_set(flag_sets.pop()) if len(flag_sets) == 1 else ()
+        self.artifact = compile_mlir(self.mlir, backend, extra_flags=flags, name="segment", timeout=3600)
         self._fn = LoadedModule(self.artifact.path, backend, driver).function("segment")
 
     def __call__(self, *inputs) -> tuple:

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import ProblemError
-from ..problem.attr import Sum
+from ..errors import ProblemError, UnsupportedError
+from ..problem.attr import Eltwise, Sum
 from ..problem.conv import ConvProblem, torch_wei_dims
 
 
@@ -88,6 +88,10 @@ class Network:
 
     def check(self) -> "Network":
         """Every tensor written once before it is read, dims and types matching; `ProblemError` else."""
+        names = [n.name for n in self.nodes]
+        dup = next((x for x in names if names.count(x) > 1), None)
+        if dup is not None:
+            raise ProblemError(f"{self.name}: two nodes are named {dup}")
         written = set(self.inputs)
         for t in self.inputs:
             if t not in self.tensors:
@@ -144,11 +148,17 @@ def parse_network(text: str, name: str = "network") -> Network:
         where = f"{name}:{lineno}"
         if not m:
             raise ProblemError(f"{where}: cannot read '{line}' ({GRAPH_FORMAT})")
-        args = shlex.split(m["rest"])
-        if not any(a.startswith("--stag=") for a in args):
-            args.insert(0, "--stag=any")
-        if not any(a.startswith("--dtag=") for a in args):
-            args.insert(0, "--dtag=any")
+        try:
+            args = shlex.split(m["rest"])
+        except ValueError as e:
+            raise ProblemError(f"{where}: {e} in '{m['rest']}'") from None
+        tags = {k: a.split("=", 1)[1] for a in args for k in ("--stag", "--dtag") if a.startswith(k + "=")}
+        if len(tags) == 1 or (len(tags) == 2 and tags["--stag"] != tags["--dtag"]):
+            # the planner gives a layer one layout, its source's and its destination's
+            raise ProblemError(f"{where}: a layer has one layout: write --stag and --dtag alike, or neither "
+                               f"(the planner chooses)")
+        if not tags:
+            args[:0] = ["--stag=any", "--dtag=any"]
         try:
             cases = list(parse_conv_args(args))
             if len(cases) != 1:
@@ -156,10 +166,14 @@ def parse_network(text: str, name: str = "network") -> Network:
             p = conv_problem(cases[0])
         except KgenError as e:
             raise type(e)(f"{where}: {e}") from None
+        if p.scales or p.zero_points or any(not isinstance(op, (Sum, Eltwise)) for op in p.post_ops):
+            raise UnsupportedError(f"{where}: a network layer takes eltwise and sum post-ops (no scales, zero "
+                                   f"points, binary, prelu or dw post-ops yet)")
         if p.alg == "direct" and not any(a.startswith("--alg=") for a in args):
             p = dataclasses.replace(p, alg="auto")     # the planner's choice unless the line names one
         layer = ConvLayer(m["name"], p, m["src"], m["dst"], m["res"])
-        for t, dims, dt in ((layer.src, p.desc.src_dims, p.src.dtype.name), (layer.dst, p.desc.dst_dims, p.dst.dtype.name)):
+        for t, dims, dt in ((layer.src, p.desc.src_dims, p.src.dtype.name), (layer.dst, p.desc.dst_dims, p.dst.dtype.name),
+                            *(((layer.residual, p.desc.dst_dims, p.dst.dtype.name),) if layer.residual else ())):
             tensors.setdefault(t, (tuple(dims), dt))
         nodes.append(layer)
     if not nodes:

@@ -18,7 +18,7 @@ def torchvision_model(name: str, log: Callable[[str], None] | None = None):
     try:
         import torchvision.models as tvm
         fn = getattr(tvm, name, None)
-        if fn is None:
+        if fn is None or name not in tvm.list_models():
             raise UnsupportedError(f"torchvision has no model '{name}'")
         return fn(weights=None)
     except (ImportError, RuntimeError, OSError) as e:

@@ -27,6 +27,8 @@ from .graph import ConvLayer, Network
 
 #: the layout the caller's arrays are in at the network's edges (NumPy / PyTorch contiguous)
 USER = "nchw"
+#: the most DP states kept per step: 3 layouts ^ 7 live tensors (ResNet has 3 live at most)
+MAX_STATES = 3 ** 7
 
 
 def torch_view_free(layout: str, ndims: int) -> bool:
@@ -63,6 +65,7 @@ class Plan:
     conv_s: dict[str, float]
     reorders: list[Reorder]
     kernels: dict[str, str] = field(default_factory=dict)
+    exact: bool = True          # False: the search kept a beam of states (`MAX_STATES`), not all
 
     @property
     def total_s(self) -> float:
@@ -132,8 +135,10 @@ def evaluate(net: Network, layouts: dict[str, str], costs: Costs, name: str) -> 
 
 
 def plan_network(net: Network, costs: Costs, layouts: list[str] | None = None) -> Plan:
-    """The assignment of layouts with the least measured total (exact DP over live-tensor layouts)."""
+    """The assignment of layouts with the least measured total: exact DP over live-tensor layouts, a
+    beam of the `MAX_STATES` cheapest states where more tensors are live at once (`Plan.exact` False)."""
     last = _last_reads(net)
+    beamed = False
     # state: ((tensor, layout), ...) of the live tensors -> (cost, layouts chosen so far)
     states: dict[tuple, tuple[float, tuple]] = {tuple(sorted((t, USER) for t in net.inputs)): (0.0, ())}
     for i, n in enumerate(net.nodes):
@@ -165,6 +170,9 @@ def plan_network(net: Network, costs: Costs, layouts: list[str] | None = None) -
                 keep({**where, **{t: _boundary_out(fmt, net.tensors[t][0]) for t in n.outputs}}, cost + c, path + (None,))
         if not nxt:
             raise _no_plan(n)
+        if len(nxt) > MAX_STATES:       # many live tensors (a DenseNet concat): keep the cheapest states
+            beamed = True
+            nxt = dict(sorted(nxt.items(), key=lambda kv: kv[1][0])[:MAX_STATES])
         states = nxt
     best, best_path = math.inf, None
     for state, (cost, path) in states.items():
@@ -174,8 +182,13 @@ def plan_network(net: Network, costs: Costs, layouts: list[str] | None = None) -
                 cost += costs.reorder_s(dims, dt, lay, USER)
         if cost < best:
             best, best_path = cost, path
+    if best_path is None:
+        from ..errors import UnsupportedError
+        raise UnsupportedError("no plan has a finite measured cost (a reorder or a kernel every plan needs failed)")
     chosen = {n.name: lay for n, lay in zip(net.nodes, best_path) if isinstance(n, ConvLayer)}
-    return evaluate(net, chosen, costs, "plan")
+    plan = evaluate(net, chosen, costs, "plan")
+    plan.exact = not beamed
+    return plan
 
 
 def _boundary_out(fmt: str | None, dims) -> str:
@@ -192,7 +205,9 @@ def _no_plan(n):
 def baselines(net: Network, costs: Costs, layouts: list[str] | None = None) -> list[Plan]:
     """The two plans the planner is compared with: every layer in plain NCHW, and every layer in its
     own fastest layout with the reorders that forces."""
-    nchw = {n.name: ("nchw" if (n.name, "nchw") in costs.conv else candidate_layouts(n, layouts)[0]) for n in net.layers}
+    nchw = {n.name: ("nchw" if (n.name, "nchw") in costs.conv else
+                     next((lay for lay in candidate_layouts(n, layouts) if (n.name, lay) in costs.conv),
+                          candidate_layouts(n, layouts)[0])) for n in net.layers}
     own = {n.name: min(candidate_layouts(n, layouts), key=lambda lay: costs.conv.get((n.name, lay), math.inf))
            for n in net.layers}
     return [evaluate(net, nchw, costs, "all NCHW"), evaluate(net, own, costs, "per-layer best")]
@@ -200,8 +215,10 @@ def baselines(net: Network, costs: Costs, layouts: list[str] | None = None) -> l
 
 # ------------------------------------------------------------------------------------------ measuring
 def _time_key(backend: str, driver: str, kind: str, name: str) -> str:
+    """A measured time's key: the kgen version too, since a new version may generate other kernels."""
     from ..compile.cache import host_cpu_id
-    return f"time|{backend}|{host_cpu_id()}|{driver}|{kind}|{name}"
+    from ..version import __version__
+    return f"time|{__version__}|{backend}|{host_cpu_id()}|{driver}|{kind}|{name}"
 
 
 def layer_problem(layer: ConvLayer, layout: str, backend: str):
@@ -253,10 +270,12 @@ def measure_costs(net: Network, backend: str = "llvm-cpu", *, driver: str | None
                 costs.conv[(layer.name, lay)] = known[key]["seconds"]
             else:
                 todo_conv.setdefault(key, []).append((layer.name, lay, p, flags))
-    shapes = {}
-    for t, (dims, dt) in net.tensors.items():
-        if len(dims) >= 3:
-            shapes[(tuple(dims), dt)] = None
+    shapes = {}                     # the tensors conv layers read or write (a reorder applies to those)
+    for layer in net.layers:
+        for t in (*layer.inputs, layer.dst):
+            dims, dt = net.tensors[t]
+            if 3 <= len(dims) <= 5:
+                shapes[(tuple(dims), dt)] = None
     all_lays = sorted({lay for layer in net.layers for lay in candidate_layouts(layer, layouts)} | {USER})
     todo_re = {}
     for dims, dt in shapes:

@@ -215,7 +215,9 @@ def import_model(model, example_input, *, dtype: str = "f32", strict: bool = Fal
             skipped.append(why)
             continue
         layer.dst = cur.name
-        layer.name = str(node.target)
+        # the module's name; a module called twice gets one layer per call
+        taken = {b.layer.name for b in blocks}
+        layer.name = str(node.target) if str(node.target) not in taken else f"{node.target}@{node.name}"
         blocks.append(Block(node, cur, chain, node.args[0], residual, layer))
         absorbed.update(chain)
     net = _network(gm, blocks, absorbed, dtype)
@@ -238,7 +240,7 @@ def _network(gm, blocks: list[Block], absorbed: set, dtype: str = "f32") -> Netw
             outputs = [a.name for a in _flat_nodes(n.args) if a.name in tensors]
         elif n in by_out:
             nodes.append(by_out[n].layer)
-        elif n not in absorbed and n.op in ("call_module", "call_function", "call_method"):
+        elif n not in absorbed and n.op in ("call_module", "call_function", "call_method", "get_attr"):
             ins = tuple(dict.fromkeys(a.name for a in _flat_nodes((n.args, n.kwargs)) if a.name in tensors))
             if ins or shape is not None:
                 nodes.append(Boundary(n.name, ins, (n.name,) if shape is not None else ()))
@@ -454,6 +456,8 @@ def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-c
     else:
         costs = Costs()
     blocks = list(imp.blocks)
+    if isinstance(assignment, dict):          # a layer the assignment leaves out stays in PyTorch
+        blocks = [blk for blk in blocks if blk.layer.name in assignment]
     # a layer no kernel ran for in any layout stays in PyTorch (warned), or strict mode fails
     for blk in list(blocks):
         if measure and not any(k[0] == blk.layer.name for k in costs.conv):
