@@ -76,7 +76,25 @@ def _check_dims(dims: Sequence[int]) -> tuple[int, ...]:
     return out
 
 
-class MemoryDesc:
+class _Shaped:
+    """What any descriptor has: logical dims (and so a rank and an element count)."""
+    __slots__ = ()
+
+    @property
+    def ndims(self) -> int:
+        return len(self.dims)
+
+    @property
+    def nelems(self) -> int:
+        """Number of logical elements (product of dims)."""
+        return math.prod(self.dims)
+
+    @property
+    def is_zero_volume(self) -> bool:
+        return self.nelems == 0
+
+
+class MemoryDesc(_Shaped):
     """Logical dims in canonical order, a data type and a physical format.
 
     `format` is a tag (``nchw``, ``nChw16c``, ``aBcd16b``, ``NCHW4``, ``OIHW16i16o``, ...); or pass
@@ -152,10 +170,6 @@ class MemoryDesc:
 
     # ------------------------------------------------------------------ structure
     @property
-    def ndims(self) -> int:
-        return len(self.dims)
-
-    @property
     def blocks(self) -> tuple[tuple[int, int], ...]:
         """Inner blocks as (dim, size), outermost first (oneDNN's inner_idxs / inner_blks)."""
         return self.blocking.blocks
@@ -187,15 +201,6 @@ class MemoryDesc:
     @property
     def is_blocked(self) -> bool:
         return bool(self.blocks)
-
-    @property
-    def nelems(self) -> int:
-        """Number of logical elements (product of dims)."""
-        return math.prod(self.dims)
-
-    @property
-    def is_zero_volume(self) -> bool:
-        return self.nelems == 0
 
     @property
     def span(self) -> int:
@@ -588,7 +593,7 @@ class NoLayoutError(FormatError, AttributeError):
     CLI), and an AttributeError, so that ``hasattr`` and ``getattr(d, name, default)`` work on it."""
 
 
-class AnyDesc:
+class AnyDesc(_Shaped):
     """oneDNN's ``format_tag::any``: dims and a data type whose layout a convolution chooses.
 
     ``MemoryDesc(dims, dt, "any")`` builds one. It has no buffer: the kernel built from a problem
@@ -606,18 +611,6 @@ class AnyDesc:
     def __init__(self, dims: Sequence[int], dtype: "str | DataType" = "f32"):
         self.dims = _check_dims(dims)
         self.dtype = get_dtype(dtype)
-
-    @property
-    def ndims(self) -> int:
-        return len(self.dims)
-
-    @property
-    def nelems(self) -> int:
-        return math.prod(self.dims)
-
-    @property
-    def is_zero_volume(self) -> bool:
-        return self.nelems == 0
 
     def with_dtype(self, dtype: "str | DataType") -> "AnyDesc":
         return AnyDesc(self.dims, dtype)

@@ -22,6 +22,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable
 
+import numpy as np
+
 from ..select.candidates import DEFAULT_LAYOUTS, layout_name, layout_tag
 from .graph import ConvLayer, Network
 
@@ -308,9 +310,12 @@ def measure_costs(net: Network, backend: str = "llvm-cpu", *, driver: str | None
             log(f"  {users[0][0]} in {users[0][1]}: {e}")
             return key, None
         finally:
-            done[0] += 1
-            if done[0] % 10 == 0:
-                log(f"  built {done[0]}/{n_todo}")
+            progress()
+
+    def progress() -> None:
+        done[0] += 1
+        if done[0] % 10 == 0:
+            log(f"  built {done[0]}/{n_todo}")
 
     def build_reorder(item):
         key, (dims, dt, a, c) = item
@@ -318,15 +323,12 @@ def measure_costs(net: Network, backend: str = "llvm-cpu", *, driver: str | None
             src = MemoryDesc(dims, dt, layout_tag(a, len(dims)))
             dst = MemoryDesc(dims, dt, layout_tag(c, len(dims)))
             k = ReorderKernel([_reorder_problem(src, dst)], b, driver=drv)
-            import numpy as np
             return key, k.bind(np.zeros(src.buffer_len, src.buffer_dtype))
         except KgenError as e:
             log(f"  reorder {a}->{c} {'x'.join(map(str, dims))}: {e}")
             return key, None
         finally:
-            done[0] += 1
-            if done[0] % 10 == 0:
-                log(f"  built {done[0]}/{n_todo}")
+            progress()
 
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         for key, call in list(pool.map(build_conv, todo_conv.items())) + list(pool.map(build_reorder, todo_re.items())):

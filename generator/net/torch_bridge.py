@@ -180,16 +180,22 @@ def import_model(model, example_input, *, dtype: str = "f32", strict: bool = Fal
             users = list(n.users)     # a node another block took (its residual add) is not this block's
             return users[0] if len(users) == 1 and users[0] not in absorbed else None
 
+        def take_activation(cur):
+            """The block's output after the activation that is `cur`'s only user, if there is one."""
+            u = only_user(cur)
+            op = _eltwise(torch, None, u, modules) if u is not None else None
+            if op is None:
+                return cur
+            post_ops.append(op)
+            chain.append(u)
+            return u
+
         u = only_user(cur)
         if u is not None and u.op == "call_module" and isinstance(modules.get(u.target), bns):
             bn, cur = modules[u.target], u
             chain.append(u)
-            u = only_user(cur)
-        if u is not None and _eltwise(torch, None, u, modules) is not None:
-            post_ops.append(_eltwise(torch, None, u, modules))
-            cur = u
-            chain.append(u)
-            u = only_user(cur)
+        cur = take_activation(cur)
+        u = only_user(cur)
         if u is not None and not post_ops and _is_add(u):
             other = u.args[1] if u.args[0] is cur else u.args[0]
             if isinstance(other, fx.Node) and other is not cur and _shape(other) == _shape(cur):
@@ -197,11 +203,7 @@ def import_model(model, example_input, *, dtype: str = "f32", strict: bool = Fal
                 post_ops.append(Sum())
                 residual, cur = other, u
                 chain.append(u)
-                u = only_user(cur)
-                if u is not None and _eltwise(torch, None, u, modules) is not None:
-                    post_ops.append(_eltwise(torch, None, u, modules))
-                    cur = u
-                    chain.append(u)
+                cur = take_activation(cur)
         meta = node.meta.get("tensor_meta")
         try:
             if meta is None or meta.dtype != torch.float32:
