@@ -18,11 +18,11 @@ The flag sets are the ones verified in IREE_NOTES.md sections 3 and 4 for IREE 3
   subgroup reduction (Winograd's batched GEMM over 16+ channels, spatial-pack tile convs over 32+
   channels: errors of tens on small integers), because lavapipe's subgroups are 8 wide. Workgroups
   are capped at 64 = 8 x 8 threads: IREE's reduction combines the subgroups' partial sums in one
-  subgroup, so with more than 8 subgroups some partials were dropped (one output reducing 32 x 16
-  values, ``g1mb1ic32id16oc1od1kd16pd0``, was off by 1484 with up to 512 threads; reductions of a
-  multiple of 256 values went wrong, others not; the cap fixes those). Longer reductions into one output
-  are still wrong on lavapipe, with any workgroup or subgroup setting tried (32 x 96 values and more:
-  ``g1mb1ic32id96oc1od1kd96pd0`` off by 15720; 32 x 64 is right); not isolated yet.
+  subgroup, so with more than 8 subgroups some partials were dropped (one output reducing 32 x 16^3
+  values, ``g1mb1ic32id16oc1od1kd16pd0``, was off by 1484 with up to 512 threads; K = 16, 24, 48 are
+  right with the cap). Longer reductions into one output are still wrong on lavapipe, with every
+  workgroup and subgroup setting tried (32 x 96^3 = 28M values, ``g1mb1ic32id96oc1od1kd96pd0``: off by
+  15720 in every variant; 32 x 64^3 is right; llvm-cpu is right); not isolated yet.
 - ``cuda`` uses ``sm_80``: IREE 3.13 has no Hopper entry in its target table, and the PTX it embeds
   for sm_80 is JIT-compiled by the driver on newer GPUs.
 
