@@ -24,7 +24,7 @@ from .emit.target import RELAYOUT_FORMS
 from .errors import FormatError, InputError, UnsupportedError
 from .layout import MemoryDesc, get_dtype
 from .problem.reorder import Quant, ReorderProblem
-from .runtime import BoundCall, LoadedModule, driver_for
+from .runtime import BoundCall, DeviceTensor, LoadedModule, driver_for
 
 
 def _quant(q, ndims: int) -> Quant | None:
@@ -141,6 +141,16 @@ class ReorderKernel:
         (out,) = self._fn(*args)
         # the runtime knows only signless i8: give u8 results (and s4 / u4 packed bytes) their uint8 view
         return out.view(self.dst.buffer_dtype) if out.dtype != self.dst.buffer_dtype else out
+
+    def invoke(self, src):
+        """Run on the device and keep the result there: `src` a DeviceTensor (another kernel's result
+        on the same driver) or a NumPy buffer; returns the destination buffer as a DeviceTensor. For a
+        reorder without quantization arguments or a prior destination (`generator.net` chains these)."""
+        if self._fn is None:
+            raise InputError("a zero-volume reorder has nothing to run (no kernel was compiled)")
+        if self.problems[-1].needs_dst_init or any(p.quant_args for p in self.problems):
+            raise InputError(f"{self.name} takes quantization arguments or a prior destination: call it instead")
+        return self._fn.invoke(src)[0]
 
     def bind(self, src: np.ndarray, *, dst_init: np.ndarray | None = None, **quant) -> BoundCall:
         """The fast call path: `src` (and any quantization arguments) uploaded and packed once;
@@ -262,6 +272,14 @@ class ConvKernel:
         self.problem.wei.check_buffer(wei)
         self._wei = self._prepare.invoke(np.ascontiguousarray(wei))
 
+    @property
+    def prepared(self) -> tuple:
+        """What prepare() left on the device (the packed weights, and their compensation where the
+        variant has one), as the convolution function takes them after the source."""
+        if self._wei is None:
+            raise InputError("call prepare(weights) first")
+        return self._wei
+
     def _bias(self, bias) -> list:
         p = self.problem
         if not p.bias:
@@ -305,7 +323,7 @@ class ConvKernel:
         for name, _, op in p.post_op_inputs():
             v = given.pop(name, None)
             desc = p.input_desc(name)
-            if on_device is not None and v is not None and not isinstance(v, np.ndarray) and hasattr(v, "view"):
+            if on_device is not None and isinstance(v, DeviceTensor):
                 out.append(on_device(name, v, desc))
                 continue
             if v is None:
@@ -346,7 +364,6 @@ class ConvKernel:
         may be `DeviceTensor`s (another kernel's results on the same driver: chained with no host round
         trip, `generator.net`), the bias a DeviceTensor uploaded once (`upload`). Returns the destination
         buffer as a DeviceTensor (``.to_numpy()`` reads it)."""
-        from .runtime import DeviceTensor
         if self._run is None:
             raise UnsupportedError("a convolution with a depthwise post-op is two modules: it has no invoke()/upload()")
         if self._wei is None:

@@ -18,10 +18,9 @@ from typing import Callable
 import numpy as np
 
 from ..errors import InputError
-from ..layout import MemoryDesc
-from ..select.candidates import layout_tag
+from ..layout import get_dtype
 from .graph import ConvLayer, Network
-from .plan import USER, Plan
+from .plan import USER, Plan, reorder_problem, tensor_desc
 
 
 class LayerRunner:
@@ -59,21 +58,16 @@ class Reorders:
         self.backend, self.driver = backend, driver
         self._kernels: dict = {}
 
-    def desc(self, dims, dt: str, layout: str) -> MemoryDesc:
-        return MemoryDesc(dims, dt, layout_tag(layout, len(dims)) if len(dims) >= 3 else "abx")
-
     def __call__(self, x, dims, dt: str, a: str, b: str):
         """`x` (a DeviceTensor or a NumPy buffer in layout `a`) as a DeviceTensor in layout `b`."""
         if a == b:
             return x
-        from ..api import ReorderKernel, make_problem
+        from ..api import ReorderKernel
         key = (tuple(dims), dt, a, b)
         k = self._kernels.get(key)
         if k is None:
-            k = ReorderKernel([make_problem(self.desc(dims, dt, a), self.desc(dims, dt, b))], self.backend,
-                              driver=self.driver)
-            self._kernels[key] = k
-        return k._fn.invoke(x)[0]
+            k = self._kernels[key] = ReorderKernel([reorder_problem(dims, dt, a, b)], self.backend, driver=self.driver)
+        return k.invoke(x)
 
 
 class CompiledNetwork:
@@ -116,7 +110,7 @@ class CompiledNetwork:
             x = np.asarray(inputs[t])
             if x.shape != tuple(dims):
                 raise InputError(f"input {t} has shape {x.shape}, expected {tuple(dims)}")
-            buf = self.reorders.desc(dims, dt, USER).to_physical(x.astype(MemoryDesc(dims, dt, "abx").dtype.np_dtype))
+            buf = tensor_desc(dims, dt, USER).to_physical(x.astype(get_dtype(dt).np_dtype))
             have[t] = (upload(buf, self.backend, self.driver), USER)
         if self.segment is not None:
             outs = self.segment(*(have[t][0] for t in net.inputs))
@@ -137,7 +131,7 @@ class CompiledNetwork:
                 continue
             dims, dt = net.tensors[t]
             x, lay = have[t]
-            desc = self.reorders.desc(dims, dt, lay)
+            desc = tensor_desc(dims, dt, lay)
             out[t] = desc.from_physical(x.to_numpy().view(desc.buffer_dtype))   # IREE gives u8 back as i8
         return out
 
@@ -153,7 +147,6 @@ class SegmentRunner:
 
     def __init__(self, runners: list[LayerRunner], tensors: dict, inputs: list[tuple[str, str]], outputs: list[str],
                  backend, driver: str):
-        from ..api import make_problem
         from ..compile import compile_mlir
         from ..emit.conv import render_conv
         from ..emit.reorder import kernel_name, render_reorder
@@ -166,12 +159,8 @@ class SegmentRunner:
         have: dict[tuple[str, str], str] = {}          # (tensor, layout) -> value
         self._feed: list = []                           # what each argument is: ("input", i) | DeviceTensor
 
-        def desc(t: str, lay: str) -> MemoryDesc:
-            dims, dt = tensors[t]
-            return MemoryDesc(dims, dt, layout_tag(lay, len(dims)))
-
         for i, (t, lay) in enumerate(inputs):
-            d = desc(t, lay)
+            d = tensor_desc(*tensors[t], lay)
             have[(t, lay)] = sb.arg(f"in{i}", f"tensor<{d.buffer_len}x{d.dtype.mlir}>")
             self._feed.append(("input", i))
 
@@ -181,7 +170,7 @@ class SegmentRunner:
             src = next((l for (tt, l) in have if tt == t), None)
             if src is None:
                 raise InputError(f"segment: tensor {t} is not available")
-            chain = [make_problem(desc(t, src), desc(t, lay))]
+            chain = [reorder_problem(*tensors[t], src, lay)]
             fn = kernel_name(chain)
             sb.add_kernel(render_reorder(chain, form=backend.reorder_form, header=False), fn)
             have[(t, lay)] = sb.call(fn, [have[(t, src)]])
@@ -194,7 +183,7 @@ class SegmentRunner:
             sb.add_kernel(render_conv(p, backend.for_flags(k.flags), header=False), fn)
             types, _ = sb.signature(fn)
             args = [value(r.layer.src, r.layout)]
-            for j, w in enumerate(k._wei):
+            for w in k.prepared:
                 args.append(sb.arg(f"w{len(self._feed)}", types[len(args)]))
                 self._feed.append(w)
             if r.bias is not None:

@@ -24,6 +24,8 @@ from typing import Callable
 
 import numpy as np
 
+from ..errors import UnsupportedError
+from ..layout import MemoryDesc
 from ..select.candidates import DEFAULT_LAYOUTS, layout_name, layout_tag
 from .graph import ConvLayer, Network
 
@@ -99,39 +101,52 @@ def _last_reads(net: Network) -> dict[str, int]:
     return last
 
 
+def _step(net: Network, n, where: dict[str, str], lay: str | None, costs: Costs
+          ) -> tuple[list[Reorder], float, dict[str, str]]:
+    """One node, the live tensors in the layouts `where` gives: the reorders it forces, its kernel's
+    seconds, and the layouts of the tensors it writes. A conv layer computes in `lay`; a boundary
+    (`lay` None) reads plain or channels-last tensors as views, blocked ones after a reorder to plain."""
+    reorders = []
+
+    def need(t: str, want: str) -> None:
+        if where[t] != want:
+            dims, dt = net.tensors[t]
+            reorders.append(Reorder(t, where[t], want, f"before {n.name}", costs.reorder_s(dims, dt, where[t], want)))
+
+    if isinstance(n, ConvLayer):
+        for t in n.inputs:
+            need(t, lay)
+        return reorders, costs.conv.get((n.name, lay), math.inf), {n.dst: lay}
+    fmt = None
+    for t in n.inputs:
+        to = where[t] if torch_view_free(where[t], len(net.tensors[t][0])) else USER
+        need(t, to)
+        fmt = fmt or to
+    return reorders, 0.0, {t: _boundary_out(fmt, net.tensors[t][0]) for t in n.outputs}
+
+
+def _exit(net: Network, where: dict[str, str], costs: Costs) -> list[Reorder]:
+    """The reorders that give the network's outputs back plain."""
+    out = []
+    for t in net.outputs:
+        if where[t] != USER:
+            dims, dt = net.tensors[t]
+            out.append(Reorder(t, where[t], USER, "output", costs.reorder_s(dims, dt, where[t], USER)))
+    return out
+
+
 def evaluate(net: Network, layouts: dict[str, str], costs: Costs, name: str) -> Plan:
     """The cost of one assignment of layouts to layers: its kernels, and every reorder it forces
     (inputs arrive plain, outputs leave plain, boundaries read plain or channels-last views)."""
     where: dict[str, str] = {t: USER for t in net.inputs}
     reorders, conv_s = [], {}
-
-    def need(t: str, want: str, node: str) -> None:
-        have = where[t]
-        if have != want:
-            dims, dt = net.tensors[t]
-            reorders.append(Reorder(t, have, want, f"before {node}", costs.reorder_s(dims, dt, have, want)))
-
     for n in net.nodes:
+        r, seconds, wrote = _step(net, n, where, layouts.get(n.name) if isinstance(n, ConvLayer) else None, costs)
+        reorders += r
         if isinstance(n, ConvLayer):
-            lay = layouts[n.name]
-            for t in n.inputs:
-                need(t, lay, n.name)
-            conv_s[n.name] = costs.conv.get((n.name, lay), math.inf)
-            where[n.dst] = lay
-        else:
-            fmt = None
-            for t in n.inputs:
-                ndims = len(net.tensors[t][0])
-                have = where[t]
-                to = have if torch_view_free(have, ndims) else USER
-                need(t, to, n.name)
-                fmt = fmt or to
-            for t in n.outputs:
-                where[t] = _boundary_out(fmt, net.tensors[t][0])
-    for t in net.outputs:
-        if where[t] != USER:
-            dims, dt = net.tensors[t]
-            reorders.append(Reorder(t, where[t], USER, "output", costs.reorder_s(dims, dt, where[t], USER)))
+            conv_s[n.name] = seconds
+        where.update(wrote)
+    reorders += _exit(net, where, costs)
     return Plan(name, dict(layouts), conv_s, reorders,
                 {n.name: costs.kernel.get((n.name, layouts[n.name]), "") for n in net.layers})
 
@@ -145,47 +160,29 @@ def plan_network(net: Network, costs: Costs, layouts: list[str] | None = None) -
     states: dict[tuple, tuple[float, tuple]] = {tuple(sorted((t, USER) for t in net.inputs)): (0.0, ())}
     for i, n in enumerate(net.nodes):
         nxt: dict[tuple, tuple[float, tuple]] = {}
-
-        def keep(where: dict, cost: float, path: tuple) -> None:
-            live = tuple(sorted((t, lay) for t, lay in where.items() if last.get(t, -1) > i))
-            if live not in nxt or cost < nxt[live][0]:
-                nxt[live] = (cost, path)
-
+        choices = candidate_layouts(n, layouts) if isinstance(n, ConvLayer) else [None]
         for state, (cost, path) in states.items():
             where = dict(state)
-            if isinstance(n, ConvLayer):
-                for lay in candidate_layouts(n, layouts):
-                    c = costs.conv.get((n.name, lay), math.inf)
-                    if c == math.inf:
-                        continue
-                    for t in n.inputs:
-                        dims, dt = net.tensors[t]
-                        c += costs.reorder_s(dims, dt, where[t], lay)
-                    keep({**where, n.dst: lay}, cost + c, path + (lay,))
-            else:
-                c, fmt = 0.0, None
-                for t in n.inputs:
-                    dims, dt = net.tensors[t]
-                    to = where[t] if torch_view_free(where[t], len(dims)) else USER
-                    c += costs.reorder_s(dims, dt, where[t], to)
-                    fmt = fmt or to
-                keep({**where, **{t: _boundary_out(fmt, net.tensors[t][0]) for t in n.outputs}}, cost + c, path + (None,))
+            for lay in choices:
+                if lay is not None and (n.name, lay) not in costs.conv:
+                    continue                    # that kernel did not run
+                r, seconds, wrote = _step(net, n, where, lay, costs)
+                total = cost + seconds + sum(x.seconds for x in r)
+                live = tuple(sorted((t, v) for t, v in {**where, **wrote}.items() if last.get(t, -1) > i))
+                if live not in nxt or total < nxt[live][0]:
+                    nxt[live] = (total, path + (lay,))
         if not nxt:
-            raise _no_plan(n)
+            raise UnsupportedError(f"no kernel could run layer {n.name} in any candidate layout")
         if len(nxt) > MAX_STATES:       # many live tensors (a DenseNet concat): keep the cheapest states
             beamed = True
             nxt = dict(sorted(nxt.items(), key=lambda kv: kv[1][0])[:MAX_STATES])
         states = nxt
     best, best_path = math.inf, None
     for state, (cost, path) in states.items():
-        for t, lay in state:
-            if t in net.outputs:
-                dims, dt = net.tensors[t]
-                cost += costs.reorder_s(dims, dt, lay, USER)
+        cost += sum(r.seconds for r in _exit(net, dict(state), costs))
         if cost < best:
             best, best_path = cost, path
     if best_path is None:
-        from ..errors import UnsupportedError
         raise UnsupportedError("no plan has a finite measured cost (a reorder or a kernel every plan needs failed)")
     chosen = {n.name: lay for n, lay in zip(net.nodes, best_path) if isinstance(n, ConvLayer)}
     plan = evaluate(net, chosen, costs, "plan")
@@ -199,17 +196,12 @@ def _boundary_out(fmt: str | None, dims) -> str:
     return fmt if fmt and torch_view_free(fmt, len(dims)) else USER
 
 
-def _no_plan(n):
-    from ..errors import UnsupportedError
-    return UnsupportedError(f"no kernel could run layer {n.name} in any candidate layout")
-
-
 def baselines(net: Network, costs: Costs, layouts: list[str] | None = None) -> list[Plan]:
     """The two plans the planner is compared with: every layer in plain NCHW, and every layer in its
     own fastest layout with the reorders that forces."""
-    nchw = {n.name: ("nchw" if (n.name, "nchw") in costs.conv else
-                     next((lay for lay in candidate_layouts(n, layouts) if (n.name, lay) in costs.conv),
-                          candidate_layouts(n, layouts)[0])) for n in net.layers}
+    # NCHW, or where a layer has no NCHW kernel, its first layout that ran
+    nchw = {n.name: next((lay for lay in ("nchw", *candidate_layouts(n, layouts)) if (n.name, lay) in costs.conv),
+                         candidate_layouts(n, layouts)[0]) for n in net.layers}
     own = {n.name: min(candidate_layouts(n, layouts), key=lambda lay: costs.conv.get((n.name, lay), math.inf))
            for n in net.layers}
     return [evaluate(net, nchw, costs, "all NCHW"), evaluate(net, own, costs, "per-layer best")]
@@ -221,6 +213,17 @@ def _time_key(backend: str, driver: str, kind: str, name: str) -> str:
     from ..compile.cache import host_cpu_id
     from ..version import __version__
     return f"time|{__version__}|{backend}|{host_cpu_id()}|{driver}|{kind}|{name}"
+
+
+def tensor_desc(dims, dt: str, layout: str) -> MemoryDesc:
+    """A network tensor in a planner layout (nchw, nhwc, nChw16c...), for its rank."""
+    return MemoryDesc(dims, dt, layout_tag(layout, len(dims)))
+
+
+def reorder_problem(dims, dt: str, a: str, b: str):
+    """The reorder of a network tensor from layout `a` to layout `b`."""
+    from ..api import make_problem
+    return make_problem(tensor_desc(dims, dt, a), tensor_desc(dims, dt, b))
 
 
 def layer_problem(layer: ConvLayer, layout: str, backend: str):
@@ -248,7 +251,6 @@ def measure_costs(net: Network, backend: str = "llvm-cpu", *, driver: str | None
     from ..compile import get_backend
     from ..emit.conv import why_not
     from ..errors import KgenError
-    from ..layout import MemoryDesc
     from ..runtime import driver_for
     from ..select import table
     from ..verify import conv_call
@@ -320,9 +322,8 @@ def measure_costs(net: Network, backend: str = "llvm-cpu", *, driver: str | None
     def build_reorder(item):
         key, (dims, dt, a, c) = item
         try:
-            src = MemoryDesc(dims, dt, layout_tag(a, len(dims)))
-            dst = MemoryDesc(dims, dt, layout_tag(c, len(dims)))
-            k = ReorderKernel([_reorder_problem(src, dst)], b, driver=drv)
+            src = tensor_desc(dims, dt, a)
+            k = ReorderKernel([reorder_problem(dims, dt, a, c)], b, driver=drv)
             return key, k.bind(np.zeros(src.buffer_len, src.buffer_dtype))
         except KgenError as e:
             log(f"  reorder {a}->{c} {'x'.join(map(str, dims))}: {e}")
@@ -345,11 +346,6 @@ def measure_costs(net: Network, backend: str = "llvm-cpu", *, driver: str | None
                 dims, dt, a, c = todo_re[key]
                 costs.reorder[(dims, dt, a, c)] = s
     return costs
-
-
-def _reorder_problem(src, dst):
-    from ..api import make_problem
-    return make_problem(src, dst)
 
 
 # ------------------------------------------------------------------------------------------ reporting

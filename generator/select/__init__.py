@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..emit.conv import VARIANTS
+from ..errors import KgenError
 from ..problem.conv import ConvProblem
 from . import table
 from .table import Choice
@@ -135,7 +136,7 @@ def heuristic_layouts(p: ConvProblem, backend: str) -> tuple[str, str, str]:
     try:
         if VARIANTS[variant].channels_last(dataclasses.replace(cl, alg=variant), b.for_flags("default")):
             return ("axb", wtag, "axb")
-    except Exception:                   # noqa: BLE001 -- a variant that cannot plan it: not channels last
+    except KgenError:                   # a variant that cannot plan the problem: not channels last
         pass
     return ("abx", wtag, "abx")
 
