@@ -19,6 +19,7 @@ a GPU); golden lines of the rendered MLIR (no compiler); the Python API (run_log
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 import shlex
 import subprocess
@@ -31,7 +32,7 @@ import pytest
 from generator.api import ConvKernel, conv
 from generator.verify import check_conv, fill_conv
 from generator.compile import compile_mlir, cuda_device_available, get_backend, vulkan_device_available
-from generator.emit.conv import render_conv
+from generator.emit.conv import reduction_split, render_conv
 from generator.emit.target import GENERIC, Mmt4dTile, TargetCaps
 from generator.errors import InputError, UnsupportedError
 from generator.benchdnn.conv import conv_problem, parse_conv_args, parse_conv_desc
@@ -429,6 +430,55 @@ def check_on_vulkan(line: str, seed: int, cache_dir) -> None:
 @pytest.mark.parametrize("line", VULKAN_CASES)
 def test_direct_vulkan(line, seed, kgen_cache_dir):
     check_on_vulkan(line, seed, kgen_cache_dir)
+
+
+# Reductions longer than lavapipe's loop limit lets one shader invocation run (TargetCaps.max_reduction):
+# direct splits them into partial sums. Every case came out wrong before the split, in every variant.
+LONG_REDUCTION_VULKAN_CASES = [
+    "--dt=u8:s8:s32 mb1ic16383ih3oc5oh1kh3ph0",                   # 147447 values an output
+    "--dt=f32 --stag=acdb --dtag=acdb mb2ic16383ih5oc3oh3kh3ph0",  # channels last, f32
+    "--dt=u8:s8:s32 mb1ic16id36oc4od4kd33pd0",                     # 3D: 575k, the IC cut into 16 parts
+    "--dt=s8:s8:u8 --stag=nChw8c --dtag=nChw8c --attr-scales=src:common:0.25+wei:per_oc+dst:common:2 "
+    "--attr-zero-points=src:common:-2+dst:common:1 --attr-post-ops=sum:1.5:2+linear:2:3 "
+    "g2mb2ic72000ih4oc14oh2kh3ph0",                                  # blocked, grouped, attributes
+]
+
+
+@pytest.mark.parametrize("line", LONG_REDUCTION_VULKAN_CASES)
+def test_long_reductions_split_on_vulkan(line, kgen_cache_dir):
+    ok, why = vulkan_device_available()
+    if not ok:
+        pytest.skip(f"no Vulkan device: {why}")
+    p = problem_of(line)
+    assert reduction_split(p, get_backend("vulkan")) is not None
+    reason = check_conv(ConvKernel(p, "vulkan", cache_dir=kgen_cache_dir), p)
+    assert reason is None, f"{line}: {reason}"
+
+
+def test_reduction_split_chunks():
+    vk = get_backend("vulkan")
+    # chunks divide their axes, hold at most a quarter of the limit, and are cut innermost-first
+    p = problem_of("--dt=u8:s8:s32 mb2ic32id192oc1od1kd192pd0")            # benchdnn's 3d_conv_large_shape:2
+    split = reduction_split(p, vk)
+    assert split == (1, 1, 32, 192) and math.prod(split) <= vk.max_reduction // 4
+    assert reduction_split(problem_of("mb1ic16ih33oc16oh1kh33ph0"), vk) is None        # 17424 values: whole
+    assert reduction_split(problem_of("mb1ic16383ih3oc5oh1kh3ph0"), GENERIC) is None    # no limit elsewhere
+    text = render_conv(problem_of("--dt=f32 mb1ic16383ih3oc5oh1kh3ph0"), vk, header=False)
+    # 16383 = 43 x 381 input channels: partial sums (N, G, OC/G, OH, OW, 43) in one generic, then their sum
+    assert "-> (n, g, s0 * 381 + ic, o0 * 1 + k0 * 1, o1 * 1 + k1 * 1)>" in text
+    assert "tensor<1x1x5x1x1x43xf32>" in text
+    assert "affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4)>" in text
+
+
+def test_long_reductions_refused_by_other_variants_on_vulkan():
+    vk = get_backend("vulkan")
+    p = problem_of("--alg=im2col mb1ic40000ih3oc5oh3kh1ph0")
+    with pytest.raises(UnsupportedError, match=r"refused on vulkan: each output sums 40000 values.*--alg=direct"):
+        render_conv(p, vk)
+    render_conv(p, get_backend("llvm-cpu"))
+    # auto's rule (im2col for a 1x1) falls back to direct, which splits the reduction
+    from generator.select import heuristic
+    assert heuristic(dataclasses.replace(p, alg="auto"), "vulkan").variant == "direct"
 
 
 # =============================================================================================

@@ -180,6 +180,97 @@ def _direct_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     return plan.expand(y, split, gshape)
 
 
+def reduction_length(p: ConvProblem) -> int:
+    """The values one output sums: IC/G x the kernel volume."""
+    return p.desc.ic // p.desc.g * math.prod(s.k for s in p.desc.spatial())
+
+
+def reduction_split(p: ConvProblem, target: TargetCaps) -> tuple[int, ...] | None:
+    """direct's chunk of each reduction axis (IC/G, K..) on a target that cannot run a whole long
+    reduction in one dispatch (`TargetCaps.max_reduction`), or None when it needs no split. Inner axes
+    stay whole while the chunk holds at most a quarter of the limit; the first one that does not fit
+    is cut at its largest divisor that does, and the outer ones into single steps. Every chunk divides
+    its axis, so no padding is needed; the partial sums are then summed in a second step."""
+    limit = target.max_reduction
+    if limit is None or reduction_length(p) <= limit:
+        return None
+    sizes = (p.desc.ic // p.desc.g,) + tuple(s.k for s in p.desc.spatial())
+    budget = limit // 4
+    chunks = [1] * len(sizes)
+    inner = 1
+    for i in reversed(range(len(sizes))):
+        fit = [c for c in range(1, sizes[i] + 1) if sizes[i] % c == 0 and inner * c <= budget]
+        chunks[i] = fit[-1]
+        inner *= chunks[i]
+        if chunks[i] < sizes[i]:
+            break
+    return tuple(chunks)
+
+
+def _split_parts(p: ConvProblem, split: tuple[int, ...]) -> list[int]:
+    sizes = (p.desc.ic // p.desc.g,) + tuple(s.k for s in p.desc.spatial())
+    return [n // c for n, c in zip(sizes, split)]
+
+
+def _reduction_refused(p: ConvProblem, target: TargetCaps) -> str | None:
+    """Why a problem's reduction is too long for `target` in its variant (see TargetCaps.max_reduction)."""
+    limit = target.max_reduction
+    # Winograd's GEMM sums over the input channels only; every other variant over IC/G x the kernel
+    length = p.desc.ic // p.desc.g if p.alg.startswith("winograd") else reduction_length(p)
+    if limit is None or length <= limit:
+        return None
+    why = (f"each output sums {length} values, and this target stops a kernel's loops after "
+           f"65535 iterations (Mesa lavapipe), so reductions over {limit} values must be split")
+    if p.alg != "direct":
+        return why + "; --alg=direct splits them"
+    parts = max(_split_parts(p, reduction_split(p, target)))
+    if parts > limit:
+        return why + f", and direct's split would leave {parts} partial sums along one axis, over {limit}"
+    return None
+
+
+def _split_weights(plan: Plan, w: Value, p: ConvProblem, split: tuple[int, ...]) -> Value:
+    """The grouped weights (G, OC/G, IC/G, K..) with each split reduction axis as (parts, chunk)."""
+    groups, shape, ax = [[0], [1]], [w.shape[0], w.shape[1]], 2
+    for n, c in zip(_split_parts(p, split), split):
+        groups.append([ax, ax + 1] if n > 1 else [ax])
+        shape += [n, c] if n > 1 else [c]
+        ax += 2 if n > 1 else 1
+    return plan.expand(w, groups, tuple(shape))
+
+
+def _split_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, split: tuple[int, ...], limit: int) -> Value:
+    """direct with its reduction split (`reduction_split`): partial sums (N, G, OC/G, O.., parts..), one
+    per chunk of the reduction axes, with the parts innermost, then their sum over the parts, innermost
+    part axes first, at most `limit` parts a step. Each dispatch then loops over a chunk or over some
+    of the parts, never the whole reduction."""
+    d = p.desc
+    sp = d.spatial()
+    parts = _split_parts(p, split)
+    red = ["ic"] + [f"k{i}" for i in range(len(sp))]
+    sdims = [f"s{i}" for i, n in enumerate(parts) if n > 1]
+    wei_idx, idx = ["g", "oc"], []
+    for i, (n, c) in enumerate(zip(parts, split)):
+        wei_idx += ([f"s{i}"] if n > 1 else []) + [red[i]]
+        idx.append(f"s{i} * {c} + {red[i]}" if n > 1 else red[i])
+    os_ = [f"o{i}" for i in range(len(sp))]
+    src_idx = ["n", "g", idx[0]] + [
+        f"{o} * {s.s} + " + (f"s{i + 1} * {split[i + 1] * (s.d + 1)} + {red[i + 1]} * {s.d + 1}" if parts[i + 1] > 1
+                             else f"{red[i + 1]} * {s.d + 1}")
+        for i, (o, s) in enumerate(zip(os_, sp))]
+    par = ["n", "g", "oc"] + os_ + sdims
+    partial = plan.add("conv_packed", x, _out_shape(p) + tuple(n for n in parts if n > 1), p.acc.mlir, wei=w,
+                       dims=par + red, npar=len(par), src_idx=src_idx, wei_idx=wei_idx, out_idx=par,
+                       src_dt=p.src.dtype, wei_dt=p.wei.dtype, acc_dt=p.acc)
+    shape = list(partial.shape)
+    while len(shape) > len(_out_shape(p)):
+        n = 1
+        while len(shape) > len(_out_shape(p)) and n * shape[-1] <= limit:
+            n *= shape.pop()
+        partial = plan.add("sum_trailing", partial, tuple(shape), p.acc.mlir, acc_dt=p.acc)
+    return partial
+
+
 @dataclass(frozen=True)
 class PackedConv:
     """direct's compute over the packed tensors themselves, for blocked layouts (oneDNN's nChw16c /
@@ -899,7 +990,7 @@ def why_not(p: ConvProblem, target: TargetCaps = GENERIC) -> str | None:
     why = v.why_not(p)
     if why:
         return f"--alg={p.alg} does not apply: {why}"
-    why = v.refused(p, target)
+    why = v.refused(p, target) or _reduction_refused(p, target)
     if why:
         return f"--alg={p.alg} is refused on {target.name}: {why}"
     return None
@@ -1149,8 +1240,9 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     # (emit/epilogue.py), unless the variant applies the epilogue itself
     fused = store_epilogue_args(p) if v.fuses_epilogue(p, target) else None
     wref = prepare_zp_weights(prep, wl, p) if fused is None else None
-    pc = packed_conv(p) if v.name == "direct" else None
     cp = _compute_problem(p, target)
+    rsplit = reduction_split(cp, target) if v.name == "direct" else None
+    pc = packed_conv(p) if v.name == "direct" and rsplit is None else None
     wc = _to_i32(prep, wl, p.wei.dtype, False) if cp is not p else wl
     if pc is not None:
         prepared = _packed_weights(prep, wc, p, pc)
@@ -1158,13 +1250,13 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
         return render(TEMPLATE, header=header, fn=name, args=args, steps=plan.steps, result=out,
                       prep_args=[wbuf], prep_steps=prep.steps, prep_results=[prepared] + ([wref] if wref else []),
                       aliases=_signature_aliases(wbuf, args, out, prepared))
-    prepared = v.weights(prep, wc, cp, target)
+    prepared = _split_weights(prep, wc, cp, rsplit) if rsplit else v.weights(prep, wc, cp, target)
     extra = v.extra_prepared(prep, prepared, cp, target)
 
     # conv: src buffer -> logical -> crop/pad -> grouped -> compute -> epilogue -> dst buffer. A
     # channels-last variant sees the tensors with C last, (N, sp.., C): the source and destination
     # descriptors are permuted so that a channels-last buffer needs no transpose at all.
-    cl = v.channels_last(cp, target)
+    cl = v.channels_last(cp, target) and rsplit is None
     c_ax = nsp + 1 if cl else 1
     sp_ax = list(range(1, nsp + 1)) if cl else list(range(2, nsp + 2))
     to_cl = [0, nsp + 1] + list(range(1, nsp + 1))            # NC<sp> axis i -> its channels-last axis
@@ -1203,8 +1295,11 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     x = plan.expand(x, split, gshape)
     if cp is not p:
         x = _to_i32(plan, x, p.src.dtype, True)
-    acc = v.compute(plan, x, w, cp, target, **({"extra": wx} if wx is not None else {}),
-                    **({"epilogue": fused} if fused is not None else {}))
+    if rsplit:
+        acc = _split_compute(plan, x, w, cp, rsplit, target.max_reduction)
+    else:
+        acc = v.compute(plan, x, w, cp, target, **({"extra": wx} if wx is not None else {}),
+                        **({"epilogue": fused} if fused is not None else {}))
     if fused is not None:
         y = acc                         # already the destination, in the destination type
     else:

@@ -331,12 +331,19 @@ class Broadcast(Step):
     dims: list[int]
 
 
+@dataclass(frozen=True, kw_only=True)
+class SumTrailing(Step):
+    """out[d..] = sum over the trailing axes of inp[d.., s..] (split reductions' partial sums)."""
+    acc_dt: DataType
+
+
 STEP_TYPES: dict[str, type[Step]] = {
     "slice": Slice, "pad": Pad, "expand": Reshape, "collapse": Reshape, "transpose": Transpose,
     "pack": Tiling, "unpack": Tiling, "insert": Insert, "concat": Concat, "copy": Step, "bitcast": Step, "gather": Gather,
     "convert": Convert, "unpack_nibbles": UnpackNibbles, "pack_nibbles": PackNibbles,
     "constant": Constant, "barrier": Step, "window_gather": WindowGather,
     "conv_direct": ConvDirect, "conv_packed": ConvPacked, "named_conv": NamedConv, "conv_1x1": Conv1x1,
+    "sum_trailing": SumTrailing,
     "gemm": Contraction,            # (N, G, R, O) columns x (G, OC, R) weights
     "gemm_cl": Contraction,         # (N, O, G, R) rows x (G, R, OC) weights
     "indirect_gather": IndirectGather, "indirect": Indirect, "wino_transform": WinogradTransform,

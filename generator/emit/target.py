@@ -56,6 +56,12 @@ class TargetCaps:
     # tdpbf16ps as vpdpbusd / vdpbf16ps per tile row): everything around the instructions (addresses,
     # strides, packing, tails, the tile configuration) is then checked on a CPU without AMX. Tests only.
     emulate_amx: bool = False
+    # the longest reduction one output may run inside one dispatch, or None. Mesa's lavapipe (gallivm)
+    # ends a shader invocation after 65535 loop iterations in all (LP_MAX_TGSI_LOOP_ITERATIONS, one
+    # counter shared by every loop of the invocation) and keeps the partial result, silently: a conv
+    # reducing 16383 x 3 x 3 values per output came out wrong, 7283 x 3 x 3 right. Longer reductions
+    # are split (`emit.conv.reduction_split`): partial sums over chunks, then their sum
+    max_reduction: int | None = None
 
     @property
     def relayout_forms(self) -> tuple[str, ...]:

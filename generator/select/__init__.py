@@ -70,7 +70,10 @@ def heuristic(p: ConvProblem, backend: str) -> Choice:
         return Choice("brgemm", "default", "heuristic", driver=driver)
     if heuristic_flags(p, "im2col", backend) != "default":
         return Choice("im2col", "dt+uk+inner", "heuristic", driver=driver)
-    return Choice(heuristic_variant(p), "default", "heuristic", driver=driver)
+    alg = heuristic_variant(p)
+    if why_not(dataclasses.replace(p, alg=alg), get_backend(backend)) is not None:
+        alg = "direct"          # applies everywhere (a reduction too long for the target: it splits it)
+    return Choice(alg, "default", "heuristic", driver=driver)
 
 
 def heuristic_driver(p: ConvProblem, backend: str) -> str | None:
