@@ -20,9 +20,12 @@ The flag sets are the ones verified in IREE_NOTES.md sections 3 and 4 for IREE 3
   are capped at 64 = 8 x 8 threads: IREE's reduction combines the subgroups' partial sums in one
   subgroup, so with more than 8 subgroups some partials were dropped (one output reducing 32 x 16^3
   values, ``g1mb1ic32id16oc1od1kd16pd0``, was off by 1484 with up to 512 threads; K = 16, 24, 48 are
-  right with the cap). Longer reductions into one output are still wrong on lavapipe, with every
-  workgroup and subgroup setting tried (32 x 96^3 = 28M values, ``g1mb1ic32id96oc1od1kd96pd0``: off by
-  15720 in every variant; 32 x 64^3 is right; llvm-cpu is right); not isolated yet.
+  right with the cap). Longer reductions were wrong for another reason: lavapipe's LLVM shader
+  compiler (gallivm) ends a shader invocation after 65535 loop iterations in all, one counter for
+  every loop of the invocation (``LP_MAX_TGSI_LOOP_ITERATIONS``, an infinite-loop guard), and keeps
+  what it has. With all-ones data the 32 x 96^3 = 28M-value output came out 16776960 = 65535 x 256,
+  the iterations x the 256 values each (64 threads x 4). ``max_reduction`` makes direct split such
+  reductions into partial sums (``emit.conv.reduction_split``); the other variants refuse them.
 - ``cuda`` uses ``sm_80``: IREE 3.13 has no Hopper entry in its target table, and the PTX it embeds
   for sm_80 is JIT-compiled by the driver on newer GPUs.
 
