@@ -253,6 +253,12 @@ BACKENDS: dict[str, Backend] = {
                 # s8 x s8 and float GEMMs get data tiling + ukernels as under dt+uk
                 ("dt+uk+inner", ("--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=all",
                                  "--iree-llvmcpu-enable-inner-tiled")),
+                # IREE_NOTES 7b: dispatch-creation data tiling of convolutions too, onto the NCHWc conv
+                # ukernel (iree_uk_conv_nchwc, f32, 2D; other convs keep the usual path)
+                ("dtconv+uk", ("--iree-dispatch-creation-data-tiling",
+                               "--iree-dispatch-creation-experimental-set-data-tiling-ops=matmul",
+                               "--iree-dispatch-creation-experimental-set-data-tiling-ops=convolution",
+                               "--iree-llvmcpu-enable-ukernels=all")),
             ),
             flag_set_caps=(("dt+uk+inner", (("acc_apart", True), ("grouped_gemm_fails", True))),),
             doc="Host CPU through LLVM, tuned for this machine (target-cpu=host); the vmfb is not "
