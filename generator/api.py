@@ -44,10 +44,13 @@ def make_problem(src: MemoryDesc, dst: MemoryDesc, *, src_scale=None, dst_scale=
     return ReorderProblem(src, dst, _quant(src_scale, n), _quant(dst_scale, n), _quant(src_zp, n), _quant(dst_zp, n))
 
 
-def reorder_form(backend, form: str | None) -> str:
-    """The emission form of a reorder on `backend`: `form` if given and possible, else the backend's."""
+def reorder_form(backend, form: str | None, kernel: str | None = None) -> str:
+    """The emission form of a reorder on `backend`: `form` if given and possible, else the form `kgen
+    tune reorder` measured fastest for `kernel` (its name) on this CPU, else the backend's."""
     if form is None:
-        return backend.reorder_form
+        from .select.table import lookup_reorder_form
+        tuned = lookup_reorder_form(kernel, backend.name) if kernel else None
+        return tuned if tuned in backend.relayout_forms else backend.reorder_form
     if form not in RELAYOUT_FORMS:
         raise InputError(f"unknown reorder form '{form}' (known: {', '.join(RELAYOUT_FORMS)})")
     if form not in backend.relayout_forms:
@@ -65,7 +68,8 @@ class ReorderKernel:
     (zeros when omitted).
 
     `form` is how the kernel is emitted: "pack" (linalg.pack / linalg.unpack) or "transpose" (pad +
-    expand_shape + transpose); by default the backend's measured choice (`Backend.reorder_form`).
+    expand_shape + transpose); by default the one `kgen tune reorder` measured fastest for this reorder
+    on this CPU, else the backend's measured general choice (`Backend.reorder_form`).
 
     Buffers are the descriptors' physical buffers (`MemoryDesc.to_physical` / `from_physical`). For the
     4-bit types s4 and u4 they are packed bytes, as oneDNN stores them: a 1-D `np.uint8` array of
@@ -79,7 +83,7 @@ class ReorderKernel:
         self.backend = get_backend(backend)
         # a reorder only moves memory: the backend's memory-bound driver unless one is named
         self.driver = driver_for(self.backend, driver, memory_bound=True)
-        self.form = reorder_form(self.backend, form)
+        self.form = reorder_form(self.backend, form, kernel_name(self.problems))
         self.src, self.dst = self.problems[0].src, self.problems[-1].dst
         self.artifact = artifact
         self._fn = None

@@ -316,8 +316,47 @@ def test_bench_reorder_shows_both_forms(kgen_cache_dir):
     from generator.bench.reorder import bench_reorders, format_table
 
     rows = bench_reorders([((1, 17, 4, 4), "nchw", "nChw16c")], rounds=1, log=lambda m: None)
-    assert {r.candidate for r in rows} >= {"kgen", "kgen pack", "numpy copy"}
+    assert {r.candidate for r in rows} >= {"kgen", "kgen pack", "kgen transpose", "numpy copy"}
     assert "kgen pack GB/s" in format_table(rows).splitlines()[0]
+
+
+def test_tune_reorder_stores_a_checked_form_and_reorders_use_it(tmp_path, monkeypatch, kgen_cache_dir):
+    import numpy as np
+
+    from generator.api import reorder
+    from generator.bench.tune import format_reorder_choices, tune_reorders
+    from generator.layout import MemoryDesc
+    from generator.problem.reorder import ReorderProblem
+
+    monkeypatch.setenv("KGEN_TUNED_TABLE", str(tmp_path / "tuned.json"))
+    s, d = MemoryDesc((2, 17, 5, 4), "f32", "nchw"), MemoryDesc((2, 17, 5, 4), "s8", "nChw16c")
+    rows, path = tune_reorders([ReorderProblem(s, d)], rounds=1, log=lambda m: None)
+    (row,) = rows
+    assert row["status"] == {"pack": "ok", "transpose": "ok"} and row["chosen"] in ("pack", "transpose")
+    assert "GB/s / copy" in format_reorder_choices(rows)
+    assert reorder(s, d).form == row["chosen"]
+    # the table decides the default form; a form given explicitly still wins; results are the same
+    other = {"pack": "transpose", "transpose": "pack"}[row["chosen"]]
+    entries = tuned.load(path)
+    (key,) = entries
+    tuned.store({key: {"form": other, "seconds": 1.0}}, path)
+    k = reorder(s, d)
+    assert k.form == other and reorder(s, d, form=row["chosen"]).form == row["chosen"]
+    x = np.arange(s.buffer_nelems, dtype=np.float32) % 50 - 25
+    assert np.array_equal(k(x), reorder(s, d, form=row["chosen"])(x))
+
+
+def test_kgen_tune_reorder_cli(tmp_path, kgen_cache_dir):
+    import os
+    env = dict(os.environ, KGEN_TUNED_TABLE=str(tmp_path / "t.json"))
+    r = subprocess.run([sys.executable, "-m", "generator.cli.main", "tune", "reorder", "--rounds=1", "--sdt=s8",
+                        "--ddt=f32", "--attr-scales=src:common:0.5", "--stag=nchw", "--dtag=nhwc", "2x3x4x5"],
+                       capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "reorder_2x3x4x5__s8_abcd__to_f32_acdb__srcscale_common" in r.stdout
+    r = subprocess.run([sys.executable, "-m", "generator.cli.main", "tune", "reorder", "--stag=bogus", "2x3"],
+                       capture_output=True, text=True, env=env)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
 
 
 def test_bind_before_prepare_is_an_input_error(kgen_cache_dir):

@@ -51,10 +51,9 @@ def _torch_reorder(torch, x, sdesc: MemoryDesc, ddesc: MemoryDesc):
     return None
 
 
-def other_forms(backend: str) -> list[str]:
-    """The emission forms `backend` compiles besides its default one."""
-    b = get_backend(backend)
-    return [f for f in b.relayout_forms if f != b.reorder_form]
+def forms(backend: str) -> list[str]:
+    """The emission forms `backend` compiles."""
+    return list(get_backend(backend).relayout_forms)
 
 
 def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = "f32", rounds: int = 7,
@@ -68,11 +67,12 @@ def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = 
         nbytes = s.size_bytes + d.size_bytes
         copy_src = np.ascontiguousarray(buf)
         copy_dst = np.empty_like(copy_src)
-        # the product's kernel (the backend's emission form) and, as evidence for that choice, the
-        # other form where the backend compiles it
+        # the product's kernel (the form `kgen tune reorder` chose for it here, else the backend's) and,
+        # as evidence for that choice, each form the backend compiles
         fns = {"kgen": reorder(s, d, backend).bind(buf)}
-        for form in other_forms(backend):
-            fns[f"kgen {form}"] = reorder(s, d, backend, form=form).bind(buf)
+        if len(forms(backend)) > 1:
+            for form in forms(backend):
+                fns[f"kgen {form}"] = reorder(s, d, backend, form=form).bind(buf)
         fns["numpy copy"] = lambda: np.copyto(copy_dst, copy_src)
         if torch is not None and not s.dtype.is_packed:      # torch has no packed 4-bit tensors
             tf = _torch_reorder(torch, buf, s, d)
@@ -88,7 +88,8 @@ def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = 
 
 
 def format_table(rows: list[Row]) -> str:
-    """GB/s per candidate; "kgen" is the product's kernel (the backend's form), "kgen <form>" the other."""
+    """GB/s per candidate; "kgen" is the product's kernel (the tuned or the backend's form), "kgen <form>"
+    each form."""
     by = {}
     for r in rows:
         by.setdefault(r.problem, {})[r.candidate] = r

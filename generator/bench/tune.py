@@ -93,3 +93,75 @@ def format_choices(rows) -> str:
         lines.append(f"{r.line:34} {lay:22} {_short(best):26} {r.gflops(best.seconds):8.1f} "
                      + (f"{_short(second):>26} {second.seconds / best.seconds:6.2f}" if second else ""))
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------ reorders
+def tune_reorders(problems, backend: str = "llvm-cpu", *, given=None, rounds: int = 7,
+                  log: Callable[[str], None] = print, path=None) -> tuple[list[dict], object]:
+    """`kgen tune reorder`: each reorder problem in every emission form the backend compiles ("pack",
+    "transpose"), each checked exactly once against the reference (a wrong form is never chosen),
+    timed round-robin next to a NumPy copy of its source; the fastest correct form is stored in the
+    selection table, which `ReorderKernel` (form=None) then reads. `given[i]`: problem i's named
+    quantization values. Returns one row per problem and the table path written."""
+    import numpy as np
+
+    from ..api import ReorderKernel
+    from ..compile import get_backend
+    from ..errors import KgenError
+    from ..select import table as tuned
+    from ..verify import SEED, check_reorder, fill_reorder_source, reorder_quant_values
+    from .timing import median_times
+    b = get_backend(backend)
+    rows, entries = [], {}
+    for i, p in enumerate(problems):
+        q_given = (given or {}).get(i)
+        fns, status = {}, {}
+        rng = np.random.default_rng(SEED)
+        src = fill_reorder_source(p.src, rng, p.dst)
+        q = reorder_quant_values(p, rng, q_given)
+        init = (np.zeros(p.dst.buffer_len, np.uint8 if p.dst.dtype.is_packed else p.dst.dtype.np_dtype)
+                if p.needs_dst_init else None)
+        name = None
+        for form in b.relayout_forms:
+            try:
+                k = ReorderKernel([p], b.name, form=form)
+                name = k.name
+                why = check_reorder(k, p, q_given)
+                if why:
+                    status[form] = f"wrong: {why}"
+                    continue
+                fns[form] = k.bind(src, dst_init=init, **q)
+                status[form] = "ok"
+            except KgenError as e:
+                status[form] = f"failed: {e}"
+        copy_src = np.ascontiguousarray(src)
+        copy_dst = np.empty_like(copy_src)
+        fns["numpy copy"] = lambda: np.copyto(copy_dst, copy_src)
+        times = median_times(fns, rounds)
+        forms = {f: t for f, t in times.items() if f != "numpy copy"}
+        best = min(forms, key=forms.get, default=None)
+        # bandwidth ratio as `kgen bench reorder` reports it: bytes read + written, against the copy's
+        ratio = ((p.src.size_bytes + p.dst.size_bytes) / forms[best]) / (2 * p.src.size_bytes / times["numpy copy"]) \
+            if best else None
+        row = {"problem": name or p.name, "seconds": forms, "copy": times["numpy copy"], "chosen": best,
+               "status": status, "vs_copy": ratio}
+        rows.append(row)
+        log(f"[{i + 1}/{len(problems)}] {row['problem']}: " + ", ".join(
+            f"{f} {t * 1e6:.1f} us" for f, t in forms.items()) + f", copy {times['numpy copy'] * 1e6:.1f} us"
+            + (f" -> {best}" if best else " -> no form ran"))
+        if best:
+            entries[tuned.reorder_key(name, b.name)] = {"form": best, "seconds": forms[best]}
+    written = tuned.store(entries, path) if entries else (path or tuned.table_path())
+    return rows, written
+
+
+def format_reorder_choices(rows: list[dict]) -> str:
+    forms = sorted({f for r in rows for f in r["status"]})
+    out = [f"{'reorder':60} " + " ".join(f"{f + ' us':>14}" for f in forms) + f" {'copy us':>10} {'chosen':>10} "
+           f"{'GB/s / copy':>11}"]
+    for r in rows:
+        cells = " ".join(f"{r['seconds'][f] * 1e6:14.1f}" if f in r["seconds"] else f"{r['status'].get(f, '-')[:14]:>14}"
+                         for f in forms)
+        ratio = f"{r['vs_copy']:11.2f}" if r["chosen"] else f"{'-':>11}"
+        out.append(f"{r['problem'][:60]:60} {cells} {r['copy'] * 1e6:10.1f} {r['chosen'] or '-':>10} {ratio}")
+    return "\n".join(out)

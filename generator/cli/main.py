@@ -41,6 +41,8 @@ commands:
   tune      [--alg=A,B] [--flags=F,G] [--layouts=L,M] [--table=FILE] [benchdnn conv options] [DESC...]
             measure every variant x flag set in the given layouts (with --stag/--dtag=any: in every
             layout, blocked ones included); --alg=auto and format any then use the fastest
+  tune      reorder [--rounds=N] [--table=FILE] [benchdnn reorder options] DIMS...
+            measure each reorder in every emission form (pack, transpose); reorders then use the fastest
   net       --model=torchvision:resnet50|--graph=FILE [--mb=N] [--layouts=L,M] [--plan-only] [--png=F] [--json=F]
             plan the layouts of a whole network (measured), check it, time it against PyTorch eager
   --version, --help
@@ -191,7 +193,48 @@ def _bench_conv(argv: list[str]) -> int:
     return 0
 
 
+def _tune_reorder(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(
+        prog="kgen tune reorder",
+        description="Measure each reorder in every emission form the backend compiles (pack: linalg.pack/unpack; "
+        "transpose: pad + expand_shape + transpose), check each once, and store the fastest correct one in the "
+        "selection table the reorder API and `kgen reorder` read. Other arguments are benchdnn reorder options "
+        "and dims (default: the `kgen bench reorder` problems).")
+    ap.add_argument("--backend", default="llvm-cpu")
+    ap.add_argument("--rounds", type=int, default=7, help="round-robin rounds; the median is compared")
+    ap.add_argument("--table", default=None, help="the selection table to update (default: $KGEN_TUNED_TABLE, "
+                                                  "else tuned.json in the kernel cache)")
+    a, rest = ap.parse_known_args(argv)
+    if a.rounds < 1:
+        raise KgenError("--rounds must be at least 1")
+    from pathlib import Path
+
+    from ..bench.conv import log_stderr
+    from ..bench.tune import format_reorder_choices, tune_reorders
+    from ..benchdnn.reorder import given_quant_values, parse_args as parse_reorder_args, reorder_problem
+    from ..compile import get_backend
+    from ..layout import MemoryDesc
+    from ..problem.reorder import ReorderProblem
+
+    backend = get_backend(a.backend)
+    problems, given = [], {}
+    if rest:
+        for case in parse_reorder_args(rest, cwd=Path.cwd()):
+            given[len(problems)] = given_quant_values(case)
+            problems.append(reorder_problem(case))
+    else:
+        from ..bench.reorder import DEFAULT_CASES
+        problems = [ReorderProblem(MemoryDesc(dims, "f32", s), MemoryDesc(dims, "f32", d)) for dims, s, d in DEFAULT_CASES]
+    rows, path = tune_reorders(problems, backend.name, given=given, rounds=a.rounds, log=log_stderr,
+                               path=Path(a.table) if a.table else None)
+    print(format_reorder_choices(rows))
+    print(f"selection table: {path}")
+    return 0
+
+
 def _tune(argv: list[str]) -> int:
+    if argv[:1] == ["reorder"]:
+        return _tune_reorder(argv[1:])
     ap = _sweep_parser(
         "kgen tune",
         "Measure every applicable variant x compile-flag set x runtime driver of each problem, in the layouts its --stag/--dtag "

@@ -49,6 +49,17 @@ def problem_key(p, backend: str) -> str:
     return f"{backend}|{host_cpu_id()}|{p.name.split('__', 1)[1]}"
 
 
+def reorder_key(kernel_name: str, backend: str) -> str:
+    """reorder | backend | cpu | the reorder kernel's name (its problem chain, types and layouts)."""
+    return f"reorder|{backend}|{host_cpu_id()}|{kernel_name}"
+
+
+def lookup_reorder_form(kernel_name: str, backend: str, path: Path | None = None) -> str | None:
+    """The emission form `kgen tune reorder` measured fastest for this reorder here, or None."""
+    e = load(path).get(reorder_key(kernel_name, backend))
+    return e.get("form") if e else None
+
+
 def load(path: Path | None = None) -> dict:
     """The table's entries (empty when there is no table); re-read when the file changes."""
     path = path or table_path()
