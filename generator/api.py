@@ -390,6 +390,15 @@ class ConvKernel:
         (out,) = self._run.invoke(checked("src", src, p.src), *self._wei, *b, *args)
         return out
 
+    def upload_bias(self, bias=None):
+        """The bias checked and in the kernel's bias data type (zeros when None), on the device: the
+        DeviceTensor `invoke` takes; None for a kernel built without bias."""
+        if not self.problem.bias:
+            self._bias(bias)                        # a bias given to a kernel without one is an error
+            return None
+        (b,) = self._bias(bias)
+        return self.upload(b)
+
     def upload(self, array: np.ndarray):
         """`array` on this kernel's device (a DeviceTensor for `invoke`: a bias, a constant input)."""
         if self._run is None:

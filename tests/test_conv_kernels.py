@@ -731,6 +731,23 @@ def test_bias_to_no_bias_kernel(kgen_cache_dir):
         k(np.zeros(k.problem.src.buffer_nelems, np.float32), np.zeros(2, np.float32))
 
 
+def test_upload_bias_checks_and_converts(kgen_cache_dir):
+    k = conv("--dt=f32 --dir=FWD_D ic2ih3oc2kh1", cache_dir=kgen_cache_dir)
+    with pytest.raises(InputError, match="without bias"):
+        k.upload_bias(np.zeros(2, np.float32))
+    assert k.upload_bias() is None
+    k = conv("--dir=FWD_I --dt=u8:s8:s32 --bia-dt=s32 ic2ih3oc2kh1", cache_dir=kgen_cache_dir)
+    with pytest.raises(InputError, match="expected \\(2,\\)"):
+        k.upload_bias(np.zeros(3))
+    with pytest.raises(InputError, match="must hold integers"):
+        k.upload_bias(np.array([0.5, 1.0]))
+    w = np.ones(k.problem.wei.buffer_nelems, np.int8)
+    k.prepare(w)
+    x = np.full(k.problem.src.buffer_nelems, 2, np.uint8)
+    b = np.array([3, -4])
+    assert np.array_equal(k.invoke(k.upload(x), k.upload_bias(b)).to_numpy(), k(x, b))
+
+
 @pytest.mark.parametrize("alg, msg", [("bogus", "unknown algorithm")])
 def test_unsupported_alg(alg, msg):
     p = problem_of("--dt=f32 ic2ih3oc2kh1")

@@ -37,10 +37,7 @@ class LayerRunner:
         if layer.weights is None:
             raise InputError(f"layer {layer.name} has no weights")
         self.kernel.prepare(p.wei.to_physical(np.asarray(layer.weights, p.wei.dtype.np_dtype).reshape(p.wei.dims)))
-        self.bias = None
-        if p.bias:
-            (b,) = self.kernel._bias(layer.bias)          # checked, in the bias data type (zeros if none)
-            self.bias = self.kernel.upload(b)
+        self.bias = self.kernel.upload_bias(layer.bias) if p.bias else None
 
     @property
     def problem(self):
