@@ -92,6 +92,9 @@ class Backend(TargetCaps):
     driver_env: str | None = None
     # the PyTorch device `kgen bench` runs the same problems on, side by side (None: no comparison)
     torch_device: str | None = None
+    # --alg=auto's untuned rule takes im2col before direct for every kernel size: where IREE lowers
+    # direct convolutions to one scalar loop per output (Vulkan's BaseDistribute pipeline)
+    auto_gemm_first: bool = False
     # extra iree-compile flags for kernels that run on memory_bound_driver (one thread: no point in
     # cutting the dispatch into workgroups)
     memory_bound_flags: tuple[str, ...] = ()
@@ -292,6 +295,10 @@ BACKENDS: dict[str, Backend] = {
             # operation 'vector.bitcast' (vector<4xbf16>) -> vector<2xf32>" in the epilogue's dispatch; the same
             # module with i16 results and one tensor.bitcast of the buffer compiles
             bf16_results_as_bits=True,
+            # README "Vulkan (lavapipe)": im2col ran the ResNet-50 3x3 layers 6-415x faster than direct
+            # (3.2-5.0 against 0.01-0.5 GFLOP/s), the stem 2.8x, a 3D ic32 12^3 3x3x3 3.3x (1.0 against
+            # 0.3); 1x1 layers take im2col already; depthwise stays direct
+            auto_gemm_first=True,
             # lavapipe's loop limit (TargetCaps.max_reduction): ic16383 kh3 (147447 values an output)
             # came out wrong, ic7283 kh3 (65547) right; half of that runs whole, longer ones are split
             max_reduction=32768,

@@ -29,11 +29,14 @@ ONE_THREAD_RATE = {"u8": 400e9, "s8": 400e9, "bf16": 200e9, "f16": 110e9, "f32":
 HANDOFF_BUDGET_S = 250e-6
 
 
-def heuristic_variant(p: ConvProblem) -> str:
+def heuristic_variant(p: ConvProblem, gemm_first: bool = False) -> str:
     """`--alg=auto`'s rule when the measured table has no entry for the problem: a 1x1 kernel ->
     im2col (its 1x1 path is one GEMM that reads the source in place, no copy); anything else ->
-    direct (applies everywhere, exact, no extra memory)."""
-    if all(s.k == 1 for s in p.desc.spatial()):
+    direct (applies everywhere, exact, no extra memory), or im2col on a backend whose direct
+    convolutions lower poorly (`Backend.auto_gemm_first`) unless each group has one input channel
+    (depthwise: a GEMM over K x K values only; on lavapipe direct ran g64 56x56 3x3 at 0.2 GFLOP/s,
+    im2col at 0.1)."""
+    if (gemm_first and p.desc.ic > p.desc.g) or all(s.k == 1 for s in p.desc.spatial()):
         return "im2col"
     return "direct"
 
@@ -70,7 +73,7 @@ def heuristic(p: ConvProblem, backend: str) -> Choice:
         return Choice("brgemm", "default", "heuristic", driver=driver)
     if heuristic_flags(p, "im2col", backend) != "default":
         return Choice("im2col", "dt+uk+inner", "heuristic", driver=driver)
-    alg = heuristic_variant(p)
+    alg = heuristic_variant(p, get_backend(backend).auto_gemm_first)
     if why_not(dataclasses.replace(p, alg=alg), get_backend(backend)) is not None:
         alg = "direct"          # applies everywhere (a reduction too long for the target: it splits it)
     return Choice(alg, "default", "heuristic", driver=driver)
