@@ -216,13 +216,19 @@ def build_reorders(chains: Sequence[Sequence[ReorderProblem]], backend: str = "l
             results[i] = ReorderKernel(ch, b)
         else:
             todo.append(i)
-    groups = [todo[k:k + chunk] for k in range(0, len(todo), chunk)]
+    # each chain in its form (`kgen tune reorder`'s choice, else the backend's); one form per module
+    forms = {i: reorder_form(b, None, kernel_name(chains[i])) for i in todo}
+    groups = []
+    for f in dict.fromkeys(forms.values()):
+        same = [i for i in todo if forms[i] == f]
+        groups += [same[k:k + chunk] for k in range(0, len(same), chunk)]
 
     def build(group):
         try:
-            text = render_reorder_module([chains[i] for i in group], form=b.reorder_form)
+            form = forms[group[0]]
+            text = render_reorder_module([chains[i] for i in group], form=form)
             art = compile_mlir(text, b, cache_dir=cache_dir, name="reorders", extra_flags=b.reorder_flags(driver))
-            return [(i, ReorderKernel(chains[i], b, artifact=art, driver=driver)) for i in group]
+            return [(i, ReorderKernel(chains[i], b, artifact=art, driver=driver, form=form)) for i in group]
         except KgenError:
             if len(group) == 1:
                 try:

@@ -342,6 +342,9 @@ def test_tune_reorder_stores_a_checked_form_and_reorders_use_it(tmp_path, monkey
     tuned.store({key: {"form": other, "seconds": 1.0}}, path)
     k = reorder(s, d)
     assert k.form == other and reorder(s, d, form=row["chosen"]).form == row["chosen"]
+    from generator.api import build_reorders                  # `kgen reorder`'s batch compile too
+    (kb,) = build_reorders([[ReorderProblem(s, d)]])
+    assert kb.form == other and f"linalg.{other} " in kb.mlir
     x = np.arange(s.buffer_nelems, dtype=np.float32) % 50 - 25
     assert np.array_equal(k(x), reorder(s, d, form=row["chosen"])(x))
 
