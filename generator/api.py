@@ -180,7 +180,8 @@ def reorder(src: MemoryDesc, dst: MemoryDesc, backend: str = "llvm-cpu", *, src_
             driver: str | None = None, form: str | None = None) -> ReorderKernel:
     """Compile (or fetch from the artifact cache) the reorder from `src` to `dst` for `backend`
     (run on `driver`, by default the backend's memory-bound driver: local-sync on the CPU; emitted in
-    `form`, by default the backend's, see `ReorderKernel`)."""
+    `form`, by default the one `kgen tune reorder` chose for it on this CPU, else the backend's, see
+    `ReorderKernel`)."""
     p = make_problem(src, dst, src_scale=src_scale, dst_scale=dst_scale, src_zp=src_zp, dst_zp=dst_zp)
     return ReorderKernel([p], backend, cache_dir, driver=driver, form=form)
 

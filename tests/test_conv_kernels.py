@@ -437,7 +437,9 @@ def test_direct_vulkan(line, seed, kgen_cache_dir):
 LONG_REDUCTION_VULKAN_CASES = [
     "--dt=u8:s8:s32 mb1ic16383ih3oc5oh1kh3ph0",                   # 147447 values an output
     "--dt=f32 --stag=acdb --dtag=acdb mb2ic16383ih5oc3oh3kh3ph0",  # channels last, f32
-    "--dt=u8:s8:s32 mb1ic16id36oc4od4kd33pd0",                     # 3D: 575k, the IC cut into 16 parts
+    "--dt=u8:s8:s32 mb1ic16id36oc4od4kd33pd0",                     # 3D: 575k values, 16 x 11 partial sums
+    "--dt=u8:s8:u8 --attr-scales=src:common:0.5+dst:common:2 --attr-zero-points=src:common:3+dst:common:4 "
+    "mb1ic4099ih5oc4oh5kh3ph1",                                     # IC 4099 (prime) zero-padded to 5 x 910
     "--dt=s8:s8:u8 --stag=nChw8c --dtag=nChw8c --attr-scales=src:common:0.25+wei:per_oc+dst:common:2 "
     "--attr-zero-points=src:common:-2+dst:common:1 --attr-post-ops=sum:1.5:2+linear:2:3 "
     "g2mb2ic72000ih4oc14oh2kh3ph0",                                  # blocked, grouped, attributes
@@ -457,16 +459,22 @@ def test_long_reductions_split_on_vulkan(line, kgen_cache_dir):
 
 def test_reduction_split_chunks():
     vk = get_backend("vulkan")
-    # chunks divide their axes, hold at most a quarter of the limit, and are cut innermost-first
+    # kernel-axis chunks divide their axes, hold at most a quarter of the limit, and are cut innermost-first
     p = problem_of("--dt=u8:s8:s32 mb2ic32id192oc1od1kd192pd0")            # benchdnn's 3d_conv_large_shape:2
     split = reduction_split(p, vk)
     assert split == (1, 1, 32, 192) and math.prod(split) <= vk.max_reduction // 4
     assert reduction_split(problem_of("mb1ic16ih33oc16oh1kh33ph0"), vk) is None        # 17424 values: whole
     assert reduction_split(problem_of("mb1ic16383ih3oc5oh1kh3ph0"), GENERIC) is None    # no limit elsewhere
-    text = render_conv(problem_of("--dt=f32 mb1ic16383ih3oc5oh1kh3ph0"), vk, header=False)
-    # 16383 = 43 x 381 input channels: partial sums (N, G, OC/G, OH, OW, 43) in one generic, then their sum
-    assert "-> (n, g, s0 * 381 + ic, o0 * 1 + k0 * 1, o1 * 1 + k1 * 1)>" in text
-    assert "tensor<1x1x5x1x1x43xf32>" in text
+    # a split whose partial sums would not fit in memory is refused with the reason
+    with pytest.raises(UnsupportedError, match="GiB of partial sums"):
+        render_conv(problem_of("mb64ic32ih600oc64oh600kh201ph100"), vk)
+    # 16383 = 43 x 381 input channels, a poor divisor of the 910 that fit: padded to 19 x 910 channels,
+    # partial sums (N, G, OC/G, OH, OW, 19) in one generic, then their sum
+    p = problem_of("--dt=f32 mb1ic16383ih3oc5oh1kh3ph0")
+    assert reduction_split(p, vk) == (910, 3, 3)
+    text = render_conv(p, vk, header=False)
+    assert "-> (n, g, s0 * 910 + ic, o0 * 1 + k0 * 1, o1 * 1 + k1 * 1)>" in text
+    assert "tensor<1x1x5x1x1x19xf32>" in text and "tensor<1x1x17290x3x3xf32>" in text
     assert "affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4)>" in text
 
 

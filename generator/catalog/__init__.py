@@ -141,7 +141,9 @@ def _check(e: CatalogEntry, backend, path: Path) -> str | None:
         from ..api import ReorderKernel
         from ..benchdnn.reorder import given_quant_values
         from ..verify import check_reorder
-        return check_reorder(ReorderKernel([e.problem], backend, artifact=art), e.problem, given_quant_values(e.case))
+        # the catalog's form (mlir/ is the same on every machine), whatever this machine's tuning says
+        k = ReorderKernel([e.problem], backend, artifact=art, form=get_backend(backend).reorder_form)
+        return check_reorder(k, e.problem, given_quant_values(e.case))
     from ..api import ConvKernel
     from ..benchdnn.conv import given_conv_quant_values
     from ..verify import check_conv

@@ -41,7 +41,7 @@ commands:
   tune      [--alg=A,B] [--flags=F,G] [--layouts=L,M] [--table=FILE] [benchdnn conv options] [DESC...]
             measure every variant x flag set in the given layouts (with --stag/--dtag=any: in every
             layout, blocked ones included); --alg=auto and format any then use the fastest
-  tune      reorder [--rounds=N] [--table=FILE] [benchdnn reorder options] DIMS...
+  tune      reorder [--backend=B] [--rounds=N] [--table=FILE] [benchdnn reorder options] DIMS...
             measure each reorder in every emission form (pack, transpose); reorders then use the fastest
   net       --model=torchvision:resnet50|--graph=FILE [--mb=N] [--layouts=L,M] [--plan-only] [--png=F] [--json=F]
             plan the layouts of a whole network (measured), check it, time it against PyTorch eager
@@ -204,6 +204,7 @@ def _tune_reorder(argv: list[str]) -> int:
     ap.add_argument("--rounds", type=int, default=7, help="round-robin rounds; the median is compared")
     ap.add_argument("--table", default=None, help="the selection table to update (default: $KGEN_TUNED_TABLE, "
                                                   "else tuned.json in the kernel cache)")
+    ap.__class__ = _Parser
     a, rest = ap.parse_known_args(argv)
     if a.rounds < 1:
         raise KgenError("--rounds must be at least 1")
@@ -229,7 +230,7 @@ def _tune_reorder(argv: list[str]) -> int:
                                path=Path(a.table) if a.table else None)
     print(format_reorder_choices(rows))
     print(f"selection table: {path}")
-    return 0
+    return 0 if all(r["chosen"] for r in rows) else 1
 
 
 def _tune(argv: list[str]) -> int:

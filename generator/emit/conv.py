@@ -22,7 +22,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..errors import UnsupportedError
+from ..errors import InternalError, UnsupportedError
 from ..layout import get_dtype
 from ..problem.attr import RELU, Sum
 from ..problem.conv import ConvProblem
@@ -188,31 +188,41 @@ def reduction_length(p: ConvProblem) -> int:
 def reduction_split(p: ConvProblem, target: TargetCaps) -> tuple[int, ...] | None:
     """direct's chunk of each reduction axis (IC/G, K..) on a target that cannot run a whole long
     reduction in one dispatch (`TargetCaps.max_reduction`), or None when it needs no split. Inner axes
-    stay whole while the chunk holds at most a quarter of the limit; the first one that does not fit
-    is cut at its largest divisor that does, and the outer ones into single steps. Every chunk divides
-    its axis, so no padding is needed; the partial sums are then summed in a second step."""
+    stay whole while the chunk holds at most a quarter of the limit (headroom for several outputs an
+    invocation: lavapipe counts every loop of one); the first one that does not fit is cut at its
+    largest divisor that does, and the outer ones into single steps. The input channels, if they are
+    the axis cut, take the largest chunk that fits when their divisors are poor (IC/G = 4099, prime:
+    910, the channels zero-padded to 5 x 910) rather than thousands of one-channel parts. The partial
+    sums are then summed in a second step."""
     limit = target.max_reduction
     if limit is None or reduction_length(p) <= limit:
         return None
-    sizes = (p.desc.ic // p.desc.g,) + tuple(s.k for s in p.desc.spatial())
+    sizes = _reduction_sizes(p)
     budget = limit // 4
     chunks = [1] * len(sizes)
     inner = 1
     for i in reversed(range(len(sizes))):
-        fit = [c for c in range(1, sizes[i] + 1) if sizes[i] % c == 0 and inner * c <= budget]
+        cap = budget // inner
+        fit = [c for c in range(1, min(sizes[i], cap) + 1) if sizes[i] % c == 0]
         chunks[i] = fit[-1]
+        if i == 0 and chunks[i] < sizes[i] and 2 * chunks[i] < min(sizes[i], cap):
+            chunks[i] = min(sizes[i], cap)              # padded: see above
         inner *= chunks[i]
         if chunks[i] < sizes[i]:
             break
     return tuple(chunks)
 
 
+def _reduction_sizes(p: ConvProblem) -> tuple[int, ...]:
+    return (p.desc.ic // p.desc.g,) + tuple(s.k for s in p.desc.spatial())
+
+
 def _split_parts(p: ConvProblem, split: tuple[int, ...]) -> list[int]:
-    sizes = (p.desc.ic // p.desc.g,) + tuple(s.k for s in p.desc.spatial())
-    return [n // c for n, c in zip(sizes, split)]
+    """The parts of each reduction axis (the input channels padded up to whole chunks)."""
+    return [-(-n // c) for n, c in zip(_reduction_sizes(p), split)]
 
 
-def _reduction_refused(p: ConvProblem, target: TargetCaps) -> str | None:
+def reduction_refused(p: ConvProblem, target: TargetCaps) -> str | None:
     """Why a problem's reduction is too long for `target` in its variant (see TargetCaps.max_reduction)."""
     limit = target.max_reduction
     # Winograd's GEMM sums over the input channels only; every other variant over IC/G x the kernel
@@ -223,14 +233,21 @@ def _reduction_refused(p: ConvProblem, target: TargetCaps) -> str | None:
            f"65535 iterations (Mesa lavapipe), so reductions over {limit} values must be split")
     if p.alg != "direct":
         return why + "; --alg=direct splits them"
-    parts = max(_split_parts(p, reduction_split(p, target)))
-    if parts > limit:
-        return why + f", and direct's split would leave {parts} partial sums along one axis, over {limit}"
+    parts = _split_parts(p, reduction_split(p, target))
+    if max(parts) > limit // 4:
+        return why + f", and direct's split would leave {max(parts)} partial sums along one axis, over {limit // 4}"
+    outputs = math.prod(_out_shape(p))
+    gib = outputs * math.prod(parts) * p.acc.itemsize / 2 ** 30
+    if gib > 2:
+        return why + f", and direct's split would hold {gib:.1f} GiB of partial sums (at most 2)"
     return None
 
 
 def _split_weights(plan: Plan, w: Value, p: ConvProblem, split: tuple[int, ...]) -> Value:
-    """The grouped weights (G, OC/G, IC/G, K..) with each split reduction axis as (parts, chunk)."""
+    """The grouped weights (G, OC/G, IC/G, K..) with each split reduction axis as (parts, chunk), the
+    input channels zero-padded to whole chunks."""
+    ic_pad = _split_parts(p, split)[0] * split[0] - w.shape[2]
+    w = plan.pad(w, [0, 0, ic_pad] + [0] * (len(w.shape) - 3))
     groups, shape, ax = [[0], [1]], [w.shape[0], w.shape[1]], 2
     for n, c in zip(_split_parts(p, split), split):
         groups.append([ax, ax + 1] if n > 1 else [ax])
@@ -247,6 +264,7 @@ def _split_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, split: tuple[
     d = p.desc
     sp = d.spatial()
     parts = _split_parts(p, split)
+    x = plan.pad(x, [0, 0, parts[0] * split[0] - x.shape[2]] + [0] * (len(x.shape) - 3))   # zero channels
     red = ["ic"] + [f"k{i}" for i in range(len(sp))]
     sdims = [f"s{i}" for i, n in enumerate(parts) if n > 1]
     wei_idx, idx = ["g", "oc"], []
@@ -262,11 +280,15 @@ def _split_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, split: tuple[
     partial = plan.add("conv_packed", x, _out_shape(p) + tuple(n for n in parts if n > 1), p.acc.mlir, wei=w,
                        dims=par + red, npar=len(par), src_idx=src_idx, wei_idx=wei_idx, out_idx=par,
                        src_dt=p.src.dtype, wei_dt=p.wei.dtype, acc_dt=p.acc)
+    # its own dispatch, apart from the sums (a sum fused into the partials' loops would run long again)
+    partial = _barrier(plan, partial)
     shape = list(partial.shape)
     while len(shape) > len(_out_shape(p)):
         n = 1
-        while len(shape) > len(_out_shape(p)) and n * shape[-1] <= limit:
+        while len(shape) > len(_out_shape(p)) and n * shape[-1] <= limit // 4:
             n *= shape.pop()
+        if n == 1:
+            raise InternalError(f"split reduction: {shape[-1]} parts along one axis")   # reduction_refused
         partial = plan.add("sum_trailing", partial, tuple(shape), p.acc.mlir, acc_dt=p.acc)
     return partial
 
@@ -990,7 +1012,7 @@ def why_not(p: ConvProblem, target: TargetCaps = GENERIC) -> str | None:
     why = v.why_not(p)
     if why:
         return f"--alg={p.alg} does not apply: {why}"
-    why = v.refused(p, target) or _reduction_refused(p, target)
+    why = v.refused(p, target) or reduction_refused(p, target)
     if why:
         return f"--alg={p.alg} is refused on {target.name}: {why}"
     return None

@@ -145,6 +145,7 @@ class SegmentRunner:
     def __init__(self, runners: list[LayerRunner], tensors: dict, inputs: list[tuple[str, str]], outputs: list[str],
                  backend, driver: str):
         from ..compile import compile_mlir
+        from ..api import reorder_form
         from ..emit.conv import render_conv
         from ..emit.reorder import kernel_name, render_reorder
         from ..emit.segment import SegmentBuilder
@@ -169,7 +170,7 @@ class SegmentRunner:
                 raise InputError(f"segment: tensor {t} is not available")
             chain = [reorder_problem(*tensors[t], src, lay)]
             fn = kernel_name(chain)
-            sb.add_kernel(render_reorder(chain, form=backend.reorder_form, header=False), fn)
+            sb.add_kernel(render_reorder(chain, form=reorder_form(backend, None, fn), header=False), fn)
             have[(t, lay)] = sb.call(fn, [have[(t, src)]])
             return have[(t, lay)]
 

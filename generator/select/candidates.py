@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ..emit.conv import VARIANTS
+from ..emit.conv import VARIANTS, reduction_refused
 from ..errors import FormatError
 from ..layout import MemoryDesc
 
@@ -91,7 +91,9 @@ def plan_candidates(p, backend, variants, layouts, flag_sets) -> list[Candidate]
                     c.status = f"n/a: {e}"
                     out.append(c)
                     continue
-                why = VARIANTS[v].why_not(c.problem) or VARIANTS[v].refused(c.problem, backend.for_flags(fs))
+                target = backend.for_flags(fs)
+                why = (VARIANTS[v].why_not(c.problem) or VARIANTS[v].refused(c.problem, target)
+                       or reduction_refused(c.problem, target))
                 if why:
                     c.status = f"n/a: {why}"
                 out.append(c)

@@ -55,9 +55,14 @@ def reorder_key(kernel_name: str, backend: str) -> str:
 
 
 def lookup_reorder_form(kernel_name: str, backend: str, path: Path | None = None) -> str | None:
-    """The emission form `kgen tune reorder` measured fastest for this reorder here, or None."""
-    e = load(path).get(reorder_key(kernel_name, backend))
-    return e.get("form") if e else None
+    """The emission form `kgen tune reorder` measured fastest for this reorder here, or None (also when
+    the table is unreadable: a reorder then keeps the backend's form rather than failing; `kgen tune`
+    and `--alg=auto` report the table's error)."""
+    try:
+        e = load(path).get(reorder_key(kernel_name, backend))
+    except ArtifactError:
+        return None
+    return e.get("form") if isinstance(e, dict) else None
 
 
 def load(path: Path | None = None) -> dict:
