@@ -70,9 +70,9 @@ def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = 
         # the product's kernel (the form `kgen tune reorder` chose for it here, else the backend's) and,
         # as evidence for that choice, each form the backend compiles
         fns = {"kgen": reorder(s, d, backend).bind(buf)}
-        if len(forms(backend)) > 1:
-            for form in forms(backend):
-                fns[f"kgen {form}"] = reorder(s, d, backend, form=form).bind(buf)
+        every = forms(backend)
+        for form in every if len(every) > 1 else ():
+            fns[f"kgen {form}"] = reorder(s, d, backend, form=form).bind(buf)
         fns["numpy copy"] = lambda: np.copyto(copy_dst, copy_src)
         if torch is not None and not s.dtype.is_packed:      # torch has no packed 4-bit tensors
             tf = _torch_reorder(torch, buf, s, d)

@@ -107,6 +107,7 @@ def tune_reorders(problems, backend: str = "llvm-cpu", *, given=None, rounds: in
 
     from ..api import ReorderKernel
     from ..compile import get_backend
+    from ..emit.reorder import kernel_name
     from ..errors import KgenError
     from ..select import table as tuned
     from ..verify import SEED, check_reorder, fill_reorder_source, reorder_quant_values
@@ -121,11 +122,10 @@ def tune_reorders(problems, backend: str = "llvm-cpu", *, given=None, rounds: in
         q = reorder_quant_values(p, rng, q_given)
         init = (np.zeros(p.dst.buffer_len, np.uint8 if p.dst.dtype.is_packed else p.dst.dtype.np_dtype)
                 if p.needs_dst_init else None)
-        name = None
+        name = kernel_name([p])
         for form in b.relayout_forms:
             try:
                 k = ReorderKernel([p], b.name, form=form)
-                name = k.name
                 why = check_reorder(k, p, q_given)
                 if why:
                     status[form] = f"wrong: {why}"
@@ -143,7 +143,7 @@ def tune_reorders(problems, backend: str = "llvm-cpu", *, given=None, rounds: in
         # bandwidth ratio as `kgen bench reorder` reports it: bytes read + written, against the copy's
         ratio = ((p.src.size_bytes + p.dst.size_bytes) / forms[best]) / (2 * p.src.size_bytes / times["numpy copy"]) \
             if best else None
-        row = {"problem": name or p.name, "seconds": forms, "copy": times["numpy copy"], "chosen": best,
+        row = {"problem": name, "seconds": forms, "copy": times["numpy copy"], "chosen": best,
                "status": status, "vs_copy": ratio}
         rows.append(row)
         log(f"[{i + 1}/{len(problems)}] {row['problem']}: " + ", ".join(

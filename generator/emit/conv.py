@@ -1005,17 +1005,24 @@ VARIANTS = {v.name: v for v in (
 )}
 
 
-def why_not(p: ConvProblem, target: TargetCaps = GENERIC) -> str | None:
-    """Why `p`'s variant cannot compute it on `target` (it does not apply, or the target computes it
-    wrongly), as the message the user sees; None when it can. `p.alg` must name a variant."""
+def refusal(p: ConvProblem, target: TargetCaps = GENERIC) -> tuple[str, str] | None:
+    """Why `p`'s variant cannot compute it on `target`: ("does not apply", reason) or ("is refused on
+    <target>", reason: the target computes it wrongly or cannot run it); None when it can. `p.alg`
+    must name a variant. The one place every check of a variant against a problem is made."""
     v = VARIANTS[p.alg]
     why = v.why_not(p)
     if why:
-        return f"--alg={p.alg} does not apply: {why}"
+        return "does not apply", why
     why = v.refused(p, target) or reduction_refused(p, target)
     if why:
-        return f"--alg={p.alg} is refused on {target.name}: {why}"
+        return f"is refused on {target.name}", why
     return None
+
+
+def why_not(p: ConvProblem, target: TargetCaps = GENERIC) -> str | None:
+    """`refusal` as the message the user sees; None when the variant can compute `p` on `target`."""
+    r = refusal(p, target)
+    return f"--alg={p.alg} {r[0]}: {r[1]}" if r else None
 
 
 def variant(p: ConvProblem, target: TargetCaps = GENERIC) -> Variant:

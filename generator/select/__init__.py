@@ -67,14 +67,14 @@ def heuristic(p: ConvProblem, backend: str) -> Choice:
     its GEMM fast (`heuristic_flags`). The driver: `heuristic_driver`."""
     from ..compile.backends import get_backend
     from ..emit.conv import why_not
+    b = get_backend(backend)
     driver = heuristic_driver(p, backend)
-    if ((p.desc.g == 1 or p.desc.oc // p.desc.g >= 16)
-            and why_not(dataclasses.replace(p, alg="brgemm"), get_backend(backend)) is None):
+    if (p.desc.g == 1 or p.desc.oc // p.desc.g >= 16) and why_not(dataclasses.replace(p, alg="brgemm"), b) is None:
         return Choice("brgemm", "default", "heuristic", driver=driver)
     if heuristic_flags(p, "im2col", backend) != "default":
         return Choice("im2col", "dt+uk+inner", "heuristic", driver=driver)
-    alg = heuristic_variant(p, get_backend(backend).auto_gemm_first)
-    if why_not(dataclasses.replace(p, alg=alg), get_backend(backend)) is not None:
+    alg = heuristic_variant(p, b.auto_gemm_first)
+    if why_not(dataclasses.replace(p, alg=alg), b) is not None:
         alg = "direct"          # applies everywhere (a reduction too long for the target: it splits it)
     return Choice(alg, "default", "heuristic", driver=driver)
 

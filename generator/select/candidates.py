@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ..emit.conv import VARIANTS, reduction_refused
+from ..emit.conv import refusal
 from ..errors import FormatError
 from ..layout import MemoryDesc
 
@@ -91,10 +91,8 @@ def plan_candidates(p, backend, variants, layouts, flag_sets) -> list[Candidate]
                     c.status = f"n/a: {e}"
                     out.append(c)
                     continue
-                target = backend.for_flags(fs)
-                why = (VARIANTS[v].why_not(c.problem) or VARIANTS[v].refused(c.problem, target)
-                       or reduction_refused(c.problem, target))
+                why = refusal(c.problem, backend.for_flags(fs))
                 if why:
-                    c.status = f"n/a: {why}"
+                    c.status = f"n/a: {why[1]}"
                 out.append(c)
     return out
