@@ -19,12 +19,14 @@ from typing import Sequence
 import numpy as np
 
 from .compile import compile_mlir, get_backend
+from .compile.backends import HOST_THREADS, cpu_threads
 from .emit.reorder import kernel_name, render_reorder, render_reorder_module
 from .emit.target import RELAYOUT_FORMS
 from .errors import FormatError, InputError, UnsupportedError
 from .layout import MemoryDesc, get_dtype
+from .problem.conv import ConvPart
 from .problem.reorder import Quant, ReorderProblem
-from .runtime import BoundCall, DeviceTensor, LoadedModule, driver_for
+from .runtime import BoundCall, DeviceTensor, LoadedModule, driver_for, host_threads
 
 
 def _quant(q, ndims: int) -> Quant | None:
@@ -83,6 +85,9 @@ class ReorderKernel:
         self.backend = get_backend(backend)
         # a reorder only moves memory: the backend's memory-bound driver unless one is named
         self.driver = driver_for(self.backend, driver, memory_bound=True)
+        if self.driver == HOST_THREADS:
+            raise UnsupportedError(f"driver {HOST_THREADS} runs convolutions only (a reorder runs on "
+                                   f"{', '.join(self.backend.iree_drivers)})")
         self.form = reorder_form(self.backend, form, kernel_name(self.problems))
         self.src, self.dst = self.problems[0].src, self.problems[-1].dst
         self.artifact = artifact
@@ -269,18 +274,47 @@ class ConvKernel:
         self.requested_alg = problem.alg
         problem, self.flags, driver, self.choice = _resolve_conv(problem, self.backend, flags, driver)
         self.problem = problem
+        self.driver = driver_for(self.backend, driver)      # local-task on the CPU: all cores
+        self._wei = None
+        self._parts: list[tuple[ConvKernel, ConvPart]] = []
+        if self.driver == HOST_THREADS and self.backend.host_threads_driver:
+            self._init_parts(cache_dir)
+            return
         if artifact is None:       # else a prebuilt module (the catalog's build/<backend>/<function>.vmfb)
             artifact = compile_conv(problem, self.backend, flags=self.flags, cache_dir=cache_dir)
         self.artifact = artifact
-        self.driver = driver_for(self.backend, driver)      # local-task on the CPU: all cores
         module = LoadedModule(self.artifact.path, self.backend, self.driver)
         self._prepare = module.function(problem.name + "_prepare")
         self._run = module.function(problem.name)
-        self._wei = None
+
+    def _init_parts(self, cache_dir) -> None:
+        """The host-threads driver: one kernel per distinct part (`ConvProblem.host_parts`, one part per
+        CPU), each on the backend's `host_threads_driver`, compiled on its own."""
+        p = self.problem
+        self._cache_dir, self._whole, self._wei_buf = cache_dir, None, None
+        parts = p.host_parts(cpu_threads())
+        if isinstance(parts, str):
+            raise UnsupportedError(f"driver {HOST_THREADS} cannot cut {p.name}: {parts}")
+        kernels: dict = {}
+        for part in parts:
+            k = kernels.get(part.problem)
+            if k is None:
+                k = kernels[part.problem] = ConvKernel(part.problem, self.backend, cache_dir, flags=self.flags,
+                                                       driver=self.backend.host_threads_driver)
+            self._parts.append((k, part))
+        self.artifact = self._parts[0][0].artifact
+        self._prepare = self._run = None
 
     def prepare(self, wei: np.ndarray) -> None:
         """Reorder the weights (physical buffer in the problem's weights format) once, on the device."""
         self.problem.wei.check_buffer(wei)
+        if self._parts:
+            for k in {id(k): k for k, _ in self._parts}.values():
+                k.prepare(wei)
+            self._wei, self._wei_buf = self._parts[0][0]._wei, np.array(wei, copy=True)
+            if self._whole is not None:
+                self._whole.prepare(wei)
+            return
         self._wei = self._prepare.invoke(np.ascontiguousarray(wei))
 
     @property
@@ -366,19 +400,42 @@ class ConvKernel:
         `wei_scale`, `dst_scale`, `src_zp`, `wei_zp`, `dst_zp`: scalars, or arrays per channel) and
         the post-ops' inputs (`dst_init`: the destination's prior buffer for `sum`; `binary_<i>` /
         `prelu_<i>`: the second input of post-op i, as a buffer in its layout)."""
+        if self._parts:
+            return self.bind(src, bias, **attrs).run_once()
         (out,) = self._run(*self._args(src, bias, attrs))
         dt = self.problem.dst.dtype.np_dtype
         return out.view(dt) if out.dtype != dt else out
+
+    def _part_args(self, src, attrs: dict) -> list[tuple[np.ndarray, dict]]:
+        """Each part's source and keyword arguments: ranges of the whole buffers (the sum's prior
+        destination is cut like the destination; the other values are per channel or common)."""
+        if self._wei is None:
+            raise InputError("call prepare(weights) before running the convolution")
+        src = self.problem.src.check_buffer(np.asarray(src))
+        init = attrs.get("dst_init")
+        if init is not None:
+            try:
+                init = self.problem.dst.check_buffer(np.asarray(init))
+            except InputError as e:
+                raise InputError(f"dst_init: {e}") from None
+        out = []
+        for _, part in self._parts:
+            a = dict(attrs)
+            if init is not None:
+                a["dst_init"] = init[part.dst[0]:part.dst[1]]
+            out.append((src[part.src[0]:part.src[1]], a))
+        return out
 
     def invoke(self, src, bias=None, **attrs):
         """Run on the device and keep the result there: `src` and the post-ops' inputs (``dst_init``...)
         may be `DeviceTensor`s (another kernel's results on the same driver: chained with no host round
         trip, `generator.net`), the bias a DeviceTensor uploaded once (`upload`). Returns the destination
         buffer as a DeviceTensor (``.to_numpy()`` reads it)."""
-        if self._run is None:
-            raise UnsupportedError("a convolution with a depthwise post-op is two modules: it has no invoke()/upload()")
+        self._device_path("invoke()")
         if self._wei is None:
             raise InputError("call prepare(weights) before running the convolution")
+        if self._parts:
+            return self._chained().invoke(src, bias, **attrs)
         p = self.problem
 
         def checked(name: str, v, desc):
@@ -408,14 +465,35 @@ class ConvKernel:
 
     def upload(self, array: np.ndarray):
         """`array` on this kernel's device (a DeviceTensor for `invoke`: a bias, a constant input)."""
-        if self._run is None:
-            raise UnsupportedError("a convolution with a depthwise post-op is two modules: it has no invoke()/upload()")
+        self._device_path("upload()")
+        if self._parts:
+            return self._chained().upload(array)
         return self._run.upload(np.ascontiguousarray(array))
+
+    def _chained(self) -> "ConvKernel":
+        """On the host-threads driver, the whole convolution on the backend's own driver (local-task),
+        built on first use: device tensors chain there (`invoke`, `upload`), as they do for any kernel
+        built without a driver; the parts' results are host-side pieces."""
+        if self._whole is None:
+            self._whole = ConvKernel(self.problem, self.backend, self._cache_dir, flags=self.flags,
+                                     driver=self.backend.driver)
+        if self._wei_buf is not None and self._whole._wei is None:
+            self._whole.prepare(self._wei_buf)
+        return self._whole
+
+    def _device_path(self, what: str) -> None:
+        if self._run is None and not self._parts:
+            raise UnsupportedError(f"a convolution with a depthwise post-op is two modules: it has no {what}")
 
     def bind(self, src: np.ndarray, bias=None, **attrs) -> BoundCall:
         """The fast call path: the prepared weights, `src`, the bias and the attribute arguments on the
         device and packed once; `call()` reruns the convolution, `call.numpy()[0]` reads the result
-        (see `runtime.BoundCall`)."""
+        (see `runtime.BoundCall`). On the host-threads driver, one bound call per part and a host
+        array they write into (`PartsCall`)."""
+        if self._parts:
+            args = self._part_args(src, attrs)
+            calls = [k.bind(s, bias, **a) for (k, _), (s, a) in zip(self._parts, args)]
+            return PartsCall(calls, [part.dst for _, part in self._parts], self.problem.dst)
         return self._run.bind(*self._args(src, bias, attrs))
 
     def run_logical(self, src: np.ndarray, wei: np.ndarray, bia: np.ndarray | None = None, **attrs) -> np.ndarray:
@@ -441,6 +519,40 @@ class ConvKernel:
         self.prepare(p.wei.to_physical(np.asarray(wei).reshape(p.wei.dims)))
         y = self(p.src.to_physical(np.asarray(src)), bia, **attrs)
         return p.output.from_physical(y)
+
+
+class PartsCall:
+    """The host-threads driver's bound call: the parts' bound calls, run at once from host threads
+    (`runtime.host_threads`). Each part's result stays in its own device buffer, as a BoundCall's does;
+    `call.numpy()[0]` joins them into one host array, the whole destination buffer (each part copied
+    into its range, out of the mapping). Measured on the 2-core EPYC: the two copies cost ~30 us from
+    Python on a 0.3 ms int8 conv, so a call does not join, and a reader pays it as it pays
+    `to_numpy` after a BoundCall."""
+
+    def __init__(self, calls: list[BoundCall], ranges: list[tuple[int, int]], dst):
+        self.calls, self.ranges, self.dst = calls, ranges, dst
+        self._ran = False
+
+    def __call__(self) -> None:
+        host_threads.run(self.calls)
+        self._ran = True
+
+    def numpy(self) -> tuple[np.ndarray, ...]:
+        """The last call's destination buffer, joined from the parts (a new array)."""
+        if not self._ran:
+            self()
+        out = np.zeros(self.dst.buffer_len, self.dst.buffer_dtype)
+        for c, (a, b) in zip(self.calls, self.ranges):
+            c.results()[0].copy_into(out[a:b])
+        return (out,)
+
+    def run_once(self) -> np.ndarray:
+        self()
+        return self.numpy()[0]
+
+    def results(self):
+        raise UnsupportedError(f"driver {HOST_THREADS} leaves its result in one device buffer per part: "
+                               f"numpy() joins them")
 
 
 class FusedDwConvKernel(ConvKernel):

@@ -78,8 +78,10 @@ def base_problem(case):
     return conv_problem(case)
 
 
-def compile_candidates(cands: list[Candidate], backend, jobs: int, log: Callable[[str], None]) -> None:
-    """Render and compile every applicable candidate (the cache makes a second run free)."""
+def compile_candidates(cands: list[Candidate], backend, jobs: int, log: Callable[[str], None],
+                       host_parts: int = 0) -> None:
+    """Render and compile every applicable candidate (the cache makes a second run free); with
+    `host_parts`, also the parts the host-threads driver cuts it into (`ConvProblem.host_parts`)."""
     from ..emit.conv import render_conv
     from ..errors import KgenError
     from ..compile import compile_mlir
@@ -92,6 +94,14 @@ def compile_candidates(cands: list[Candidate], backend, jobs: int, log: Callable
             c.artifact = compile_mlir(mlir, backend, extra_flags=backend.flag_set(c.flags), name="conv")
         except KgenError as e:
             c.status = f"compile failed: {e}"
+            return
+        parts = c.problem.host_parts(host_parts) if host_parts else ()
+        for q in dict.fromkeys(x.problem for x in parts) if not isinstance(parts, str) else ():
+            try:               # cached: ConvKernel finds them when it builds the host-threads kernel
+                compile_mlir(render_conv(q, backend.for_flags(c.flags)), backend,
+                             extra_flags=backend.flag_set(c.flags), name="conv")
+            except KgenError:
+                pass           # reported when that kernel is built
 
     done = 0
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
@@ -271,6 +281,7 @@ def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None
 def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log, tag: str = "") -> ProblemResult:
     """Plan, compile, check and time every candidate of one problem (and PyTorch's conv, if given)."""
     from ..api import ConvKernel
+    from ..compile.backends import cpu_threads
     from ..verify import check_conv, conv_call
     from ..errors import KgenError
 
@@ -281,7 +292,8 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
     r.candidates = plan_candidates(p, b, sw.variants, layouts, sw.flag_sets)
     n_ok = sum(c.status == "ok" for c in r.candidates)
     log(f"{tag} {r.line} ({dt}): {n_ok} candidates ({d.flops() / 1e9:.3f} GFLOP)")
-    compile_candidates(r.candidates, b, jobs, log)
+    threads = b.host_threads_driver_name in sw.drivers
+    compile_candidates(r.candidates, b, jobs, log, host_parts=cpu_threads() if threads else 0)
     # one compiled kernel, timed on each runtime driver (local-task's hand-off costs more than a
     # second core gains on small kernels)
     r.candidates = [dataclasses.replace(c, driver=drv) if c.status == "ok" else c
@@ -290,6 +302,11 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
     for c in r.candidates:
         if c.status != "ok":
             continue
+        if c.driver is not None and c.driver == b.host_threads_driver_name:
+            cut = c.problem.host_parts(cpu_threads())
+            if isinstance(cut, str):
+                c.status = f"n/a: {cut}"
+                continue
         try:
             k = ConvKernel(c.problem, b, artifact=c.artifact, flags=c.flags, driver=c.driver)
             call = conv_call(c.problem)

@@ -137,7 +137,9 @@ def _sweep_parser(prog: str, description: str, rounds: int) -> argparse.Argument
     ap.add_argument("--alg", default=None, help="variants to try, comma-separated (default: all)")
     ap.add_argument("--flags", default=None, help="flag sets to try, e.g. default,dt (default: all of the backend's)")
     ap.add_argument("--drivers", default=None,
-                    help="runtime drivers to time each kernel on, e.g. local-task (default: all of the backend's)")
+                    help="runtime drivers to time each kernel on, e.g. local-task; on llvm-cpu also host-threads "
+                         "(the conv cut into one part per CPU, each on local-sync from its own thread) "
+                         "(default: all of the backend's)")
     ap.add_argument("--rounds", type=int, default=rounds, help=f"round-robin rounds; the median is kept (default {rounds})")
     ap.add_argument("--jobs", type=int, default=2, help="compiles in parallel (default 2)")
     return ap

@@ -98,6 +98,10 @@ class Backend(TargetCaps):
     # extra iree-compile flags for kernels that run on memory_bound_driver (one thread: no point in
     # cutting the dispatch into workgroups)
     memory_bound_flags: tuple[str, ...] = ()
+    # a pseudo-driver of `drivers` that is not an IREE driver: the convolution is cut into one part per
+    # CPU (`ConvProblem.host_parts`), each part a call on this IREE driver from its own host thread
+    # (`runtime.host_threads`); None: the backend has none
+    host_threads_driver: str | None = None
 
     def __post_init__(self):
         if self.reorder_form not in self.relayout_forms:
@@ -122,6 +126,16 @@ class Backend(TargetCaps):
     @property
     def runtime_drivers(self) -> tuple[str, ...]:
         return self.drivers or (self.driver,)
+
+    @property
+    def host_threads_driver_name(self) -> str | None:
+        """The name of the host-threads pseudo-driver where the backend has one."""
+        return HOST_THREADS if self.host_threads_driver else None
+
+    @property
+    def iree_drivers(self) -> tuple[str, ...]:
+        """The runtime drivers that are IREE HAL drivers (not the host-threads pseudo-driver)."""
+        return tuple(d for d in self.runtime_drivers if d != HOST_THREADS or not self.host_threads_driver)
 
     def for_flags(self, name: str | None) -> "Backend":
         """This row as the emitters must see it for kernels compiled with flag set `name`."""
@@ -210,13 +224,19 @@ def host_mmt4d_tile() -> Mmt4dTile:
         return PORTABLE_MMT4D_TILE
     return MMT4D_TILE_BY_VECTOR_BITS[host_vector_bits()]
 
+# the pseudo-driver that runs a convolution's parts from host threads (Backend.host_threads_driver)
+HOST_THREADS = "host-threads"
+
 BACKENDS: dict[str, Backend] = {
     b.name: b
     for b in (
         Backend(
             name="llvm-cpu",
             driver="local-task",
-            drivers=("local-task", "local-sync"),
+            drivers=("local-task", "local-sync", HOST_THREADS),
+            # measured (README, Development notes): a 0.5 ms int8 conv on 2 vCPUs took 310-340 us as two
+            # row bands on local-sync from two host threads, 340-600 us on local-task
+            host_threads_driver="local-sync",
             # measured (`kgen bench reorder`, README): a reorder in cache runs 2x faster on one thread
             # than through the task system's hand-off to two, and matches it out of cache
             memory_bound_driver="local-sync",

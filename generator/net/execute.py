@@ -75,13 +75,13 @@ class CompiledNetwork:
     def __init__(self, net: Network, plan: Plan, backend: str = "llvm-cpu", *, driver: str | None = None,
                  segments: bool = True, log: Callable[[str], None] | None = None):
         from ..compile import get_backend
-        from ..runtime import driver_for
+        from ..runtime import chain_driver
 
         if any(not isinstance(n, ConvLayer) for n in net.nodes):
             raise InputError("a network with PyTorch boundaries runs through generator.optimize")
         self.net, self.plan = net, plan
         self.backend = get_backend(backend)
-        self.driver = driver_for(self.backend, driver)
+        self.driver = chain_driver(self.backend, driver)
         self.reorders = Reorders(self.backend, self.driver)
         self.runners = {}
         for i, layer in enumerate(net.layers):

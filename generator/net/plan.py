@@ -251,12 +251,12 @@ def measure_costs(net: Network, backend: str = "llvm-cpu", *, driver: str | None
     from ..compile import get_backend
     from ..emit.conv import why_not
     from ..errors import KgenError
-    from ..runtime import driver_for
+    from ..runtime import chain_driver
     from ..select import table
     from ..verify import conv_call
 
     b = get_backend(backend)
-    drv = driver_for(b, driver)
+    drv = chain_driver(b, driver)
     known = {} if remeasure else table.load()
     costs = Costs()
     todo_conv = {}                  # time key -> (layer name, layout, problem, flags)

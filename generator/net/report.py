@@ -134,13 +134,13 @@ def _iree_whole_model(model, x, backend: str, driver, ref, log):
         return f"not measured: iree-turbine does not import ({e}); pip install iree-turbine==3.9.0"
     from ..compile import compile_mlir, get_backend
     from ..errors import KgenError
-    from ..runtime import LoadedModule, driver_for
+    from ..runtime import LoadedModule, chain_driver
     b = get_backend(backend)
     try:
         log("exporting the whole model with iree-turbine and compiling it with IREE")
         text = str(aot.export(model, args=(x,)).mlir_module)
         art = compile_mlir(text, b, name="whole_model", timeout=3600)
-        fn = LoadedModule(art.path, b, driver_for(b, driver)).function("main")
+        fn = LoadedModule(art.path, b, chain_driver(b, driver)).function("main")
         got = fn(x.numpy())[0]
     except KgenError as e:
         return f"IREE could not compile or run it: {e}"

@@ -441,7 +441,7 @@ def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-c
     into one module (`net.execute.SegmentRunner`: one invocation for the run); False keeps one
     invocation per block, the activations chained as device tensors between them."""
     from ..compile import get_backend
-    from ..runtime import driver_for
+    from ..runtime import chain_driver
     from .execute import LayerRunner, Reorders
     from .plan import Costs, baselines, evaluate, measure_costs, plan_network
 
@@ -450,7 +450,7 @@ def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-c
         raise UnsupportedError(f"optimize(dtype='{dtype}') is not implemented yet (implemented: "
                                f"{', '.join(DTYPES)}); int8 (static quantization) follows")
     b = get_backend(backend)
-    drv = driver_for(b, driver)
+    drv = chain_driver(b, driver)
     imp = import_model(model, example_input, dtype=dtype, strict=strict, log=log)
     net = imp.net
     if measure:

@@ -352,6 +352,21 @@ QUANT_ARGS = ("src_scale", "wei_scale", "dst_scale", "src_zp", "wei_zp", "dst_zp
 WINOGRAD_TOLERANCE = {"winograd": 2e-5, "winograd_f2": 1e-5, "winograd_f4": 2e-5, "winograd_f6": 1e-4}
 
 
+def _even_counts(total: int, n: int) -> list[int]:
+    """`total` cut into min(n, total) counts differing by at most one, larger first."""
+    k = min(n, total)
+    return [total // k + (1 if i < total % k else 0) for i in range(k)]
+
+
+class ConvPart(NamedTuple):
+    """One part of a convolution cut for host threads (`ConvProblem.host_parts`): a convolution of its
+    own, and the element ranges [start, stop) of the whole problem's physical source and destination
+    buffers that are its source and destination."""
+    problem: "ConvProblem"
+    src: tuple[int, int]
+    dst: tuple[int, int]
+
+
 @dataclass(frozen=True)
 class ConvProblem:
     """A convolution to generate: descriptor, tensors, accumulator, bias, post-ops, variant, and oneDNN's
@@ -487,6 +502,77 @@ class ConvProblem:
             elif kind in ("binary", "prelu") and index.isdigit() and int(index) > at:
                 i2[f"{kind}_{int(index) - at - 1}"] = v
         return q1, i1, q2, i2
+
+    def host_parts(self, n: int) -> tuple[ConvPart, ...] | str:
+        """This convolution cut into at most `n` independent convolutions whose sources and
+        destinations are contiguous ranges of this one's physical buffers, for `n` host threads
+        (`api.ConvKernel` on the ``host-threads`` driver); or why it cannot be cut.
+
+        Images are cut first (N outermost in both layouts). One image in channels-last layouts is cut
+        into bands of output rows: each band is a convolution of its own, whose source is the input
+        rows the band reads (halo included) and whose padding is this problem's where the band
+        reaches the border, so every tap, zero point and post-op sees what it sees here."""
+        if n < 1:
+            raise ProblemError(f"cannot cut a convolution into {n} parts")
+        if self.has_any or self.fused_dw:
+            return "format any and the depthwise post-op are resolved into other kernels first"
+        for name, _, op in self.post_op_inputs():
+            if name != "dst_init" and self.input_desc(name).nelems > self.desc.oc:
+                return f"post-op {op} reads a destination-shaped input, which is not cut with it"
+        d = self.desc
+        tensors = (self.src, self.dst) + ((self.input_desc("dst_init"),) if any(
+            name == "dst_init" for name, _, _ in self.post_op_inputs()) else ())
+        if any(t.tag is None or not t.is_dense for t in tensors):
+            return "a strided (non-dense) source or destination is not cut"
+
+        def outermost(axis: int) -> bool:
+            return all(t.order[0] == axis and t.block_of(axis) == 1 for t in tensors)
+
+        if d.mb >= 2 and outermost(0):
+            counts = _even_counts(d.mb, n)
+            parts, start = [], 0
+            for c in counts:
+                desc = dataclasses.replace(d, mb=c, name="")
+                parts.append(self._part(desc, (0, start), (0, start)))
+                start += c
+            return self._with_ranges(parts)
+        rows_ok = d.ndims == 4 and d.mb == 1 and all(t.order[:2] == (0, 2) for t in tensors)
+        if not rows_ok:
+            return ("only N (outermost in the source and destination layouts) or, for one image, the "
+                    "rows of a channels-last 2D convolution are cut")
+        if d.oh < 2 or n == 1:
+            return self._with_ranges([self._part(d, (2, 0), (2, 0))])
+        parts, o0 = [], 0
+        ext = kernel_extent(d.kh, d.dh)
+        for c in _even_counts(d.oh, n):
+            o1 = o0 + c
+            need_lo, need_hi = o0 * d.sh - d.ph, (o1 - 1) * d.sh - d.ph + ext - 1
+            lo, hi = max(0, need_lo), min(d.ih - 1, need_hi)
+            if hi < lo:
+                return f"output rows {o0}-{o1 - 1} read no input row"
+            desc = dataclasses.replace(d, ih=hi - lo + 1, oh=c, ph=lo - need_lo, name="")
+            parts.append(self._part(desc, (2, lo), (2, o0)))
+            o0 = o1
+        return self._with_ranges(parts)
+
+    def _part(self, desc: ConvDesc, src_at: tuple[int, int], dst_at: tuple[int, int]) -> tuple:
+        """(part problem, index of its first source element, of its first destination element)."""
+        def like(t: MemoryDesc, dims) -> MemoryDesc:
+            return MemoryDesc(dims, t.dtype, t.tag)
+        part = dataclasses.replace(self, desc=desc, src=like(self.src, desc.src_dims),
+                                   dst=like(self.dst, desc.dst_dims))
+        first = [0] * self.desc.ndims
+        src_first, dst_first = list(first), list(first)
+        src_first[src_at[0]], dst_first[dst_at[0]] = src_at[1], dst_at[1]
+        return part, self.src.offset(src_first), self.dst.offset(dst_first)
+
+    def _with_ranges(self, parts: list) -> tuple[ConvPart, ...] | str:
+        out = tuple(ConvPart(p, (s, s + p.src.buffer_nelems), (o, o + p.dst.buffer_nelems)) for p, s, o in parts)
+        # the destinations tile this destination exactly (the sources may overlap: halos)
+        if [r.dst for r in out] != [(a, b) for a, b in zip([0] + [r.dst[1] for r in out[:-1]], [r.dst[1] for r in out])] \
+                or out[-1].dst[1] != self.dst.buffer_nelems or any(r.src[1] > self.src.buffer_nelems for r in out):
+            return "the parts' buffers are not contiguous ranges of the whole"
+        return out
 
     def split_dw(self) -> tuple[ConvProblem, ConvProblem]:
         """The two convolutions of a problem with a depthwise post-op, as benchdnn's reference builds

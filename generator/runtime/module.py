@@ -122,6 +122,8 @@ def driver_for(backend: str | Backend, driver: str | None = None, *, memory_boun
         if driver is not None and driver not in b.runtime_drivers:
             raise UnsupportedError(f"{b.driver_env}={driver!r} is not a {b.name} driver "
                                    f"(known: {', '.join(b.runtime_drivers)})")
+        if memory_bound and driver == b.host_threads_driver_name:
+            driver = None      # the host-threads pseudo-driver cuts convolutions: reorders keep theirs
     if driver is None:
         return (b.memory_bound_driver if memory_bound else None) or b.driver
     if driver not in b.runtime_drivers:
@@ -130,6 +132,20 @@ def driver_for(backend: str | Backend, driver: str | None = None, *, memory_boun
 
 
 _NICE = {"vulkan": "Vulkan", "cuda": "CUDA", "local-task": "CPU", "local-sync": "CPU", "hip": "HIP"}
+
+
+def chain_driver(backend: str | Backend, driver: str | None = None) -> str:
+    """`driver_for`, for work that chains device tensors from kernel to kernel (`generator.net`): an
+    IREE driver, never the host-threads pseudo-driver (its results are pieces in host threads'
+    buffers): named, it is an error; from the environment, the backend's driver is used."""
+    b = get_backend(backend) if isinstance(backend, str) else backend
+    drv = driver_for(b, driver)
+    if driver is None and drv not in b.iree_drivers:
+        return b.driver          # $KGEN_CPU_DRIVER=host-threads is for single kernels
+    if drv not in b.iree_drivers:
+        raise UnsupportedError(f"a network chains device tensors on one IREE driver "
+                               f"({', '.join(b.iree_drivers)}), not on {drv}")
+    return drv
 
 
 def get_device(backend: str | Backend, driver: str | None = None) -> rt.HalDevice:
@@ -258,6 +274,18 @@ class DeviceTensor:
 
     def _release(self) -> None:
         object.__setattr__(self, "view", None)
+
+    def copy_into(self, out: np.ndarray) -> None:
+        """Copy the tensor into the host array `out` (its size, any dtype of the same item size): read in
+        place from the mapping where the buffer is mappable (CPU results), else through `to_numpy`."""
+        if self.view is None:
+            raise RunError("device tensor was released at interpreter shutdown")
+        buf = self.view.get_buffer()
+        if int(buf.allowed_usage()) & int(rt.BufferUsage.MAPPING_SCOPED):
+            src = buf.map().asarray(list(self.view.shape), _result_dtype(self.view))
+        else:
+            src = self.to_numpy()
+        np.copyto(out, src.reshape(-1).view(out.dtype))
 
     def to_numpy(self) -> np.ndarray:
         """Copy the tensor to a new host array (staging copy on devices whose buffers are not mappable)."""

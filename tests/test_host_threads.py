@@ -1,0 +1,160 @@
+"""The host-threads driver: a convolution cut into parts (`ConvProblem.host_parts`: images, or bands of
+output rows of one channels-last image), each part a convolution of its own run from its own host
+thread. The cut is checked against the float64 reference of the whole problem (every part's reference
+on its source range equals the whole reference on its destination range: halos, padding, strides,
+dilation, zero points, the sum's prior destination), then run on llvm-cpu and checked like any kernel;
+bad uses give typed errors."""
+from __future__ import annotations
+
+import shlex
+import threading
+
+import numpy as np
+import pytest
+
+from generator.api import ConvKernel, conv, reorder
+from generator.benchdnn.conv import conv_problem, parse_conv_args
+from generator.compile import get_backend
+from generator.compile.backends import HOST_THREADS
+from generator.errors import UnsupportedError
+from generator.layout import MemoryDesc
+from generator.problem.conv import ConvProblem
+from generator.runtime import chain_driver, host_threads
+from generator.verify import SEED, check_conv, conv_call
+
+
+def problem(line: str) -> ConvProblem:
+    (case,) = list(parse_conv_args(shlex.split(line)))
+    return conv_problem(case)
+
+
+# (id, line, parts): row bands (stride, dilation, asymmetric and negative right padding, a band that
+# starts inside the top padding, 7x7 stem), image cuts in plain and blocked layouts (tails), attributes
+CUT_CASES = [
+    ("rows 3x3", "--stag=nhwc --dtag=nhwc mb1ic5ih9oc7oh9kh3ph1", 2),
+    ("rows 3 parts odd", "--stag=nhwc --dtag=nhwc mb1ic3ih10oc4oh10kh3ph1", 3),
+    ("rows stride dilation", "--stag=nhwc --dtag=nhwc mb1ic4ih17iw9oc6oh9ow5kh3kw3sh2sw2ph2pw1dh1dw1", 2),
+    ("rows negative right pad", "--stag=nhwc --dtag=nhwc mb1ic4ih12oc4oh6kh1sh2ph0", 2),
+    ("rows stem 7x7 s2", "--stag=nhwc --dtag=nhwc mb1ic3ih30oc8oh15kh7sh2ph3", 2),
+    ("rows more parts than halo", "--stag=nhwc --dtag=nhwc mb1ic2ih6oc3oh6kh5ph2", 4),
+    ("images plain", "mb3ic5ih6oc7oh6kh3ph1", 2),
+    ("images blocked tail", "--stag=nChw16c --dtag=nChw16c mb5ic17ih4oc20oh4kh3ph1", 2),
+    ("images 3D", "--stag=ndhwc --dtag=ndhwc mb2ic3id4ih4iw4oc5od4oh4ow4kd3kh3kw3pd1ph1pw1", 2),
+    ("rows zero points sum", "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc "
+                             "--attr-zero-points=src:common:3+dst:common:2 --attr-post-ops=sum:0.5:1+relu "
+                             "mb1ic6ih8oc5oh8kh3ph1", 2),
+    ("images per_dim_1 zp", "--dt=u8:s8:s32 --attr-zero-points=src:per_dim_1+wei:common:2:s8 "
+                            "g2mb4ic6ih5oc4kh3ph1", 3),
+]
+
+
+@pytest.mark.parametrize("line,n", [c[1:] for c in CUT_CASES], ids=[c[0] for c in CUT_CASES])
+def test_parts_reproduce_the_whole_reference(line, n):
+    p = problem(line)
+    parts = p.host_parts(n)
+    assert not isinstance(parts, str), parts
+    assert 1 < len(parts) <= n
+    call = conv_call(p)
+    whole = p.reference(call.src, call.wei, call.bias, quant=call.quant, inputs=call.inputs)
+    covered = np.zeros(whole.size, bool)
+    for part in parts:
+        q = part.problem
+        inputs = {k: v[part.dst[0]:part.dst[1]] if k == "dst_init" else v for k, v in call.inputs.items()}
+        got = q.reference(call.src[part.src[0]:part.src[1]], call.wei, call.bias, quant=call.quant, inputs=inputs)
+        np.testing.assert_array_equal(got, whole[part.dst[0]:part.dst[1]], err_msg=str(q.desc))
+        assert not covered[part.dst[0]:part.dst[1]].any()
+        covered[part.dst[0]:part.dst[1]] = True
+    assert covered.all()
+
+
+@pytest.mark.parametrize("line,why", [
+    ("mb1ic4ih6oc4oh6kh3ph1", "rows of a channels-last"),                       # one image, nchw
+    ("--stag=nChw16c --dtag=nChw16c mb1ic4ih6oc4oh6kh3ph1", "rows of a channels-last"),
+    ("--stag=any --dtag=any mb2ic4ih6oc4oh6kh3ph1", "format any"),
+    ("--stag=nhwc --dtag=nhwc --attr-post-ops=add:f32:per_tensor mb1ic4ih6oc4oh6kh3ph1", "destination-shaped"),
+    ("--stag=nhwc --dtag=nhwc --attr-post-ops=dw:k3s1p1 mb1ic4ih6oc4oh6kh3ph1", "depthwise"),
+])
+def test_what_cannot_be_cut_says_why(line, why):
+    r = problem(line).host_parts(2)
+    assert isinstance(r, str) and why in r
+
+
+@pytest.mark.parametrize("line", [
+    "--alg=brgemm --dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 --stag=nhwc --dtag=nhwc "
+    "mb1ic32ih14oc32oh14kh3ph1",
+    "--alg=direct --dt=f32 --attr-post-ops=sum:0.5+linear:2:1 --stag=nhwc --dtag=nhwc mb1ic8ih9oc8oh9kh3ph1",
+    "--alg=im2col --dt=u8:s8:s8 --attr-zero-points=src:common:3+dst:common:2 --stag=nChw16c --dtag=nChw16c "
+    "mb3ic17ih5oc20oh5kh3ph1",
+    "--alg=brgemm --dt=f32 --stag=nhwc --dtag=nhwc mb1ic3ih30oc8oh15kh7sh2ph3",
+])
+def test_host_threads_kernel_matches_reference(line, kgen_cache_dir, monkeypatch):
+    monkeypatch.setenv("KGEN_CPU_THREADS", "2")
+    k = conv(line, cache_dir=kgen_cache_dir, driver=HOST_THREADS)
+    assert k.driver == HOST_THREADS and len(k._parts) == 2
+    call = conv_call(k.problem)
+    assert check_conv(k, k.problem, call=call) is None, f"seed {SEED}"
+    bound = k.bind(call.src, call.bias, **call.attrs)
+    for _ in range(3):                      # reruns: the parts' buffers are reused
+        bound()
+    got = bound.numpy()[0]
+    assert got.dtype == k.problem.dst.buffer_dtype
+    # integer-valued data: the parts and the whole kernel agree exactly
+    one = conv(line, cache_dir=kgen_cache_dir, driver="local-sync")
+    one.prepare(call.wei)
+    assert np.array_equal(one(call.src, call.bias, **call.attrs), got)
+    # invoke chains device tensors on the backend's own driver: the same numbers
+    dev = k.invoke(call.src, call.bias, **call.attrs)
+    assert np.array_equal(dev.to_numpy().view(got.dtype), got)
+    with pytest.raises(UnsupportedError, match="numpy"):
+        bound.results()
+
+
+def test_host_threads_refusals(kgen_cache_dir, monkeypatch):
+    monkeypatch.setenv("KGEN_CPU_THREADS", "2")
+    with pytest.raises(UnsupportedError, match="cannot cut .*rows of a channels-last") as e:
+        conv("--alg=direct mb1ic4ih6oc4oh6kh3ph1", cache_dir=kgen_cache_dir, driver=HOST_THREADS)
+    assert "\n" not in str(e.value)
+    src = MemoryDesc((1, 4, 3, 3), "f32", "nchw")
+    with pytest.raises(UnsupportedError, match="convolutions only"):
+        reorder(src, MemoryDesc(src.dims, "f32", "nhwc"), driver=HOST_THREADS)
+    with pytest.raises(UnsupportedError, match="one IREE driver"):
+        chain_driver("llvm-cpu", HOST_THREADS)
+    monkeypatch.setenv("KGEN_CPU_DRIVER", HOST_THREADS)    # the environment's choice: nets keep theirs
+    assert chain_driver("llvm-cpu") == get_backend("llvm-cpu").driver
+    k = reorder(src, MemoryDesc(src.dims, "f32", "nhwc"))  # and reorders their memory-bound driver
+    assert k.driver == "local-sync"
+
+
+def test_heuristic_driver_cuts_large_problems(monkeypatch):
+    from generator.select import heuristic_driver
+
+    monkeypatch.delenv("KGEN_CPU_DRIVER", raising=False)
+    monkeypatch.setenv("KGEN_CPU_THREADS", "2")
+    big = "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc mb1ic128ih28oc128oh28kh3ph1"
+    assert heuristic_driver(problem(big), "llvm-cpu") == HOST_THREADS
+    assert heuristic_driver(problem("--dt=u8:s8:u8 mb1ic128ih28oc128oh28kh3ph1"), "llvm-cpu") is None   # nchw
+    assert heuristic_driver(problem("--stag=nhwc --dtag=nhwc mb1ic8ih8oc8oh8kh3ph1"), "llvm-cpu") == "local-sync"
+    assert heuristic_driver(problem(big), "vulkan") is None
+    monkeypatch.setenv("KGEN_CPU_THREADS", "1")
+    assert heuristic_driver(problem(big), "llvm-cpu") == "local-sync"
+
+
+def test_host_threads_run_runs_concurrently_and_raises():
+    seen, barrier = [], threading.Barrier(3, timeout=10)
+
+    def part(i):
+        def run():
+            barrier.wait()                  # all three must be running at once to pass
+            seen.append(i)
+        return run
+
+    host_threads.run([part(0), part(1), part(2)])
+    assert sorted(seen) == [0, 1, 2]
+
+    def boom():
+        raise ValueError("part failed")
+
+    with pytest.raises(ValueError, match="part failed"):
+        host_threads.run([lambda: None, boom])
+    host_threads.run([lambda: seen.append(3), lambda: seen.append(4)])   # still usable after an error
+    assert sorted(seen)[-2:] == [3, 4]
