@@ -406,3 +406,28 @@ def test_heuristic_driver_skips_the_hand_off_on_small_problems(line, threads, wa
     assert heuristic_driver(p, "vulkan") is None                                  # one driver there
     monkeypatch.setenv("KGEN_CPU_DRIVER", "local-task")                          # the user's choice wins
     assert heuristic_driver(p, "llvm-cpu") is None and ConvKernel(p).driver == "local-task"
+
+
+def test_torch_alone_times_pytorch_in_its_own_process_and_the_faster_figure_counts():
+    # PyTorch also timed in a child process with OpenMP's default wait policy (bench.torch_alone); each
+    # layout's figure in the comparison is the faster of that and the in-process one
+    pytest.importorskip("torch")
+    from generator.bench import torch_alone
+
+    p = _problem("--stag=nhwc --dtag=nhwc mb1ic4ih6oc5oh6kh3ph1")
+    logged = []
+    (t,) = torch_alone.measure([p], 1, logged.append)
+    assert set(t) == {"nchw", "channels_last"} and all(v > 0 for v in t.values())
+    r = bench_conv.ProblemResult("x", "f32", 1, 1, torch_in_process={"nchw": 1.0, "channels_last": t["channels_last"] / 2},
+                                 torch_problem=p)
+    orig = torch_alone.measure
+    try:
+        torch_alone.measure = lambda problems, rounds, log: [{"nchw": 0.5, "channels_last": 9.0}]
+        bench_conv.add_torch_alone([r], 1, logged.append)
+    finally:
+        torch_alone.measure = orig
+    assert r.torch == {"nchw": 0.5, "channels_last": t["channels_last"] / 2}
+    assert "alone was faster in 1 of 2" in bench_conv.format_table([r])
+    # a child that fails leaves the in-process figures, with one line saying why
+    assert torch_alone.measure(["not a problem"], 1, logged.append) is None
+    assert "not measured" in logged[-1] and "\n" not in logged[-1]

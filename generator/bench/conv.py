@@ -45,7 +45,13 @@ class ProblemResult:
     flops: int
     min_bytes: int                              # src + weights + dst, each read or written once
     candidates: list[Candidate] = field(default_factory=list)
-    torch: dict[str, float] = field(default_factory=dict)      # "nchw" / "channels_last" -> seconds
+    # PyTorch per layout ("nchw" / "channels_last" -> seconds): the faster of `torch_in_process` (timed
+    # round-robin with kgen, OpenMP passive) and `torch_alone` (its own process, OpenMP's default
+    # policy, `bench.torch_alone`)
+    torch: dict[str, float] = field(default_factory=dict)
+    torch_in_process: dict[str, float] = field(default_factory=dict)
+    torch_alone: dict[str, float] = field(default_factory=dict)
+    torch_problem: object = None                # the problem PyTorch computes (format any: plain)
     # what `--alg=auto` runs (kgen tune's measured choice, else the heuristic), in the layout where it
     # ran fastest: the path a user gets; None when the sweep did not include its candidate
     auto: Candidate | None = None
@@ -257,8 +263,8 @@ def sweep(b, variants=None, flag_sets=None, drivers=None) -> Sweep:
 
 
 def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None, flag_sets=None,
-                drivers=None, rounds: int = 7, jobs: int = 2, log: Callable[[str], None] = print
-                ) -> tuple[list[ProblemResult], Ceiling]:
+                drivers=None, rounds: int = 7, jobs: int = 2, log: Callable[[str], None] = print,
+                torch_alone: bool = True) -> tuple[list[ProblemResult], Ceiling]:
     from ..compile import get_backend
     from ..compile.backends import host_cpu_description
 
@@ -275,7 +281,22 @@ def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None
         p = base_problem(case)
         lays = list(layouts or DEFAULT_LAYOUTS.get(p.src.dtype.name, ("nchw", "nhwc")))
         results.append(measure_problem(p, b, sw, lays, torch, rounds, jobs, log, f"[{i + 1}/{len(cases)}]"))
+    if torch is not None and torch_alone and results:
+        add_torch_alone(results, rounds, log)
     return results, ceiling
+
+
+def add_torch_alone(results: list[ProblemResult], rounds: int, log) -> None:
+    """PyTorch timed again in its own process with OpenMP's default wait policy (`bench.torch_alone`);
+    each layout's figure becomes the faster of the two."""
+    from .torch_alone import measure
+
+    alone = measure([r.torch_problem for r in results], rounds, log)
+    if alone is None or len(alone) != len(results):
+        return
+    for r, t in zip(results, alone):
+        r.torch_alone = t
+        r.torch = {k: min(v, t.get(k, v)) for k, v in r.torch_in_process.items()}
 
 
 def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log, tag: str = "") -> ProblemResult:
@@ -326,6 +347,7 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
     for c in r.candidates:
         c.seconds = times.get(c.label)
     r.torch = {k.split("/", 1)[1]: v for k, v in times.items() if k.startswith("torch/")}
+    r.torch_in_process, r.torch_problem = dict(r.torch), plain
     r.auto, r.auto_source = auto_candidate(b, r.candidates, p)
     best = r.best
     if best:
@@ -429,6 +451,11 @@ def format_table(results: list[ProblemResult], all_candidates: bool = False) -> 
     shown = [dt for dt in TORCH_PATHS if any(r.dt == dt and r.torch for r in results)]
     if shown:
         lines.append("PyTorch columns: " + "; ".join(f"{dt}: {TORCH_PATHS[dt]}" for dt in shown))
+        alone = [(k, r) for r in results for k in r.torch_alone if k in r.torch_in_process]
+        if alone:
+            won = sum(r.torch_alone[k] < r.torch_in_process[k] for k, r in alone)
+            lines.append(f"PyTorch figures: the faster of round-robin in this process (OpenMP passive) and alone in "
+                         f"its own process (OpenMP default policy); alone was faster in {won} of {len(alone)}")
     return "\n".join(lines)
 
 
@@ -444,7 +471,8 @@ def to_json(results: list[ProblemResult], ceiling: Ceiling, backend: str) -> dic
         "summary": summary(results),
         "problems": [{
             "problem": r.line, "dt": r.dt, "flops": r.flops, "min_bytes": r.min_bytes,
-            "torch_seconds": r.torch,
+            "torch_seconds": r.torch, "torch_in_process_seconds": r.torch_in_process,
+            "torch_alone_seconds": r.torch_alone,
             "best": r.best.label if r.best else None,
             "auto": r.auto.label if r.auto else None, "auto_source": r.auto_source,
             "candidates": [{"variant": c.variant, "layout": c.layout, "flags": c.flags, "driver": c.driver, "status": c.status,

@@ -179,12 +179,15 @@ def _bench_conv(argv: list[str]) -> int:
     ap.add_argument("--json", default=None, help="write every candidate's figures as JSON")
     ap.add_argument("--png", default=None, help="draw the speed-up per layer and a roofline into this PNG")
     ap.add_argument("--all", action="store_true", help="list every candidate under its problem")
+    ap.add_argument("--no-torch-alone", action="store_true",
+                    help="time PyTorch only round-robin in this process (OpenMP passive), not also alone in its own "
+                         "process with OpenMP's default wait policy (the faster figure is compared)")
     a, backend, variants, cases = _sweep_args(ap, argv)
     from ..bench.conv import bench_convs, format_table, log_stderr, to_json, write_png
 
     results, ceiling = bench_convs(cases, backend.name, variants=variants, layouts=_list(a.layouts),
                                    flag_sets=_list(a.flags), drivers=_list(a.drivers), rounds=a.rounds,
-                                   jobs=a.jobs, log=log_stderr)
+                                   jobs=a.jobs, log=log_stderr, torch_alone=not a.no_torch_alone)
     print(format_table(results, a.all))
     if a.json:
         import json
