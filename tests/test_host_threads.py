@@ -37,7 +37,9 @@ CUT_CASES = [
     ("rows negative right pad", "--stag=nhwc --dtag=nhwc mb1ic4ih12oc4oh6kh1sh2ph0", 2),
     ("rows stem 7x7 s2", "--stag=nhwc --dtag=nhwc mb1ic3ih30oc8oh15kh7sh2ph3", 2),
     ("rows more parts than halo", "--stag=nhwc --dtag=nhwc mb1ic2ih6oc3oh6kh5ph2", 4),
+    ("rows caller leads", "--stag=nhwc --dtag=nhwc mb1ic3ih20oc4oh20kh3ph1", 2),
     ("images plain", "mb3ic5ih6oc7oh6kh3ph1", 2),
+    ("images caller leads", "mb16ic2ih3oc3oh3kh3ph1", 2),
     ("images blocked tail", "--stag=nChw16c --dtag=nChw16c mb5ic17ih4oc20oh4kh3ph1", 2),
     ("images 3D", "--stag=ndhwc --dtag=ndhwc mb2ic3id4ih4iw4oc5od4oh4ow4kd3kh3kw3pd1ph1pw1", 2),
     ("rows zero points sum", "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc "
@@ -65,6 +67,15 @@ def test_parts_reproduce_the_whole_reference(line, n):
         assert not covered[part.dst[0]:part.dst[1]].any()
         covered[part.dst[0]:part.dst[1]] = True
     assert covered.all()
+
+
+def test_the_calling_threads_part_leads_by_one_unit():
+    rows = problem("--stag=nhwc --dtag=nhwc mb1ic3ih20oc4oh20kh3ph1").host_parts(2)
+    assert [r.problem.desc.oh for r in rows] == [11, 9]
+    images = problem("mb16ic2ih3oc3oh3kh3ph1").host_parts(2)
+    assert [r.problem.desc.mb for r in images] == [9, 7]
+    few = problem("--stag=nhwc --dtag=nhwc mb1ic3ih14oc4oh14kh3ph1").host_parts(2)
+    assert [r.problem.desc.oh for r in few] == [7, 7]
 
 
 @pytest.mark.parametrize("line,why", [

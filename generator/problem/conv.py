@@ -353,9 +353,17 @@ WINOGRAD_TOLERANCE = {"winograd": 2e-5, "winograd_f2": 1e-5, "winograd_f4": 2e-5
 
 
 def _even_counts(total: int, n: int) -> list[int]:
-    """`total` cut into min(n, total) counts differing by at most one, larger first."""
+    """`total` cut into min(n, total) counts differing by at most one, larger first; with at least 8
+    per part, the first (the calling thread's) one more than an even share: the helper threads start
+    one wake-up later (tens of microseconds on a VM), and the caller then finishes last instead of
+    blocking and being woken too. ic128 28x28 3x3 u8:s8:u8 on 2 cores of a Zen 4 EPYC, rows 15 + 13:
+    284-287 us, against 308-313 us for 14 + 14 and 302-307 us for 16 + 12."""
     k = min(n, total)
-    return [total // k + (1 if i < total % k else 0) for i in range(k)]
+    counts = [total // k + (1 if i < total % k else 0) for i in range(k)]
+    if k > 1 and total >= 8 * k and counts[0] == counts[-1]:
+        counts[0] += 1
+        counts[-1] -= 1
+    return counts
 
 
 class ConvPart(NamedTuple):
