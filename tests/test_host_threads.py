@@ -145,6 +145,10 @@ def test_heuristic_driver_cuts_large_problems(monkeypatch):
     assert heuristic_driver(problem(big), "llvm-cpu") == HOST_THREADS
     assert heuristic_driver(problem("--dt=u8:s8:u8 mb1ic128ih28oc128oh28kh3ph1"), "llvm-cpu") is None   # nchw
     assert heuristic_driver(problem("--stag=nhwc --dtag=nhwc mb1ic8ih8oc8oh8kh3ph1"), "llvm-cpu") == "local-sync"
+    # host-threads' hand-off is cheaper than local-task's: it takes over from ~100 us of one-thread work
+    one_by_one = "--stag=nhwc --dtag=nhwc mb1ic64ih56oc64oh56kh1ph0"
+    assert heuristic_driver(problem("--dt=bf16 " + one_by_one), "llvm-cpu") == HOST_THREADS
+    assert heuristic_driver(problem("--dt=u8:s8:u8 " + one_by_one), "llvm-cpu") == "local-sync"
     assert heuristic_driver(problem(big), "vulkan") is None
     monkeypatch.setenv("KGEN_CPU_THREADS", "1")
     assert heuristic_driver(problem(big), "llvm-cpu") == "local-sync"

@@ -27,6 +27,10 @@ ONE_THREAD_RATE = {"u8": 400e9, "s8": 400e9, "bf16": 200e9, "f16": 110e9, "f32":
 # the second worker gains less than 2x, so local-sync won every int8 ResNet-50 layer under ~0.5 ms
 # of one-thread work (`kgen bench conv`, README). Measured per problem by `kgen tune`.
 HANDOFF_BUDGET_S = 250e-6
+# The same for the host-threads driver (one helper woken per call, the caller working meanwhile): it beat
+# local-sync on bf16 ic64 56x56 1x1 (~130 us on one thread: 227 against 198 GFLOP/s) and lost on the
+# u8 one (~65 us: tune chose local-sync), both on the 2-core EPYC (README).
+HOST_THREADS_BUDGET_S = 50e-6
 
 
 def heuristic_variant(p: ConvProblem, gemm_first: bool = False) -> str:
@@ -95,14 +99,16 @@ def heuristic_driver(p: ConvProblem, backend: str) -> str | None:
         return None
     cores = cpu_threads()
     one_thread_s = p.desc.flops() / ONE_THREAD_RATE.get(p.src.dtype.name, ONE_THREAD_RATE["f32"])
-    if cores == 1 or one_thread_s * (1 - 1 / cores) < HANDOFF_BUDGET_S:
+    saved_s = one_thread_s * (1 - 1 / cores)
+    if cores == 1:
         return "local-sync"
-    if b.host_threads_driver and not isinstance(p.host_parts(cores), tuple):
-        return None
     # cut into parts on host threads where the problem allows it: on the 2-core EPYC a 0.5 ms int8
-    # conv took 310-340 us that way against local-task's 340-600, and a 2 ms f32 one 1.06-1.09 ms
-    # against 1.09-1.25 (README, Development notes)
-    return b.host_threads_driver_name if b.host_threads_driver else None
+    # conv took 285-340 us that way against local-task's 340-600, and a 2 ms f32 one 1.06-1.09 ms
+    # against 1.09-1.25 (README); its hand-off is cheaper than the task system's
+    if (b.host_threads_driver and saved_s >= HOST_THREADS_BUDGET_S
+            and isinstance(p.host_parts(cores), tuple)):
+        return b.host_threads_driver_name
+    return "local-sync" if saved_s < HANDOFF_BUDGET_S else None
 
 
 def choose(p: ConvProblem, backend: str) -> Choice:
