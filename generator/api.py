@@ -262,6 +262,8 @@ class ConvKernel:
     logical arrays (src N,IC,[D,]H,W; wei OC,IC/G,[KD,]KH,KW; bia OC) and reorders on the way in and out.
     """
 
+    _parts: tuple = ()          # the host-threads driver's (kernel, ConvPart) pairs, set in __init__
+
     def __new__(cls, problem=None, *args, **kwargs):
         # a depthwise post-op makes the kernel two convolutions: the same constructor builds them
         if cls is ConvKernel and getattr(problem, "fused_dw", None):
@@ -274,33 +276,40 @@ class ConvKernel:
         self.requested_alg = problem.alg
         problem, self.flags, driver, self.choice = _resolve_conv(problem, self.backend, flags, driver)
         self.problem = problem
-        self.driver = driver_for(self.backend, driver)      # local-task on the CPU: all cores
+        self.driver = driver_for(self.backend, driver, convolution=True)   # local-task on the CPU: all cores
         self._wei = None
         self._parts: list[tuple[ConvKernel, ConvPart]] = []
         if self.driver == HOST_THREADS and self.backend.host_threads_driver:
-            self._init_parts(cache_dir)
-            return
+            # from $KGEN_CPU_DRIVER (no driver named, none chosen): a kernel it cannot cut, or a prebuilt
+            # module (one module: the catalog's), keeps the backend's driver
+            if driver is None and (artifact is not None or isinstance(problem.host_parts(cpu_threads()), str)):
+                self.driver = self.backend.driver
+            else:
+                self._init_parts(cache_dir)
+                return
         if artifact is None:       # else a prebuilt module (the catalog's build/<backend>/<function>.vmfb)
-            artifact = compile_conv(problem, self.backend, flags=self.flags, cache_dir=cache_dir)
+            artifact = compile_conv(problem, self.backend, flags=self.flags, cache_dir=cache_dir, driver=self.driver)
         self.artifact = artifact
         module = LoadedModule(self.artifact.path, self.backend, self.driver)
         self._prepare = module.function(problem.name + "_prepare")
         self._run = module.function(problem.name)
 
     def _init_parts(self, cache_dir) -> None:
-        """The host-threads driver: one kernel per distinct part (`ConvProblem.host_parts`, one part per
-        CPU), each on the backend's `host_threads_driver`, compiled on its own."""
+        """The host-threads driver: one kernel per part (`host_parts`, one part per CPU), each on the
+        backend's `host_threads_driver` with a module (and so a VM context) of its own: IREE contexts
+        must not run two calls at once. Parts of one shape share the compiled artifact (the cache).
+        Any prebuilt artifact is not used: it is the whole convolution."""
+        from .select import host_lead
+
         p = self.problem
         self._cache_dir, self._whole, self._wei_buf = cache_dir, None, None
-        parts = p.host_parts(cpu_threads())
+        cores = cpu_threads()
+        parts = p.host_parts(cores, lead=host_lead(p, cores))
         if isinstance(parts, str):
             raise UnsupportedError(f"driver {HOST_THREADS} cannot cut {p.name}: {parts}")
-        kernels: dict = {}
         for part in parts:
-            k = kernels.get(part.problem)
-            if k is None:
-                k = kernels[part.problem] = ConvKernel(part.problem, self.backend, cache_dir, flags=self.flags,
-                                                       driver=self.backend.host_threads_driver)
+            k = ConvKernel(part.problem, self.backend, cache_dir, flags=self.flags,
+                           driver=self.backend.host_threads_driver)
             self._parts.append((k, part))
         self.artifact = self._parts[0][0].artifact
         self._prepare = self._run = None
@@ -309,7 +318,7 @@ class ConvKernel:
         """Reorder the weights (physical buffer in the problem's weights format) once, on the device."""
         self.problem.wei.check_buffer(wei)
         if self._parts:
-            for k in {id(k): k for k, _ in self._parts}.values():
+            for k, _ in self._parts:
                 k.prepare(wei)
             self._wei, self._wei_buf = self._parts[0][0]._wei, np.array(wei, copy=True)
             if self._whole is not None:
@@ -669,13 +678,24 @@ def _resolve_conv(problem, backend, flags: str | None, driver: str | None):
     return problem, flags or "default", driver, choice
 
 
-def compile_conv(problem, backend="llvm-cpu", *, flags: str | None = None, cache_dir=None):
+def compile_conv(problem, backend="llvm-cpu", *, flags: str | None = None, cache_dir=None,
+                 driver: str | None = None):
     """Generate and compile `problem`'s module, or fetch it from the artifact cache, without loading
-    it: the first half of `ConvKernel`. Thread-safe; `kgen conv` runs it ahead of the checks."""
+    it: the first half of `ConvKernel`. Thread-safe; `kgen conv` runs it ahead of the checks. On the
+    host-threads driver (named, chosen by `--alg=auto` or from the environment) it compiles the
+    parts that kernel will load, and returns the first part's artifact."""
     from .emit.conv import render_conv
+    from .select import host_lead
 
     be = get_backend(backend)
-    problem, flags, _, _ = _resolve_conv(problem, be, flags, None)
+    problem, flags, driver, _ = _resolve_conv(problem, be, flags, driver)
+    if driver_for(be, driver, convolution=True) == HOST_THREADS and be.host_threads_driver:
+        cores = cpu_threads()
+        parts = problem.host_parts(cores, lead=host_lead(problem, cores))
+        if not isinstance(parts, str):          # else ConvKernel reports it, or runs the whole
+            arts = [compile_conv(x.problem, be, flags=flags, cache_dir=cache_dir, driver=be.host_threads_driver)
+                    for x in parts]
+            return arts[0]
     return compile_mlir(render_conv(problem, be.for_flags(flags)), be, extra_flags=be.flag_set(flags),
                         cache_dir=cache_dir, name="conv")
 

@@ -19,7 +19,7 @@ from generator.compile.backends import HOST_THREADS
 from generator.errors import UnsupportedError
 from generator.layout import MemoryDesc
 from generator.problem.conv import ConvProblem
-from generator.runtime import chain_driver, host_threads
+from generator.runtime import chain_driver, host_threads, upload
 from generator.verify import SEED, check_conv, conv_call
 
 
@@ -69,20 +69,30 @@ def test_parts_reproduce_the_whole_reference(line, n):
     assert covered.all()
 
 
-def test_the_calling_threads_part_leads_by_one_unit():
-    rows = problem("--stag=nhwc --dtag=nhwc mb1ic3ih20oc4oh20kh3ph1").host_parts(2)
-    assert [r.problem.desc.oh for r in rows] == [11, 9]
-    images = problem("mb16ic2ih3oc3oh3kh3ph1").host_parts(2)
+def test_the_calling_threads_part_leads_by_one_cheap_unit():
+    from generator.select import host_lead
+
+    rows = problem("--stag=nhwc --dtag=nhwc mb1ic3ih20oc4oh20kh3ph1")
+    assert [r.problem.desc.oh for r in rows.host_parts(2, lead=True)] == [11, 9]
+    assert [r.problem.desc.oh for r in rows.host_parts(2)] == [10, 10]
+    images = problem("mb16ic2ih3oc3oh3kh3ph1").host_parts(2, lead=True)
     assert [r.problem.desc.mb for r in images] == [9, 7]
-    few = problem("--stag=nhwc --dtag=nhwc mb1ic3ih14oc4oh14kh3ph1").host_parts(2)
+    few = problem("--stag=nhwc --dtag=nhwc mb1ic3ih14oc4oh14kh3ph1").host_parts(2, lead=True)
     assert [r.problem.desc.oh for r in few] == [7, 7]
+    assert problem("mb16ic2ih3oc3oh3kh3ph1").host_parts(1) == "one thread: nothing to cut"
+    # a row of the int8 ic128 28x28 layer is ~20 us of one thread: lead; an image of a 1 ms conv: not
+    assert host_lead(problem("--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc mb1ic128ih28oc128oh28kh3ph1"), 2)
+    assert not host_lead(problem("mb16ic64ih28oc64oh28kh3ph1"), 2)
 
 
 @pytest.mark.parametrize("line,why", [
     ("mb1ic4ih6oc4oh6kh3ph1", "rows of a channels-last"),                       # one image, nchw
     ("--stag=nChw16c --dtag=nChw16c mb1ic4ih6oc4oh6kh3ph1", "rows of a channels-last"),
     ("--stag=any --dtag=any mb2ic4ih6oc4oh6kh3ph1", "format any"),
-    ("--stag=nhwc --dtag=nhwc --attr-post-ops=add:f32:per_tensor mb1ic4ih6oc4oh6kh3ph1", "destination-shaped"),
+    ("--stag=nhwc --dtag=nhwc --attr-post-ops=add:f32:per_tensor mb1ic4ih6oc4oh6kh3ph1", "varies along the rows"),
+    ("--attr-post-ops=add:f32:1 mb2ic4ih6oc4oh6kh3ph1", "varies along the images"),          # mask: N
+    ("--stag=nhwc --dtag=nhwc --attr-post-ops=prelu:4 mb1ic4ih6oc4oh6kh3ph1", "varies along the rows"),  # H
+    ("--stag=nhwc --dtag=nhwc mb1ic4ih1iw16oc4oh1ow16kh1kw3pw1", "one output row"),
     ("--stag=nhwc --dtag=nhwc --attr-post-ops=dw:k3s1p1 mb1ic4ih6oc4oh6kh3ph1", "depthwise"),
 ])
 def test_what_cannot_be_cut_says_why(line, why):
@@ -97,11 +107,14 @@ def test_what_cannot_be_cut_says_why(line, why):
     "--alg=im2col --dt=u8:s8:s8 --attr-zero-points=src:common:3+dst:common:2 --stag=nChw16c --dtag=nChw16c "
     "mb3ic17ih5oc20oh5kh3ph1",
     "--alg=brgemm --dt=f32 --stag=nhwc --dtag=nhwc mb1ic3ih30oc8oh15kh7sh2ph3",
+    "--alg=direct --dt=f32 mb2ic4ih5oc6oh5kh3ph1",               # two parts of one shape: one module each
 ])
 def test_host_threads_kernel_matches_reference(line, kgen_cache_dir, monkeypatch):
     monkeypatch.setenv("KGEN_CPU_THREADS", "2")
     k = conv(line, cache_dir=kgen_cache_dir, driver=HOST_THREADS)
     assert k.driver == HOST_THREADS and len(k._parts) == 2
+    # every part has its own module: an IREE VM context runs one call at a time
+    assert k._parts[0][0]._run.module is not k._parts[1][0]._run.module
     call = conv_call(k.problem)
     assert check_conv(k, k.problem, call=call) is None, f"seed {SEED}"
     bound = k.bind(call.src, call.bias, **call.attrs)
@@ -130,10 +143,22 @@ def test_host_threads_refusals(kgen_cache_dir, monkeypatch):
         reorder(src, MemoryDesc(src.dims, "f32", "nhwc"), driver=HOST_THREADS)
     with pytest.raises(UnsupportedError, match="one IREE driver"):
         chain_driver("llvm-cpu", HOST_THREADS)
+    with pytest.raises(UnsupportedError, match="convolutions only"):
+        upload(np.zeros(4, np.float32), "llvm-cpu", HOST_THREADS)
     monkeypatch.setenv("KGEN_CPU_DRIVER", HOST_THREADS)    # the environment's choice: nets keep theirs
-    assert chain_driver("llvm-cpu") == get_backend("llvm-cpu").driver
+    b = get_backend("llvm-cpu")
+    assert chain_driver("llvm-cpu") == b.driver
     k = reorder(src, MemoryDesc(src.dims, "f32", "nhwc"))  # and reorders their memory-bound driver
     assert k.driver == "local-sync"
+    assert upload(np.zeros(4, np.float32), "llvm-cpu").driver == b.driver and b.default_driver == "local-sync"
+    # a conv it cannot cut keeps the backend's driver; one it can cut runs in parts
+    assert conv("--alg=direct mb1ic4ih6oc4oh6kh3ph1", cache_dir=kgen_cache_dir).driver == b.driver
+    cut = conv("--alg=direct --stag=nhwc --dtag=nhwc mb1ic4ih6oc4oh6kh3ph1", cache_dir=kgen_cache_dir)
+    assert cut.driver == HOST_THREADS and len(cut._parts) == 2
+    # a depthwise post-op's two modules still say so, in one line
+    dw = conv("--attr-post-ops=dw:k3s1p1 mb1ic4ih6oc4oh6kh3ph1", cache_dir=kgen_cache_dir, driver="local-sync")
+    with pytest.raises(UnsupportedError, match="two modules"):
+        dw.upload(np.zeros(4, np.float32))
 
 
 def test_heuristic_driver_cuts_large_problems(monkeypatch):
@@ -143,6 +168,9 @@ def test_heuristic_driver_cuts_large_problems(monkeypatch):
     monkeypatch.setenv("KGEN_CPU_THREADS", "2")
     big = "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc mb1ic128ih28oc128oh28kh3ph1"
     assert heuristic_driver(problem(big), "llvm-cpu") == HOST_THREADS
+    # one output row is one part: it stays on every core through local-task
+    row = "--stag=nhwc --dtag=nhwc mb1ic256ih1iw512oc256oh1ow512kh1kw3pw1"
+    assert heuristic_driver(problem(row), "llvm-cpu") is None
     assert heuristic_driver(problem("--dt=u8:s8:u8 mb1ic128ih28oc128oh28kh3ph1"), "llvm-cpu") is None   # nchw
     assert heuristic_driver(problem("--stag=nhwc --dtag=nhwc mb1ic8ih8oc8oh8kh3ph1"), "llvm-cpu") == "local-sync"
     # host-threads' hand-off is cheaper than local-task's: it takes over from ~100 us of one-thread work
@@ -173,3 +201,44 @@ def test_host_threads_run_runs_concurrently_and_raises():
         host_threads.run([lambda: None, boom])
     host_threads.run([lambda: seen.append(3), lambda: seen.append(4)])   # still usable after an error
     assert sorted(seen)[-2:] == [3, 4]
+
+
+def test_host_threads_run_survives_an_interruption():
+    # Ctrl-C in the calling thread while a helper still runs: run() waits for the helper, then raises;
+    # the next call starts from a clean state (no early `done` from the interrupted one)
+    import time
+
+    state = {"helper_done": False}
+
+    def slow_helper():
+        time.sleep(0.2)
+        state["helper_done"] = True
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        host_threads.run([interrupted, slow_helper])
+    assert state["helper_done"]
+    for _ in range(3):
+        state["helper_done"] = False
+        host_threads.run([lambda: None, slow_helper])
+        assert state["helper_done"]
+
+
+def test_host_threads_work_in_a_forked_child():
+    import os
+    import signal
+
+    host_threads.run([lambda: None, lambda: None])       # helpers exist in the parent
+    pid = os.fork()
+    if pid == 0:                                         # the child: fresh helpers, no hang
+        signal.alarm(20)
+        try:
+            out = []
+            host_threads.run([lambda: out.append(0), lambda: out.append(1)])
+            os._exit(0 if sorted(out) == [0, 1] else 1)
+        except BaseException:
+            os._exit(2)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0

@@ -91,6 +91,7 @@ def compile_candidates(cands: list[Candidate], backend, jobs: int, log: Callable
     from ..emit.conv import render_conv
     from ..errors import KgenError
     from ..compile import compile_mlir
+    from ..select import host_lead
 
     todo = [c for c in cands if c.status == "ok"]
 
@@ -101,7 +102,7 @@ def compile_candidates(cands: list[Candidate], backend, jobs: int, log: Callable
         except KgenError as e:
             c.status = f"compile failed: {e}"
             return
-        parts = c.problem.host_parts(host_parts) if host_parts else ()
+        parts = c.problem.host_parts(host_parts, lead=host_lead(c.problem, host_parts)) if host_parts else ()
         for q in dict.fromkeys(x.problem for x in parts) if not isinstance(parts, str) else ():
             try:               # cached: ConvKernel finds them when it builds the host-threads kernel
                 compile_mlir(render_conv(q, backend.for_flags(c.flags)), backend,
@@ -259,7 +260,7 @@ def sweep(b, variants=None, flag_sets=None, drivers=None) -> Sweep:
         b.flag_set(fs)
     names = list(drivers or b.runtime_drivers)
     return Sweep(list(variants or [v for v in VARIANTS if v != "winograd"]), flag_sets,
-                 [None if driver_for(b, d) == b.driver else d for d in names])
+                 [None if driver_for(b, d, convolution=True) == b.driver else d for d in names])
 
 
 def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None, flag_sets=None,
@@ -313,7 +314,7 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
     r.candidates = plan_candidates(p, b, sw.variants, layouts, sw.flag_sets)
     n_ok = sum(c.status == "ok" for c in r.candidates)
     log(f"{tag} {r.line} ({dt}): {n_ok} candidates ({d.flops() / 1e9:.3f} GFLOP)")
-    threads = b.host_threads_driver_name in sw.drivers
+    threads = b.host_threads_driver is not None and b.host_threads_driver_name in sw.drivers
     compile_candidates(r.candidates, b, jobs, log, host_parts=cpu_threads() if threads else 0)
     # one compiled kernel, timed on each runtime driver (local-task's hand-off costs more than a
     # second core gains on small kernels)
@@ -329,7 +330,8 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
                 c.status = f"n/a: {cut}"
                 continue
         try:
-            k = ConvKernel(c.problem, b, artifact=c.artifact, flags=c.flags, driver=c.driver)
+            # the backend's driver by name: $KGEN_CPU_DRIVER must not move the default's candidates
+            k = ConvKernel(c.problem, b, artifact=c.artifact, flags=c.flags, driver=c.driver or b.driver)
             call = conv_call(c.problem)
             why = check_conv(k, c.problem, call=call)            # also prepares the weights
             if why:
@@ -366,7 +368,7 @@ def auto_candidate(b, candidates: list[Candidate], p=None) -> tuple[Candidate | 
     if p is not None and p.has_any:
         choice = choose(dataclasses.replace(p, alg="auto"), b.name)
         want = p.with_layouts(*choice.layouts)
-        drv = None if driver_for(b, choice.driver) == b.driver else choice.driver
+        drv = None if driver_for(b, choice.driver, convolution=True) == b.driver else choice.driver
         hit = next((c for c in candidates if c.seconds and (c.variant, c.flags, c.driver) == (choice.variant, choice.flags, drv)
                     and (c.problem.src, c.problem.dst) == (want.src, want.dst)), None)
         return hit, choice.source if hit else ""
@@ -374,7 +376,7 @@ def auto_candidate(b, candidates: list[Candidate], p=None) -> tuple[Candidate | 
     for lay in dict.fromkeys(c.layout for c in candidates if c.seconds):
         c0 = next(c for c in candidates if c.layout == lay and c.problem is not None)
         choice = choose(dataclasses.replace(c0.problem, alg="auto"), b.name)
-        drv = None if driver_for(b, choice.driver) == b.driver else choice.driver
+        drv = None if driver_for(b, choice.driver, convolution=True) == b.driver else choice.driver
         for c in candidates:
             if (c.layout, c.variant, c.flags, c.driver) == (lay, choice.variant, choice.flags, drv) and c.seconds:
                 found.append(c)

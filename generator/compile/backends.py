@@ -109,8 +109,10 @@ class Backend(TargetCaps):
 
     @property
     def default_driver(self) -> str:
-        """The driver kernels run on unless the caller names one: ``driver_env`` if set, else ``driver``."""
-        return os.environ.get(self.driver_env, self.driver) if self.driver_env else self.driver
+        """The IREE driver kernels run on unless the caller names one: ``driver_env`` if set (the
+        host-threads pseudo-driver runs its parts on ``host_threads_driver``), else ``driver``."""
+        drv = os.environ.get(self.driver_env, self.driver) if self.driver_env else self.driver
+        return self.host_threads_driver if drv == self.host_threads_driver_name else drv
 
     def portable(self) -> "Backend":
         """This row with the host-dependent choices replaced by ones every CPU of its kind computes

@@ -303,7 +303,7 @@ def measure_costs(net: Network, backend: str = "llvm-cpu", *, driver: str | None
         key, users = item
         _, _, p, flags = users[0]
         try:
-            compile_conv(p, b, flags=flags)
+            compile_conv(p, b, flags=flags, driver=drv)
             k = ConvKernel(p, b, flags=flags, driver=drv)
             call = conv_call(p)
             k.prepare(call.wei)

@@ -352,15 +352,15 @@ QUANT_ARGS = ("src_scale", "wei_scale", "dst_scale", "src_zp", "wei_zp", "dst_zp
 WINOGRAD_TOLERANCE = {"winograd": 2e-5, "winograd_f2": 1e-5, "winograd_f4": 2e-5, "winograd_f6": 1e-4}
 
 
-def _even_counts(total: int, n: int) -> list[int]:
-    """`total` cut into min(n, total) counts differing by at most one, larger first; with at least 8
-    per part, the first (the calling thread's) one more than an even share: the helper threads start
-    one wake-up later (tens of microseconds on a VM), and the caller then finishes last instead of
-    blocking and being woken too. ic128 28x28 3x3 u8:s8:u8 on 2 cores of a Zen 4 EPYC, rows 15 + 13:
-    284-287 us, against 308-313 us for 14 + 14 and 302-307 us for 16 + 12."""
+def _even_counts(total: int, n: int, lead: bool = False) -> list[int]:
+    """`total` cut into min(n, total) counts differing by at most one, larger first; with `lead` and at
+    least 8 per part, the first (the calling thread's) one more than an even share: the helper
+    threads start one wake-up later (tens of microseconds on a VM), and the caller then finishes last
+    instead of blocking and being woken too. ic128 28x28 3x3 u8:s8:u8 on 2 cores of a Zen 4 EPYC, rows
+    15 + 13: 284-287 us, against 308-313 us for 14 + 14 and 302-307 us for 16 + 12."""
     k = min(n, total)
     counts = [total // k + (1 if i < total % k else 0) for i in range(k)]
-    if k > 1 and total >= 8 * k and counts[0] == counts[-1]:
+    if lead and k > 1 and total >= 8 * k and counts[0] == counts[-1]:
         counts[0] += 1
         counts[-1] -= 1
     return counts
@@ -511,22 +511,25 @@ class ConvProblem:
                 i2[f"{kind}_{int(index) - at - 1}"] = v
         return q1, i1, q2, i2
 
-    def host_parts(self, n: int) -> tuple[ConvPart, ...] | str:
-        """This convolution cut into at most `n` independent convolutions whose sources and
-        destinations are contiguous ranges of this one's physical buffers, for `n` host threads
-        (`api.ConvKernel` on the ``host-threads`` driver); or why it cannot be cut.
+    def host_parts(self, n: int, lead: bool = False) -> tuple[ConvPart, ...] | str:
+        """This convolution cut into 2 to `n` independent convolutions whose sources and destinations
+        are contiguous ranges of this one's physical buffers, for `n` host threads (`api.ConvKernel` on
+        the ``host-threads`` driver); or why it cannot be cut.
 
         Images are cut first (N outermost in both layouts). One image in channels-last layouts is cut
         into bands of output rows: each band is a convolution of its own, whose source is the input
         rows the band reads (halo included) and whose padding is this problem's where the band
-        reaches the border, so every tap, zero point and post-op sees what it sees here."""
+        reaches the border, so every tap, zero point and post-op sees what it sees here. The sum's
+        prior destination is cut like the destination; a binary or prelu input that varies along the
+        cut axis is not cut, so such problems are refused. With `lead`, the first part (the calling
+        thread's) is one unit longer than an even share where each part has at least 8 units
+        (`_even_counts`): the caller decides, from what a unit costs."""
         if n < 1:
             raise ProblemError(f"cannot cut a convolution into {n} parts")
+        if n == 1:
+            return "one thread: nothing to cut"
         if self.has_any or self.fused_dw:
             return "format any and the depthwise post-op are resolved into other kernels first"
-        for name, _, op in self.post_op_inputs():
-            if name != "dst_init" and self.input_desc(name).nelems > self.desc.oc:
-                return f"post-op {op} reads a destination-shaped input, which is not cut with it"
         d = self.desc
         tensors = (self.src, self.dst) + ((self.input_desc("dst_init"),) if any(
             name == "dst_init" for name, _, _ in self.post_op_inputs()) else ())
@@ -537,22 +540,28 @@ class ConvProblem:
             return all(t.order[0] == axis and t.block_of(axis) == 1 for t in tensors)
 
         if d.mb >= 2 and outermost(0):
-            counts = _even_counts(d.mb, n)
+            axis = 0
+        elif d.ndims == 4 and d.mb == 1 and all(t.order[:2] == (0, 2) for t in tensors):
+            axis = 2
+            if d.oh < 2:
+                return "one output row: nothing to cut"
+        else:
+            return ("only N (outermost in the source and destination layouts) or, for one image, the "
+                    "rows of a channels-last 2D convolution are cut")
+        for name, _, op in self.post_op_inputs():
+            if name != "dst_init" and axis in self.binary_mask(op):
+                return (f"post-op {op}'s input varies along the {'images' if axis == 0 else 'rows'}, "
+                        f"which are cut, and is not cut with them")
+        if axis == 0:
             parts, start = [], 0
-            for c in counts:
+            for c in _even_counts(d.mb, n, lead):
                 desc = dataclasses.replace(d, mb=c, name="")
                 parts.append(self._part(desc, (0, start), (0, start)))
                 start += c
             return self._with_ranges(parts)
-        rows_ok = d.ndims == 4 and d.mb == 1 and all(t.order[:2] == (0, 2) for t in tensors)
-        if not rows_ok:
-            return ("only N (outermost in the source and destination layouts) or, for one image, the "
-                    "rows of a channels-last 2D convolution are cut")
-        if d.oh < 2 or n == 1:
-            return self._with_ranges([self._part(d, (2, 0), (2, 0))])
         parts, o0 = [], 0
         ext = kernel_extent(d.kh, d.dh)
-        for c in _even_counts(d.oh, n):
+        for c in _even_counts(d.oh, n, lead):
             o1 = o0 + c
             need_lo, need_hi = o0 * d.sh - d.ph, (o1 - 1) * d.sh - d.ph + ext - 1
             lo, hi = max(0, need_lo), min(d.ih - 1, need_hi)

@@ -13,6 +13,7 @@ function through its own pair of locks. Not reentrant: one `run` at a time per p
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Callable, Sequence
 
@@ -45,7 +46,9 @@ class _Helper:
 
 def run(calls: Sequence[Callable[[], None]]) -> None:
     """Run `calls` concurrently: the first on this thread, each other on a helper thread; return when
-    all are done. The first exception raised by any of them is raised here, after all have finished."""
+    all are done. The first exception raised by any of them is raised here, after all have finished;
+    so is an interruption (Ctrl-C) of this thread, after every helper it started has finished: a
+    helper still running would otherwise release its lock into the next call."""
     if len(calls) == 1:
         calls[0]()
         return
@@ -53,17 +56,39 @@ def run(calls: Sequence[Callable[[], None]]) -> None:
         while len(_helpers) < len(calls) - 1:
             _helpers.append(_Helper(len(_helpers) + 1))
         used = _helpers[:len(calls) - 1]
-        for h, fn in zip(used, calls[1:]):
-            h.fn, h.error = fn, None
-            h.go.release()
-        error = None
+        started: list[_Helper] = []
+        error: BaseException | None = None
         try:
+            for h, fn in zip(used, calls[1:]):
+                h.fn, h.error = fn, None
+                h.go.release()
+                started.append(h)
             calls[0]()
         except BaseException as e:  # noqa: BLE001 - raised after the helpers finish
             error = e
-        for h in used:
-            h.done.acquire()
+        interrupted = error is not None and not isinstance(error, Exception)
+        for h in started:
+            while True:
+                try:
+                    h.done.acquire()
+                    break
+                except BaseException as e:  # noqa: BLE001 - keep waiting: the helper is still running
+                    error, interrupted = error or e, True
             h.fn = None
             error = error or h.error
+        if interrupted:
+            # an interruption between a helper's start and its bookkeeping would leave a `done` to be
+            # taken by the next call: these helpers are retired (each ends its call, then idles)
+            del _helpers[:len(used)]
         if error is not None:
             raise error
+
+
+def _after_fork_in_child() -> None:
+    # the helper threads do not survive fork(); their objects would wait forever
+    global _lock
+    _helpers.clear()
+    _lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)

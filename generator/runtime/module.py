@@ -107,7 +107,8 @@ def _vm_instance() -> rt.VmInstance:
         return _instance
 
 
-def driver_for(backend: str | Backend, driver: str | None = None, *, memory_bound: bool = False) -> str:
+def driver_for(backend: str | Backend, driver: str | None = None, *, memory_bound: bool = False,
+               convolution: bool = False) -> str:
     """The HAL driver that runs ``backend``'s modules.
 
     ``driver`` names one explicitly (it must be one of the backend's). Otherwise the backend's
@@ -115,19 +116,26 @@ def driver_for(backend: str | Backend, driver: str | None = None, *, memory_boun
     kernels (reorders) get the backend's
     ``memory_bound_driver`` (``local-sync``: one thread and no task hand-off) and everything else
     the backend's ``driver`` (``local-task``, all cores).
+
+    The host-threads pseudo-driver (`Backend.host_threads_driver`) is for convolutions
+    (`convolution=True`, `api.ConvKernel`): named for anything else it is an error; from the
+    environment, everything else keeps its default driver.
     """
     b = get_backend(backend)
+    pseudo = b.host_threads_driver_name
     if driver is None and b.driver_env:
         driver = os.environ.get(b.driver_env) or None
         if driver is not None and driver not in b.runtime_drivers:
             raise UnsupportedError(f"{b.driver_env}={driver!r} is not a {b.name} driver "
                                    f"(known: {', '.join(b.runtime_drivers)})")
-        if memory_bound and driver == b.host_threads_driver_name:
-            driver = None      # the host-threads pseudo-driver cuts convolutions: reorders keep theirs
+        if driver is not None and driver == pseudo and not convolution:
+            driver = None
     if driver is None:
         return (b.memory_bound_driver if memory_bound else None) or b.driver
     if driver not in b.runtime_drivers:
         raise UnsupportedError(f"driver {driver!r} cannot run {b.name} modules (known: {', '.join(b.runtime_drivers)})")
+    if driver == pseudo and not convolution:
+        raise UnsupportedError(f"driver {driver} runs convolutions only (here: {', '.join(b.iree_drivers)})")
     return driver
 
 
@@ -139,9 +147,7 @@ def chain_driver(backend: str | Backend, driver: str | None = None) -> str:
     IREE driver, never the host-threads pseudo-driver (its results are pieces in host threads'
     buffers): named, it is an error; from the environment, the backend's driver is used."""
     b = get_backend(backend) if isinstance(backend, str) else backend
-    drv = driver_for(b, driver)
-    if driver is None and drv not in b.iree_drivers:
-        return b.driver          # $KGEN_CPU_DRIVER=host-threads is for single kernels
+    drv = driver if driver is not None and driver == b.host_threads_driver_name else driver_for(b, driver)
     if drv not in b.iree_drivers:
         raise UnsupportedError(f"a network chains device tensors on one IREE driver "
                                f"({', '.join(b.iree_drivers)}), not on {drv}")

@@ -15,7 +15,7 @@ from ..problem.conv import ConvProblem
 from . import table
 from .table import Choice
 
-__all__ = ["Choice", "choose", "heuristic", "heuristic_driver", "heuristic_flags", "heuristic_layouts",
+__all__ = ["Choice", "choose", "heuristic", "heuristic_driver", "heuristic_flags", "heuristic_layouts", "host_lead",
            "heuristic_variant", "resolve", "resolve_layouts", "table"]
 
 # One thread's rate of the brgemm microkernels (OP/s), per source type: the single-thread figures
@@ -31,6 +31,9 @@ HANDOFF_BUDGET_S = 250e-6
 # local-sync on bf16 ic64 56x56 1x1 (~130 us on one thread: 227 against 198 GFLOP/s) and lost on the
 # u8 one (~65 us: tune chose local-sync), both on the 2-core EPYC (README).
 HOST_THREADS_BUDGET_S = 50e-6
+# The largest unit (a row or an image) worth giving the calling thread one more of (`host_lead`): about
+# two wake-ups of a helper thread on the 2-vCPU VM (~20-40 us each, `kgen bench call`)
+HOST_LEAD_UNIT_S = 60e-6
 
 
 def heuristic_variant(p: ConvProblem, gemm_first: bool = False) -> str:
@@ -87,9 +90,11 @@ def heuristic_driver(p: ConvProblem, backend: str) -> str | None:
     """The runtime driver of `--alg=auto`'s rule: the backend's (None: local-task on the CPU, every
     core) unless the backend also runs kernels inline on the calling thread (local-sync) and the time
     the other cores would save, by the one-thread estimate `ONE_THREAD_RATE`, is under
-    `HANDOFF_BUDGET_S`: small problems skip the task system's hand-off. Larger ones that
-    `ConvProblem.host_parts` can cut run on the host-threads driver. A driver the user named
-    (`$KGEN_CPU_DRIVER`) is left to decide."""
+    `HANDOFF_BUDGET_S`: small problems skip the task system's hand-off. Problems that
+    `ConvProblem.host_parts` cuts into one part per core run on the host-threads driver once the
+    time saved passes `HOST_THREADS_BUDGET_S` (~100 us of one-thread work on 2 cores), a smaller
+    bar than local-task's: its hand-off is cheaper. A driver the user named (`$KGEN_CPU_DRIVER`) is
+    left to decide."""
     import os
 
     from ..compile.backends import cpu_threads, get_backend
@@ -105,10 +110,26 @@ def heuristic_driver(p: ConvProblem, backend: str) -> str | None:
     # cut into parts on host threads where the problem allows it: on the 2-core EPYC a 0.5 ms int8
     # conv took 285-340 us that way against local-task's 340-600, and a 2 ms f32 one 1.06-1.09 ms
     # against 1.09-1.25 (README); its hand-off is cheaper than the task system's
-    if (b.host_threads_driver and saved_s >= HOST_THREADS_BUDGET_S
-            and isinstance(p.host_parts(cores), tuple)):
-        return b.host_threads_driver_name
+    if b.host_threads_driver and saved_s >= HOST_THREADS_BUDGET_S:
+        parts = p.host_parts(cores)
+        if isinstance(parts, tuple) and len(parts) == cores:        # every core gets a part
+            return b.host_threads_driver_name
     return "local-sync" if saved_s < HANDOFF_BUDGET_S else None
+
+
+def host_lead(p: ConvProblem, cores: int) -> bool:
+    """Whether the calling thread's part of `p` on the host-threads driver should lead by one unit
+    (`ConvProblem.host_parts(lead=True)`): where one unit (an image, or a row of one image) takes
+    about a helper's wake-up or less, by the one-thread estimate `ONE_THREAD_RATE`. One row of
+    ic128 28x28 3x3 u8:s8:u8 is ~20 us: leading made it 8% faster; one image of 1 ms would make
+    the caller's part 12% longer than the others."""
+    parts = p.host_parts(cores)
+    if isinstance(parts, str):
+        return False
+    d = p.desc
+    units = d.mb if sum(x.problem.desc.mb for x in parts) == d.mb > 1 else d.oh
+    one_thread_s = d.flops() / ONE_THREAD_RATE.get(p.src.dtype.name, ONE_THREAD_RATE["f32"])
+    return one_thread_s / units <= HOST_LEAD_UNIT_S
 
 
 def choose(p: ConvProblem, backend: str) -> Choice:
