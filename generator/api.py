@@ -84,10 +84,7 @@ class ReorderKernel:
         self.problems = list(problems)
         self.backend = get_backend(backend)
         # a reorder only moves memory: the backend's memory-bound driver unless one is named
-        self.driver = driver_for(self.backend, driver, memory_bound=True)
-        if self.driver == HOST_THREADS:
-            raise UnsupportedError(f"driver {HOST_THREADS} runs convolutions only (a reorder runs on "
-                                   f"{', '.join(self.backend.iree_drivers)})")
+        self.driver = driver_for(self.backend, driver, memory_bound=True)   # never host-threads: convs only
         self.form = reorder_form(self.backend, form, kernel_name(self.problems))
         self.src, self.dst = self.problems[0].src, self.problems[-1].dst
         self.artifact = artifact
@@ -299,12 +296,11 @@ class ConvKernel:
         backend's `host_threads_driver` with a module (and so a VM context) of its own: IREE contexts
         must not run two calls at once. Parts of one shape share the compiled artifact (the cache).
         Any prebuilt artifact is not used: it is the whole convolution."""
-        from .select import host_lead
+        from .select import host_cut
 
         p = self.problem
         self._cache_dir, self._whole, self._wei_buf = cache_dir, None, None
-        cores = cpu_threads()
-        parts = p.host_parts(cores, lead=host_lead(p, cores))
+        parts = host_cut(p)
         if isinstance(parts, str):
             raise UnsupportedError(f"driver {HOST_THREADS} cannot cut {p.name}: {parts}")
         for part in parts:
@@ -685,13 +681,12 @@ def compile_conv(problem, backend="llvm-cpu", *, flags: str | None = None, cache
     host-threads driver (named, chosen by `--alg=auto` or from the environment) it compiles the
     parts that kernel will load, and returns the first part's artifact."""
     from .emit.conv import render_conv
-    from .select import host_lead
+    from .select import host_cut
 
     be = get_backend(backend)
     problem, flags, driver, _ = _resolve_conv(problem, be, flags, driver)
     if driver_for(be, driver, convolution=True) == HOST_THREADS and be.host_threads_driver:
-        cores = cpu_threads()
-        parts = problem.host_parts(cores, lead=host_lead(problem, cores))
+        parts = host_cut(problem)
         if not isinstance(parts, str):          # else ConvKernel reports it, or runs the whole
             arts = [compile_conv(x.problem, be, flags=flags, cache_dir=cache_dir, driver=be.host_threads_driver)
                     for x in parts]

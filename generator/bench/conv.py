@@ -85,13 +85,13 @@ def base_problem(case):
 
 
 def compile_candidates(cands: list[Candidate], backend, jobs: int, log: Callable[[str], None],
-                       host_parts: int = 0) -> None:
+                       host_threads: bool = False) -> None:
     """Render and compile every applicable candidate (the cache makes a second run free); with
-    `host_parts`, also the parts the host-threads driver cuts it into (`ConvProblem.host_parts`)."""
+    `host_threads`, also the parts that driver cuts it into (`api.compile_conv` on it)."""
+    from ..api import compile_conv
     from ..emit.conv import render_conv
     from ..errors import KgenError
     from ..compile import compile_mlir
-    from ..select import host_lead
 
     todo = [c for c in cands if c.status == "ok"]
 
@@ -102,11 +102,9 @@ def compile_candidates(cands: list[Candidate], backend, jobs: int, log: Callable
         except KgenError as e:
             c.status = f"compile failed: {e}"
             return
-        parts = c.problem.host_parts(host_parts, lead=host_lead(c.problem, host_parts)) if host_parts else ()
-        for q in dict.fromkeys(x.problem for x in parts) if not isinstance(parts, str) else ():
+        if host_threads:
             try:               # cached: ConvKernel finds them when it builds the host-threads kernel
-                compile_mlir(render_conv(q, backend.for_flags(c.flags)), backend,
-                             extra_flags=backend.flag_set(c.flags), name="conv")
+                compile_conv(c.problem, backend, flags=c.flags, driver=backend.host_threads_driver_name)
             except KgenError:
                 pass           # reported when that kernel is built
 
@@ -315,7 +313,7 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
     n_ok = sum(c.status == "ok" for c in r.candidates)
     log(f"{tag} {r.line} ({dt}): {n_ok} candidates ({d.flops() / 1e9:.3f} GFLOP)")
     threads = b.host_threads_driver is not None and b.host_threads_driver_name in sw.drivers
-    compile_candidates(r.candidates, b, jobs, log, host_parts=cpu_threads() if threads else 0)
+    compile_candidates(r.candidates, b, jobs, log, host_threads=threads)
     # one compiled kernel, timed on each runtime driver (local-task's hand-off costs more than a
     # second core gains on small kernels)
     r.candidates = [dataclasses.replace(c, driver=drv) if c.status == "ok" else c

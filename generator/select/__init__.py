@@ -15,7 +15,7 @@ from ..problem.conv import ConvProblem
 from . import table
 from .table import Choice
 
-__all__ = ["Choice", "choose", "heuristic", "heuristic_driver", "heuristic_flags", "heuristic_layouts", "host_lead",
+__all__ = ["Choice", "choose", "heuristic", "heuristic_driver", "heuristic_flags", "heuristic_layouts", "host_cut", "host_lead",
            "heuristic_variant", "resolve", "resolve_layouts", "table"]
 
 # One thread's rate of the brgemm microkernels (OP/s), per source type: the single-thread figures
@@ -124,8 +124,22 @@ def host_lead(p: ConvProblem, cores: int) -> bool:
     ic128 28x28 3x3 u8:s8:u8 is ~20 us: leading made it 8% faster; one image of 1 ms would make
     the caller's part 12% longer than the others."""
     parts = p.host_parts(cores)
-    if isinstance(parts, str):
-        return False
+    return not isinstance(parts, str) and _unit_is_cheap(p, parts)
+
+
+def host_cut(p: ConvProblem, cores: int | None = None):
+    """The parts the host-threads driver runs `p` in (`ConvProblem.host_parts` on `cores`, by default
+    every CPU of the executor, the caller leading where `host_lead` says), or why it cannot be cut:
+    the one place the kernel, its compilation and the bench take the cut from."""
+    from ..compile.backends import cpu_threads
+    cores = cores or cpu_threads()
+    parts = p.host_parts(cores)
+    if isinstance(parts, str) or not _unit_is_cheap(p, parts):
+        return parts
+    return p.host_parts(cores, lead=True)
+
+
+def _unit_is_cheap(p: ConvProblem, parts) -> bool:
     d = p.desc
     units = d.mb if sum(x.problem.desc.mb for x in parts) == d.mb > 1 else d.oh
     one_thread_s = d.flops() / ONE_THREAD_RATE.get(p.src.dtype.name, ONE_THREAD_RATE["f32"])
