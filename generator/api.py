@@ -79,16 +79,43 @@ class ReorderKernel:
     `generator.layout.pack_int4` / `unpack_int4` convert ml_dtypes.int4 / uint4 values).
     """
 
+    _parts: tuple = ()          # the host-threads driver's (kernel, ReorderPart) pairs, set in __init__
+
     def __init__(self, problems: Sequence[ReorderProblem], backend: str, cache_dir=None, artifact=None,
                  driver: str | None = None, form: str | None = None):
         self.problems = list(problems)
         self.backend = get_backend(backend)
-        # a reorder only moves memory: the backend's memory-bound driver unless one is named
-        self.driver = driver_for(self.backend, driver, memory_bound=True)   # never host-threads: convs only
         self.form = reorder_form(self.backend, form, kernel_name(self.problems))
         self.src, self.dst = self.problems[0].src, self.problems[-1].dst
         self.artifact = artifact
-        self._fn = None
+        self._fn = self._whole = None
+        self._cache_dir = cache_dir
+        self._parts = []
+        named = driver
+        if driver is None and artifact is None and not self.src.is_zero_volume:
+            from .select import reorder_driver
+            driver = reorder_driver(self.problems, self.backend.name)    # tuned, else by size
+        # a reorder only moves memory: the backend's memory-bound driver unless one is named or chosen
+        self.driver = driver_for(self.backend, driver, memory_bound=True, can_cut=True)
+        if self.driver == HOST_THREADS and self.backend.host_threads_driver:
+            from .problem.reorder import host_parts
+            parts = "a zero-volume reorder runs nothing" if self.src.is_zero_volume else host_parts(
+                self.problems, cpu_threads())
+            if artifact is not None and not isinstance(parts, str):
+                parts = "a prebuilt module holds the whole reorder"
+            if isinstance(parts, str):
+                if named == HOST_THREADS and not self.src.is_zero_volume:
+                    raise UnsupportedError(f"driver {HOST_THREADS} cannot cut {self.name}: {parts}")
+                # from $KGEN_CPU_DRIVER: the backend's memory-bound driver
+                self.driver = driver_for(self.backend, self.backend.memory_bound_driver or self.backend.driver)
+            else:
+                # one kernel per part, each with a module (and so a VM context) of its own; parts of
+                # one shape share the compiled artifact through the cache
+                self._parts = [(ReorderKernel(list(part.problems), self.backend.name, cache_dir,
+                                              driver=self.backend.host_threads_driver, form=self.form), part)
+                               for part in parts]
+                self.artifact = self._parts[0][0].artifact
+                return
         if self.src.is_zero_volume:
             return                         # legal, like oneDNN: nothing to compute, nothing to compile
         if self.artifact is None:
@@ -140,28 +167,60 @@ class ReorderKernel:
             raise InputError("dst_init applies only to destinations with gaps or an offset")
         return args
 
+    def _part_args(self, args: list[np.ndarray]) -> list[list[np.ndarray]]:
+        """The checked whole-reorder arguments (`_args`) cut for each host-threads part: its range of
+        the source buffer, and each quantization array cut to its slab where it varies along the cut
+        dim (no prior destination: a destination with gaps is never cut)."""
+        out = []
+        for _, part in self._parts:
+            a = [args[0][part.src[0]:part.src[1]]]
+            i = 1
+            for whole_p in self.problems:
+                for arg, _ in whole_p.quant_args:
+                    a.append(part.quant(whole_p, arg, args[i]))     # a new array where cut (np.take)
+                    i += 1
+            out.append(a)
+        return out
+
     def __call__(self, src: np.ndarray, *, dst_init: np.ndarray | None = None, **quant) -> np.ndarray:
         args = self._args(src, dst_init, quant)
+        if self._parts:
+            return self.bind(src, dst_init=dst_init, **quant).run_once()
         if self._fn is None:
             return np.zeros(0, dtype=self.dst.buffer_dtype)
         (out,) = self._fn(*args)
         # the runtime knows only signless i8: give u8 results (and s4 / u4 packed bytes) their uint8 view
         return out.view(self.dst.buffer_dtype) if out.dtype != self.dst.buffer_dtype else out
 
+    def _chained(self) -> "ReorderKernel":
+        """The whole reorder on the backend's memory-bound driver (built on first use): what `invoke`
+        runs on the host-threads driver, whose result is one buffer per part."""
+        if self._whole is None:
+            self._whole = ReorderKernel(self.problems, self.backend.name, self._cache_dir,
+                                        driver=self.backend.memory_bound_driver or self.backend.driver, form=self.form)
+        return self._whole
+
     def invoke(self, src):
         """Run on the device and keep the result there: `src` a DeviceTensor (another kernel's result
         on the same driver) or a NumPy buffer; returns the destination buffer as a DeviceTensor. For a
-        reorder without quantization arguments or a prior destination (`generator.net` chains these)."""
+        reorder without quantization arguments or a prior destination (`generator.net` chains these).
+        On the host-threads driver the whole reorder runs on the backend's memory-bound driver."""
+        if self._parts:
+            return self._chained().invoke(src)
         if self._fn is None:
             raise InputError("a zero-volume reorder has nothing to run (no kernel was compiled)")
         if self.problems[-1].needs_dst_init or any(p.quant_args for p in self.problems):
             raise InputError(f"{self.name} takes quantization arguments or a prior destination: call it instead")
         return self._fn.invoke(src)[0]
 
-    def bind(self, src: np.ndarray, *, dst_init: np.ndarray | None = None, **quant) -> BoundCall:
+    def bind(self, src: np.ndarray, *, dst_init: np.ndarray | None = None, **quant) -> "BoundCall | PartsCall":
         """The fast call path: `src` (and any quantization arguments) uploaded and packed once;
-        `call()` reruns the reorder, `call.numpy()[0]` reads the result (see `runtime.BoundCall`)."""
+        `call()` reruns the reorder, `call.numpy()[0]` reads the result (see `runtime.BoundCall`; on
+        the host-threads driver a `PartsCall`, whose `numpy()` joins the parts' results)."""
         args = self._args(src, dst_init, quant)
+        if self._parts:
+            calls = [k._fn.bind(*a) for (k, _), a in zip(self._parts, self._part_args(args))]
+            return PartsCall(calls, [part.dst for _, part in self._parts], self.dst)
         if self._fn is None:
             raise InputError("a zero-volume reorder has nothing to bind (no kernel was compiled)")
         return self._fn.bind(*args)
@@ -273,7 +332,7 @@ class ConvKernel:
         self.requested_alg = problem.alg
         problem, self.flags, driver, self.choice = _resolve_conv(problem, self.backend, flags, driver)
         self.problem = problem
-        self.driver = driver_for(self.backend, driver, convolution=True)   # local-task on the CPU: all cores
+        self.driver = driver_for(self.backend, driver, can_cut=True)   # local-task on the CPU: all cores
         self._wei = None
         self._parts: list[tuple[ConvKernel, ConvPart]] = []
         if self.driver == HOST_THREADS and self.backend.host_threads_driver:
@@ -685,7 +744,7 @@ def compile_conv(problem, backend="llvm-cpu", *, flags: str | None = None, cache
 
     be = get_backend(backend)
     problem, flags, driver, _ = _resolve_conv(problem, be, flags, driver)
-    if driver_for(be, driver, convolution=True) == HOST_THREADS and be.host_threads_driver:
+    if driver_for(be, driver, can_cut=True) == HOST_THREADS and be.host_threads_driver:
         parts = host_cut(problem)
         if not isinstance(parts, str):          # else ConvKernel reports it, or runs the whole
             arts = [compile_conv(x.problem, be, flags=flags, cache_dir=cache_dir, driver=be.host_threads_driver)

@@ -333,24 +333,35 @@ def test_tune_reorder_stores_a_checked_form_and_reorders_use_it(tmp_path, monkey
     from generator.problem.reorder import ReorderProblem
 
     monkeypatch.setenv("KGEN_TUNED_TABLE", str(tmp_path / "tuned.json"))
+    monkeypatch.setenv("KGEN_CPU_THREADS", "2")
+    monkeypatch.delenv("KGEN_CPU_DRIVER", raising=False)
     s, d = MemoryDesc((2, 17, 5, 4), "f32", "nchw"), MemoryDesc((2, 17, 5, 4), "s8", "nChw16c")
     rows, path = tune_reorders([ReorderProblem(s, d)], rounds=1, log=lambda m: None)
     (row,) = rows
-    assert row["status"] == {"pack": "ok", "transpose": "ok"} and row["chosen"] in ("pack", "transpose")
+    # each form on one thread and, the images being cut into one part per core, on host threads
+    assert row["status"] == {"pack": "ok", "transpose": "ok", "pack@host-threads": "ok",
+                             "transpose@host-threads": "ok"}
     assert "GB/s / copy" in format_reorder_choices(rows)
-    assert reorder(s, d).form == row["chosen"]
-    # the table decides the default form; a form given explicitly still wins; results are the same
-    other = {"pack": "transpose", "transpose": "pack"}[row["chosen"]]
+    chosen_form, _, chosen_driver = row["chosen"].partition("@")
+    k = reorder(s, d)
+    assert (k.form, k.driver) == (chosen_form, chosen_driver or "local-sync")
+    # the table decides the default form and driver; a form or driver given explicitly still wins;
+    # results are the same
+    other = {"pack": "transpose", "transpose": "pack"}[chosen_form]
     entries = tuned.load(path)
     (key,) = entries
-    tuned.store({key: {"form": other, "seconds": 1.0}}, path)
+    assert entries[key]["driver"] == (chosen_driver or "local-sync")
+    tuned.store({key: {"form": other, "seconds": 1.0}}, path)         # an older entry: no driver
     k = reorder(s, d)
-    assert k.form == other and reorder(s, d, form=row["chosen"]).form == row["chosen"]
+    assert k.form == other and k.driver == "local-sync" and reorder(s, d, form=chosen_form).form == chosen_form
+    tuned.store({key: {"form": other, "driver": "host-threads", "seconds": 1.0}}, path)
+    assert reorder(s, d).driver == "host-threads" and reorder(s, d, driver="local-sync").driver == "local-sync"
     from generator.api import build_reorders                  # `kgen reorder`'s batch compile too
     (kb,) = build_reorders([[ReorderProblem(s, d)]])
     assert kb.form == other and f"linalg.{other} " in kb.mlir
     x = np.arange(s.buffer_nelems, dtype=np.float32) % 50 - 25
-    assert np.array_equal(k(x), reorder(s, d, form=row["chosen"])(x))
+    assert np.array_equal(k(x), reorder(s, d, form=chosen_form)(x))
+    assert np.array_equal(k(x), reorder(s, d)(x))
 
 
 def test_kgen_tune_reorder_cli(tmp_path, kgen_cache_dir):

@@ -258,7 +258,7 @@ def sweep(b, variants=None, flag_sets=None, drivers=None) -> Sweep:
         b.flag_set(fs)
     names = list(drivers or b.runtime_drivers)
     return Sweep(list(variants or [v for v in VARIANTS if v != "winograd"]), flag_sets,
-                 [None if driver_for(b, d, convolution=True) == b.driver else d for d in names])
+                 [None if driver_for(b, d, can_cut=True) == b.driver else d for d in names])
 
 
 def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None, flag_sets=None,
@@ -366,7 +366,7 @@ def auto_candidate(b, candidates: list[Candidate], p=None) -> tuple[Candidate | 
     if p is not None and p.has_any:
         choice = choose(dataclasses.replace(p, alg="auto"), b.name)
         want = p.with_layouts(*choice.layouts)
-        drv = None if driver_for(b, choice.driver, convolution=True) == b.driver else choice.driver
+        drv = None if driver_for(b, choice.driver, can_cut=True) == b.driver else choice.driver
         hit = next((c for c in candidates if c.seconds and (c.variant, c.flags, c.driver) == (choice.variant, choice.flags, drv)
                     and (c.problem.src, c.problem.dst) == (want.src, want.dst)), None)
         return hit, choice.source if hit else ""
@@ -374,7 +374,7 @@ def auto_candidate(b, candidates: list[Candidate], p=None) -> tuple[Candidate | 
     for lay in dict.fromkeys(c.layout for c in candidates if c.seconds):
         c0 = next(c for c in candidates if c.layout == lay and c.problem is not None)
         choice = choose(dataclasses.replace(c0.problem, alg="auto"), b.name)
-        drv = None if driver_for(b, choice.driver, convolution=True) == b.driver else choice.driver
+        drv = None if driver_for(b, choice.driver, can_cut=True) == b.driver else choice.driver
         for c in candidates:
             if (c.layout, c.variant, c.flags, c.driver) == (lay, choice.variant, choice.flags, drv) and c.seconds:
                 found.append(c)

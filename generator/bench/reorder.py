@@ -12,6 +12,7 @@ import numpy as np
 
 from ..api import reorder
 from ..compile import get_backend
+from ..runtime import driver_for
 from ..layout import MemoryDesc
 from .timing import import_torch, median_times
 
@@ -29,6 +30,7 @@ class Row:
     candidate: str
     seconds: float
     gbps: float
+    path: str = ""          # the "kgen" row's form and driver, e.g. "transpose@host-threads"
 
 
 def _torch_reorder(torch, x, sdesc: MemoryDesc, ddesc: MemoryDesc):
@@ -59,6 +61,7 @@ def forms(backend: str) -> list[str]:
 def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = "f32", rounds: int = 7,
                    log=print) -> list[Row]:
     torch = import_torch(log)
+    b = get_backend(backend)
     rows: list[Row] = []
     for dims, stag, dtag in cases:
         s, d = MemoryDesc(dims, dtype, stag), MemoryDesc(dims, dtype, dtag)
@@ -67,12 +70,14 @@ def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = 
         nbytes = s.size_bytes + d.size_bytes
         copy_src = np.ascontiguousarray(buf)
         copy_dst = np.empty_like(copy_src)
-        # the product's kernel (the form `kgen tune reorder` chose for it here, else the backend's) and,
-        # as evidence for that choice, each form the backend compiles
-        fns = {"kgen": reorder(s, d, backend).bind(buf)}
-        every = forms(backend)
-        for form in every if len(every) > 1 else ():
-            fns[f"kgen {form}"] = reorder(s, d, backend, form=form).bind(buf)
+        # the product's kernel (the form and driver `kgen tune reorder` chose for it here, else the
+        # backend's form on the driver `select.reorder_driver` gives) and, as evidence for that choice,
+        # each form the backend compiles on one thread (the backend's memory-bound driver)
+        product = reorder(s, d, backend)
+        fns = {"kgen": product.bind(buf)}
+        one = driver_for(b, b.memory_bound_driver or b.driver)
+        for form in forms(backend):
+            fns[f"kgen {form}"] = reorder(s, d, backend, form=form, driver=one).bind(buf)
         fns["numpy copy"] = lambda: np.copyto(copy_dst, copy_src)
         if torch is not None and not s.dtype.is_packed:      # torch has no packed 4-bit tensors
             tf = _torch_reorder(torch, buf, s, d)
@@ -83,23 +88,26 @@ def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = 
         for cand, t in times.items():
             # the copy moves the source buffer once in and once out
             moved = 2 * s.size_bytes if cand == "numpy copy" else nbytes
-            rows.append(Row(name, cand, t, moved / t / 1e9))
+            rows.append(Row(name, cand, t, moved / t / 1e9,
+                            f"{product.form}@{product.driver}" if cand == "kgen" else ""))
     return rows
 
 
 def format_table(rows: list[Row]) -> str:
-    """GB/s per candidate; "kgen" is the product's kernel (the tuned or the backend's form), "kgen <form>"
-    each form."""
+    """GB/s per candidate; "kgen" is the product's kernel (the tuned form and driver, else the backend's
+    form on `select.reorder_driver`'s driver, named in the last column), "kgen <form>" each form on one
+    thread."""
     by = {}
     for r in rows:
         by.setdefault(r.problem, {})[r.candidate] = r
     cands = ["kgen"] + sorted({r.candidate for r in rows if r.candidate.startswith("kgen ")}) + ["numpy copy", "torch"]
-    out = [f"{'problem':34} " + " ".join(f"{c + ' GB/s':>16}" for c in cands) + f" {'kgen/copy':>10} {'kgen/torch':>10}"]
+    out = [f"{'problem':34} " + " ".join(f"{c + ' GB/s':>16}" for c in cands)
+           + f" {'kgen/copy':>10} {'kgen/torch':>10}  kgen form@driver"]
     for prob, cs in by.items():
         cells = " ".join(f"{cs[c].gbps:16.2f}" if c in cs else f"{'-':>16}" for c in cands)
         r1 = cs["kgen"].gbps / cs["numpy copy"].gbps
         r2 = f"{cs['kgen'].gbps / cs['torch'].gbps:10.2f}" if "torch" in cs else f"{'-':>10}"
-        out.append(f"{prob:34} {cells} {r1:10.2f} {r2}")
+        out.append(f"{prob:34} {cells} {r1:10.2f} {r2}  {cs['kgen'].path}")
     return "\n".join(out)
 
 

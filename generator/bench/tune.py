@@ -99,20 +99,26 @@ def format_choices(rows) -> str:
 def tune_reorders(problems, backend: str = "llvm-cpu", *, given=None, rounds: int = 7,
                   log: Callable[[str], None] = print, path=None) -> tuple[list[dict], object]:
     """`kgen tune reorder`: each reorder problem in every emission form the backend compiles ("pack",
-    "transpose"), each checked exactly once against the reference (a wrong form is never chosen),
-    timed round-robin next to a NumPy copy of its source; the fastest correct form is stored in the
-    selection table, which `ReorderKernel` (form=None) then reads. `given[i]`: problem i's named
-    quantization values. Returns one row per problem and the table path written."""
+    "transpose"), on the backend's memory-bound driver and, where the reorder is cut into one part per
+    core (`problem.reorder.host_parts`), on the host-threads driver too ("transpose@host-threads"),
+    each checked exactly once against the reference (a wrong candidate is never chosen), timed
+    round-robin next to a NumPy copy of its source; the fastest correct form and driver are stored in
+    the selection table, which `ReorderKernel` (form=None, driver=None) then reads. `given[i]`:
+    problem i's named quantization values. Returns one row per problem and the table path written."""
     import numpy as np
 
     from ..api import ReorderKernel
     from ..compile import get_backend
+    from ..compile.backends import cpu_threads
     from ..emit.reorder import kernel_name
     from ..errors import KgenError
+    from ..problem.reorder import host_parts
+    from ..runtime import driver_for
     from ..select import table as tuned
     from ..verify import SEED, check_reorder, fill_reorder_source, reorder_quant_values
     from .timing import median_times
     b = get_backend(backend)
+    one = driver_for(b, b.memory_bound_driver or b.driver)
     rows, entries = [], {}
     for i, p in enumerate(problems):
         q_given = (given or {}).get(i)
@@ -123,17 +129,22 @@ def tune_reorders(problems, backend: str = "llvm-cpu", *, given=None, rounds: in
         init = (np.zeros(p.dst.buffer_len, np.uint8 if p.dst.dtype.is_packed else p.dst.dtype.np_dtype)
                 if p.needs_dst_init else None)
         name = kernel_name([p])
+        drivers = [one]
+        if b.host_threads_driver and isinstance(host_parts([p], cpu_threads()), tuple):
+            drivers.append(b.host_threads_driver_name)
         for form in b.relayout_forms:
-            try:
-                k = ReorderKernel([p], b.name, form=form)
-                why = check_reorder(k, p, q_given)
-                if why:
-                    status[form] = f"wrong: {why}"
-                    continue
-                fns[form] = k.bind(src, dst_init=init, **q)
-                status[form] = "ok"
-            except KgenError as e:
-                status[form] = f"failed: {e}"
+            for drv in drivers:
+                cand = form if drv == one else f"{form}@{drv}"
+                try:
+                    k = ReorderKernel([p], b.name, form=form, driver=drv)
+                    why = check_reorder(k, p, q_given)
+                    if why:
+                        status[cand] = f"wrong: {why}"
+                        continue
+                    fns[cand] = k.bind(src, dst_init=init, **q)
+                    status[cand] = "ok"
+                except KgenError as e:
+                    status[cand] = f"failed: {e}"
         copy_src = np.ascontiguousarray(src)
         copy_dst = np.empty_like(copy_src)
         fns["numpy copy"] = lambda: np.copyto(copy_dst, copy_src)
@@ -150,18 +161,21 @@ def tune_reorders(problems, backend: str = "llvm-cpu", *, given=None, rounds: in
             f"{f} {t * 1e6:.1f} us" for f, t in forms.items()) + f", copy {times['numpy copy'] * 1e6:.1f} us"
             + (f" -> {best}" if best else " -> no form ran"))
         if best:
-            entries[tuned.reorder_key(name, b.name)] = {"form": best, "seconds": forms[best]}
+            form, _, drv = best.partition("@")
+            entries[tuned.reorder_key(name, b.name)] = {"form": form, "driver": drv or one, "seconds": forms[best]}
     written = tuned.store(entries, path) if entries else (path or tuned.table_path())
     return rows, written
 
 
 def format_reorder_choices(rows: list[dict]) -> str:
     forms = sorted({f for r in rows for f in r["status"]})
-    out = [f"{'reorder':60} " + " ".join(f"{f + ' us':>14}" for f in forms) + f" {'copy us':>10} {'chosen':>10} "
+    w = {f: max(14, len(f) + 3) for f in forms}
+    cw = max([10] + [len(r["chosen"]) for r in rows if r["chosen"]])
+    out = [f"{'reorder':60} " + " ".join(f"{f + ' us':>{w[f]}}" for f in forms) + f" {'copy us':>10} {'chosen':>{cw}} "
            f"{'GB/s / copy':>11}"]
     for r in rows:
-        cells = " ".join(f"{r['seconds'][f] * 1e6:14.1f}" if f in r["seconds"] else f"{r['status'].get(f, '-')[:14]:>14}"
-                         for f in forms)
+        cells = " ".join(f"{r['seconds'][f] * 1e6:{w[f]}.1f}" if f in r["seconds"]
+                         else f"{r['status'].get(f, '-')[:w[f]]:>{w[f]}}" for f in forms)
         ratio = f"{r['vs_copy']:11.2f}" if r["chosen"] else f"{'-':>11}"
-        out.append(f"{r['problem'][:60]:60} {cells} {r['copy'] * 1e6:10.1f} {r['chosen'] or '-':>10} {ratio}")
+        out.append(f"{r['problem'][:60]:60} {cells} {r['copy'] * 1e6:10.1f} {r['chosen'] or '-':>{cw}} {ratio}")
     return "\n".join(out)

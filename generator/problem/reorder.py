@@ -11,9 +11,11 @@ CLI check kernels against; it reads and writes buffers through the layout's offs
 """
 from __future__ import annotations
 
+import dataclasses
+import math
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -152,3 +154,80 @@ def convert_values(x: np.ndarray, dt: DataType) -> np.ndarray:
         return np.clip(np.rint(x), dt.min, dt.max).astype(dt.np_dtype)
     with np.errstate(over="ignore"):        # beyond the type's range is +-inf, as the kernels round it
         return x.astype(dt.np_dtype)
+
+
+class ReorderPart(NamedTuple):
+    """One part of a reorder (or a folded chain) cut for host threads (`host_parts`): the chain over a
+    slab [lo, hi) of logical dim `dim`, and the [start, stop) ranges of the whole chain's source and
+    destination NumPy buffers (packed bytes for s4 / u4) that are its source and destination."""
+    problems: tuple
+    dim: int
+    lo: int
+    hi: int
+    src: tuple[int, int]
+    dst: tuple[int, int]
+
+    def quant(self, arg_problem: "ReorderProblem", arg: str, value: np.ndarray) -> np.ndarray:
+        """A quantization array of the whole chain's problem, cut to this part's slab where it varies
+        along the cut dim (a view)."""
+        q = getattr(arg_problem, arg)
+        if self.dim not in q.mask:
+            return value
+        return np.take(value, np.arange(self.lo, self.hi), axis=q.mask.index(self.dim))
+
+
+def host_parts(chain: Sequence[ReorderProblem], n: int) -> tuple[ReorderPart, ...] | str:
+    """`chain` (one reorder, or a folded chain) cut into at most `n` parts for the host-threads driver,
+    or why it cannot be: slabs of the outermost dim that has more than one index in every layout of
+    the chain (the images, or the channel blocks of one image), cut on whole blocks of that dim, so
+    each part's source and destination are contiguous ranges of the whole buffers and only the last
+    part holds a blocked tail. Each part is a reorder of its own, with the same formats."""
+    if n < 1:
+        raise ProblemError(f"cannot cut a reorder into {n} parts")
+    if n == 1:
+        return "one thread: nothing to cut"
+    chain = tuple(chain)
+    descs = [chain[0].src] + [p.dst for p in chain]
+    if descs[0].is_zero_volume:
+        return "a zero-volume reorder has nothing to cut"
+    if any(t.tag is None or not t.is_dense for t in descs):
+        return "a strided (non-dense) source or destination is not cut"
+
+    def outermost(t: MemoryDesc) -> int | None:
+        return next((d for d in t.order if t.outer_dims[d] > 1), None)
+
+    cut = {outermost(t) for t in descs}
+    if len(cut) != 1 or None in cut:
+        return ("the layouts' outermost dims (of more than one index) differ: no slab is contiguous in "
+                "both buffers")
+    dim = cut.pop()
+    extent = chain[0].dims[dim]
+    unit = math.lcm(*(t.block_of(dim) for t in descs))      # whole blocks in every layout
+    units = -(-extent // unit)
+    k = min(n, units)
+    if k < 2:
+        return f"dim {dim} holds one block of {unit}: nothing to cut"
+    counts = [units // k + (1 if i < units % k else 0) for i in range(k)]
+    parts, lo = [], 0
+    for c in counts:
+        hi = min(lo + c * unit, extent)
+        dims = list(chain[0].dims)
+        dims[dim] = hi - lo
+        problems = tuple(dataclasses.replace(p, src=MemoryDesc(dims, p.src.dtype, p.src.tag),
+                                             dst=MemoryDesc(dims, p.dst.dtype, p.dst.tag)) for p in chain)
+        first = [0] * len(dims)
+        first[dim] = lo
+        ranges = []
+        for whole, part in ((descs[0], problems[0].src), (descs[-1], problems[-1].dst)):
+            start = whole.offset(first)
+            if whole.dtype.is_packed and start * whole.dtype.bits % 8:
+                return f"a part of the {whole.dtype.name} buffer would start inside a byte"
+            start = start * whole.dtype.bits // 8 if whole.dtype.is_packed else start
+            ranges.append((start, start + part.buffer_len))
+        parts.append(ReorderPart(problems, dim, lo, hi, ranges[0], ranges[1]))
+        lo = hi
+    for side, whole in (("src", descs[0]), ("dst", descs[-1])):
+        r = [getattr(p, side) for p in parts]
+        if r[0][0] != 0 or r[-1][1] != whole.buffer_len or any(a[1] != b[0] for a, b in zip(r, r[1:])):
+            return "the parts' buffers are not contiguous ranges of the whole"
+    return tuple(parts)

@@ -108,7 +108,7 @@ def _vm_instance() -> rt.VmInstance:
 
 
 def driver_for(backend: str | Backend, driver: str | None = None, *, memory_bound: bool = False,
-               convolution: bool = False) -> str:
+               can_cut: bool = False) -> str:
     """The HAL driver that runs ``backend``'s modules.
 
     ``driver`` names one explicitly (it must be one of the backend's). Otherwise the backend's
@@ -117,9 +117,9 @@ def driver_for(backend: str | Backend, driver: str | None = None, *, memory_boun
     ``memory_bound_driver`` (``local-sync``: one thread and no task hand-off) and everything else
     the backend's ``driver`` (``local-task``, all cores).
 
-    The host-threads pseudo-driver (`Backend.host_threads_driver`) is for convolutions
-    (`convolution=True`, `api.ConvKernel`): named for anything else it is an error; from the
-    environment, everything else keeps its default driver.
+    The host-threads pseudo-driver (`Backend.host_threads_driver`) is for kernels that cut themselves
+    into parts (`can_cut=True`: `api.ConvKernel`, `api.ReorderKernel`): named for anything else it
+    is an error; from the environment, everything else keeps its default driver.
     """
     b = get_backend(backend)
     pseudo = b.host_threads_driver_name
@@ -128,14 +128,15 @@ def driver_for(backend: str | Backend, driver: str | None = None, *, memory_boun
         if driver is not None and driver not in b.runtime_drivers:
             raise UnsupportedError(f"{b.driver_env}={driver!r} is not a {b.name} driver "
                                    f"(known: {', '.join(b.runtime_drivers)})")
-        if driver is not None and driver == pseudo and not convolution:
+        if driver is not None and driver == pseudo and not can_cut:
             driver = None
     if driver is None:
         return (b.memory_bound_driver if memory_bound else None) or b.driver
     if driver not in b.runtime_drivers:
         raise UnsupportedError(f"driver {driver!r} cannot run {b.name} modules (known: {', '.join(b.runtime_drivers)})")
-    if driver == pseudo and not convolution:
-        raise UnsupportedError(f"driver {driver} runs convolutions only (here: {', '.join(b.iree_drivers)})")
+    if driver == pseudo and not can_cut:
+        raise UnsupportedError(f"driver {driver} runs convolutions and reorders only "
+                               f"(here: {', '.join(b.iree_drivers)})")
     return driver
 
 

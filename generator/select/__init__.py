@@ -16,7 +16,7 @@ from . import table
 from .table import Choice
 
 __all__ = ["Choice", "choose", "heuristic", "heuristic_driver", "heuristic_flags", "heuristic_layouts", "host_cut", "host_lead",
-           "heuristic_variant", "resolve", "resolve_layouts", "table"]
+           "heuristic_variant", "reorder_driver", "resolve", "resolve_layouts", "table"]
 
 # One thread's rate of the brgemm microkernels (OP/s), per source type: the single-thread figures
 # of `kgen bench conv` on a Zen 4 EPYC (int8 ~400-450, bf16 ~220, f32 ~110; f16 runs the f32 kernel).
@@ -34,6 +34,12 @@ HOST_THREADS_BUDGET_S = 50e-6
 # The largest unit (a row or an image) worth giving the calling thread one more of (`host_lead`): about
 # two wake-ups of a helper thread on the 2-vCPU VM (~20-40 us each, `kgen bench call`)
 HOST_LEAD_UNIT_S = 60e-6
+# The bytes (read + written) from which a reorder runs on the host-threads driver without a tuned
+# entry: two threads pay ~35-40 us of wake-ups and slow each other in cache (two threads copying 3.2
+# MB in halves: 90-108 us against 67 us for one), and gain out of it. Measured on the 2-core EPYC,
+# f32 nchw -> nhwc, images cut in two: 4x64x56x56 (6.4 MB) 135 us against 93 us on one thread;
+# 8x64x56x56 (12.8 MB) 142-199 against 231-238; 32x64x56x56 (51 MB) 1.5-2.1 ms against 2.5-4.6 ms.
+HOST_THREADS_REORDER_BYTES = 8e6
 
 
 def heuristic_variant(p: ConvProblem, gemm_first: bool = False) -> str:
@@ -115,6 +121,33 @@ def heuristic_driver(p: ConvProblem, backend: str) -> str | None:
         if isinstance(parts, tuple) and len(parts) == cores:        # every core gets a part
             return b.host_threads_driver_name
     return "local-sync" if saved_s < HANDOFF_BUDGET_S else None
+
+
+def reorder_driver(chain, backend: str) -> str | None:
+    """The runtime driver of a reorder (or a folded chain) when none is named: the one `kgen tune
+    reorder` measured fastest for it on this CPU; else the host-threads driver where the backend has
+    one, the chain is cut into one part per core (`problem.reorder.host_parts`) and it moves at least
+    `HOST_THREADS_REORDER_BYTES`; else None (the backend's memory-bound driver: local-sync on the
+    CPU). A driver the user named (`$KGEN_CPU_DRIVER`) is left to decide."""
+    import os
+
+    from ..compile.backends import cpu_threads, get_backend
+    from ..emit.reorder import kernel_name
+    from ..problem.reorder import host_parts
+    b = get_backend(backend)
+    if b.driver_env and os.environ.get(b.driver_env):
+        return None
+    tuned = table.lookup_reorder(kernel_name(chain), b.name)
+    if tuned and tuned.get("driver") in b.runtime_drivers:
+        return tuned["driver"]
+    if not b.host_threads_driver:
+        return None
+    cores = cpu_threads()
+    moved = chain[0].src.size_bytes + chain[-1].dst.size_bytes
+    if cores < 2 or moved < HOST_THREADS_REORDER_BYTES:
+        return None
+    parts = host_parts(chain, cores)
+    return b.host_threads_driver_name if isinstance(parts, tuple) and len(parts) == cores else None
 
 
 def host_lead(p: ConvProblem, cores: int) -> bool:

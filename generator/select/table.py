@@ -54,15 +54,22 @@ def reorder_key(kernel_name: str, backend: str) -> str:
     return f"reorder|{backend}|{host_cpu_id()}|{kernel_name}"
 
 
-def lookup_reorder_form(kernel_name: str, backend: str, path: Path | None = None) -> str | None:
-    """The emission form `kgen tune reorder` measured fastest for this reorder here, or None (also when
-    the table is unreadable: a reorder then keeps the backend's form rather than failing; `kgen tune`
-    and `--alg=auto` report the table's error)."""
+def lookup_reorder(kernel_name: str, backend: str, path: Path | None = None) -> dict | None:
+    """What `kgen tune reorder` measured fastest for this reorder here ({"form", "driver", "seconds"};
+    "driver" absent in older tables), or None (also when the table is unreadable: a reorder then
+    keeps the backend's choices rather than failing; `kgen tune` and `--alg=auto` report the table's
+    error)."""
     try:
         e = load(path).get(reorder_key(kernel_name, backend))
     except ArtifactError:
         return None
-    return e.get("form") if isinstance(e, dict) else None
+    return e if isinstance(e, dict) else None
+
+
+def lookup_reorder_form(kernel_name: str, backend: str, path: Path | None = None) -> str | None:
+    """The emission form `kgen tune reorder` measured fastest for this reorder here, or None."""
+    e = lookup_reorder(kernel_name, backend, path)
+    return e.get("form") if e else None
 
 
 def load(path: Path | None = None) -> dict:
