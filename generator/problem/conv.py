@@ -354,13 +354,14 @@ WINOGRAD_TOLERANCE = {"winograd": 2e-5, "winograd_f2": 1e-5, "winograd_f4": 2e-5
 
 def _even_counts(total: int, n: int, lead: bool = False) -> list[int]:
     """`total` cut into min(n, total) counts differing by at most one, larger first; with `lead` and at
-    least 8 per part, the first (the calling thread's) one more than an even share: the helper
+    least 4 per part, the first (the calling thread's) one more than an even share: the helper
     threads start one wake-up later (tens of microseconds on a VM), and the caller then finishes last
-    instead of blocking and being woken too. ic128 28x28 3x3 u8:s8:u8 on 2 cores of a Zen 4 EPYC, rows
-    15 + 13: 284-287 us, against 308-313 us for 14 + 14 and 302-307 us for 16 + 12."""
+    instead of blocking and being woken too. On 2 cores of a Zen 4 EPYC, u8:s8:u8 3x3: ic128 28x28,
+    rows 15 + 13: 284-287 us, against 308-313 us for 14 + 14 and 302-307 us for 16 + 12; ic256 14x14,
+    rows 8 + 6: 312-317 us against 334-339 us for 7 + 7."""
     k = min(n, total)
     counts = [total // k + (1 if i < total % k else 0) for i in range(k)]
-    if lead and k > 1 and total >= 8 * k and counts[0] == counts[-1]:
+    if lead and k > 1 and total >= 4 * k and counts[0] == counts[-1]:
         counts[0] += 1
         counts[-1] -= 1
     return counts
@@ -522,7 +523,7 @@ class ConvProblem:
         reaches the border, so every tap, zero point and post-op sees what it sees here. The sum's
         prior destination is cut like the destination; a binary or prelu input that varies along the
         cut axis is not cut, so such problems are refused. With `lead`, the first part (the calling
-        thread's) is one unit longer than an even share where each part has at least 8 units
+        thread's) is one unit longer than an even share where each part has at least 4 units
         (`_even_counts`): the caller decides, from what a unit costs."""
         if n < 1:
             raise ProblemError(f"cannot cut a convolution into {n} parts")
