@@ -204,7 +204,8 @@ def _tune_reorder(argv: list[str]) -> int:
         description="Measure each reorder in every emission form the backend compiles (pack: linalg.pack/unpack; "
         "transpose: pad + expand_shape + transpose), on one thread and, where it can be cut into one part per "
         "CPU, on the host-threads driver (FORM@host-threads), check each once, and store the fastest correct "
-        "form and driver in the selection table the reorder API and `kgen reorder` read. Other arguments are "
+        "form and driver in the selection table the reorder API reads (`kgen reorder`, which checks kernels in "
+        "compiled batches on one thread, reads the form). Other arguments are "
         "benchdnn reorder options and dims (default: the `kgen bench reorder` problems).")
     ap.add_argument("--backend", default="llvm-cpu")
     ap.add_argument("--rounds", type=int, default=7, help="round-robin rounds; the median is compared")
