@@ -73,6 +73,12 @@ class ReorderKernel:
     expand_shape + transpose); by default the one `kgen tune reorder` measured fastest for this reorder
     on this CPU, else the backend's measured general choice (`Backend.reorder_form`).
 
+    `driver` runs it: by default what `kgen tune reorder` measured, else `select.reorder_driver`'s
+    rule (host-threads on llvm-cpu for reorders of 8 MB or more that `problem.reorder.host_parts`
+    cuts into one part per CPU, else local-sync). On host-threads each part is a reorder of its own,
+    run from its own thread; `bind()` then returns a `PartsCall`, `artifact` is None and
+    `part_artifacts` lists the parts' modules.
+
     Buffers are the descriptors' physical buffers (`MemoryDesc.to_physical` / `from_physical`). For the
     4-bit types s4 and u4 they are packed bytes, as oneDNN stores them: a 1-D `np.uint8` array of
     ceil(n/2) bytes for n buffer elements, element 2k in the low nibble of byte k (`MemoryDesc.buffer_len`;
@@ -114,7 +120,8 @@ class ReorderKernel:
                 self._parts = [(ReorderKernel(list(part.problems), self.backend.name, cache_dir,
                                               driver=self.backend.host_threads_driver, form=self.form), part)
                                for part in parts]
-                self.artifact = self._parts[0][0].artifact
+                # no one module holds the whole reorder: `artifact` is None, `part_artifacts` each part's
+                self.artifact = None
                 return
         if self.src.is_zero_volume:
             return                         # legal, like oneDNN: nothing to compute, nothing to compile
@@ -129,8 +136,17 @@ class ReorderKernel:
         return kernel_name(self.problems)
 
     @property
+    def part_artifacts(self) -> list:
+        """The compiled modules of the host-threads driver's parts, in order (empty on other drivers,
+        where `artifact` is the whole reorder's module)."""
+        return [k.artifact for k, _ in self._parts]
+
+    @property
     def mlir(self) -> str | None:
-        """The MLIR source the kernel was compiled from (kept beside the artifact)."""
+        """The MLIR source the kernel was compiled from (kept beside the artifact); on the host-threads
+        driver each part's module, one after another."""
+        if self._parts:
+            return "\n".join(k.mlir for k, _ in self._parts)
         return None if self.artifact is None else self.artifact.mlir_path.read_text()
 
     def _quant_args(self, given: dict) -> list[np.ndarray]:
@@ -205,12 +221,12 @@ class ReorderKernel:
         on the same driver) or a NumPy buffer; returns the destination buffer as a DeviceTensor. For a
         reorder without quantization arguments or a prior destination (`generator.net` chains these).
         On the host-threads driver the whole reorder runs on the backend's memory-bound driver."""
+        if self.problems[-1].needs_dst_init or any(p.quant_args for p in self.problems):
+            raise InputError(f"{self.name} takes quantization arguments or a prior destination: call it instead")
         if self._parts:
             return self._chained().invoke(src)
         if self._fn is None:
             raise InputError("a zero-volume reorder has nothing to run (no kernel was compiled)")
-        if self.problems[-1].needs_dst_init or any(p.quant_args for p in self.problems):
-            raise InputError(f"{self.name} takes quantization arguments or a prior destination: call it instead")
         return self._fn.invoke(src)[0]
 
     def bind(self, src: np.ndarray, *, dst_init: np.ndarray | None = None, **quant) -> "BoundCall | PartsCall":
@@ -240,9 +256,10 @@ def reorder(src: MemoryDesc, dst: MemoryDesc, backend: str = "llvm-cpu", *, src_
             src_zp=None, dst_zp=None, cache_dir: str | os.PathLike | None = None,
             driver: str | None = None, form: str | None = None) -> ReorderKernel:
     """Compile (or fetch from the artifact cache) the reorder from `src` to `dst` for `backend`
-    (run on `driver`, by default the backend's memory-bound driver: local-sync on the CPU; emitted in
-    `form`, by default the one `kgen tune reorder` chose for it on this CPU, else the backend's, see
-    `ReorderKernel`)."""
+    (run on `driver`, by default the one `kgen tune reorder` chose for it on this CPU, else
+    host-threads for reorders of 8 MB or more that it cuts, else the backend's memory-bound driver:
+    local-sync on the CPU, `select.reorder_driver`; emitted in `form`, by default the one `kgen tune
+    reorder` chose, else the backend's, see `ReorderKernel`)."""
     p = make_problem(src, dst, src_scale=src_scale, dst_scale=dst_scale, src_zp=src_zp, dst_zp=dst_zp)
     return ReorderKernel([p], backend, cache_dir, driver=driver, form=form)
 
@@ -269,7 +286,8 @@ def build_reorders(chains: Sequence[Sequence[ReorderProblem]], backend: str = "l
     from .errors import KgenError
 
     b = get_backend(backend)
-    # compiled for the driver the kernels run on (ReorderKernel's default)
+    # compiled for, and run on, the backend's memory-bound driver (one thread), whatever driver a
+    # reorder of this size would get by default: a batch of checks, not a timed call
     driver = driver_for(b, None, memory_bound=True)
     results: list = [None] * len(chains)
     todo = []
@@ -366,8 +384,15 @@ class ConvKernel:
             k = ConvKernel(part.problem, self.backend, cache_dir, flags=self.flags,
                            driver=self.backend.host_threads_driver)
             self._parts.append((k, part))
-        self.artifact = self._parts[0][0].artifact
+        # no one module holds the whole convolution: `artifact` is None, `part_artifacts` each part's
+        self.artifact = None
         self._prepare = self._run = None
+
+    @property
+    def part_artifacts(self) -> list:
+        """The compiled modules of the host-threads driver's parts, in order (empty on other drivers,
+        where `artifact` is the whole convolution's module)."""
+        return [k.artifact for k, _ in self._parts]
 
     def prepare(self, wei: np.ndarray) -> None:
         """Reorder the weights (physical buffer in the problem's weights format) once, on the device."""

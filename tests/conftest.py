@@ -6,6 +6,10 @@
   points it at build/cache, so a second run compiles nothing); otherwise ``kgen_session_dir/cache``,
   so the workers share what they compile. The fixture exports the path as ``$KGEN_CACHE_DIR`` for
   the session, so code that uses the default cache lands there too.
+* ``_fresh_selection`` (session, automatic): the selection table (`$KGEN_TUNED_TABLE`) is a fresh
+  file of the session and ``$KGEN_CPU_DRIVER`` is unset, so a developer's `kgen tune` results or
+  driver do not change which variant, form or driver a test's kernels get; tests that need either
+  set them with ``monkeypatch``.
 * ``seed`` (function): a test module's fixed ``SEED``, recorded as the test's ``seed`` property
   (it reaches junit XML, and the xdist controller). Every seed recorded in a run is printed once
   at the end ("kgen seeds: ..."), and tests put it in their assertion messages, so ``pytest -ra``
@@ -44,6 +48,14 @@ def kgen_cache_dir(kgen_session_dir) -> Path:
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("KGEN_CACHE_DIR", str(path))
         yield path
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fresh_selection(kgen_session_dir):
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("KGEN_TUNED_TABLE", str(kgen_session_dir / "tuned.json"))
+        mp.delenv("KGEN_CPU_DRIVER", raising=False)
+        yield
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import pytest
 
 from generator.api import ReorderKernel, make_problem, reorder, reorder_chain
 from generator.compile.backends import HOST_THREADS
-from generator.errors import ProblemError, UnsupportedError
+from generator.errors import InputError, ProblemError, UnsupportedError
 from generator.layout import MemoryDesc
 from generator.problem.reorder import ReorderProblem, host_parts
 from generator.verify import SEED, check_reorder, fill_reorder_source, reorder_quant_values
@@ -35,6 +35,7 @@ CUT_CASES = [
     ("per-image quantization", [rp((4, 6, 2, 2), "s8", "nchw", "u8", "nhwc", src_zp="per_dim_0",
                                    dst_scale="common")], 2, 0),
     ("4-bit on whole bytes", [rp((4, 3, 3, 3), "s4", "nchw", "s8", "nhwc")], 2, 0),
+    ("4-bit odd images two a unit", [rp((5, 3, 3, 3), "f32", "nchw", "u4", "nhwc")], 2, 0),
     ("folded chain", [rp((6, 5, 2, 2), "f32", "nchw", "f32", "nhwc"), rp((6, 5, 2, 2), "f32", "nhwc", "bf16", "nChw4c")],
      2, 0),
 ]
@@ -78,7 +79,7 @@ def test_parts_reproduce_the_whole_reference(chain, n, dim):
 @pytest.mark.parametrize("chain,why", [
     ([rp((1, 4, 3, 3), "f32", "nchw", "f32", "nhwc")], "outermost dims"),           # C against H
     ([rp((1, 12, 3, 3), "f32", "nchw", "f32", "nChw16c")], "outermost dims"),     # one C block: H
-    ([rp((2, 3, 3, 3), "s4", "nchw", "s4", "nhwc")], "inside a byte"),            # 27 nibbles an image
+    ([rp((2, 3, 3, 3), "s4", "nchw", "s4", "nhwc")], "inside a byte"),   # 27 nibbles an image, 2 images
     ([make_problem(MemoryDesc((2, 3, 4, 4), "f32", "nchw"),
                    MemoryDesc((2, 3, 4, 4), "f32", strides=(64, 16, 4, 1)))], "strided"),
     ([rp((0, 3, 4, 4), "f32", "nchw", "f32", "nhwc")], "zero-volume"),
@@ -115,6 +116,12 @@ def test_host_threads_reorder_matches_reference(chain, kgen_cache_dir, monkeypat
     np.testing.assert_array_equal(one(src, **kw), got)
     if not kw:          # invoke chains device tensors on the backend's memory-bound driver
         np.testing.assert_array_equal(k.invoke(src).to_numpy().view(got.dtype), got)
+    else:
+        with pytest.raises(InputError, match="call it instead"):
+            k.invoke(src)
+    # no one module holds the whole: each part's is listed, and the MLIR is the parts'
+    assert k.artifact is None and len(k.part_artifacts) == 2
+    assert all(p.name in k.mlir for p in k._parts[0][1].problems + k._parts[1][1].problems)
     with pytest.raises(UnsupportedError, match="numpy"):
         bound.results()
 

@@ -181,7 +181,8 @@ def build_catalog(backend: str = "llvm-cpu", *, jobs: int = 2, run: bool = True,
     def build(i_e):
         i, e = i_e
         t = time.time()
-        # reorders are run on the memory-bound driver (ReorderKernel's default) and compiled for it
+        # reorders are run on the memory-bound driver (a prebuilt module holds the whole reorder, so not
+        # host-threads) and compiled for it
         extra = b.reorder_flags(b.memory_bound_driver) if e.kind == "reorder" else ()
         art = compile_mlir(texts[f"{b.name}/{e.function}.mlir"], b, name=e.function, extra_flags=extra)
         path = write_artifact(art, outdir, e.function)

@@ -169,11 +169,39 @@ class ReorderPart(NamedTuple):
 
     def quant(self, arg_problem: "ReorderProblem", arg: str, value: np.ndarray) -> np.ndarray:
         """A quantization array of the whole chain's problem, cut to this part's slab where it varies
-        along the cut dim (a view)."""
+        along the cut dim (a C-contiguous copy, as the runtime uploads it)."""
         q = getattr(arg_problem, arg)
         if self.dim not in q.mask:
             return value
         return np.take(value, np.arange(self.lo, self.hi), axis=q.mask.index(self.dim))
+
+
+def _slabs(chain, descs, dim: int, extent: int, unit: int, n: int) -> list[ReorderPart] | str:
+    """`host_parts`' slabs of `unit` indices of `dim` (even counts, larger first), or why not."""
+    units = -(-extent // unit)
+    k = min(n, units)
+    if k < 2:
+        return f"dim {dim} holds one block of {unit}: nothing to cut"
+    counts = [units // k + (1 if i < units % k else 0) for i in range(k)]
+    parts, lo = [], 0
+    for c in counts:
+        hi = min(lo + c * unit, extent)
+        dims = list(chain[0].dims)
+        dims[dim] = hi - lo
+        problems = tuple(dataclasses.replace(p, src=MemoryDesc(dims, p.src.dtype, p.src.tag),
+                                             dst=MemoryDesc(dims, p.dst.dtype, p.dst.tag)) for p in chain)
+        first = [0] * len(dims)
+        first[dim] = lo
+        ranges = []
+        for whole, part in ((descs[0], problems[0].src), (descs[-1], problems[-1].dst)):
+            start = whole.offset(first)
+            if whole.dtype.is_packed and start * whole.dtype.bits % 8:
+                return f"a part of the {whole.dtype.name} buffer would start inside a byte"
+            start = start * whole.dtype.bits // 8 if whole.dtype.is_packed else start
+            ranges.append((start, start + part.buffer_len))
+        parts.append(ReorderPart(problems, dim, lo, hi, ranges[0], ranges[1]))
+        lo = hi
+    return parts
 
 
 def host_parts(chain: Sequence[ReorderProblem], n: int) -> tuple[ReorderPart, ...] | str:
@@ -203,29 +231,13 @@ def host_parts(chain: Sequence[ReorderProblem], n: int) -> tuple[ReorderPart, ..
     dim = cut.pop()
     extent = chain[0].dims[dim]
     unit = math.lcm(*(t.block_of(dim) for t in descs))      # whole blocks in every layout
-    units = -(-extent // unit)
-    k = min(n, units)
-    if k < 2:
-        return f"dim {dim} holds one block of {unit}: nothing to cut"
-    counts = [units // k + (1 if i < units % k else 0) for i in range(k)]
-    parts, lo = [], 0
-    for c in counts:
-        hi = min(lo + c * unit, extent)
-        dims = list(chain[0].dims)
-        dims[dim] = hi - lo
-        problems = tuple(dataclasses.replace(p, src=MemoryDesc(dims, p.src.dtype, p.src.tag),
-                                             dst=MemoryDesc(dims, p.dst.dtype, p.dst.tag)) for p in chain)
-        first = [0] * len(dims)
-        first[dim] = lo
-        ranges = []
-        for whole, part in ((descs[0], problems[0].src), (descs[-1], problems[-1].dst)):
-            start = whole.offset(first)
-            if whole.dtype.is_packed and start * whole.dtype.bits % 8:
-                return f"a part of the {whole.dtype.name} buffer would start inside a byte"
-            start = start * whole.dtype.bits // 8 if whole.dtype.is_packed else start
-            ranges.append((start, start + part.buffer_len))
-        parts.append(ReorderPart(problems, dim, lo, hi, ranges[0], ranges[1]))
-        lo = hi
+    while True:
+        parts = _slabs(chain, descs, dim, extent, unit, n)
+        if not isinstance(parts, str):
+            break
+        if not parts.endswith("inside a byte") or -(-extent // (2 * unit)) < 2:
+            return parts
+        unit *= 2               # 4-bit: an odd number of elements a unit; two units end on a byte
     for side, whole in (("src", descs[0]), ("dst", descs[-1])):
         r = [getattr(p, side) for p in parts]
         if r[0][0] != 0 or r[-1][1] != whole.buffer_len or any(a[1] != b[0] for a, b in zip(r, r[1:])):

@@ -1,5 +1,5 @@
 """Run a few calls at once, one per host thread: the calling thread runs the first, helper threads the
-others (the ``host-threads`` driver of `api.ConvKernel`).
+others (the ``host-threads`` driver of `api.ConvKernel` and `api.ReorderKernel`).
 
 Why: on a 2-vCPU VM, IREE's ``local-task`` executor often ran a 0.5 ms int8 convolution slower than
 one thread (570-600 us against local-sync's 510 us), while the same convolution cut into two row bands,
