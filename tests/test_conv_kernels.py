@@ -417,6 +417,37 @@ def test_golden_im2col_and_1x1():
 
 # =============================================================================================
 # 2. Vulkan (lavapipe here; the emitter uses pad+expand+transpose instead of linalg.pack)
+def test_bf16_operands_enter_as_bits_where_the_target_cannot_load_bf16_vectors():
+    # Vulkan (lavapipe): a conv loading bf16 operands failed to compile ("failed to legalize operation
+    # 'vector.bitcast' (vector<2xf32>) -> vector<4xbf16>"); the buffers are bitcast to i16, relayouted
+    # as bits and widened to f32 in integer ops, the result rounded to bf16 bits likewise
+    p = problem_of("--dt=bf16 --stag=axb --dtag=axb mb1ic32ih4oc16oh4kh1ph0")
+    gpu = render_conv(p, get_backend("vulkan"), header=False)
+    assert "tensor.bitcast %src : tensor<512xbf16> to tensor<512xi16>" in gpu
+    assert "tensor.bitcast %wei : tensor<512xbf16> to tensor<512xi16>" in gpu
+    assert "arith.shli" in gpu and "util.optimization_barrier" in gpu and "arith.truncf" not in gpu
+    assert "tensor<256xi16> to tensor<256xbf16>" in gpu           # the result: bits, bitcast once
+    cpu = render_conv(p, get_backend("llvm-cpu"), header=False)
+    assert "xi16>" not in cpu and "tensor.bitcast" not in cpu
+    mixed = render_conv(problem_of("--dt=f32:bf16:f32 mb1ic8ih2oc16oh2kh1ph0"), get_backend("vulkan"), header=False)
+    assert "tensor.bitcast %wei" in mixed and "tensor.bitcast %src" not in mixed
+
+
+# before, each of these failed to compile on Vulkan
+BF16_AS_BITS_VULKAN_CASES = [
+    "--dt=bf16:bf16:f32 --stag=axb --dtag=axb mb1ic64ih8oc64oh8kh1ph0",
+    "--dt=bf16 --stag=axb --dtag=axb mb1ic64iw20oc64ow20kw1pw0",
+    "--dt=f32:bf16:f32 --stag=axb --dtag=axb mb2ic32iw9oc48ow5kw1sw2pw0",
+    "--dt=bf16 --stag=nChw16c --dtag=nChw16c --attr-post-ops=linear:2:1+relu mb2ic20ih5oc20oh5kh3ph1",
+    "--dt=bf16 --alg=im2col --stag=axb --dtag=axb g2mb2ic32ih6oc32oh6kh3ph1",
+]
+
+
+@pytest.mark.parametrize("line", BF16_AS_BITS_VULKAN_CASES)
+def test_bf16_as_bits_on_vulkan(line, seed, kgen_cache_dir):
+    check_on_vulkan(line, seed, kgen_cache_dir)
+
+
 # =============================================================================================
 
 def check_on_vulkan(line: str, seed: int, cache_dir) -> None:

@@ -317,6 +317,10 @@ BACKENDS: dict[str, Backend] = {
             # operation 'vector.bitcast' (vector<4xbf16>) -> vector<2xf32>" in the epilogue's dispatch; the same
             # module with i16 results and one tensor.bitcast of the buffer compiles
             bf16_results_as_bits=True,
+            # bf16 x bf16 -> f32 and f32 x bf16 convs (test_conv_bfloat16_nxc, e.g. ic64ih56oc64oh56kh1ph0
+            # axb, 15 of the first 73 problems): "failed to legalize operation 'vector.bitcast' (vector<2xf32>)
+            # -> vector<4xbf16>" in the conv's dispatch, loading its bf16 operands
+            bf16_operands_as_bits=True,
             # README "Vulkan (lavapipe)": im2col ran the ResNet-50 3x3 layers 6-415x faster than direct
             # (3.2-5.0 against 0.01-0.5 GFLOP/s), the stem 2.8x, a 3D ic32 12^3 3x3x3 3.3x (1.0 against
             # 0.3); 1x1 layers take im2col already; depthwise stays direct

@@ -1047,7 +1047,7 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
     src = Value("src", (p.src.buffer_nelems,), p.src.dtype.mlir)
     w = Value("w", prepared.shape, prepared.elem)
     args = [src, w] + ([Value("wref", wref.shape, wref.elem)] if wref is not None else [])
-    x = relayout.buffer_to_packed(plan, src, p.src)
+    x = relayout.buffer_to_packed(plan, _operand_bits(plan, src, p.src.dtype, target), p.src)
     sp_pos = [p.src.order.index(2 + i) for i in range(nsp)]
 
     def per_axis(values):
@@ -1062,8 +1062,7 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
     x = plan.slice(x, per_axis([max(-s_.p, 0) for s_ in sp]), sizes)
     x = plan.pad(x, per_axis([max(s_.p_r, 0) for s_ in sp]), low=per_axis([max(s_.p, 0) for s_ in sp]))
     cp = _compute_problem(p, target)
-    if cp is not p:
-        x = _to_i32(plan, x, p.src.dtype, True)
+    x = _widen(plan, x, p.src.dtype, cp.src.dtype, True)
 
     os_ = [f"o{i}" for i in range(nsp)]
     ks = [f"k{i}" for i in range(nsp)]
@@ -1168,28 +1167,51 @@ def _widens_int8(p: ConvProblem, target: TargetCaps) -> bool:
     return target.int8_contraction_wrong and p.src.dtype.is_int and p.src.dtype.mlir != "i32"
 
 
+def _bf16_as_bits(dt, target: TargetCaps) -> bool:
+    """True when an operand of type `dt` enters as its bits in i16 and is widened to f32
+    (TargetCaps.bf16_operands_as_bits)."""
+    return target.bf16_operands_as_bits and dt.name == "bf16"
+
+
 def _compute_problem(p: ConvProblem, target: TargetCaps) -> ConvProblem:
-    """The problem the variant's compute sees: `p` itself, or where the target widens 8-bit integers,
-    `p` with s32 source and weights and without attributes (the compute never reads them; the
-    epilogue gets the real `p`)."""
-    if not _widens_int8(p, target):
-        return p
-    return dataclasses.replace(p, src=p.src.with_dtype("s32"), wei=p.wei.with_dtype("s32"), scales=(),
-                               zero_points=(), post_ops=())
+    """The problem the variant's compute sees: `p` itself, or where the target widens operands, `p`
+    with them widened (8-bit integers to s32, bf16 to f32) and without attributes (the compute never
+    reads them; the epilogue gets the real `p`)."""
+    if _widens_int8(p, target):
+        return dataclasses.replace(p, src=p.src.with_dtype("s32"), wei=p.wei.with_dtype("s32"), scales=(),
+                                   zero_points=(), post_ops=())
+    if _bf16_as_bits(p.src.dtype, target) or _bf16_as_bits(p.wei.dtype, target):
+        def wide(t):
+            return t.with_dtype("f32") if _bf16_as_bits(t.dtype, target) else t
+        return dataclasses.replace(p, src=wide(p.src), wei=wide(p.wei), scales=(), zero_points=(), post_ops=())
+    return p
 
 
-def _to_i32(plan: Plan, v: Value, dt, barrier: bool) -> Value:
-    """`v` (8-bit integers of type `dt`) widened to i32 by its signedness; behind a barrier in the
-    conv function so that IREE keeps the widening out of the contraction."""
-    w = plan.add("convert", v, v.shape, "i32", route="int", src=dt, dst=get_dtype("s32"), quant=[], apply=[],
-                 lo=-2.0**31, hi=2.0**31, ilo=-2**31, ihi=2**31 - 1, bf16_bits=False)
+def _operand_bits(plan: Plan, buf: Value, dt, target: TargetCaps) -> Value:
+    """An operand's buffer argument as the kernel relayouts it: itself, or a bf16 buffer's bits in
+    i16 (TargetCaps.bf16_operands_as_bits; `_widen` makes them f32 after the relayout)."""
+    return plan.add("bitcast", buf, buf.shape, "i16") if _bf16_as_bits(dt, target) else buf
+
+
+def _widen(plan: Plan, v: Value, dt, wide, barrier: bool) -> Value:
+    """`v` (of type `dt`, or a bf16 operand's i16 bits) as the compute problem's type `wide`: 8-bit
+    integers widened to i32 by their signedness, bf16 bits shifted into an f32; behind a barrier in
+    the conv function so that IREE keeps the widening out of the contraction."""
+    if wide == dt:
+        return v
+    if dt.is_int:
+        w = plan.add("convert", v, v.shape, "i32", route="int", src=dt, dst=get_dtype("s32"), quant=[], apply=[],
+                     lo=-2.0**31, hi=2.0**31, ilo=-2**31, ihi=2**31 - 1, bf16_bits=False)
+    else:
+        w = plan.add("convert", v, v.shape, "f32", route="bf16bits", src=dt, dst=wide, quant=[], apply=[],
+                     lo=0.0, hi=0.0, ilo=0, ihi=0, bf16_bits=False)
     return _barrier(plan, w) if barrier else w
 
 
 def _result_elem(p: ConvProblem, target: TargetCaps) -> str:
     """The epilogue's element type: the destination's, or the bf16 bits in i16 where the target
-    stores bf16 results of an integer accumulator that way (TargetCaps.bf16_results_as_bits)."""
-    if target.bf16_results_as_bits and p.acc.is_int and p.dst.dtype.name == "bf16":
+    stores bf16 results that way (TargetCaps.bf16_results_as_bits)."""
+    if target.bf16_results_as_bits and p.dst.dtype.name == "bf16":
         return "i16"
     return p.dst.dtype.mlir
 
@@ -1262,7 +1284,7 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     # prepare: weights buffer -> grouped logical weights
     prep = Plan("w")
     wbuf = Value("wei", (p.wei.buffer_nelems,), p.wei.dtype.mlir)
-    wl = relayout.buffer_to_logical(prep, wbuf, p.wei, form)
+    wl = relayout.buffer_to_logical(prep, _operand_bits(prep, wbuf, p.wei.dtype, target), p.wei, form)
     if not d.has_groups:
         wl = prep.add("expand", wl, d.wei_dims_grouped, groups=[[0, 1]] + [[i + 1] for i in range(1, nsp + 2)])
     # a source zero point needs its weight sums (or, per channel, the grouped weights) at run time
@@ -1272,7 +1294,7 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     cp = _compute_problem(p, target)
     rsplit = reduction_split(cp, target) if v.name == "direct" else None
     pc = packed_conv(p) if v.name == "direct" and rsplit is None else None
-    wc = _to_i32(prep, wl, p.wei.dtype, False) if cp is not p else wl
+    wc = _widen(prep, wl, p.wei.dtype, cp.wei.dtype, False)
     if pc is not None:
         prepared = _packed_weights(prep, wc, p, pc)
         plan, args, out = _packed_plan(p, pc, prepared, target, wref)
@@ -1302,7 +1324,7 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     elif p.bias and not p.has_attributes:
         bias = Value("bias", (d.oc,), "f32")
         args.append(bias)
-    x = relayout.buffer_to_logical(plan, src, src_desc, form)
+    x = relayout.buffer_to_logical(plan, _operand_bits(plan, src, p.src.dtype, target), src_desc, form)
 
     def per_axis(values, fill=0):
         out = [fill] * d.ndims
@@ -1322,8 +1344,7 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     split = [[i] for i in range(c_ax)] + [[c_ax, c_ax + 1]] + [[i + 1] for i in range(c_ax + 1, d.ndims)]
     gshape = x.shape[:c_ax] + (d.g, d.ic // d.g) + x.shape[c_ax + 1:]
     x = plan.expand(x, split, gshape)
-    if cp is not p:
-        x = _to_i32(plan, x, p.src.dtype, True)
+    x = _widen(plan, x, p.src.dtype, cp.src.dtype, True)
     if rsplit:
         acc = _split_compute(plan, x, w, cp, rsplit, target.max_reduction)
     else:

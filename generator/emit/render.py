@@ -34,8 +34,9 @@ def int_list(xs) -> str:
     return "[" + ", ".join(str(int(x)) for x in xs) + "]"
 
 
-# an MLIR element type's zero literal, from the data types themselves (signless i8 is s8's and u8's)
-_ZERO = {d.mlir: d.zero_literal for d in DTYPES.values()}
+# an MLIR element type's zero literal, from the data types themselves (signless i8 is s8's and u8's);
+# i16 holds bf16 bits on targets that keep bf16 out of vectors (TargetCaps.bf16_*_as_bits): 0 is +0.0
+_ZERO = {d.mlir: d.zero_literal for d in DTYPES.values()} | {"i16": "0"}
 
 
 def zero_literal(elem: str) -> str:

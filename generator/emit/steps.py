@@ -86,7 +86,7 @@ class Gather(Step):
 @dataclass(frozen=True, kw_only=True)
 class Convert(Step):
     """Data type conversion with oneDNN's quantization (emit/reorder.py)."""
-    route: str                      # "int", "itof" or "f32": which arithmetic the conversion goes through
+    route: str                      # "int", "itof", "f32" or "bf16bits" (i16 bits of a bf16 -> f32): the arithmetic
     src: DataType
     dst: DataType
     quant: list[Any]                # the quantization arguments (arg name, mask, value)

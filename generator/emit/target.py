@@ -38,9 +38,12 @@ class TargetCaps:
     # convolutions then compute on i32 operands (the weights widened in prepare, the source widened
     # behind a barrier so that IREE cannot fold the widening back into the contraction)
     int8_contraction_wrong: bool = False
-    # a bf16 result of an integer accumulator is computed as its bits in i16 and the result buffer
+    # a bf16 result is computed as its bits in i16 (rounded in integer ops) and the result buffer
     # bitcast to bf16 (some bf16 stores fail to compile: "failed to legalize vector.bitcast")
     bf16_results_as_bits: bool = False
+    # bf16 operands (source, weights) enter as their bits in i16 and are widened to f32 in integer
+    # ops behind a barrier, so no bf16 vector is ever loaded (the same legalization failure on loads)
+    bf16_operands_as_bits: bool = False
     # the accumulator goes through a barrier before the epilogue: IREE 3.13's inner-tiled data tiling
     # (u8 x s8 on vpdpbusd) propagates the GEMM's encoding into a fused epilogue and then fails on its
     # broadcast operands ("failed to legalize operation 'linalg.generic' that was explicitly marked
