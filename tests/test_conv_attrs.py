@@ -149,6 +149,24 @@ def test_vulkan_runs_an_int8_chain():
     assert check_conv(ConvKernel(p, "vulkan"), p) is None
 
 
+# bf16 post-op inputs and biases on Vulkan: each failed to compile before they were read as i16 bits
+# ("failed to legalize operation 'vector.bitcast'" of vector<4xbf16>, TargetCaps.bf16_operands_as_bits)
+BF16_INPUT_VULKAN_CASES = [
+    "--dt=bf16 --stag=axb --dtag=axb --attr-post-ops=add:bf16+sum:1:0:bf16 mb2ic32ih6oc48oh6kh1ph0",
+    "--dt=bf16 --bia-dt=bf16 --stag=axb --dtag=axb --attr-post-ops=add:bf16:per_oc mb2ic32ih6oc48oh6kh1ph0",
+    "--dt=bf16:bf16:f32 --stag=nChw16c --dtag=nChw16c --attr-post-ops=add:bf16:13+sum mb2ic20ih5oc20oh5kh3ph1",
+    "--dt=u8:s8:bf16 --attr-scales=src:common:0.5 --stag=axb --dtag=axb "
+    "--attr-post-ops=sum:1:0:bf16+max:bf16:per_tensor mb2ic32ih6oc48oh6kh1ph0",
+]
+
+
+@pytest.mark.skipif(not vulkan_device_available()[0], reason="no Vulkan device (Mesa lavapipe is installed by build.sh)")
+@pytest.mark.parametrize("line", BF16_INPUT_VULKAN_CASES)
+def test_vulkan_bf16_post_op_inputs(line):
+    p = problem(line)
+    assert check_conv(ConvKernel(p, "vulkan"), p) is None
+
+
 def test_common_src_zero_point_weight_sums_come_from_prepare():
     # oneDNN precomputes the compensation with the weights: prepare returns sum over ic of wei per
     # (group, oc, tap); the call only scales it by the runtime zero points, and the GEMM stays pure

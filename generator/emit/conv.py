@@ -1125,7 +1125,9 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
 
         def full(plan_: Plan, v: Value) -> tuple[Value, list[int]]:
             from ..layout import get_dtype
-            return from_packed(plan_, relayout.logical_to_packed(plan_, v, p.dst.with_dtype(get_dtype(v.elem)),
+            # (the layout of a tensor of v's element type; i16 holds bf16 bits: TargetCaps.bf16_operands_as_bits)
+            elem_dt = get_dtype("bf16" if v.elem == "i16" else v.elem)
+            return from_packed(plan_, relayout.logical_to_packed(plan_, v, p.dst.with_dtype(elem_dt),
                                                                  target.conv_form))
 
         def dst_buffer(plan_: Plan, buf: Value, desc) -> tuple[Value, list[int]]:
@@ -1141,7 +1143,8 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
                 [out_idx.index(a) for a in c_names]
 
         y = plan_attr_epilogue(plan, acc, p, AccLayout(per_oc, full, dst_buffer, channel_valid), args, src,
-                               args[2] if wref is not None else None, target.conv_form, _result_elem(p, target))
+                               args[2] if wref is not None else None, target.conv_form, _result_elem(p, target),
+                               target.bf16_operands_as_bits)
         y = plan.transpose(y, [out_idx.index(a) for a in final_idx])
         out = plan.collapse(y, [list(range(len(y.shape)))])
         return plan, args, _as_dst_type(plan, out, p)
@@ -1258,7 +1261,7 @@ def _plan_epilogue(plan: Plan, acc: Value, p: ConvProblem, target: TargetCaps, a
             return grouped(plan_, relayout.buffer_to_logical(plan_, buf, desc, form))
 
         return plan_attr_epilogue(plan, acc, p, AccLayout(per_oc, full, dst_buffer, lambda plan_: None), args, src,
-                                  wr, form, _result_elem(p, target))
+                                  wr, form, _result_elem(p, target), target.bf16_operands_as_bits)
     grouped_bias = None
     if bias is not None:
         grouped_bias = plan.expand(bias, [[0, 1]], (d.g, d.oc // d.g))

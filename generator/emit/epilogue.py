@@ -107,12 +107,19 @@ def zero_point_compensation(plan: Plan, p: ConvProblem, src: Value, wref: Value 
 
 
 def plan_attr_epilogue(plan: Plan, acc: Value, p: ConvProblem, layout: AccLayout, args: list[Value],
-                       src: Value, wref: Value | None, form: str, out_elem: str | None = None) -> Value:
+                       src: Value, wref: Value | None, form: str, out_elem: str | None = None,
+                       bf16_bits: bool = False) -> Value:
     """Adds the runtime arguments (bias, quantization values, post-op inputs) to `args` in the kernel's
     order and returns the epilogue's result: the destination values in the accumulator's layout (as
-    `out_elem`, the bf16 bits in i16 where the target needs them).
+    `out_elem`, the bf16 bits in i16 where the target needs them). With `bf16_bits`
+    (TargetCaps.bf16_operands_as_bits) a bf16 bias or post-op input is read as its bits in i16 and
+    widened to f32 in integer ops.
     """
     d = p.desc
+
+    def as_read(v: Value) -> Value:
+        return plan.add("bitcast", v, v.shape, "i16") if bf16_bits and v.elem == "bf16" else v
+
     operands: list[Value] = []
     dims: list[list[int]] = []
     program: list[dict] = []
@@ -126,6 +133,7 @@ def plan_attr_epilogue(plan: Plan, acc: Value, p: ConvProblem, layout: AccLayout
     if p.bias:
         bias = Value("bias", (d.oc,), get_dtype(p.bias_dt).mlir)
         args.append(bias)
+        bias = as_read(bias)
     quant: dict[str, Value] = {}
     for name, q in p.quant_args():
         quant[name] = Value(name, p.quant_shape(q), p.quant_dtype(name).mlir)
@@ -137,6 +145,7 @@ def plan_attr_epilogue(plan: Plan, acc: Value, p: ConvProblem, layout: AccLayout
         else:
             inputs[name] = Value(name, (p.binary_desc(op).buffer_nelems,), p.binary_desc(op).dtype.mlir)
         args.append(inputs[name])
+        inputs[name] = as_read(inputs[name])
 
     def bind(v: Value) -> int:
         """A runtime scale / zero point (scalar or per output channel) as an operand."""
@@ -160,8 +169,12 @@ def plan_attr_epilogue(plan: Plan, acc: Value, p: ConvProblem, layout: AccLayout
         elif isinstance(op, Sum):
             dt = get_dtype(op.dt or p.dst.dtype.name)
             x = operand(*layout.dst_buffer(plan, inputs["dst_init"], p.dst))
-            bits = p.dst.dtype.mlir if dt.mlir != p.dst.dtype.mlir else None
-            program.append(dict(op="sum", x=x, dt=dt, bits=bits, scale=float(np.float32(op.scale)),
+            # the prior destination read as the sum's data type (its bits reinterpreted), a bf16 one
+            # as i16 bits with `bf16_bits`
+            read = inputs["dst_init"].elem
+            bits_to = "i16" if bf16_bits and dt.name == "bf16" else dt.mlir
+            bits = read if read != bits_to else None
+            program.append(dict(op="sum", x=x, dt=dt, bits=bits, bits_to=bits_to, scale=float(np.float32(op.scale)),
                                  zp=op.zero_point))
         else:
             name = f"{'binary' if isinstance(op, Binary) else 'prelu'}_{i}"
