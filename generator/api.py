@@ -312,7 +312,7 @@ def build_reorders(chains: Sequence[Sequence[ReorderProblem]], backend: str = "l
         except KgenError:
             if len(group) == 1:
                 try:
-                    return [(group[0], ReorderKernel(chains[group[0]], b, cache_dir=cache_dir))]
+                    return [(group[0], ReorderKernel(chains[group[0]], b, cache_dir=cache_dir, driver=driver))]
                 except KgenError as e:
                     return [(group[0], e)]
             return [r for i in group for r in build([i])]
