@@ -167,6 +167,29 @@ def test_vulkan_bf16_post_op_inputs(line):
     assert check_conv(ConvKernel(p, "vulkan"), p) is None
 
 
+def test_vulkan_refuses_the_zero_point_tail_it_computes_wrongly(tmp_path, monkeypatch):
+    # TargetCaps.zp_blocked_channel_tail_wrong: packed direct and spatial_pack gave 47 of 800 outputs off
+    # (up to 1e9) on lavapipe; they are refused with the reason, --alg=auto takes im2col, which is right
+    from generator.compile import get_backend
+    from generator.emit.conv import why_not
+    from generator.select import heuristic
+
+    monkeypatch.setenv("KGEN_TUNED_TABLE", str(tmp_path / "none.json"))
+    vk = get_backend("vulkan")
+    geo = "--stag=nChw16c --dtag=nChw16c --attr-zero-points=src:common:2 g4mb2ic4ih5oc4oh5kh3ph1"
+    for alg in ("direct", "spatial_pack"):
+        why = why_not(problem(f"--alg={alg} --dt=s8:s8:s32 {geo}"), vk)
+        assert why and "refused on vulkan" in why and "--alg=im2col" in why
+        assert why_not(problem(f"--alg={alg} --dt=s8:s8:s32 {geo}"), get_backend("llvm-cpu")) is None
+    assert why_not(problem(f"--alg=im2col --dt=s8:s8:s32 {geo}"), vk) is None
+    assert why_not(problem(f"--alg=direct --dt=s8:s8:s32 {geo.replace('mb2', 'mb1')}"), vk) is None
+    assert why_not(problem(f"--alg=direct --dt=s8:s8:s32 {geo.replace('oc4', 'oc16')}"), vk) is None
+    assert heuristic(problem(f"--alg=auto --dt=s8:s8:s32 {geo}"), "vulkan").variant == "im2col"
+    if vulkan_device_available()[0]:
+        p = problem(f"--alg=im2col --dt=s8:s8:s32 {geo}")
+        assert check_conv(ConvKernel(p, "vulkan"), p) is None
+
+
 def test_common_src_zero_point_weight_sums_come_from_prepare():
     # oneDNN precomputes the compensation with the weights: prepare returns sum over ic of wei per
     # (group, oc, tap); the call only scales it by the runtime zero points, and the GEMM stays pure

@@ -88,7 +88,9 @@ def heuristic(p: ConvProblem, backend: str) -> Choice:
         return Choice("im2col", "dt+uk+inner", "heuristic", driver=driver)
     alg = heuristic_variant(p, b.auto_gemm_first)
     if why_not(dataclasses.replace(p, alg=alg), b) is not None:
-        alg = "direct"          # applies everywhere (a reduction too long for the target: it splits it)
+        # direct applies everywhere (a reduction too long for the target: it splits it), unless the
+        # target computes it wrongly; then im2col
+        alg = "direct" if why_not(dataclasses.replace(p, alg="direct"), b) is None else "im2col"
     return Choice(alg, "default", "heuristic", driver=driver)
 
 
