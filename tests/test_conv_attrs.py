@@ -168,7 +168,7 @@ def test_vulkan_bf16_post_op_inputs(line):
 
 
 def test_vulkan_refuses_the_zero_point_tail_it_computes_wrongly(tmp_path, monkeypatch):
-    # TargetCaps.zp_blocked_channel_tail_wrong: packed direct and spatial_pack gave 47 of 800 outputs off
+    # TargetCaps.zp_compensation_wrong: packed direct and spatial_pack gave 47 of 800 outputs off
     # (up to 1e9) on lavapipe; they are refused with the reason, --alg=auto takes im2col, which is right
     from generator.compile import get_backend
     from generator.emit.conv import why_not
@@ -185,6 +185,9 @@ def test_vulkan_refuses_the_zero_point_tail_it_computes_wrongly(tmp_path, monkey
     assert why_not(problem(f"--alg=direct --dt=s8:s8:s32 {geo.replace('mb2', 'mb1')}"), vk) is None
     assert why_not(problem(f"--alg=direct --dt=s8:s8:s32 {geo.replace('oc4', 'oc16')}"), vk) is None
     assert heuristic(problem(f"--alg=auto --dt=s8:s8:s32 {geo}"), "vulkan").variant == "im2col"
+    plain = "--attr-zero-points=wei:common:1:s8 mb2ic8ih5oc8oh5kh3ph1"       # spatial_pack: 80 of 400 off
+    assert "refused on vulkan" in why_not(problem(f"--alg=spatial_pack --dt=s8:s8:s32 {plain}"), vk)
+    assert why_not(problem(f"--alg=spatial_pack --dt=s8:s8:s32 {plain.replace('mb2', 'mb1')}"), vk) is None
     if vulkan_device_available()[0]:
         p = problem(f"--alg=im2col --dt=s8:s8:s32 {geo}")
         assert check_conv(ConvKernel(p, "vulkan"), p) is None

@@ -323,10 +323,11 @@ BACKENDS: dict[str, Backend] = {
             bf16_operands_as_bits=True,
             # --alg=direct --dt=s8:s8:s32 --attr-zero-points=src:common:2 --stag=nChw16c --dtag=nChw16c
             # mb2ic4ih5oc4oh5kh3ph1: 47 of 800 outputs off (up to 1e9) in image 0, image 1 right; the same with
-            # a weight zero point, nChw8c, mb4 3x3 images, spatial_pack, any destination type; right with mb1,
-            # oc16, 7x7 images, 1x1 kernels, plain layouts, im2col and indirect. Not isolated (barriers around
-            # the compensation term change nothing)
-            zp_blocked_channel_tail_wrong=True,
+            # a weight zero point, nChw8c, mb4 3x3 images, any destination type; right with mb1, oc16, 7x7
+            # images, 1x1 kernels, plain layouts, im2col and indirect. spatial_pack: --attr-zero-points=wei:
+            # common:1:s8 mb2ic8ih5oc8oh5kh3ph1 (nchw) 80 of 400 off, g2mb1 38 of 200; a source zero point
+            # with the blocked tail above. Not isolated (barriers around the compensation change nothing)
+            zp_compensation_wrong=True,
             # README "Vulkan (lavapipe)": im2col ran the ResNet-50 3x3 layers 6-415x faster than direct
             # (3.2-5.0 against 0.01-0.5 GFLOP/s), the stem 2.8x, a 3D ic32 12^3 3x3x3 3.3x (1.0 against
             # 0.3); 1x1 layers take im2col already; depthwise stays direct

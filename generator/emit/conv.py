@@ -564,17 +564,23 @@ def _im2col_refused(p: ConvProblem, target: TargetCaps) -> str | None:
     return None
 
 
-def _zp_tail_refused(p: ConvProblem, target: TargetCaps) -> str | None:
+def _zp_refused(p: ConvProblem, target: TargetCaps) -> str | None:
     """spatial_pack, and direct's packed form, where the target computes a zero point's compensation
-    wrongly (TargetCaps.zp_blocked_channel_tail_wrong); direct's split reductions compute it right."""
-    if not (target.zp_blocked_channel_tail_wrong and p.desc.mb >= 2 and p.dst.block_of(1) > 1
-            and p.dst.padded_dims[1] != p.desc.oc and any(q.arg in ("src", "wei") for q in p.zero_points)):
+    wrongly (TargetCaps.zp_compensation_wrong); direct's other forms compute it right."""
+    if not (target.zp_compensation_wrong and any(q.arg in ("src", "wei") for q in p.zero_points)):
+        return None
+    d = p.desc
+    if p.alg == "spatial_pack" and (d.mb >= 2 or d.g >= 2):
+        return (f"with a source or weight zero point and more than one image or group, {target.name} computes "
+                f"it wrongly: use --alg=im2col or --alg=indirect")
+    tail = p.dst.block_of(1) > 1 and p.dst.padded_dims[1] != d.oc
+    if not (tail and d.mb >= 2):
         return None
     if p.alg == "direct" and (reduction_split(_compute_problem(p, target), target) is not None
                               or packed_conv(p) is None):
         return None
     return (f"with a source or weight zero point, more than one image and a destination blocked on "
-            f"channels with a partial last block ({p.desc.oc} of {p.dst.padded_dims[1]}), {target.name} "
+            f"channels with a partial last block ({d.oc} of {p.dst.padded_dims[1]}), {target.name} "
             f"computes it wrongly: use --alg=im2col or --alg=indirect")
 
 
@@ -987,7 +993,7 @@ VARIANTS = {v.name: v for v in (
     Variant("direct", _applies_always, _direct_weights, _direct_compute,
             "linalg named convs for plain layouts (NCHW or NHWC forms, depthwise, grouped 2D), else one "
             "linalg.generic over the grouped logical tensors", channels_last=_direct_channels_last,
-            refused=_zp_tail_refused),
+            refused=_zp_refused),
     Variant("im2col", _applies_always, _gemm_weights, _im2col_compute,
             "column matrix (IC/G*K, O) gathered once, then a batched GEMM; 1x1 reads the source directly; "
             "channels last (NHWC) gathers (O, K*IC/G) rows for an (O, K) x (K, OC) GEMM",
@@ -997,7 +1003,7 @@ VARIANTS = {v.name: v for v in (
             pads_in_compute=True),
     Variant("spatial_pack", _applies_always, _grouped_weights, _spatial_pack_compute,
             "output tiled in H and W (4x8), halo'd input tiles gathered, an unpadded conv per tile, "
-            "tiles reassembled by the output map", refused=_zp_tail_refused),
+            "tiles reassembled by the output map", refused=_zp_refused),
     Variant("brgemm", _brgemm_why_not, _brgemm_weights, _brgemm_compute,
             "oneDNN's batch-reduce GEMM conv as a generated microkernel (one custom dispatch): channels-last "
             "source x weights packed once in the instruction's order, register blocks of output pixels x "

@@ -41,10 +41,10 @@ class TargetCaps:
     # a bf16 result is computed as its bits in i16 (rounded in integer ops) and the result buffer
     # bitcast to bf16 (some bf16 stores fail to compile: "failed to legalize vector.bitcast")
     bf16_results_as_bits: bool = False
-    # direct and spatial_pack convs with a source or weight zero point (the compensation term), a
-    # destination blocked on channels with a partial last block, and more than one image come out
-    # wrong: those are refused (im2col and indirect compute them right)
-    zp_blocked_channel_tail_wrong: bool = False
+    # a zero point's compensation term (a source or weight zero point) comes out wrong in direct's
+    # packed form (a destination blocked on channels with a partial last block, more than one image)
+    # and in spatial_pack (more than one image or group): those are refused (im2col and indirect are right)
+    zp_compensation_wrong: bool = False
     # bf16 operands (source, weights) enter as their bits in i16 and are widened to f32 in integer
     # ops behind a barrier, so no bf16 vector is ever loaded (the same legalization failure on loads)
     bf16_operands_as_bits: bool = False
