@@ -182,9 +182,14 @@ def test_vulkan_refuses_the_zero_point_tail_it_computes_wrongly(tmp_path, monkey
         assert why and "refused on vulkan" in why and "--alg=im2col" in why
         assert why_not(problem(f"--alg={alg} --dt=s8:s8:s32 {geo}"), get_backend("llvm-cpu")) is None
     assert why_not(problem(f"--alg=im2col --dt=s8:s8:s32 {geo}"), vk) is None
-    assert why_not(problem(f"--alg=direct --dt=s8:s8:s32 {geo.replace('mb2', 'mb1')}"), vk) is None
+    assert "refused on vulkan" in why_not(problem(f"--alg=direct --dt=s8:s8:s32 {geo.replace('mb2', 'mb1')}"), vk)
+    assert why_not(problem(f"--alg=direct --dt=s8:s8:s32 {geo.replace('nChw16c', 'nchw')}"), vk) is None
     assert why_not(problem(f"--alg=direct --dt=s8:s8:s32 {geo.replace('oc4', 'oc16')}"), vk) is None
     assert heuristic(problem(f"--alg=auto --dt=s8:s8:s32 {geo}"), "vulkan").variant == "im2col"
+    # Winograd with bf16 operands (TargetCaps.winograd_bf16_wrong): 247 of 252 outputs off on lavapipe
+    for dt in ("bf16", "f32:bf16:f32"):
+        assert "refused on vulkan" in why_not(problem(f"--alg=winograd_f4 --dt={dt} mb1ic5ih6oc7oh6kh3ph1"), vk)
+    assert why_not(problem("--alg=winograd_f4 --dt=f16 mb1ic5ih6oc7oh6kh3ph1"), vk) is None
     plain = "--attr-zero-points=wei:common:1:s8 mb2ic8ih5oc8oh5kh3ph1"       # spatial_pack: 80 of 400 off
     assert "refused on vulkan" in why_not(problem(f"--alg=spatial_pack --dt=s8:s8:s32 {plain}"), vk)
     assert why_not(problem(f"--alg=spatial_pack --dt=s8:s8:s32 {plain.replace('mb2', 'mb1')}"), vk) is None

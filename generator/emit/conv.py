@@ -574,20 +574,25 @@ def _zp_refused(p: ConvProblem, target: TargetCaps) -> str | None:
         return (f"with a source or weight zero point and more than one image or group, {target.name} computes "
                 f"it wrongly: use --alg=im2col or --alg=indirect")
     tail = p.dst.block_of(1) > 1 and p.dst.padded_dims[1] != d.oc
-    if not (tail and d.mb >= 2):
+    if not tail:
         return None
     if p.alg == "direct" and (reduction_split(_compute_problem(p, target), target) is not None
                               or packed_conv(p) is None):
         return None
-    return (f"with a source or weight zero point, more than one image and a destination blocked on "
-            f"channels with a partial last block ({d.oc} of {p.dst.padded_dims[1]}), {target.name} "
-            f"computes it wrongly: use --alg=im2col or --alg=indirect")
+    return (f"with a source or weight zero point and a destination blocked on channels with a partial last "
+            f"block ({d.oc} of {p.dst.padded_dims[1]}), {target.name} computes it wrongly: use --alg=im2col "
+            f"or --alg=indirect")
 
 
 def _winograd_refused(p: ConvProblem, target: TargetCaps) -> str | None:
     if target.winograd_f2_one_channel_per_group_wrong and p.alg == "winograd_f2" and p.desc.ic == p.desc.g:
         return ("IREE 3.13 computes Winograd F(2,3) with one input channel per group wrongly on lavapipe "
                 "(use winograd_f4 or another variant)")
+    if (target.winograd_bf16_wrong and "bf16" in (p.src.dtype.name, p.wei.dtype.name)
+            and (p.desc.ic // p.desc.g) % 4):
+        return (f"with bf16 operands and input channels per group not a multiple of 4 ({p.desc.ic // p.desc.g}), "
+                f"{target.name} computes Winograd wrongly (ic5ih6oc7oh6kh3ph1: nearly every output off): use "
+                f"another variant, or f32 or f16 data")
     return None
 
 

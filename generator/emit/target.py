@@ -34,6 +34,8 @@ class TargetCaps:
     mmt4d_tile: Mmt4dTile | None = None
     # Winograd F(2,3) with one input channel per group gives wrong results (refused there)
     winograd_f2_one_channel_per_group_wrong: bool = False
+    # Winograd with bf16 source or weights gives wrong results for some channel counts (refused there)
+    winograd_bf16_wrong: bool = False
     # a contraction over 8-bit integers widened to i32 inside it can be computed wrongly: integer
     # convolutions then compute on i32 operands (the weights widened in prepare, the source widened
     # behind a barrier so that IREE cannot fold the widening back into the contraction)
@@ -42,8 +44,9 @@ class TargetCaps:
     # bitcast to bf16 (some bf16 stores fail to compile: "failed to legalize vector.bitcast")
     bf16_results_as_bits: bool = False
     # a zero point's compensation term (a source or weight zero point) comes out wrong in direct's
-    # packed form (a destination blocked on channels with a partial last block, more than one image)
-    # and in spatial_pack (more than one image or group): those are refused (im2col and indirect are right)
+    # packed form and spatial_pack with a destination blocked on channels with a partial last block,
+    # and in spatial_pack with more than one image or group: those are refused (im2col and indirect
+    # are right)
     zp_compensation_wrong: bool = False
     # bf16 operands (source, weights) enter as their bits in i16 and are widened to f32 in integer
     # ops behind a barrier, so no bf16 vector is ever loaded (the same legalization failure on loads)
