@@ -140,6 +140,7 @@ def _check(e: CatalogEntry, backend, path: Path) -> str | None:
     if e.kind == "reorder":
         from ..api import ReorderKernel
         from ..benchdnn.reorder import given_quant_values
+        from ..compile import get_backend
         from ..verify import check_reorder
         # the catalog's form (mlir/ is the same on every machine), whatever this machine's tuning says
         k = ReorderKernel([e.problem], backend, artifact=art, form=get_backend(backend).reorder_form)

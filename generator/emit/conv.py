@@ -1088,7 +1088,7 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
     x = plan.slice(x, per_axis([max(-s_.p, 0) for s_ in sp]), sizes)
     x = plan.pad(x, per_axis([max(s_.p_r, 0) for s_ in sp]), low=per_axis([max(s_.p, 0) for s_ in sp]))
     cp = _compute_problem(p, target)
-    x = _widen(plan, x, p.src.dtype, cp.src.dtype, True)
+    x = _widen_operand(plan, x, p.src.dtype, cp.src.dtype, True)
 
     os_ = [f"o{i}" for i in range(nsp)]
     ks = [f"k{i}" for i in range(nsp)]
@@ -1218,11 +1218,11 @@ def _compute_problem(p: ConvProblem, target: TargetCaps) -> ConvProblem:
 
 def _operand_bits(plan: Plan, buf: Value, dt, target: TargetCaps) -> Value:
     """An operand's buffer argument as the kernel relayouts it: itself, or a bf16 buffer's bits in
-    i16 (TargetCaps.bf16_operands_as_bits; `_widen` makes them f32 after the relayout)."""
+    i16 (TargetCaps.bf16_operands_as_bits; `_widen_operand` makes them f32 after the relayout)."""
     return plan.add("bitcast", buf, buf.shape, "i16") if _bf16_as_bits(dt, target) else buf
 
 
-def _widen(plan: Plan, v: Value, dt, wide, barrier: bool) -> Value:
+def _widen_operand(plan: Plan, v: Value, dt, wide, barrier: bool) -> Value:
     """`v` (of type `dt`, or a bf16 operand's i16 bits) as the compute problem's type `wide`: 8-bit
     integers widened to i32 by their signedness, bf16 bits shifted into an f32; behind a barrier in
     the conv function so that IREE keeps the widening out of the contraction."""
@@ -1323,7 +1323,7 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     cp = _compute_problem(p, target)
     rsplit = reduction_split(cp, target) if v.name == "direct" else None
     pc = packed_conv(p) if v.name == "direct" and rsplit is None else None
-    wc = _widen(prep, wl, p.wei.dtype, cp.wei.dtype, False)
+    wc = _widen_operand(prep, wl, p.wei.dtype, cp.wei.dtype, False)
     if pc is not None:
         prepared = _packed_weights(prep, wc, p, pc)
         plan, args, out = _packed_plan(p, pc, prepared, target, wref)
@@ -1373,7 +1373,7 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     split = [[i] for i in range(c_ax)] + [[c_ax, c_ax + 1]] + [[i + 1] for i in range(c_ax + 1, d.ndims)]
     gshape = x.shape[:c_ax] + (d.g, d.ic // d.g) + x.shape[c_ax + 1:]
     x = plan.expand(x, split, gshape)
-    x = _widen(plan, x, p.src.dtype, cp.src.dtype, True)
+    x = _widen_operand(plan, x, p.src.dtype, cp.src.dtype, True)
     if rsplit:
         acc = _split_compute(plan, x, w, cp, rsplit, target.max_reduction)
     else:
