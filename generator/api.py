@@ -113,7 +113,7 @@ class ReorderKernel:
                 if named == HOST_THREADS and not self.src.is_zero_volume:
                     raise UnsupportedError(f"driver {HOST_THREADS} cannot cut {self.name}: {parts}")
                 # from $KGEN_CPU_DRIVER: the backend's memory-bound driver
-                self.driver = driver_for(self.backend, self.backend.memory_bound_driver or self.backend.driver)
+                self.driver = self.backend.memory_bound_default
             else:
                 # one kernel per part, each with a module (and so a VM context) of its own; parts of
                 # one shape share the compiled artifact through the cache
@@ -198,10 +198,15 @@ class ReorderKernel:
             out.append(a)
         return out
 
+    def _parts_call(self, args: list[np.ndarray]) -> "PartsCall":
+        """The host-threads parts bound to the checked whole-reorder arguments (`_args`)."""
+        calls = [k._fn.bind(*a) for (k, _), a in zip(self._parts, self._part_args(args))]
+        return PartsCall(calls, [part.dst for _, part in self._parts], self.dst)
+
     def __call__(self, src: np.ndarray, *, dst_init: np.ndarray | None = None, **quant) -> np.ndarray:
         args = self._args(src, dst_init, quant)
         if self._parts:
-            return self.bind(src, dst_init=dst_init, **quant).run_once()
+            return self._parts_call(args).run_once()
         if self._fn is None:
             return np.zeros(0, dtype=self.dst.buffer_dtype)
         (out,) = self._fn(*args)
@@ -213,7 +218,7 @@ class ReorderKernel:
         runs on the host-threads driver, whose result is one buffer per part."""
         if self._whole is None:
             self._whole = ReorderKernel(self.problems, self.backend.name, self._cache_dir,
-                                        driver=self.backend.memory_bound_driver or self.backend.driver, form=self.form)
+                                        driver=self.backend.memory_bound_default, form=self.form)
         return self._whole
 
     def invoke(self, src):
@@ -235,8 +240,7 @@ class ReorderKernel:
         the host-threads driver a `PartsCall`, whose `numpy()` joins the parts' results)."""
         args = self._args(src, dst_init, quant)
         if self._parts:
-            calls = [k._fn.bind(*a) for (k, _), a in zip(self._parts, self._part_args(args))]
-            return PartsCall(calls, [part.dst for _, part in self._parts], self.dst)
+            return self._parts_call(args)
         if self._fn is None:
             raise InputError("a zero-volume reorder has nothing to bind (no kernel was compiled)")
         return self._fn.bind(*args)

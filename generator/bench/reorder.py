@@ -12,7 +12,6 @@ import numpy as np
 
 from ..api import reorder
 from ..compile import get_backend
-from ..runtime import driver_for
 from ..layout import MemoryDesc
 from .timing import import_torch, median_times
 
@@ -61,7 +60,7 @@ def forms(backend: str) -> list[str]:
 def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = "f32", rounds: int = 7,
                    log=print) -> list[Row]:
     torch = import_torch(log)
-    b = get_backend(backend)
+    one = get_backend(backend).memory_bound_default      # the evidence columns: each form on one thread
     rows: list[Row] = []
     for dims, stag, dtag in cases:
         s, d = MemoryDesc(dims, dtype, stag), MemoryDesc(dims, dtype, dtag)
@@ -75,7 +74,6 @@ def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = 
         # each form the backend compiles on one thread (the backend's memory-bound driver)
         product = reorder(s, d, backend)
         fns = {"kgen": product.bind(buf)}
-        one = driver_for(b, b.memory_bound_driver or b.driver)
         for form in forms(backend):
             fns[f"kgen {form}"] = reorder(s, d, backend, form=form, driver=one).bind(buf)
         fns["numpy copy"] = lambda: np.copyto(copy_dst, copy_src)

@@ -113,12 +113,11 @@ def tune_reorders(problems, backend: str = "llvm-cpu", *, given=None, rounds: in
     from ..emit.reorder import kernel_name
     from ..errors import KgenError
     from ..problem.reorder import host_parts
-    from ..runtime import driver_for
     from ..select import table as tuned
     from ..verify import SEED, check_reorder, fill_reorder_source, reorder_quant_values
     from .timing import median_times
     b = get_backend(backend)
-    one = driver_for(b, b.memory_bound_driver or b.driver)
+    one = b.memory_bound_default
     rows, entries = [], {}
     for i, p in enumerate(problems):
         q_given = (given or {}).get(i)

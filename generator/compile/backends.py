@@ -130,6 +130,12 @@ class Backend(TargetCaps):
         return self.drivers or (self.driver,)
 
     @property
+    def memory_bound_default(self) -> str:
+        """The driver a memory-bound kernel (a reorder) runs on when none is named or chosen: one thread
+        where the backend has one (`memory_bound_driver`), else `driver`."""
+        return self.memory_bound_driver or self.driver
+
+    @property
     def host_threads_driver_name(self) -> str | None:
         """The name of the host-threads pseudo-driver where the backend has one."""
         return HOST_THREADS if self.host_threads_driver else None
