@@ -442,3 +442,26 @@ def test_torch_alone_times_pytorch_in_its_own_process_and_the_faster_figure_coun
     # a child that fails leaves the in-process figures, with one line saying why
     assert torch_alone.measure(["not a problem"], 1, logged.append) is None
     assert "not measured" in logged[-1] and "\n" not in logged[-1]
+
+
+def test_summary_gives_each_data_type_its_own_ratios():
+    # issue 13's targets are per data type: with f32 and u8 in one run, each gets its own geomean line
+    from generator.select.candidates import Candidate
+
+    def row(line, dt, kgen_s, auto_s, torch_s):
+        best = Candidate("brgemm", "nhwc", "default", seconds=kgen_s)
+        r = bench_conv.ProblemResult(line, dt, 1, 1, candidates=[best], torch={"channels_last": torch_s})
+        r.auto, r.auto_source = Candidate("direct", "nhwc", "default", seconds=auto_s), "tuned"
+        return r
+
+    rows = [row("a", "f32", 1.0, 2.0, 2.0), row("b", "f32", 1.0, 1.0, 0.5),
+            row("a", "u8", 1.0, 1.0, 4.0), row("b", "u8", 1.0, 1.0, 1.0)]
+    s = summary(rows)
+    assert s["by_dt"]["f32"]["kgen_vs_torch_geomean"] == pytest.approx(1.0)       # 2x and 0.5x
+    assert s["by_dt"]["f32"]["auto_vs_torch_worst"] == pytest.approx(0.5)
+    assert s["by_dt"]["u8"]["kgen_vs_torch_geomean"] == pytest.approx(2.0)        # 4x and 1x
+    assert s["kgen_vs_torch_geomean"] == pytest.approx(2 ** 0.5)
+    table = bench_conv.format_table(rows)
+    assert "  f32: kgen best / best PyTorch 1.00x (worst 0.50x), --alg=auto 0.71x (worst 0.50x)" in table
+    assert "  u8: kgen best / best PyTorch 2.00x (worst 1.00x), --alg=auto 2.00x (worst 1.00x)" in table
+    assert "by_dt" not in summary(rows[:2])                                        # one type: no split

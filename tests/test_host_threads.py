@@ -70,7 +70,7 @@ def test_parts_reproduce_the_whole_reference(line, n):
 
 
 def test_the_calling_threads_part_leads_by_one_cheap_unit():
-    from generator.select import host_lead
+    from generator.select import host_cut, host_lead
 
     rows = problem("--stag=nhwc --dtag=nhwc mb1ic3ih20oc4oh20kh3ph1")
     assert [r.problem.desc.oh for r in rows.host_parts(2, lead=True)] == [11, 9]
@@ -82,9 +82,20 @@ def test_the_calling_threads_part_leads_by_one_cheap_unit():
     few = problem("--stag=nhwc --dtag=nhwc mb1ic3ih6oc4oh6kh3ph1").host_parts(2, lead=True)
     assert [r.problem.desc.oh for r in few] == [3, 3]                  # under 4 rows a part: even
     assert problem("mb16ic2ih3oc3oh3kh3ph1").host_parts(1) == "one thread: nothing to cut"
-    # a row of the int8 ic128 28x28 layer is ~20 us of one thread: lead; an image of a 1 ms conv: not
-    assert host_lead(problem("--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc mb1ic128ih28oc128oh28kh3ph1"), 2)
-    assert not host_lead(problem("mb16ic64ih28oc64oh28kh3ph1"), 2)
+    # on locks, a row of the int8 ic128 28x28 layer is ~20 us of one thread: lead; an image of a 1 ms
+    # conv: not; on the native hand-off, never
+    int8 = problem("--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc mb1ic128ih28oc128oh28kh3ph1")
+    host_threads.configure("locks")
+    try:
+        assert host_lead(int8, 2)
+        assert [r.problem.desc.oh for r in host_cut(int8, 2)] == [15, 13]
+        assert not host_lead(problem("mb16ic64ih28oc64oh28kh3ph1"), 2)
+        host_threads.configure("native")
+        if host_threads.sync_method().startswith("native"):
+            assert not host_lead(int8, 2)
+            assert [r.problem.desc.oh for r in host_cut(int8, 2)] == [14, 14]
+    finally:
+        host_threads.configure()
 
 
 @pytest.mark.parametrize("line,why", [
@@ -179,15 +190,83 @@ def test_heuristic_driver_cuts_large_problems(monkeypatch):
     assert heuristic_driver(problem("--dt=u8:s8:u8 mb1ic128ih28oc128oh28kh3ph1"), "llvm-cpu") is None   # nchw
     assert heuristic_driver(problem("--stag=nhwc --dtag=nhwc mb1ic8ih8oc8oh8kh3ph1"), "llvm-cpu") == "local-sync"
     # host-threads' hand-off is cheaper than local-task's: it takes over from ~100 us of one-thread work
+    # on Python locks, from ~20 us on the native hand-off
     one_by_one = "--stag=nhwc --dtag=nhwc mb1ic64ih56oc64oh56kh1ph0"
-    assert heuristic_driver(problem("--dt=bf16 " + one_by_one), "llvm-cpu") == HOST_THREADS
-    assert heuristic_driver(problem("--dt=u8:s8:u8 " + one_by_one), "llvm-cpu") == "local-sync"
+    small = "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc mb1ic64ih28oc64oh28kh1ph0"          # ~16 us one thread
+    try:
+        host_threads.configure("locks")
+        assert heuristic_driver(problem("--dt=bf16 " + one_by_one), "llvm-cpu") == HOST_THREADS
+        assert heuristic_driver(problem("--dt=u8:s8:u8 " + one_by_one), "llvm-cpu") == "local-sync"
+        host_threads.configure("native")
+        if host_threads.sync_method().startswith("native"):
+            assert heuristic_driver(problem("--dt=u8:s8:u8 " + one_by_one), "llvm-cpu") == HOST_THREADS
+            assert heuristic_driver(problem(small), "llvm-cpu") == "local-sync"
+    finally:
+        host_threads.configure()
     assert heuristic_driver(problem(big), "vulkan") is None
     monkeypatch.setenv("KGEN_CPU_THREADS", "1")
     assert heuristic_driver(problem(big), "llvm-cpu") == "local-sync"
 
 
-def test_host_threads_run_runs_concurrently_and_raises():
+@pytest.fixture(params=[("native", 1000), ("native", 0), ("locks", 0)], ids=["native", "native-nospin", "locks"])
+def hand_off(request):
+    """Each hand-off `host_threads.run` can use: native spin-then-sleep words, the same with no spin
+    (every wait sleeps in the kernel), and Python locks; the environment's setting after."""
+    method, spin = request.param
+    if method == "native" and host_threads._native()[0] is None:
+        pytest.skip(f"the native hand-off is unavailable here: {host_threads._native()[1]}")
+    host_threads.configure(method, spin)
+    yield method
+    host_threads.configure()
+
+
+def test_host_threads_native_hand_off_is_built_where_a_compiler_is():
+    # a machine with a C compiler must not fall back silently: the fallback is for machines without one
+    import shutil
+    import os
+
+    host_threads.configure()
+    if shutil.which(os.environ.get("CC", "cc")):
+        assert host_threads.sync_method() == "native spin-wait (1000 us)"
+    else:
+        assert host_threads.sync_method().startswith("locks (no C compiler")
+
+
+def test_host_threads_falls_back_to_locks_without_a_compiler(monkeypatch, tmp_path):
+    monkeypatch.setenv("KGEN_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("CC", "kgen-no-such-cc")
+    host_threads._native.cache_clear()
+    try:
+        host_threads.configure()
+        assert host_threads.sync_method() == "locks (no C compiler (kgen-no-such-cc) to build host_sync.c)"
+        out = []
+        host_threads.run([lambda: out.append(0), lambda: out.append(1)])
+        assert sorted(out) == [0, 1]
+    finally:
+        monkeypatch.undo()
+        host_threads._native.cache_clear()
+        host_threads.configure()
+
+
+def test_host_threads_settings_are_checked(monkeypatch):
+    from generator.errors import InputError
+
+    with pytest.raises(InputError, match="expected 'native' or 'locks'"):
+        host_threads.configure("spin")
+    with pytest.raises(InputError, match="spin_us=-1 must be >= 0"):
+        host_threads.configure("native", -1)
+    monkeypatch.setenv("KGEN_HOST_SPIN_US", "lots")
+    with pytest.raises(InputError, match="KGEN_HOST_SPIN_US='lots' is not a whole number"):
+        host_threads.configure()
+    monkeypatch.setenv("KGEN_HOST_SPIN_US", "250")
+    monkeypatch.setenv("KGEN_HOST_SYNC", "locks")
+    host_threads.configure()
+    assert host_threads.sync_method() == "locks (asked for)"
+    monkeypatch.undo()
+    host_threads.configure()
+
+
+def test_host_threads_run_runs_concurrently_and_raises(hand_off):
     seen, barrier = [], threading.Barrier(3, timeout=10)
 
     def part(i):
@@ -208,7 +287,7 @@ def test_host_threads_run_runs_concurrently_and_raises():
     assert sorted(seen)[-2:] == [3, 4]
 
 
-def test_host_threads_run_survives_an_interruption():
+def test_host_threads_run_survives_an_interruption(hand_off):
     # Ctrl-C in the calling thread while a helper still runs: run() waits for the helper, then raises;
     # the next call starts from a clean state (no early `done` from the interrupted one)
     import time
@@ -231,7 +310,7 @@ def test_host_threads_run_survives_an_interruption():
         assert state["helper_done"]
 
 
-def test_host_threads_work_in_a_forked_child():
+def test_host_threads_work_in_a_forked_child(hand_off):
     import os
     import signal
 

@@ -405,6 +405,10 @@ def summary(results: list[ProblemResult]) -> dict:
     int8 = [v for _, v in int8_over_f32(results)]
     if int8:
         out.update(int8_vs_f32_geomean=geomean(int8), int8_vs_f32_worst=min(int8))
+    dts = list(dict.fromkeys(r.dt for r in results))
+    if len(dts) > 1:            # each data type has its own target (issue 13): the ratios per type too
+        out["by_dt"] = {dt: {k: v for k, v in summary([r for r in results if r.dt == dt]).items()
+                             if k.startswith(("kgen", "auto"))} for dt in dts}
     return out
 
 
@@ -443,6 +447,12 @@ def format_table(results: list[ProblemResult], all_candidates: bool = False) -> 
         srcs = sorted({r.auto_source for r in results if r.auto})
         lines.append(f"--alg=auto ({' and '.join(srcs)}, {s['auto_layers']} of {len(results)} layers in the sweep) / "
                      f"best PyTorch: geomean {s['auto_vs_torch_geomean']:.2f}x, worst {s['auto_vs_torch_worst']:.2f}x")
+    for dt, d in s.get("by_dt", {}).items():
+        if d["kgen_vs_torch_geomean"]:
+            auto = (f", --alg=auto {d['auto_vs_torch_geomean']:.2f}x (worst {d['auto_vs_torch_worst']:.2f}x)"
+                    if d["auto_vs_torch_geomean"] else "")
+            lines.append(f"  {dt}: kgen best / best PyTorch {d['kgen_vs_torch_geomean']:.2f}x (worst "
+                         f"{d['kgen_vs_torch_worst']:.2f}x){auto}")
     pairs = int8_over_f32(results)
     if pairs:
         lines.append("int8 best / f32 best: " + ", ".join(f"{line} {v:.2f}x" for line, v in pairs))

@@ -5,25 +5,137 @@ Why: on a 2-vCPU VM, IREE's ``local-task`` executor often ran a 0.5 ms int8 conv
 one thread (570-600 us against local-sync's 510 us), while the same convolution cut into two row bands,
 each a ``local-sync`` call from its own thread, took 310-340 us every time (AMD EPYC Zen 4, README's
 Development notes). ``VmContext.invoke`` releases the GIL, so the calls run in parallel; the calling
-thread works instead of waiting, as an OpenMP master thread does, so one wake-up is paid, not two.
+thread works instead of waiting, as an OpenMP master thread does.
 
-The helpers are daemon threads started on first use and kept for the process: a call hands each one a
-function through its own pair of locks. Not reentrant: one `run` at a time per process (a lock).
+The hand-off: in that VM a thread that sleeps costs 20-30 us to wake (the idle vCPU halts at once), and
+a thread that finds the GIL held sleeps. With Python locks, one call of two 40 us parts took ~100 us:
+the helper started ~25 us late (woken, then waiting for the GIL the caller held until its own kernel
+started) and the caller was woken ~20 us after the helper finished. So, as OpenMP's threads do, the
+waits spin before they sleep, in native code with the GIL released (``host_sync.c``, built on first
+use into the kernel cache and loaded with ctypes): the helper spins for its next call
+(``$KGEN_HOST_SPIN_US``, default 1000; 0 sleeps at once, like ``OMP_WAIT_POLICY=passive``), takes
+the call, spins `GRACE_NS` more so that the caller has entered its kernel and released the GIL, and
+hands its result back in the same native call that waits for the next one. The same two parts: ~46 us.
+Where no C compiler is found (``$CC``, else ``cc``), or with ``$KGEN_HOST_SYNC=locks``, the helpers
+use Python locks (`sync_method` says which, and why).
+
+The helpers are daemon threads started on first use and kept for the process. Not reentrant: one
+`run` at a time per process (a lock).
 """
 
 from __future__ import annotations
 
+import ctypes
+import functools
+import hashlib
 import os
+import platform
+import shutil
+import subprocess
+import tempfile
 import threading
+from pathlib import Path
 from typing import Callable, Sequence
 
 _lock = threading.Lock()
-_helpers: list["_Helper"] = []
+_helpers: list = []
+
+#: After taking a post, a waiter spins this long before returning to Python (`host_sync.c`,
+#: kgen_wait): the caller posts just before it enters its own kernel, ~2 us of Python later, and a
+#: helper that asks for the GIL before that sleeps ~20 us. Two 40 us parts (u8 ic64 1x1 56x56, Zen 4
+#: EPYC): the helper held the GIL 23 us after the post with no grace, 5 us with 3 us of grace (the
+#: call 46 us), 8 and 12 us with 6 and 10 us (48 and 51 us).
+GRACE_NS = 3000
+_SOURCE = Path(__file__).with_name("host_sync.c")
 
 
-class _Helper:
-    """One helper thread. Two locks, each a binary semaphore (a bare futex, no Condition): the caller
-    releases `go` to start the helper's call; the helper releases `done` when it is over."""
+def _env_spin_us() -> int:
+    text = os.environ.get("KGEN_HOST_SPIN_US", "1000")
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        from generator.errors import InputError
+        raise InputError(f"KGEN_HOST_SPIN_US={text!r} is not a whole number of microseconds >= 0")
+    return value
+
+
+# (method, spin in us, why): read from the environment on first use, as OpenMP reads OMP_WAIT_POLICY
+# at start-up (a call costs a few microseconds less than re-reading it each time); `configure` changes it
+_settings: tuple[str, int, str] | None = None
+
+
+def configure(method: str | None = None, spin_us: int | None = None) -> None:
+    """Choose how the helpers hand off: `method` ``native`` or ``locks`` (default ``$KGEN_HOST_SYNC``,
+    else native where it builds), `spin_us` how long a waiting thread spins before it sleeps (default
+    ``$KGEN_HOST_SPIN_US``, else 1000). Helpers of another method are replaced at the next call."""
+    global _settings
+    want = method or os.environ.get("KGEN_HOST_SYNC", "native")
+    if want not in ("native", "locks"):
+        from generator.errors import InputError
+        raise InputError(f"host-threads hand-off {want!r}: expected 'native' or 'locks' (KGEN_HOST_SYNC)")
+    spin = _env_spin_us() if spin_us is None else spin_us
+    if spin < 0:
+        from generator.errors import InputError
+        raise InputError(f"spin_us={spin} must be >= 0")
+    why = "asked for" if want == "locks" else ""
+    if want == "native":
+        lib, how = _native()
+        if lib is None:
+            want, why = "locks", how
+    with _lock:
+        _settings = (want, spin, why)
+
+
+def sync_method() -> str:
+    """How the helpers hand off: ``native spin-wait (N us)`` or ``locks (why)``."""
+    if _settings is None:
+        configure()
+    method, spin, why = _settings
+    return f"native spin-wait ({spin} us)" if method == "native" else f"locks ({why})"
+
+
+@functools.cache
+def _native() -> tuple[ctypes.CDLL | None, str]:
+    """(the hand-off library, how it was found), or (None, why not)."""
+    from generator.compile.cache import default_cache_dir
+
+    source = _SOURCE.read_bytes()
+    cc = os.environ.get("CC", "cc")
+    key = hashlib.sha256(source + platform.machine().encode() + cc.encode()).hexdigest()[:16]
+    target = default_cache_dir() / "native" / f"host_sync-{platform.machine()}-{key}.so"
+    if not target.exists():
+        if not shutil.which(cc):
+            return None, f"no C compiler ({cc}) to build {_SOURCE.name}"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(suffix=".so", dir=target.parent)
+        os.close(fd)
+        try:
+            r = subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", tmp, str(_SOURCE)],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                return None, f"{cc} failed to build {_SOURCE.name}: {(r.stderr.strip().splitlines() or ['?'])[-1]}"
+            os.replace(tmp, target)          # atomic: concurrent processes each build, one file wins
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+    try:
+        lib = ctypes.CDLL(str(target))
+    except OSError as e:
+        return None, f"cannot load {target}: {e}"
+    lib.kgen_post.argtypes = [ctypes.c_void_p]
+    lib.kgen_post.restype = None
+    for fn in (lib.kgen_wait, lib.kgen_post_wait):
+        fn.restype = None
+    lib.kgen_wait.argtypes = [ctypes.c_void_p, ctypes.c_long, ctypes.c_long]
+    lib.kgen_post_wait.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_long, ctypes.c_long]
+    return lib, str(target)
+
+
+class _LockHelper:
+    """One helper thread on Python locks. Two locks, each a binary semaphore: the caller releases `go`
+    to start the helper's call; the helper releases `done` when it is over."""
 
     def __init__(self, index: int):
         self.go = threading.Lock()
@@ -43,25 +155,70 @@ class _Helper:
                 self.error = e
             self.done.release()
 
+    def start(self, fn: Callable[[], None]) -> None:
+        self.fn, self.error = fn, None
+        self.go.release()
+
+    def wait(self) -> None:
+        self.done.acquire()
+
+
+class _NativeHelper:
+    """One helper thread on `host_sync.c`'s spin-then-sleep words (`go` and `done`, a cache line
+    apart). The caller's waits are native calls too: they return only when the helper has posted."""
+
+    def __init__(self, index: int, lib: ctypes.CDLL, spin_us: int):
+        self.lib, self.spin_ns = lib, spin_us * 1000
+        self._words = (ctypes.c_int * 32)()
+        self.go = ctypes.addressof(self._words)
+        self.done = self.go + 64
+        self.fn: Callable[[], None] | None = None
+        self.error: BaseException | None = None
+        threading.Thread(target=self._loop, name=f"kgen-host-{index}", daemon=True).start()
+
+    def _loop(self) -> None:
+        self.lib.kgen_wait(self.go, self.spin_ns, GRACE_NS)
+        while True:
+            try:
+                self.fn()
+            except BaseException as e:  # noqa: BLE001 - handed back to the caller of run()
+                self.error = e
+            self.lib.kgen_post_wait(self.done, self.go, self.spin_ns, GRACE_NS)
+
+    def start(self, fn: Callable[[], None]) -> None:
+        self.fn, self.error = fn, None
+        self.lib.kgen_post(self.go)
+
+    def wait(self) -> None:
+        self.lib.kgen_wait(self.done, self.spin_ns, 0)
+
 
 def run(calls: Sequence[Callable[[], None]]) -> None:
     """Run `calls` concurrently: the first on this thread, each other on a helper thread; return when
     all are done. The first exception raised by any of them is raised here, after all have finished;
     so is an interruption (Ctrl-C) of this thread, after every helper it started has finished: a
-    helper still running would otherwise release its lock into the next call."""
+    helper still running would otherwise post its result into the next call."""
     if len(calls) == 1:
         calls[0]()
         return
+    if _settings is None:
+        configure()
     with _lock:
-        while len(_helpers) < len(calls) - 1:
-            _helpers.append(_Helper(len(_helpers) + 1))
+        if len(_helpers) < len(calls) - 1 or _helpers[0].settings is not _settings:
+            if _helpers and _helpers[0].settings is not _settings:
+                _helpers.clear()                    # `configure` changed the method: new helpers
+            method, spin, _ = _settings
+            while len(_helpers) < len(calls) - 1:
+                i = len(_helpers) + 1
+                h = _NativeHelper(i, _native()[0], spin) if method == "native" else _LockHelper(i)
+                h.settings = _settings
+                _helpers.append(h)
         used = _helpers[:len(calls) - 1]
-        started: list[_Helper] = []
+        started: list = []
         error: BaseException | None = None
         try:
             for h, fn in zip(used, calls[1:]):
-                h.fn, h.error = fn, None
-                h.go.release()
+                h.start(fn)
                 started.append(h)
             calls[0]()
         except BaseException as e:  # noqa: BLE001 - raised after the helpers finish
@@ -70,7 +227,7 @@ def run(calls: Sequence[Callable[[], None]]) -> None:
         for h in started:
             while True:
                 try:
-                    h.done.acquire()
+                    h.wait()
                     break
                 except BaseException as e:  # noqa: BLE001 - keep waiting: the helper is still running
                     error, interrupted = error or e, True

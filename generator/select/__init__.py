@@ -27,12 +27,18 @@ ONE_THREAD_RATE = {"u8": 400e9, "s8": 400e9, "bf16": 200e9, "f16": 110e9, "f32":
 # the second worker gains less than 2x, so local-sync won every int8 ResNet-50 layer under ~0.5 ms
 # of one-thread work (`kgen bench conv`, README). Measured per problem by `kgen tune`.
 HANDOFF_BUDGET_S = 250e-6
-# The same for the host-threads driver (one helper woken per call, the caller working meanwhile): it beat
-# local-sync on bf16 ic64 56x56 1x1 (~130 us on one thread: 227 against 198 GFLOP/s) and lost on the
-# u8 one (~65 us: tune chose local-sync), both on the 2-core EPYC (README).
-HOST_THREADS_BUDGET_S = 50e-6
-# The largest unit (a row or an image) worth giving the calling thread one more of (`host_lead`): about
-# two wake-ups of a helper thread on the 2-vCPU VM (~20-40 us each, `kgen bench call`)
+# The same for the host-threads driver (one helper woken per call, the caller working meanwhile), per
+# hand-off (`runtime.host_threads.sync_method`). On Python locks it beat local-sync on bf16 ic64 56x56
+# 1x1 (~130 us on one thread: 227 against 198 GFLOP/s) and lost on the u8 one (~65 us: tune chose
+# local-sync). The native hand-off costs ~5-10 us: u8:s8:u8 1x1 ic64 28x28 19 against 22 us, ic128
+# 28x28 -> 64 26 against 36 us, ic64 56x56 55 against 77 us. All on the 2-core EPYC (README).
+HOST_THREADS_BUDGET_S = {"native": 10e-6, "locks": 50e-6}
+# The largest unit (a row or an image) worth giving the calling thread one more of (`host_lead`) when the
+# helpers hand off on Python locks: about two wake-ups of a helper thread on the 2-vCPU VM (~20-40 us
+# each). The native hand-off (`runtime.host_threads`, the default) starts the helper ~5 us late and
+# no lead pays there: u8:s8:u8 on the 2-core EPYC, rows 28 + 28 against 29 + 27 on ic64 1x1 56x56
+# 55 against 66 us, 14 + 14 against 15 + 13 on ic128 28x28 3x3 288 against 292, 7 + 7 against 8 + 6
+# on ic256 14x14 3x3 286 against 309.
 HOST_LEAD_UNIT_S = 60e-6
 # The bytes (read + written) from which a reorder runs on the host-threads driver without a tuned
 # entry: two threads pay ~35-40 us of wake-ups and slow each other in cache (two threads copying 3.2
@@ -100,12 +106,13 @@ def heuristic_driver(p: ConvProblem, backend: str) -> str | None:
     the other cores would save, by the one-thread estimate `ONE_THREAD_RATE`, is under
     `HANDOFF_BUDGET_S`: small problems skip the task system's hand-off. Problems that
     `ConvProblem.host_parts` cuts into one part per core run on the host-threads driver once the
-    time saved passes `HOST_THREADS_BUDGET_S` (~100 us of one-thread work on 2 cores), a smaller
-    bar than local-task's: its hand-off is cheaper. A driver the user named (`$KGEN_CPU_DRIVER`) is
+    time saved passes `HOST_THREADS_BUDGET_S` (~20 us of one-thread work on 2 cores with the native
+    hand-off, ~100 us on locks), a smaller bar than local-task's: its hand-off is cheaper. A driver the user named (`$KGEN_CPU_DRIVER`) is
     left to decide."""
     import os
 
     from ..compile.backends import cpu_threads, get_backend
+    from ..runtime import host_threads
     b = get_backend(backend)
     if ("local-sync" not in b.runtime_drivers or b.driver == "local-sync"
             or (b.driver_env and os.environ.get(b.driver_env))):
@@ -118,7 +125,7 @@ def heuristic_driver(p: ConvProblem, backend: str) -> str | None:
     # cut into parts on host threads where the problem allows it: on the 2-core EPYC a 0.5 ms int8
     # conv took 285-340 us that way against local-task's 340-600, and a 2 ms f32 one 1.06-1.09 ms
     # against 1.09-1.25 (README); its hand-off is cheaper than the task system's
-    if b.host_threads_driver and saved_s >= HOST_THREADS_BUDGET_S:
+    if b.host_threads_driver and saved_s >= HOST_THREADS_BUDGET_S[host_threads.sync_method().split()[0]]:
         parts = p.host_parts(cores)
         if isinstance(parts, tuple) and len(parts) == cores:        # every core gets a part
             return b.host_threads_driver_name
@@ -154,10 +161,15 @@ def reorder_driver(chain, backend: str) -> str | None:
 
 def host_lead(p: ConvProblem, cores: int) -> bool:
     """Whether the calling thread's part of `p` on the host-threads driver should lead by one unit
-    (`ConvProblem.host_parts(lead=True)`): where one unit (an image, or a row of one image) takes
-    about a helper's wake-up or less, by the one-thread estimate `ONE_THREAD_RATE`. One row of
-    ic128 28x28 3x3 u8:s8:u8 is ~20 us: leading made it 8% faster; one image of 1 ms would make
-    the caller's part 12% longer than the others."""
+    (`ConvProblem.host_parts(lead=True)`): only where the helpers hand off on Python locks (a helper
+    then starts 20-40 us late), and one unit (an image, or a row of one image) takes about a helper's
+    wake-up or less, by the one-thread estimate `ONE_THREAD_RATE`. One row of ic128 28x28 3x3
+    u8:s8:u8 is ~20 us: on locks, leading made it 8% faster; one image of 1 ms would make the
+    caller's part 12% longer than the others."""
+    from ..runtime import host_threads
+
+    if not host_threads.sync_method().startswith("locks"):
+        return False
     parts = p.host_parts(cores)
     return not isinstance(parts, str) and _unit_is_cheap(p, parts)
 
@@ -168,10 +180,7 @@ def host_cut(p: ConvProblem, cores: int | None = None):
     the one place the kernel, its compilation and the bench take the cut from."""
     from ..compile.backends import cpu_threads
     cores = cores or cpu_threads()
-    parts = p.host_parts(cores)
-    if isinstance(parts, str) or not _unit_is_cheap(p, parts):
-        return parts
-    return p.host_parts(cores, lead=True)
+    return p.host_parts(cores, lead=host_lead(p, cores))
 
 
 def _unit_is_cheap(p: ConvProblem, parts) -> bool:
