@@ -15,6 +15,7 @@ from generator.compile.backends import HOST_THREADS
 from generator.errors import InputError, ProblemError, UnsupportedError
 from generator.layout import MemoryDesc
 from generator.problem.reorder import ReorderProblem, host_parts
+from generator.runtime import host_threads
 from generator.verify import SEED, check_reorder, fill_reorder_source, reorder_quant_values
 
 
@@ -133,9 +134,19 @@ def test_reorder_driver_cuts_large_reorders(kgen_cache_dir, monkeypatch, tmp_pat
     monkeypatch.setenv("KGEN_CPU_THREADS", "2")
     monkeypatch.setenv("KGEN_TUNED_TABLE", str(tmp_path / "tuned.json"))
     big = [rp((32, 64, 56, 56), "f32", "nchw", "f32", "nhwc")]                 # 51 MB moved
-    assert big[0].src.size_bytes * 2 >= HOST_THREADS_REORDER_BYTES
+    assert big[0].src.size_bytes * 2 >= max(HOST_THREADS_REORDER_BYTES.values())
     assert reorder_driver(big, "llvm-cpu") == HOST_THREADS
-    assert reorder_driver([rp((4, 64, 56, 56), "f32", "nchw", "f32", "nhwc")], "llvm-cpu") is None   # 6.4 MB
+    mid = [rp((4, 64, 56, 56), "f32", "nchw", "f32", "nhwc")]                   # 6.4 MB
+    small = [rp((2, 32, 56, 56), "f32", "nchw", "f32", "nhwc")]                 # 1.6 MB
+    try:
+        host_threads.configure("locks")
+        assert reorder_driver(mid, "llvm-cpu") is None
+        host_threads.configure("native")
+        if host_threads.sync_method().startswith("native"):
+            assert reorder_driver(mid, "llvm-cpu") == HOST_THREADS
+            assert reorder_driver(small, "llvm-cpu") is None
+    finally:
+        host_threads.configure()
     assert reorder_driver([rp((1, 512, 56, 56), "f32", "nchw", "f32", "nhwc")], "llvm-cpu") is None  # not cut
     assert reorder_driver(big, "vulkan") is None
     monkeypatch.setenv("KGEN_CPU_THREADS", "1")

@@ -41,11 +41,15 @@ HOST_THREADS_BUDGET_S = {"native": 10e-6, "locks": 50e-6}
 # on ic256 14x14 3x3 286 against 309.
 HOST_LEAD_UNIT_S = 60e-6
 # The bytes (read + written) from which a reorder runs on the host-threads driver without a tuned
-# entry: two threads pay ~35-40 us of wake-ups and slow each other in cache (two threads copying 3.2
-# MB in halves: 90-108 us against 67 us for one), and gain out of it. Measured on the 2-core EPYC,
-# f32 nchw -> nhwc, images cut in two: 4x64x56x56 (6.4 MB) 135 us against 93 us on one thread;
-# 8x64x56x56 (12.8 MB) 142-199 against 231-238; 32x64x56x56 (51 MB) 1.5-2.1 ms against 2.5-4.6 ms.
-HOST_THREADS_REORDER_BYTES = 8e6
+# entry, per hand-off. On Python locks two threads pay ~35-40 us of wake-ups and slow each other in
+# cache (two threads copying 3.2 MB in halves: 90-108 us against 67 us for one), and gain out of it:
+# f32 nchw -> nhwc, images cut in two, 4x64x56x56 (6.4 MB) 135 us against 93 us on one thread;
+# 8x17x56x56 (12.8 MB) 142-199 against 231-238; 32x64x56x56 (51 MB) 1.5-2.1 ms against 2.5-4.6 ms.
+# The native hand-off moves the break-even to ~3 MB (`kgen tune reorder`, best form each side, us):
+# 1.6 MB: 1x64x56x56 nchw -> nChw16c 49 against 23, 4x64x28x28 nchw -> nhwc 22 against 25; 3.2 MB:
+# 1x128x56x56 nchw -> nChw16c 34 against 45, back 59 against 41, 2x64x56x56 nchw -> nhwc 30 against
+# 42; 6.4 MB: 1x256x56x56 nchw <-> nChw16c 55 / 52 against 108 / 90. All on the 2-core EPYC.
+HOST_THREADS_REORDER_BYTES = {"native": 3e6, "locks": 8e6}
 
 
 def heuristic_variant(p: ConvProblem, gemm_first: bool = False) -> str:
@@ -143,6 +147,7 @@ def reorder_driver(chain, backend: str) -> str | None:
     from ..compile.backends import cpu_threads, get_backend
     from ..emit.reorder import kernel_name
     from ..problem.reorder import host_parts
+    from ..runtime import host_threads
     b = get_backend(backend)
     if b.driver_env and os.environ.get(b.driver_env):
         return None
@@ -153,7 +158,7 @@ def reorder_driver(chain, backend: str) -> str | None:
         return None
     cores = cpu_threads()
     moved = chain[0].src.size_bytes + chain[-1].dst.size_bytes
-    if cores < 2 or moved < HOST_THREADS_REORDER_BYTES:
+    if cores < 2 or moved < HOST_THREADS_REORDER_BYTES[host_threads.sync_method().split()[0]]:
         return None
     parts = host_parts(chain, cores)
     return b.host_threads_driver_name if isinstance(parts, tuple) and len(parts) == cores else None
