@@ -337,7 +337,8 @@ BACKENDS: dict[str, Backend] = {
             # images, 1x1 kernels, plain layouts, im2col and indirect; later u8:s8:f32 nChw8c src per_dim_1 +
             # wei zero points mb1ic3ih9oc5oh9kh3ph1 (one image) 128 of 648 off. spatial_pack: --attr-zero-points=wei:
             # common:1:s8 mb2ic8ih5oc8oh5kh3ph1 (nchw) 80 of 400 off, g2mb1 38 of 200; a source zero point
-            # with the blocked tail above. Not isolated (barriers around the compensation change nothing)
+            # with the blocked tail above. Not isolated (barriers around the compensation change nothing).
+            # direct then takes its generic form (emit.conv._zp_tail_wrong), right on all of the above
             zp_compensation_wrong=True,
             # README "Vulkan (lavapipe)": im2col ran the ResNet-50 3x3 layers 6-415x faster than direct
             # (3.2-5.0 against 0.01-0.5 GFLOP/s), the stem 2.8x, a 3D ic32 12^3 3x3x3 3.3x (1.0 against

@@ -564,24 +564,29 @@ def _im2col_refused(p: ConvProblem, target: TargetCaps) -> str | None:
     return None
 
 
+def _zp_tail_wrong(p: ConvProblem, target: TargetCaps) -> bool:
+    """The target computes a source or weight zero point's compensation wrongly in the packed forms
+    (direct's and spatial_pack's) when the destination is blocked on channels with a partial last
+    block (TargetCaps.zp_compensation_wrong)."""
+    return (target.zp_compensation_wrong and any(q.arg in ("src", "wei") for q in p.zero_points)
+            and p.dst.block_of(1) > 1 and p.dst.padded_dims[1] != p.desc.oc)
+
+
 def _zp_refused(p: ConvProblem, target: TargetCaps) -> str | None:
-    """spatial_pack, and direct's packed form, where the target computes a zero point's compensation
-    wrongly (TargetCaps.zp_compensation_wrong); direct's other forms compute it right."""
+    """spatial_pack where the target computes a zero point's compensation wrongly
+    (TargetCaps.zp_compensation_wrong). direct computes such problems in its generic form instead of
+    its packed one (`conv_module`), which is right there."""
     if not (target.zp_compensation_wrong and any(q.arg in ("src", "wei") for q in p.zero_points)):
         return None
     d = p.desc
     if p.alg == "spatial_pack" and (d.mb >= 2 or d.g >= 2):
         return (f"with a source or weight zero point and more than one image or group, {target.name} computes "
                 f"it wrongly: use --alg=im2col or --alg=indirect")
-    tail = p.dst.block_of(1) > 1 and p.dst.padded_dims[1] != d.oc
-    if not tail:
-        return None
-    if p.alg == "direct" and (reduction_split(_compute_problem(p, target), target) is not None
-                              or packed_conv(p) is None):
+    if p.alg == "direct" or not _zp_tail_wrong(p, target):
         return None
     return (f"with a source or weight zero point and a destination blocked on channels with a partial last "
-            f"block ({d.oc} of {p.dst.padded_dims[1]}), {target.name} computes it wrongly: use --alg=im2col "
-            f"or --alg=indirect")
+            f"block ({d.oc} of {p.dst.padded_dims[1]}), {target.name} computes it wrongly: use --alg=direct, "
+            f"--alg=im2col or --alg=indirect")
 
 
 def _winograd_refused(p: ConvProblem, target: TargetCaps) -> str | None:
@@ -1322,7 +1327,10 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     wref = prepare_zp_weights(prep, wl, p) if fused is None else None
     cp = _compute_problem(p, target)
     rsplit = reduction_split(cp, target) if v.name == "direct" else None
-    pc = packed_conv(p) if v.name == "direct" and rsplit is None else None
+    # the packed form, except where the target computes its zero-point compensation wrongly: the
+    # generic form computes those right (TargetCaps.zp_compensation_wrong)
+    pc = (packed_conv(p) if v.name == "direct" and rsplit is None and not _zp_tail_wrong(p, target)
+          else None)
     wc = _widen_operand(prep, wl, p.wei.dtype, cp.wei.dtype, False)
     if pc is not None:
         prepared = _packed_weights(prep, wc, p, pc)
