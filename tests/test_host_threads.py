@@ -7,6 +7,7 @@ bad uses give typed errors."""
 from __future__ import annotations
 
 import shlex
+import sys
 import threading
 
 import numpy as np
@@ -242,6 +243,21 @@ def test_host_threads_falls_back_to_locks_without_a_compiler(monkeypatch, tmp_pa
         out = []
         host_threads.run([lambda: out.append(0), lambda: out.append(1)])
         assert sorted(out) == [0, 1]
+    finally:
+        monkeypatch.undo()
+        host_threads._native.cache_clear()
+        host_threads.configure()
+
+
+def test_host_threads_fall_back_when_the_cache_is_not_writable(monkeypatch, tmp_path):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    monkeypatch.setenv("KGEN_CACHE_DIR", str(blocked))
+    monkeypatch.setenv("CC", sys.executable)          # a program that exists: the cache is what fails
+    host_threads._native.cache_clear()
+    try:
+        host_threads.configure()
+        assert host_threads.sync_method().startswith("locks (cannot build host_sync.c into ")
     finally:
         monkeypatch.undo()
         host_threads._native.cache_clear()

@@ -108,17 +108,20 @@ def _native() -> tuple[ctypes.CDLL | None, str]:
     if not target.exists():
         if not shutil.which(cc):
             return None, f"no C compiler ({cc}) to build {_SOURCE.name}"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(suffix=".so", dir=target.parent)
-        os.close(fd)
+        tmp = None
         try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(suffix=".so", dir=target.parent)
+            os.close(fd)
             r = subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", tmp, str(_SOURCE)],
-                               capture_output=True, text=True)
+                               capture_output=True, text=True, timeout=120)
             if r.returncode != 0:
                 return None, f"{cc} failed to build {_SOURCE.name}: {(r.stderr.strip().splitlines() or ['?'])[-1]}"
             os.replace(tmp, target)          # atomic: concurrent processes each build, one file wins
+        except (OSError, subprocess.SubprocessError) as e:
+            return None, f"cannot build {_SOURCE.name} into {target.parent}: {e}"
         finally:
-            if os.path.exists(tmp):
+            if tmp is not None and os.path.exists(tmp):
                 os.unlink(tmp)
     try:
         lib = ctypes.CDLL(str(target))
