@@ -13,7 +13,7 @@ import threading
 import numpy as np
 import pytest
 
-from generator.api import ConvKernel, conv, reorder
+from generator.api import conv, reorder
 from generator.benchdnn.conv import conv_problem, parse_conv_args
 from generator.compile import get_backend
 from generator.compile.backends import HOST_THREADS
