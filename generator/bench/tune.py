@@ -29,7 +29,9 @@ def tune(cases, backend: str = "llvm-cpu", *, variants=None, flag_sets=None, dri
         p = base_problem(case)
         # format `any`: the layouts are part of the choice, blocked ones included
         lays = list(layouts or DEFAULT_LAYOUTS.get(p.src.dtype.name, ("nchw", "nhwc"))) if p.has_any else [USER_LAYOUT]
-        r = measure_problem(p, b, sw, lays, None, rounds, jobs, log, f"[{i + 1}/{len(cases)}]")
+        # two passes, each candidate keeping its better median: a choice is stored for good, and one
+        # window of noise must not make it (measure_problem)
+        r = measure_problem(p, b, sw, lays, None, rounds, jobs, log, f"[{i + 1}/{len(cases)}]", passes=2)
         out.append((p, r))
         if r.best is None:
             log(f"  no candidate ran: {r.line} stays on the heuristic")
