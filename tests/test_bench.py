@@ -418,6 +418,7 @@ def test_bench_call_reports_every_path(kgen_cache_dir):
     for drv in ("local-task", "local-sync"):
         assert f"kernel.bind(x)(): pre-bound, {drv}" in paths
         assert f"kernel(x): NumPy in and out, {drv}" in paths
+    assert any(p.startswith("host-threads hand-off (") for p in paths)
     assert all(r.seconds > 0 for r in rows)
     assert "us/call" in call_table(rows)
 

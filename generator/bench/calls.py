@@ -5,7 +5,8 @@ The kernel does almost no work (a 1x1 conv on 4 channels of 4x4), so the figures
 overhead of each path: NumPy in and out (upload, invoke, readback), device tensors through
 `Function.invoke` (argument checks, result wrapping), and the pre-bound `BoundCall` (one
 `VmContext.invoke`), each on the multi-threaded `local-task` driver and the single-threaded
-`local-sync` one.
+`local-sync` one; and what the host-threads driver's hand-off costs (one helper started and awaited,
+no kernel).
 """
 from __future__ import annotations
 
@@ -48,6 +49,15 @@ def bench_calls(desc: str = TINY_CONV, backend: str = "llvm-cpu", rounds: int = 
         dev_args = (k._run.upload(xb), *k._wei, *[k._run.upload(a) for a in k._bias(None)])
         fns[f"Function.invoke on device tensors, {drv}"] = (lambda f=k._run, a=dev_args: f.invoke(*a))
         fns[f"kernel.bind(x)(): pre-bound, {drv}"] = k.bind(xb)
+    if b.host_threads_driver:
+        # what the host-threads driver adds to a call before any work: one helper started and awaited
+        # (runtime.host_threads, its hand-off as configured: native spin-wait or Python locks)
+        from ..runtime import host_threads
+
+        def noop():
+            return None
+        fns[f"host-threads hand-off ({host_threads.sync_method().split(' (')[0]})"] = (
+            lambda: host_threads.run([noop, noop]))
     torch = import_torch(log)
     if torch is not None:                 # the tiny problem has g = 1: weights are (OC, IC, KH, KW)
         tx, tw, tb = torch.from_numpy(x), torch.from_numpy(w), torch.zeros(p.desc.oc)
