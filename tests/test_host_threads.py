@@ -7,8 +7,10 @@ bad uses give typed errors."""
 from __future__ import annotations
 
 import shlex
+import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -258,6 +260,78 @@ def test_host_threads_fall_back_when_the_cache_is_not_writable(monkeypatch, tmp_
     try:
         host_threads.configure()
         assert host_threads.sync_method().startswith("locks (cannot build host_sync.c into ")
+    finally:
+        monkeypatch.undo()
+        host_threads._native.cache_clear()
+        host_threads.configure()
+
+
+@pytest.mark.parametrize("method", ["native", "locks"])
+def test_host_threads_ctrl_c_while_the_caller_waits_for_a_helper(method, tmp_path):
+    # SIGINT while the calling thread waits for a helper still running its part: run() raises
+    # KeyboardInterrupt once the helper is done, and the next call works. (On the native hand-off
+    # Python handles the signal only as the native wait returns, with `done` already taken: waiting
+    # on it again would never end.) In a child process, so that a hang fails here instead of hanging
+    script = tmp_path / "ctrl_c.py"
+    script.write_text(f"""
+import _thread, threading, time
+from generator.runtime import host_threads
+host_threads.configure({method!r})
+state = {{"done": False}}
+def slow():
+    time.sleep(0.5)
+    state["done"] = True
+threading.Timer(0.1, _thread.interrupt_main).start()
+try:
+    host_threads.run([lambda: None, slow])
+    print("no interrupt")
+except KeyboardInterrupt:
+    print("interrupted, helper done" if state["done"] else "interrupted EARLY")
+out = []
+host_threads.run([lambda: out.append(0), lambda: out.append(1)])
+print("next call", sorted(out))
+""")
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60,
+                       cwd=Path(__file__).resolve().parents[1])
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split("\n")[:2] == ["interrupted, helper done", "next call [0, 1]"], r.stdout + r.stderr
+
+
+def test_host_threads_configure_does_not_leak_threads():
+    def helpers():
+        return sum(t.name.startswith("kgen-host-") and t.is_alive() for t in threading.enumerate())
+
+    host_threads.configure()
+    host_threads.run([lambda: None, lambda: None])
+    before = helpers()
+    for i in range(10):
+        host_threads.configure(spin_us=100 + i)             # same method: the helpers stay
+        host_threads.run([lambda: None, lambda: None])
+    assert helpers() == before
+    for method in ("locks", "native") * 3:                  # another method: the old helpers end
+        host_threads.configure(method)
+        host_threads.run([lambda: None, lambda: None])
+    import time
+    time.sleep(0.2)
+    assert helpers() <= before + 1
+    host_threads.configure()
+
+
+def test_choices_follow_the_hand_off_asked_for_not_the_one_built(monkeypatch, tmp_path):
+    # a process without a C compiler runs on locks, but cuts and chooses as the process that compiled
+    # the kernels with the native hand-off did (the parts' shapes are in the kernels' names)
+    from generator.select import host_lead
+
+    int8 = problem("--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc mb1ic128ih28oc128oh28kh3ph1")
+    monkeypatch.setenv("KGEN_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("CC", "kgen-no-such-cc")
+    host_threads._native.cache_clear()
+    try:
+        host_threads.configure()
+        assert host_threads.sync_method().startswith("locks (no C compiler")
+        assert host_threads.requested_method() == "native" and not host_lead(int8, 2)
+        host_threads.configure("locks")
+        assert host_threads.requested_method() == "locks" and host_lead(int8, 2)
     finally:
         monkeypatch.undo()
         host_threads._native.cache_clear()

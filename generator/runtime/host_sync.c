@@ -10,15 +10,16 @@
  * Word states: 0 empty, 1 posted, 2 empty with the waiter asleep in futex_wait.
  * Built on first use by host_threads.py into the kernel cache ($KGEN_CACHE_DIR/native/). */
 #include <stdatomic.h>
+#include <stdint.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
-static long now_ns(void) {
+static int64_t now_ns(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1000000000L + t.tv_nsec;
+  return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
 static inline void relax(void) {
@@ -35,35 +36,44 @@ void kgen_post(atomic_int *w) {
     syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
 }
 
-/* Take the word's post: spin up to spin_ns, then sleep until it comes. Once taken, spin grace_ns
- * more before returning: the thread then takes the GIL, and the poster, which posted just before
- * entering its own kernel, has released it by then (a thread that finds the GIL held sleeps). */
-void kgen_wait(atomic_int *w, long spin_ns, long grace_ns) {
-  long end = now_ns() + spin_ns;
-  unsigned i = 0;
-  for (;;) {
-    int v = atomic_load_explicit(w, memory_order_acquire);
-    if (v == 1 && atomic_compare_exchange_strong(w, &v, 0)) goto taken;
-    if ((++i & 255) == 0 && now_ns() > end) break;
-    relax();
+/* Take the word's post: spin up to spin_ns (none at 0), then sleep until it comes. Once taken, spin
+ * grace_ns more before returning: the thread then takes the GIL, and the poster, which posted just
+ * before entering its own kernel, has released it by then (a thread that finds the GIL held sleeps). */
+void kgen_wait(atomic_int *w, int64_t spin_ns, int64_t grace_ns) {
+  if (spin_ns > 0) {
+    int64_t end = now_ns() + spin_ns;
+    for (unsigned i = 0;; i++) {
+      int v = atomic_load_explicit(w, memory_order_acquire);
+      if (v == 1 && atomic_compare_exchange_strong(w, &v, 0)) goto taken;
+      if ((i & 255) == 255 && now_ns() > end) break;
+      relax();
+    }
   }
   for (;;) {
     int v = 1;
     if (atomic_compare_exchange_strong(w, &v, 0)) goto taken;
     v = 0;
     atomic_compare_exchange_strong(w, &v, 2);
-    syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, 2, 0, 0, 0);
+    syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, 2, 0, 0, 0);     /* EINTR, spurious: look again */
   }
 taken:
   if (grace_ns > 0) {
-    long until = now_ns() + grace_ns;
+    int64_t until = now_ns() + grace_ns;
     while (now_ns() < until) relax();
   }
 }
 
-/* Post one word and wait on another in one call: a helper hands its result back and waits for the
- * next call without taking the GIL in between (the caller, woken by the post, takes it instead). */
-void kgen_post_wait(atomic_int *post, atomic_int *w, long spin_ns, long grace_ns) {
-  kgen_post(post);
-  kgen_wait(w, spin_ns, grace_ns);
+/* The caller starts a helper's call: marks it busy, then posts its `go`, in one native call (a signal
+ * handled in Python cannot fall between the two: the caller's clean-up after Ctrl-C waits for busy). */
+void kgen_start(atomic_int *busy, atomic_int *go) {
+  atomic_store_explicit(busy, 1, memory_order_release);
+  kgen_post(go);
+}
+
+/* A helper's call is over: not busy, its `done` posted, and the next `go` awaited, in one native call
+ * (the helper never takes the GIL in between; the caller, woken by the post, takes it instead). */
+void kgen_finish_wait(atomic_int *busy, atomic_int *done, atomic_int *go, int64_t spin_ns, int64_t grace_ns) {
+  atomic_store_explicit(busy, 0, memory_order_release);
+  kgen_post(done);
+  kgen_wait(go, spin_ns, grace_ns);
 }

@@ -16,6 +16,9 @@ use into the kernel cache and loaded with ctypes): the helper spins for its next
 (``$KGEN_HOST_SPIN_US``, default 1000; 0 sleeps at once, like ``OMP_WAIT_POLICY=passive``), takes
 the call, spins `GRACE_NS` more so that the caller has entered its kernel and released the GIL, and
 hands its result back in the same native call that waits for the next one. The same two parts: ~46 us.
+A helper's `busy` word is set by the native call that starts it and cleared by the one that ends
+it, so after a Ctrl-C the caller waits for exactly the helpers still running (`settle`), then
+ends them (`retire`): new helpers serve the next call.
 Where no C compiler is found (``$CC``, else ``cc``), or with ``$KGEN_HOST_SYNC=locks``, the helpers
 use Python locks (`sync_method` says which, and why).
 
@@ -64,6 +67,7 @@ def _env_spin_us() -> int:
 # (method, spin in us, why): read from the environment on first use, as OpenMP reads OMP_WAIT_POLICY
 # at start-up (a call costs a few microseconds less than re-reading it each time); `configure` changes it
 _settings: tuple[str, int, str] | None = None
+_asked: str | None = None               # the method asked for (`requested_method`)
 
 
 def configure(method: str | None = None, spin_us: int | None = None) -> None:
@@ -79,13 +83,32 @@ def configure(method: str | None = None, spin_us: int | None = None) -> None:
     if spin < 0:
         from generator.errors import InputError
         raise InputError(f"spin_us={spin} must be >= 0")
+    global _asked
+    _asked = want
     why = "asked for" if want == "locks" else ""
     if want == "native":
         lib, how = _native()
         if lib is None:
             want, why = "locks", how
     with _lock:
+        if _helpers and _helpers[0].method != want:
+            for h in _helpers:          # idle (no run holds _lock): each thread ends
+                h.retire()
+            _helpers.clear()
+        for h in _helpers:
+            h.spin_ns = spin * 1000     # read by the helper at each wait
         _settings = (want, spin, why)
+
+
+def requested_method() -> str:
+    """The hand-off asked for (`configure`'s, else ``$KGEN_HOST_SYNC``, else native), without building
+    anything: what kernel choices are made for (`select`), so that a process whose native build
+    failed still cuts and chooses as the one that compiled the kernels did, and a process that only
+    compiles never runs the C compiler."""
+    if _asked is not None:
+        return _asked
+    want = os.environ.get("KGEN_HOST_SYNC", "native")
+    return want if want in ("native", "locks") else "native"
 
 
 def sync_method() -> str:
@@ -117,6 +140,7 @@ def _native() -> tuple[ctypes.CDLL | None, str]:
                                capture_output=True, text=True, timeout=120)
             if r.returncode != 0:
                 return None, f"{cc} failed to build {_SOURCE.name}: {(r.stderr.strip().splitlines() or ['?'])[-1]}"
+            os.chmod(tmp, 0o755)            # mkstemp made it 0600: other users of a shared cache load it too
             os.replace(tmp, target)          # atomic: concurrent processes each build, one file wins
         except (OSError, subprocess.SubprocessError) as e:
             return None, f"cannot build {_SOURCE.name} into {target.parent}: {e}"
@@ -127,118 +151,162 @@ def _native() -> tuple[ctypes.CDLL | None, str]:
         lib = ctypes.CDLL(str(target))
     except OSError as e:
         return None, f"cannot load {target}: {e}"
-    lib.kgen_post.argtypes = [ctypes.c_void_p]
-    lib.kgen_post.restype = None
-    for fn in (lib.kgen_wait, lib.kgen_post_wait):
-        fn.restype = None
-    lib.kgen_wait.argtypes = [ctypes.c_void_p, ctypes.c_long, ctypes.c_long]
-    lib.kgen_post_wait.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_long, ctypes.c_long]
+    word, ns = ctypes.c_void_p, ctypes.c_int64
+    for fn, args in ((lib.kgen_post, [word]), (lib.kgen_wait, [word, ns, ns]), (lib.kgen_start, [word, word]),
+                     (lib.kgen_finish_wait, [word, word, word, ns, ns])):
+        fn.argtypes, fn.restype = args, None
     return lib, str(target)
 
 
 class _LockHelper:
     """One helper thread on Python locks. Two locks, each a binary semaphore: the caller releases `go`
     to start the helper's call; the helper releases `done` when it is over."""
+    method = "locks"
 
-    def __init__(self, index: int):
+    def __init__(self, index: int, spin_us: int = 0):
         self.go = threading.Lock()
         self.done = threading.Lock()
         self.go.acquire()
         self.done.acquire()
         self.fn: Callable[[], None] | None = None
         self.error: BaseException | None = None
+        self.spin_ns = 0
+        self._stop = False
+        self._started = self._finished = 0          # calls started by the caller, ended by the helper
         threading.Thread(target=self._loop, name=f"kgen-host-{index}", daemon=True).start()
 
     def _loop(self) -> None:
         while True:
             self.go.acquire()
+            if self._stop:
+                return
             try:
                 self.fn()
             except BaseException as e:  # noqa: BLE001 - handed back to the caller of run()
                 self.error = e
+            self._finished += 1
             self.done.release()
 
     def start(self, fn: Callable[[], None]) -> None:
         self.fn, self.error = fn, None
         self.go.release()
+        self._started += 1
 
     def wait(self) -> None:
         self.done.acquire()
 
+    def settle(self) -> None:
+        """After an interruption: return once the helper's call, if one was started, is over: `done`
+        taken, or every started call finished (a Ctrl-C handled just after `done` was taken). One
+        window stays that the native hand-off does not have: a Ctrl-C right after `go` is released
+        returns here while the helper still runs its part."""
+        while True:
+            try:
+                if self._finished >= self._started or self.done.acquire(timeout=0.01):
+                    return
+            except BaseException:  # noqa: BLE001 - keep waiting: the helper is still running
+                continue
+
+    def retire(self) -> None:
+        """End the thread (it must be idle, waiting for `go`)."""
+        self._stop = True
+        try:
+            self.go.release()
+        except RuntimeError:        # `go` still released (the window `settle` names): it ends later
+            pass
+
 
 class _NativeHelper:
-    """One helper thread on `host_sync.c`'s spin-then-sleep words (`go` and `done`, a cache line
-    apart). The caller's waits are native calls too: they return only when the helper has posted."""
+    """One helper thread on `host_sync.c`'s spin-then-sleep words `go`, `done` and `busy`, a cache line
+    apart. The caller's waits are native calls too: they return only when the helper has posted."""
+    method = "native"
 
-    def __init__(self, index: int, lib: ctypes.CDLL, spin_us: int):
-        self.lib, self.spin_ns = lib, spin_us * 1000
-        self._words = (ctypes.c_int * 32)()
+    def __init__(self, index: int, spin_us: int):
+        self.lib = _native()[0]
+        self.spin_ns = spin_us * 1000
+        self._words = (ctypes.c_int * 48)()
         self.go = ctypes.addressof(self._words)
         self.done = self.go + 64
+        self.busy = self.go + 128
         self.fn: Callable[[], None] | None = None
         self.error: BaseException | None = None
+        self._stop = False
         threading.Thread(target=self._loop, name=f"kgen-host-{index}", daemon=True).start()
 
     def _loop(self) -> None:
         self.lib.kgen_wait(self.go, self.spin_ns, GRACE_NS)
-        while True:
+        while not self._stop:
             try:
                 self.fn()
             except BaseException as e:  # noqa: BLE001 - handed back to the caller of run()
                 self.error = e
-            self.lib.kgen_post_wait(self.done, self.go, self.spin_ns, GRACE_NS)
+            self.lib.kgen_finish_wait(self.busy, self.done, self.go, self.spin_ns, GRACE_NS)
 
     def start(self, fn: Callable[[], None]) -> None:
         self.fn, self.error = fn, None
-        self.lib.kgen_post(self.go)
+        self.lib.kgen_start(self.busy, self.go)
 
     def wait(self) -> None:
         self.lib.kgen_wait(self.done, self.spin_ns, 0)
+
+    def settle(self) -> None:
+        """After an interruption: return once the helper's call, if any, is over (its `busy` word is
+        set by the same native call that starts it, cleared by the one that ends it). A Ctrl-C raised
+        as a native wait returns has taken `done` already, so waiting on it again would never end."""
+        import time
+        while self._words[32]:
+            try:
+                time.sleep(1e-4)
+            except BaseException:  # noqa: BLE001 - keep waiting: the helper is still running
+                continue
+
+    def retire(self) -> None:
+        """End the thread (it must be idle, waiting for `go`)."""
+        self._stop = True
+        self.lib.kgen_post(self.go)
 
 
 def run(calls: Sequence[Callable[[], None]]) -> None:
     """Run `calls` concurrently: the first on this thread, each other on a helper thread; return when
     all are done. The first exception raised by any of them is raised here, after all have finished;
-    so is an interruption (Ctrl-C) of this thread, after every helper it started has finished: a
-    helper still running would otherwise post its result into the next call."""
+    so is an interruption (Ctrl-C) of this thread, after every helper has finished its call: a helper
+    still running would otherwise post its result into the next call. Helpers that an interruption
+    left in an unknown state are ended, and new ones serve the next call."""
     if len(calls) == 1:
         calls[0]()
         return
     if _settings is None:
         configure()
     with _lock:
-        if len(_helpers) < len(calls) - 1 or _helpers[0].settings is not _settings:
-            if _helpers and _helpers[0].settings is not _settings:
-                _helpers.clear()                    # `configure` changed the method: new helpers
-            method, spin, _ = _settings
-            while len(_helpers) < len(calls) - 1:
-                i = len(_helpers) + 1
-                h = _NativeHelper(i, _native()[0], spin) if method == "native" else _LockHelper(i)
-                h.settings = _settings
-                _helpers.append(h)
+        method, spin, _ = _settings
+        while len(_helpers) < len(calls) - 1:
+            i = len(_helpers) + 1
+            _helpers.append(_NativeHelper(i, spin) if method == "native" else _LockHelper(i, spin))
         used = _helpers[:len(calls) - 1]
-        started: list = []
         error: BaseException | None = None
         try:
             for h, fn in zip(used, calls[1:]):
                 h.start(fn)
-                started.append(h)
             calls[0]()
         except BaseException as e:  # noqa: BLE001 - raised after the helpers finish
             error = e
-        interrupted = error is not None and not isinstance(error, Exception)
-        for h in started:
-            while True:
-                try:
+        clean = error is None or isinstance(error, Exception)   # every helper was started
+        if clean:
+            try:
+                for h in used:
                     h.wait()
-                    break
-                except BaseException as e:  # noqa: BLE001 - keep waiting: the helper is still running
-                    error, interrupted = error or e, True
+            except BaseException as e:  # noqa: BLE001 - an interruption while waiting
+                error, clean = error or e, False
+        if not clean:
+            for h in used:
+                h.settle()
+        for h in used:
             h.fn = None
             error = error or h.error
-        if interrupted:
-            # an interruption between a helper's start and its bookkeeping would leave a `done` to be
-            # taken by the next call: these helpers are retired (each ends its call, then idles)
+        if not clean:
+            # where each helper's words stand after an interruption is not known: end these helpers
+            for h in used:
+                h.retire()
             del _helpers[:len(used)]
         if error is not None:
             raise error

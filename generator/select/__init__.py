@@ -129,7 +129,7 @@ def heuristic_driver(p: ConvProblem, backend: str) -> str | None:
     # cut into parts on host threads where the problem allows it: on the 2-core EPYC a 0.5 ms int8
     # conv took 285-340 us that way against local-task's 340-600, and a 2 ms f32 one 1.06-1.09 ms
     # against 1.09-1.25 (README); its hand-off is cheaper than the task system's
-    if b.host_threads_driver and saved_s >= HOST_THREADS_BUDGET_S[host_threads.sync_method().split()[0]]:
+    if b.host_threads_driver and saved_s >= HOST_THREADS_BUDGET_S[host_threads.requested_method()]:
         parts = p.host_parts(cores)
         if isinstance(parts, tuple) and len(parts) == cores:        # every core gets a part
             return b.host_threads_driver_name
@@ -158,7 +158,7 @@ def reorder_driver(chain, backend: str) -> str | None:
         return None
     cores = cpu_threads()
     moved = chain[0].src.size_bytes + chain[-1].dst.size_bytes
-    if cores < 2 or moved < HOST_THREADS_REORDER_BYTES[host_threads.sync_method().split()[0]]:
+    if cores < 2 or moved < HOST_THREADS_REORDER_BYTES[host_threads.requested_method()]:
         return None
     parts = host_parts(chain, cores)
     return b.host_threads_driver_name if isinstance(parts, tuple) and len(parts) == cores else None
@@ -166,14 +166,14 @@ def reorder_driver(chain, backend: str) -> str | None:
 
 def host_lead(p: ConvProblem, cores: int) -> bool:
     """Whether the calling thread's part of `p` on the host-threads driver should lead by one unit
-    (`ConvProblem.host_parts(lead=True)`): only where the helpers hand off on Python locks (a helper
+    (`ConvProblem.host_parts(lead=True)`): only where Python locks are the hand-off asked for (a helper
     then starts 20-40 us late), and one unit (an image, or a row of one image) takes about a helper's
     wake-up or less, by the one-thread estimate `ONE_THREAD_RATE`. One row of ic128 28x28 3x3
     u8:s8:u8 is ~20 us: on locks, leading made it 8% faster; one image of 1 ms would make the
     caller's part 12% longer than the others."""
     from ..runtime import host_threads
 
-    if not host_threads.sync_method().startswith("locks"):
+    if host_threads.requested_method() != "locks":
         return False
     parts = p.host_parts(cores)
     return not isinstance(parts, str) and _unit_is_cheap(p, parts)
