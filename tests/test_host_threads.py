@@ -274,8 +274,9 @@ def test_host_threads_ctrl_c_while_the_caller_waits_for_a_helper(method, tmp_pat
     # on it again would never end.) In a child process, so that a hang fails here instead of hanging
     script = tmp_path / "ctrl_c.py"
     script.write_text(f"""
-import _thread, threading, time
+import _thread, signal, threading, time
 from generator.runtime import host_threads
+signal.signal(signal.SIGINT, signal.default_int_handler)    # a pytest-xdist worker's children ignore it
 host_threads.configure({method!r})
 state = {{"done": False}}
 def slow():
