@@ -74,8 +74,8 @@ class ReorderKernel:
     on this CPU, else the backend's measured general choice (`Backend.reorder_form`).
 
     `driver` runs it: by default what `kgen tune reorder` measured, else `select.reorder_driver`'s
-    rule (host-threads on llvm-cpu for reorders of 3 MB or more, 8 MB on the locks hand-off, that `problem.reorder.host_parts`
-    cuts into one part per CPU, else local-sync). On host-threads each part is a reorder of its own,
+    rule (host-threads on llvm-cpu for reorders of 3 MB or more, 8 MB on the locks hand-off, that
+    `problem.reorder.host_parts` cuts into one part per CPU, else local-sync). On host-threads each part is a reorder of its own,
     run from its own thread; `bind()` then returns a `PartsCall`, `artifact` is None and
     `part_artifacts` lists the parts' modules.
 
@@ -261,8 +261,8 @@ def reorder(src: MemoryDesc, dst: MemoryDesc, backend: str = "llvm-cpu", *, src_
             driver: str | None = None, form: str | None = None) -> ReorderKernel:
     """Compile (or fetch from the artifact cache) the reorder from `src` to `dst` for `backend`
     (run on `driver`, by default the one `kgen tune reorder` chose for it on this CPU, else
-    host-threads for reorders of 3 MB or more (8 MB on the locks hand-off) that it cuts, else the backend's memory-bound driver:
-    local-sync on the CPU, `select.reorder_driver`; emitted in `form`, by default the one `kgen tune
+    host-threads for reorders of 3 MB or more (8 MB on the locks hand-off) that it cuts, else the
+    backend's memory-bound driver: local-sync on the CPU, `select.reorder_driver`; emitted in `form`, by default the one `kgen tune
     reorder` chose, else the backend's, see `ReorderKernel`)."""
     p = make_problem(src, dst, src_scale=src_scale, dst_scale=dst_scale, src_zp=src_zp, dst_zp=dst_zp)
     return ReorderKernel([p], backend, cache_dir, driver=driver, form=form)

@@ -94,9 +94,8 @@ def test_the_calling_threads_part_leads_by_one_cheap_unit():
         assert [r.problem.desc.oh for r in host_cut(int8, 2)] == [15, 13]
         assert not host_lead(problem("mb16ic64ih28oc64oh28kh3ph1"), 2)
         host_threads.configure("native")
-        if host_threads.sync_method().startswith("native"):
-            assert not host_lead(int8, 2)
-            assert [r.problem.desc.oh for r in host_cut(int8, 2)] == [14, 14]
+        assert not host_lead(int8, 2)
+        assert [r.problem.desc.oh for r in host_cut(int8, 2)] == [14, 14]
     finally:
         host_threads.configure()
 
@@ -201,9 +200,8 @@ def test_heuristic_driver_cuts_large_problems(monkeypatch):
         assert heuristic_driver(problem("--dt=bf16 " + one_by_one), "llvm-cpu") == HOST_THREADS
         assert heuristic_driver(problem("--dt=u8:s8:u8 " + one_by_one), "llvm-cpu") == "local-sync"
         host_threads.configure("native")
-        if host_threads.sync_method().startswith("native"):
-            assert heuristic_driver(problem("--dt=u8:s8:u8 " + one_by_one), "llvm-cpu") == HOST_THREADS
-            assert heuristic_driver(problem(small), "llvm-cpu") == "local-sync"
+        assert heuristic_driver(problem("--dt=u8:s8:u8 " + one_by_one), "llvm-cpu") == HOST_THREADS
+        assert heuristic_driver(problem(small), "llvm-cpu") == "local-sync"
     finally:
         host_threads.configure()
     assert heuristic_driver(problem(big), "vulkan") is None

@@ -142,9 +142,8 @@ def test_reorder_driver_cuts_large_reorders(kgen_cache_dir, monkeypatch, tmp_pat
         host_threads.configure("locks")
         assert reorder_driver(mid, "llvm-cpu") is None
         host_threads.configure("native")
-        if host_threads.sync_method().startswith("native"):
-            assert reorder_driver(mid, "llvm-cpu") == HOST_THREADS
-            assert reorder_driver(small, "llvm-cpu") is None
+        assert reorder_driver(mid, "llvm-cpu") == HOST_THREADS
+        assert reorder_driver(small, "llvm-cpu") is None
     finally:
         host_threads.configure()
     assert reorder_driver([rp((1, 512, 56, 56), "f32", "nchw", "f32", "nhwc")], "llvm-cpu") is None  # not cut

@@ -56,7 +56,7 @@ def bench_calls(desc: str = TINY_CONV, backend: str = "llvm-cpu", rounds: int = 
 
         def noop():
             return None
-        fns[f"host-threads hand-off ({host_threads.sync_method().split(' (')[0]})"] = (
+        fns[f"host-threads hand-off ({host_threads.method_in_use()})"] = (
             lambda: host_threads.run([noop, noop]))
     torch = import_torch(log)
     if torch is not None:                 # the tiny problem has g = 1: weights are (OC, IC, KH, KW)

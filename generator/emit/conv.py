@@ -572,21 +572,22 @@ def _zp_tail_wrong(p: ConvProblem, target: TargetCaps) -> bool:
             and p.dst.block_of(1) > 1 and p.dst.padded_dims[1] != p.desc.oc)
 
 
-def _zp_refused(p: ConvProblem, target: TargetCaps) -> str | None:
-    """spatial_pack where the target computes a zero point's compensation wrongly
-    (TargetCaps.zp_compensation_wrong). direct computes such problems in its generic form instead of
-    its packed one (`conv_module`), which is right there."""
+def _spatial_pack_refused(p: ConvProblem, target: TargetCaps) -> str | None:
+    """spatial_pack with a source or weight zero point where the target computes its compensation
+    wrongly (TargetCaps.zp_compensation_wrong): with more than one image or group, or a destination
+    blocked on channels with a partial last block. direct computes those in its generic form instead
+    of its packed one (`render_conv`, `_zp_tail_wrong`), which is right there."""
     if not (target.zp_compensation_wrong and any(q.arg in ("src", "wei") for q in p.zero_points)):
         return None
     d = p.desc
-    if p.alg == "spatial_pack" and (d.mb >= 2 or d.g >= 2):
+    if d.mb >= 2 or d.g >= 2:
         return (f"with a source or weight zero point and more than one image or group, {target.name} computes "
-                f"it wrongly: use --alg=im2col or --alg=indirect")
-    if p.alg == "direct" or not _zp_tail_wrong(p, target):
-        return None
-    return (f"with a source or weight zero point and a destination blocked on channels with a partial last "
-            f"block ({d.oc} of {p.dst.padded_dims[1]}), {target.name} computes it wrongly: use --alg=direct, "
-            f"--alg=im2col or --alg=indirect")
+                f"it wrongly: use --alg=direct, --alg=im2col or --alg=indirect")
+    if _zp_tail_wrong(p, target):
+        return (f"with a source or weight zero point and a destination blocked on channels with a partial last "
+                f"block ({d.oc} of {p.dst.padded_dims[1]}), {target.name} computes it wrongly: use --alg=direct, "
+                f"--alg=im2col or --alg=indirect")
+    return None
 
 
 def _winograd_refused(p: ConvProblem, target: TargetCaps) -> str | None:
@@ -1002,8 +1003,7 @@ def _winograd_compute_mmt4d(plan: Plan, x: Value, w: Value, p: ConvProblem, m: i
 VARIANTS = {v.name: v for v in (
     Variant("direct", _applies_always, _direct_weights, _direct_compute,
             "linalg named convs for plain layouts (NCHW or NHWC forms, depthwise, grouped 2D), else one "
-            "linalg.generic over the grouped logical tensors", channels_last=_direct_channels_last,
-            refused=_zp_refused),
+            "linalg.generic over the grouped logical tensors", channels_last=_direct_channels_last),
     Variant("im2col", _applies_always, _gemm_weights, _im2col_compute,
             "column matrix (IC/G*K, O) gathered once, then a batched GEMM; 1x1 reads the source directly; "
             "channels last (NHWC) gathers (O, K*IC/G) rows for an (O, K) x (K, OC) GEMM",
@@ -1013,7 +1013,7 @@ VARIANTS = {v.name: v for v in (
             pads_in_compute=True),
     Variant("spatial_pack", _applies_always, _grouped_weights, _spatial_pack_compute,
             "output tiled in H and W (4x8), halo'd input tiles gathered, an unpadded conv per tile, "
-            "tiles reassembled by the output map", refused=_zp_refused),
+            "tiles reassembled by the output map", refused=_spatial_pack_refused),
     Variant("brgemm", _brgemm_why_not, _brgemm_weights, _brgemm_compute,
             "oneDNN's batch-reduce GEMM conv as a generated microkernel (one custom dispatch): channels-last "
             "source x weights packed once in the instruction's order, register blocks of output pixels x "

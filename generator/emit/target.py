@@ -45,8 +45,8 @@ class TargetCaps:
     bf16_results_as_bits: bool = False
     # a zero point's compensation term (a source or weight zero point) comes out wrong in direct's
     # packed form and spatial_pack with a destination blocked on channels with a partial last block,
-    # and in spatial_pack with more than one image or group: those are refused (im2col and indirect
-    # are right)
+    # and in spatial_pack with more than one image or group: direct then takes its generic form,
+    # spatial_pack is refused (im2col and indirect are right)
     zp_compensation_wrong: bool = False
     # bf16 operands (source, weights) enter as their bits in i16 and are widened to f32 in integer
     # ops behind a barrier, so no bf16 vector is ever loaded (the same legalization failure on loads)

@@ -74,7 +74,7 @@ def configure(method: str | None = None, spin_us: int | None = None) -> None:
     """Choose how the helpers hand off: `method` ``native`` or ``locks`` (default ``$KGEN_HOST_SYNC``,
     else native where it builds), `spin_us` how long a waiting thread spins before it sleeps (default
     ``$KGEN_HOST_SPIN_US``, else 1000). Helpers of another method are replaced at the next call."""
-    global _settings
+    global _settings, _asked
     want = method or os.environ.get("KGEN_HOST_SYNC", "native")
     if want not in ("native", "locks"):
         from generator.errors import InputError
@@ -83,7 +83,6 @@ def configure(method: str | None = None, spin_us: int | None = None) -> None:
     if spin < 0:
         from generator.errors import InputError
         raise InputError(f"spin_us={spin} must be >= 0")
-    global _asked
     _asked = want
     why = "asked for" if want == "locks" else ""
     if want == "native":
@@ -111,10 +110,17 @@ def requested_method() -> str:
     return want if want in ("native", "locks") else "native"
 
 
-def sync_method() -> str:
-    """How the helpers hand off: ``native spin-wait (N us)`` or ``locks (why)``."""
+def method_in_use() -> str:
+    """The hand-off the helpers use: ``native`` or ``locks`` (locks where native was asked for and
+    did not build)."""
     if _settings is None:
         configure()
+    return _settings[0]
+
+
+def sync_method() -> str:
+    """How the helpers hand off, for people: ``native spin-wait (N us)`` or ``locks (why)``."""
+    method_in_use()
     method, spin, why = _settings
     return f"native spin-wait ({spin} us)" if method == "native" else f"locks ({why})"
 
@@ -163,14 +169,14 @@ class _LockHelper:
     to start the helper's call; the helper releases `done` when it is over."""
     method = "locks"
 
-    def __init__(self, index: int, spin_us: int = 0):
+    def __init__(self, index: int):
         self.go = threading.Lock()
         self.done = threading.Lock()
         self.go.acquire()
         self.done.acquire()
         self.fn: Callable[[], None] | None = None
         self.error: BaseException | None = None
-        self.spin_ns = 0
+        self.spin_ns = 0                            # no spin: set alike on every helper by `configure`
         self._stop = False
         self._started = self._finished = 0          # calls started by the caller, ended by the helper
         threading.Thread(target=self._loop, name=f"kgen-host-{index}", daemon=True).start()
@@ -281,7 +287,7 @@ def run(calls: Sequence[Callable[[], None]]) -> None:
         method, spin, _ = _settings
         while len(_helpers) < len(calls) - 1:
             i = len(_helpers) + 1
-            _helpers.append(_NativeHelper(i, spin) if method == "native" else _LockHelper(i, spin))
+            _helpers.append(_NativeHelper(i, spin) if method == "native" else _LockHelper(i))
         used = _helpers[:len(calls) - 1]
         error: BaseException | None = None
         try:

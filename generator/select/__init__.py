@@ -28,7 +28,7 @@ ONE_THREAD_RATE = {"u8": 400e9, "s8": 400e9, "bf16": 200e9, "f16": 110e9, "f32":
 # of one-thread work (`kgen bench conv`, README). Measured per problem by `kgen tune`.
 HANDOFF_BUDGET_S = 250e-6
 # The same for the host-threads driver (one helper woken per call, the caller working meanwhile), per
-# hand-off (`runtime.host_threads.sync_method`). On Python locks it beat local-sync on bf16 ic64 56x56
+# hand-off asked for (`runtime.host_threads.requested_method`). On Python locks it beat local-sync on bf16 ic64 56x56
 # 1x1 (~130 us on one thread: 227 against 198 GFLOP/s) and lost on the u8 one (~65 us: tune chose
 # local-sync). The native hand-off costs ~5-10 us: u8:s8:u8 1x1 ic64 28x28 19 against 22 us, ic128
 # 28x28 -> 64 26 against 36 us, ic64 56x56 55 against 77 us. All on the 2-core EPYC (README).
@@ -44,7 +44,7 @@ HOST_LEAD_UNIT_S = 60e-6
 # entry, per hand-off. On Python locks two threads pay ~35-40 us of wake-ups and slow each other in
 # cache (two threads copying 3.2 MB in halves: 90-108 us against 67 us for one), and gain out of it:
 # f32 nchw -> nhwc, images cut in two, 4x64x56x56 (6.4 MB) 135 us against 93 us on one thread;
-# 8x17x56x56 (12.8 MB) 142-199 against 231-238; 32x64x56x56 (51 MB) 1.5-2.1 ms against 2.5-4.6 ms.
+# 8x64x56x56 (12.8 MB) 142-199 against 231-238; 32x64x56x56 (51 MB) 1.5-2.1 ms against 2.5-4.6 ms.
 # The native hand-off moves the break-even to ~3 MB (`kgen tune reorder`, best form each side, us):
 # 1.6 MB: 1x64x56x56 nchw -> nChw16c 49 against 23, 4x64x28x28 nchw -> nhwc 22 against 25; 3.2 MB:
 # 1x128x56x56 nchw -> nChw16c 34 against 45, back 59 against 41, 2x64x56x56 nchw -> nhwc 30 against
@@ -98,9 +98,7 @@ def heuristic(p: ConvProblem, backend: str) -> Choice:
         return Choice("im2col", "dt+uk+inner", "heuristic", driver=driver)
     alg = heuristic_variant(p, b.auto_gemm_first)
     if why_not(dataclasses.replace(p, alg=alg), b) is not None:
-        # direct applies everywhere (a reduction too long for the target: it splits it), unless the
-        # target computes it wrongly; then im2col
-        alg = "direct" if why_not(dataclasses.replace(p, alg="direct"), b) is None else "im2col"
+        alg = "direct"          # applies everywhere (a reduction too long for the target: it splits it)
     return Choice(alg, "default", "heuristic", driver=driver)
 
 
