@@ -344,6 +344,12 @@ def test_host_threads_settings_are_checked(monkeypatch):
         host_threads.configure("spin")
     with pytest.raises(InputError, match="spin_us=-1 must be >= 0"):
         host_threads.configure("native", -1)
+    # a fresh process where only --alg=auto's choice reads it (`requested_method`): one line, exit 2
+    monkeypatch.setenv("KGEN_HOST_SYNC", "spin")
+    r = subprocess.run([sys.executable, "-m", "generator.cli.main", "conv", "--alg=auto", "--stag=nhwc", "--dtag=nhwc",
+                        "mb1ic4ih6oc4oh6kh3ph1"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and "KGEN_HOST_SYNC" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    monkeypatch.delenv("KGEN_HOST_SYNC")
     monkeypatch.setenv("KGEN_HOST_SPIN_US", "lots")
     with pytest.raises(InputError, match="KGEN_HOST_SPIN_US='lots' is not a whole number"):
         host_threads.configure()

@@ -75,10 +75,7 @@ def configure(method: str | None = None, spin_us: int | None = None) -> None:
     else native where it builds), `spin_us` how long a waiting thread spins before it sleeps (default
     ``$KGEN_HOST_SPIN_US``, else 1000). Helpers of another method are replaced at the next call."""
     global _settings, _asked
-    want = method or os.environ.get("KGEN_HOST_SYNC", "native")
-    if want not in ("native", "locks"):
-        from generator.errors import InputError
-        raise InputError(f"host-threads hand-off {want!r}: expected 'native' or 'locks' (KGEN_HOST_SYNC)")
+    want = _checked_method(method or os.environ.get("KGEN_HOST_SYNC", "native"))
     spin = _env_spin_us() if spin_us is None else spin_us
     if spin < 0:
         from generator.errors import InputError
@@ -106,8 +103,14 @@ def requested_method() -> str:
     compiles never runs the C compiler."""
     if _asked is not None:
         return _asked
-    want = os.environ.get("KGEN_HOST_SYNC", "native")
-    return want if want in ("native", "locks") else "native"
+    return _checked_method(os.environ.get("KGEN_HOST_SYNC", "native"))
+
+
+def _checked_method(want: str) -> str:
+    if want not in ("native", "locks"):
+        from generator.errors import InputError
+        raise InputError(f"host-threads hand-off {want!r}: expected 'native' or 'locks' (KGEN_HOST_SYNC)")
+    return want
 
 
 def method_in_use() -> str:
