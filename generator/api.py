@@ -46,13 +46,15 @@ def make_problem(src: MemoryDesc, dst: MemoryDesc, *, src_scale=None, dst_scale=
     return ReorderProblem(src, dst, _quant(src_scale, n), _quant(dst_scale, n), _quant(src_zp, n), _quant(dst_zp, n))
 
 
-def reorder_form(backend, form: str | None, kernel: str | None = None) -> str:
-    """The emission form of a reorder on `backend`: `form` if given and possible, else the form `kgen
-    tune reorder` measured fastest for `kernel` (its name) on this CPU, else the backend's."""
+def reorder_form(backend, form: str | None, chain: Sequence[ReorderProblem]) -> str:
+    """The emission form of a reorder (or folded chain) on `backend`: `form` if given and possible,
+    else the form `kgen tune reorder` measured fastest for it on this CPU, else the backend's rule
+    (`select.reorder_form`)."""
     if form is None:
+        from .select import reorder_form as rule
         from .select.table import lookup_reorder_form
-        tuned = lookup_reorder_form(kernel, backend.name) if kernel else None
-        return tuned if tuned in backend.relayout_forms else backend.reorder_form
+        tuned = lookup_reorder_form(kernel_name(chain), backend.name)
+        return tuned if tuned in backend.relayout_forms else rule(chain, backend)
     if form not in RELAYOUT_FORMS:
         raise InputError(f"unknown reorder form '{form}' (known: {', '.join(RELAYOUT_FORMS)})")
     if form not in backend.relayout_forms:
@@ -71,7 +73,8 @@ class ReorderKernel:
 
     `form` is how the kernel is emitted: "pack" (linalg.pack / linalg.unpack) or "transpose" (pad +
     expand_shape + transpose); by default the one `kgen tune reorder` measured fastest for this reorder
-    on this CPU, else the backend's measured general choice (`Backend.reorder_form`).
+    on this CPU, else the backend's measured rule (`select.reorder_form`: pack for channels-last <->
+    nChwXc on llvm-cpu, `Backend.reorder_form` otherwise).
 
     `driver` runs it: by default what `kgen tune reorder` measured, else `select.reorder_driver`'s
     rule (host-threads on llvm-cpu for reorders of 3 MB or more, 8 MB on the locks hand-off, that
@@ -91,7 +94,7 @@ class ReorderKernel:
                  driver: str | None = None, form: str | None = None):
         self.problems = list(problems)
         self.backend = get_backend(backend)
-        self.form = reorder_form(self.backend, form, kernel_name(self.problems))
+        self.form = reorder_form(self.backend, form, self.problems)
         self.src, self.dst = self.problems[0].src, self.problems[-1].dst
         self.artifact = artifact
         self._fn = self._whole = None
@@ -301,7 +304,7 @@ def build_reorders(chains: Sequence[Sequence[ReorderProblem]], backend: str = "l
         else:
             todo.append(i)
     # each chain in its form (`kgen tune reorder`'s choice, else the backend's); one form per module
-    forms = {i: reorder_form(b, None, kernel_name(chains[i])) for i in todo}
+    forms = {i: reorder_form(b, None, chains[i]) for i in todo}
     groups = []
     for f in dict.fromkeys(forms.values()):
         same = [i for i in todo if forms[i] == f]

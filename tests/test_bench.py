@@ -394,6 +394,8 @@ def test_kgen_tune_reorder_cli(tmp_path, kgen_cache_dir):
                        capture_output=True, text=True, env=env)
     assert r.returncode == 0, r.stderr
     assert "reorder_2x3x4x5__s8_abcd__to_f32_acdb__srcscale_common" in r.stdout
+    # plain -> plain: both forms emit one transpose, measured once (the other form's column says so)
+    assert "= pack" in r.stdout and "transpose us" in r.stdout
     r = subprocess.run([sys.executable, "-m", "generator.cli.main", "tune", "reorder", "--stag=bogus", "2x3"],
                        capture_output=True, text=True, env=env)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr

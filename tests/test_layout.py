@@ -940,3 +940,17 @@ def test_every_plain_permutation_of_rank_4():
         assert d.order == perm and d.is_dense
         assert np.array_equal(d.from_physical(np.arange(120, dtype=np.float32)).transpose(perm).ravel(),
                               np.arange(120, dtype=np.float32))
+
+
+def test_pitch_window_reads_a_view_from_the_buffer_head():
+    """`Pitch.window`: a view of rows h0..h1 of every channel, read from element 0 of its parent's
+    buffer, is the parent's dense shape with the view's corner at (0, 0, h0, 0); an offset that is not
+    a corner of the pitch, or a buffer too short for it, has none."""
+    parent = MemoryDesc((1, 4, 6, 5), "f32", "nchw")
+    view = parent.submemory((1, 4, 2, 5), (0, 0, 3, 0))
+    p = view.pitch()
+    assert (p.shape, p.data_shape, view.offset0) == ((1, 4, 6, 5), (1, 4, 2, 5), 15)
+    assert p.window(view.offset0, parent.buffer_nelems) == ((1, 4, 6, 5), (0, 0, 3, 0))
+    assert p.window(view.offset0, parent.buffer_nelems - 1) is None       # the buffer ends early
+    assert p.window(view.offset0 + 25, 10 ** 6) is None                   # rows 8..10 of 6
+    assert p.window(2 * 120 + 15, 3 * 120) == ((3, 4, 6, 5), (2, 0, 3, 0))  # the outer dim grows

@@ -30,11 +30,12 @@ import pytest
 
 from generator import __version__
 from generator.api import ReorderKernel, build_reorders, reorder_chain
-from generator.compile import compile_mlir, cuda_device_available, vulkan_device_available
+from generator.compile import compile_mlir, cuda_device_available, get_backend, vulkan_device_available
 from generator.emit.reorder import kernel_name, render_reorder, render_reorder_module
 from generator.errors import InputError, KgenError, UnsupportedError
 from generator.layout import MemoryDesc
 from generator.problem.reorder import Quant, ReorderProblem
+from generator.select import reorder_form as select_reorder_form
 
 # Deliberately fixed: the random cases (drawn at import, so every xdist worker collects the same
 # ones) and every test's data derive from it. It is recorded per test and printed at the end of the
@@ -632,14 +633,38 @@ def test_result_dtype(c, cpu_kernels, seed):
 # =============================================================================================
 
 @pytest.mark.parametrize("c", PACK_CASES, ids=lambda c: c.id)
-def test_decomposed_form_matches_pack_form(c, cpu_kernels, cpu_pack_kernels, seed):
-    """The product's CPU form (pad + expand_shape + transpose, as on Vulkan; measured faster in IREE
-    3.13) and the linalg.pack/unpack form give the same buffer, bit for bit."""
+def test_decomposed_form_matches_pack_form(c, cpu_kernels, cpu_pack_kernels, seed, kgen_cache_dir):
+    """The product's general CPU form (pad + expand_shape + transpose, as on Vulkan; measured faster
+    in IREE 3.13) and the linalg.pack/unpack form give the same buffer, bit for bit. Channels-last <->
+    nChwXc, where the product takes pack (`select.reorder_form`), is built in the transpose form here."""
     plain, packed = kernel_for(cpu_kernels, c), kernel_for(cpu_pack_kernels, c)
+    if plain.form == "pack":
+        assert select_reorder_form(list(c.chain), get_backend("llvm-cpu")) == "pack", c.id
+        plain = ReorderKernel(list(c.chain), "llvm-cpu", kgen_cache_dir, form="transpose", driver="local-sync")
     assert "linalg.pack" not in plain.mlir and "linalg.unpack" not in plain.mlir
     a = run_case(plain, c, "llvm-cpu")
     b = run_case(packed, c, "llvm-cpu (use_pack=True)")
     assert np.array_equal(a.view(np.uint8), b.view(np.uint8)), f"seed {seed} {c.id}: the two forms differ bitwise"
+
+
+def test_untuned_form_rule():
+    """`select.reorder_form`: llvm-cpu takes pack where only the channel block's outer index moves
+    between a plain layout and its single-level blocked form (nhwc <-> nChwXc: 3-9x faster measured),
+    and the transpose form elsewhere; Vulkan has only the transpose form."""
+    cpu, vk = get_backend("llvm-cpu"), get_backend("vulkan")
+
+    def form(s, d, b=cpu, dims=(2, 17, 5, 3)):
+        return select_reorder_form([ReorderProblem(MemoryDesc(dims, "f32", s), MemoryDesc(dims, "f32", d))], b)
+
+    for s, d in (("nhwc", "nChw16c"), ("nChw8c", "nhwc"), ("nhwc", "NCHW32")):
+        assert (form(s, d), form(s, d, vk)) == ("pack", "transpose"), (s, d)
+    for s, d in (("nchw", "nChw16c"), ("nChw16c", "nchw"), ("nchw", "nhwc"), ("nChw8c", "nChw16c"),
+                 ("nhwc", "CHWN4"), ("adcb", "aBcd4b")):      # adcb: W before H, a permuted plain side
+        assert form(s, d) == "transpose", (s, d)
+    assert form("acdb", "aBcd4b") == "pack"                       # acdb is nhwc
+    x = ReorderProblem(MemoryDesc((2, 17, 5, 3), "f32", "nhwc"), MemoryDesc((2, 17, 5, 3), "f32", "nChw16c"))
+    y = ReorderProblem(x.dst, MemoryDesc(x.dims, "f32", "nhwc"))
+    assert select_reorder_form([x, y], cpu) == "transpose"          # chains keep the backend's form
 
 
 def test_pack_form_sample_uses_pack(cpu_pack_kernels):

@@ -112,7 +112,7 @@ def tune_reorders(problems, backend: str = "llvm-cpu", *, given=None, rounds: in
     from ..api import ReorderKernel
     from ..compile import get_backend
     from ..compile.backends import cpu_threads
-    from ..emit.reorder import kernel_name
+    from ..emit.reorder import kernel_name, render_reorder
     from ..errors import KgenError
     from ..problem.reorder import host_parts
     from ..select import table as tuned
@@ -133,7 +133,21 @@ def tune_reorders(problems, backend: str = "llvm-cpu", *, given=None, rounds: in
         drivers = [one]
         if b.host_threads_driver and isinstance(host_parts([p], cpu_threads()), tuple):
             drivers.append(b.host_threads_driver_name)
+        texts = {}
         for form in b.relayout_forms:
+            # a form that emits the same kernel as one measured already (plain -> plain: both are one
+            # transpose) is not measured again: identical kernels timed apart differed by ~10%, a
+            # choice that would mean nothing
+            try:
+                text = render_reorder([p], form=form)
+            except KgenError:
+                text = None
+            same = next((f for f, t in texts.items() if t == text), None) if text is not None else None
+            if same is not None:
+                for drv in drivers:
+                    status[form if drv == one else f"{form}@{drv}"] = f"= {same}"
+                continue
+            texts[form] = text
             for drv in drivers:
                 cand = form if drv == one else f"{form}@{drv}"
                 try:

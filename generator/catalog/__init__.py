@@ -81,7 +81,8 @@ def render_entry(e: CatalogEntry, backend: str) -> str:
     b = get_backend(backend)
     if e.kind == "reorder":
         from ..emit.reorder import render_reorder
-        return render_reorder(e.problem, form=b.reorder_form)
+        from ..select import reorder_form
+        return render_reorder(e.problem, form=reorder_form([e.problem], b))
     from ..emit.conv import render_conv
     return render_conv(e.problem, b.portable())      # mlir/ is the same on every CPU
 
@@ -141,9 +142,10 @@ def _check(e: CatalogEntry, backend, path: Path) -> str | None:
         from ..api import ReorderKernel
         from ..benchdnn.reorder import given_quant_values
         from ..compile import get_backend
+        from ..select import reorder_form
         from ..verify import check_reorder
         # the catalog's form (mlir/ is the same on every machine), whatever this machine's tuning says
-        k = ReorderKernel([e.problem], backend, artifact=art, form=get_backend(backend).reorder_form)
+        k = ReorderKernel([e.problem], backend, artifact=art, form=reorder_form([e.problem], get_backend(backend)))
         return check_reorder(k, e.problem, given_quant_values(e.case))
     from ..api import ConvKernel
     from ..benchdnn.conv import given_conv_quant_values

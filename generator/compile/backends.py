@@ -87,6 +87,10 @@ class Backend(TargetCaps):
     # pad + expand_shape + transpose, the only form where not compiles_pack); `ReorderKernel(form=)`
     # takes either where both compile
     reorder_form: str = "pack"
+    # the form for a reorder between a plain layout and a single-level blocked one whose innermost
+    # block is the plain layout's innermost dim (channels-last <-> nChwXc: whole runs of channels
+    # move), where it differs from `reorder_form` (`select.reorder_form`); None: `reorder_form`
+    reorder_form_inner_kept: str | None = None
     # where the selected kernel's driver can be overridden from the environment (the CPU: local-task or
     # local-sync); None: the backend has one driver
     driver_env: str | None = None
@@ -104,8 +108,9 @@ class Backend(TargetCaps):
     host_threads_driver: str | None = None
 
     def __post_init__(self):
-        if self.reorder_form not in self.relayout_forms:
-            raise ValueError(f"{self.name}: reorder_form {self.reorder_form!r} is not one it compiles")
+        for form in (self.reorder_form, self.reorder_form_inner_kept):
+            if form is not None and form not in self.relayout_forms:
+                raise ValueError(f"{self.name}: reorder form {form!r} is not one it compiles")
 
     @property
     def default_driver(self) -> str:
@@ -252,6 +257,11 @@ BACKENDS: dict[str, Backend] = {
             # linalg.pack 1.3-1.6x slower than the transpose form in cache (nChw16c -> nchw 1x256x56x56:
             # 27 vs 70 GB/s); out of cache pack is 1.1x faster for plain -> blocked, unpack still slower
             reorder_form="transpose",
+            # measured (`kgen tune reorder`, one thread, us, pack / transpose): nhwc -> nChw16c
+            # 1x256x56x56 f32 90 / 254, back 86 / 257; nhwc -> nChw8c 174 / 265, back 140 / 276;
+            # 8x17x56x56 f32 77 / 205 and 68 / 197; 1x64x56x56 s8 11 / 65 and 7 / 62. The transpose
+            # form's permutation keeps the innermost dim, which IREE 3.13 vectorizes poorly
+            reorder_form_inner_kept="pack",
             # one workgroup on one thread: 1x256x56x56 nChw16c <-> nchw 70 -> 78 GB/s, 32x64x56x56
             # nchw -> nhwc 9 -> 15 GB/s
             memory_bound_flags=("--iree-llvmcpu-disable-distribution",),

@@ -5,6 +5,8 @@ spell as MLIR, one macro per kind. The decisions live here:
 
 * buffer -> packed tensor: slice off `offset0`, pad to the pitched volume, expand_shape into the
   pitched dense shape, slice the data corner (`MemoryDesc.pitch`); interleaved strides use a gather.
+  Where the buffer holds the pitched volume past the view's start, or holds it from element 0 with
+  the view's offset inside it (`Pitch.window`), nothing is padded: the corner is sliced out of it.
 * packed -> logical: a transpose for plain formats; `linalg.unpack` for single-level blocks where
   the backend compiles it; otherwise transpose + collapse_shape + extract_slice (the portable form
   Vulkan needs, and the only form for multi-level blocks such as OIhw4i16o4i). A partial last block
@@ -108,14 +110,23 @@ def buffer_to_packed(plan: Plan, buf: Value, desc: MemoryDesc) -> Value | None:
     p = desc.pitch()
     if p is None:
         return None
-    v = buf
-    if desc.offset0 or desc.span != buf.shape[0]:
-        v = plan.slice(v, [desc.offset0], [desc.span])
-    v = plan.pad(v, [p.volume - desc.span])
-    v = plan.expand(v, _groups_1d(len(p.shape)), p.shape)
-    packed_shape = desc.physical_shape
-    if p.shape != p.data_shape:
-        v = plan.slice(v, [0] * len(p.shape), p.data_shape, result_shape=packed_shape)
+    v, shape, corner = buf, p.shape, [0] * len(p.shape)
+    window = p.window(desc.offset0, buf.shape[0])
+    if desc.offset0 + p.volume <= buf.shape[0]:         # room after the view: no pad
+        v = plan.slice(v, [desc.offset0], [p.volume])
+    elif window is not None:
+        # the buffer seen from element 0, its data corner sliced out: no pad either (a pad is a
+        # dispatch that copies the whole buffer; the view of rows 28..56 of a 1x256x56x56 nchw source
+        # took 183 us that way, against 139 us for the whole reorder)
+        shape, corner = window
+        v = plan.slice(v, [0], [math.prod(shape)])
+    else:
+        if desc.offset0 or desc.span != buf.shape[0]:
+            v = plan.slice(v, [desc.offset0], [desc.span])
+        v = plan.pad(v, [p.volume - desc.span])
+    v = plan.expand(v, _groups_1d(len(shape)), shape)
+    if shape != p.data_shape:
+        v = plan.slice(v, corner, p.data_shape, result_shape=desc.physical_shape)
     return v
 
 

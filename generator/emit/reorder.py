@@ -87,7 +87,7 @@ def render_reorder(problems: "ReorderProblem | Sequence[ReorderProblem]", *, for
     if first.src.is_zero_volume:
         raise UnsupportedError("zero-volume reorders need no kernel")
     plan = Plan()
-    args = [Value("src", (first.src.buffer_len,), first.src.dtype.mlir)]
+    args = [Value("src", (first.src_arg_len,), first.src.dtype.mlir)]
     quant_values: list[dict[str, Value]] = []
     for k, p in enumerate(chain):
         vals = {}

@@ -63,6 +63,26 @@ class Pitch:
     def volume(self) -> int:
         return math.prod(self.shape)
 
+    def window(self, offset: int, buffer_nelems: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        """This view read from element 0 of a buffer of `buffer_nelems` rather than from `offset` (its
+        `offset0`): the dense shape to expand the buffer's head into (`shape`, the outermost dim grown to
+        reach the data) and the index of the data corner in it, or None when `offset` does not fall
+        inside the pitch (a row of a pitched dim past its end) or the buffer is too short. Why: a view
+        that ends before its pitched volume (rows h0..h1 of every channel) otherwise pads the whole
+        buffer to that volume, a copy of it, where slicing the buffer seen from element 0 copies
+        nothing."""
+        inner = [math.prod(self.shape[k + 1:]) for k in range(len(self.shape))]
+        index, rest = [], offset
+        for k, step in enumerate(inner):
+            index.append(rest // step)
+            rest %= step
+        if any(i + d > s for i, d, s in zip(index[1:], self.data_shape[1:], self.shape[1:])):
+            return None
+        shape = (index[0] + self.shape[0],) + self.shape[1:]
+        if math.prod(shape) > buffer_nelems:
+            return None
+        return shape, tuple(index)
+
 
 def _check_dims(dims: Sequence[int]) -> tuple[int, ...]:
     try:

@@ -170,7 +170,7 @@ class SegmentRunner:
                 raise InputError(f"segment: tensor {t} is not available")
             chain = [reorder_problem(*tensors[t], src, lay)]
             fn = kernel_name(chain)
-            sb.add_kernel(render_reorder(chain, form=reorder_form(backend, None, fn), header=False), fn)
+            sb.add_kernel(render_reorder(chain, form=reorder_form(backend, None, chain), header=False), fn)
             have[(t, lay)] = sb.call(fn, [have[(t, src)]])
             return have[(t, lay)]
 

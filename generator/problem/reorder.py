@@ -78,11 +78,23 @@ class ReorderProblem:
     dst_scale: Quant | None = None
     src_zp: Quant | None = None
     dst_zp: Quant | None = None
+    # the source buffer's entries when it holds more than the view `src` addresses: a host-threads
+    # part (`host_parts`) whose slab is strided in the source reads it straight from the whole buffer
+    src_buffer_len: int | None = None
 
     def __post_init__(self):
         if self.src.dims != self.dst.dims:
             raise FormatError(f"reorder source dims {'x'.join(map(str, self.src.dims))} differ from "
                               f"destination dims {'x'.join(map(str, self.dst.dims))}")
+        if self.src_buffer_len is not None and (self.src.dtype.is_packed
+                                                or self.src_buffer_len < self.src.buffer_len):
+            raise ProblemError(f"a source buffer of {self.src_buffer_len} entries cannot hold "
+                               f"{self.src!r} ({self.src.buffer_len} entries; 4-bit types take none longer)")
+
+    @property
+    def src_arg_len(self) -> int:
+        """Entries of the kernel's source buffer argument."""
+        return self.src.buffer_len if self.src_buffer_len is None else self.src_buffer_len
 
     @property
     def dims(self) -> tuple[int, ...]:
@@ -109,13 +121,15 @@ class ReorderProblem:
                  f"to_{self.dst.dtype.name}_{self.dst.format_name()}"]
         for arg, q in self.quant_args:
             parts.append(f"{arg.replace('_', '')}_{q.policy}")
+        if self.src_buffer_len is not None:
+            parts.append(f"srcbuf{self.src_buffer_len}")
         return re.sub(r"[^A-Za-z0-9_]", "_", "__".join(parts))
 
     # ------------------------------------------------------------------ reference
     def input_shapes(self) -> list[tuple[str, tuple[int, ...], DataType]]:
         """(name, shape, dtype) of each kernel argument, in order (an s4 / u4 buffer's shape counts its
         packed bytes, `MemoryDesc.buffer_len`)."""
-        out = [("src", (self.src.buffer_len,), self.src.dtype)]
+        out = [("src", (self.src_arg_len,), self.src.dtype)]
         for arg, q in self.quant_args:
             out.append((arg, q.shape(self.dims), self.quant_dtype(arg)))
         if self.needs_dst_init:
@@ -126,7 +140,7 @@ class ReorderProblem:
                   dst_init: np.ndarray | None = None) -> np.ndarray:
         """The destination buffer, computed in float64 through the offset functions."""
         quant = quant or {}
-        x = self.src.from_physical(src).astype(np.float64)
+        x = self.src.from_physical(np.asarray(src)[:self.src.buffer_len]).astype(np.float64)
         n = len(self.dims)
 
         def bcast(arg):
@@ -176,8 +190,22 @@ class ReorderPart(NamedTuple):
         return np.take(value, np.arange(self.lo, self.hi), axis=q.mask.index(self.dim))
 
 
-def _slabs(chain, descs, dim: int, extent: int, unit: int, n: int) -> list[ReorderPart] | str:
-    """`host_parts`' slabs of `unit` indices of `dim` (even counts, larger first), or why not."""
+def _src_view(whole: MemoryDesc, dims, first) -> MemoryDesc | str:
+    """A part's source read straight from the `whole` source buffer: the view of its slab, or why the
+    kernel could not read it so without padding the whole buffer (`Pitch.window`)."""
+    view = whole.submemory(dims, first)
+    p = view.pitch()
+    if p is None:
+        return "the slab's strides interleave in the source"
+    if view.offset0 + p.volume > whole.buffer_nelems and p.window(view.offset0, whole.buffer_nelems) is None:
+        return "the slab's view of the source does not nest in its buffer"
+    return view
+
+
+def _slabs(chain, descs, dim: int, extent: int, unit: int, n: int,
+           src_view: bool = False) -> list[ReorderPart] | str:
+    """`host_parts`' slabs of `unit` indices of `dim` (even counts, larger first), or why not. With
+    `src_view` each part reads its slab as a view of the whole source buffer (strided there)."""
     units = -(-extent // unit)
     k = min(n, units)
     if k < 2:
@@ -188,12 +216,18 @@ def _slabs(chain, descs, dim: int, extent: int, unit: int, n: int) -> list[Reord
         hi = min(lo + c * unit, extent)
         dims = list(chain[0].dims)
         dims[dim] = hi - lo
-        problems = tuple(dataclasses.replace(p, src=MemoryDesc(dims, p.src.dtype, p.src.tag),
-                                             dst=MemoryDesc(dims, p.dst.dtype, p.dst.tag)) for p in chain)
         first = [0] * len(dims)
         first[dim] = lo
+        problems = tuple(dataclasses.replace(p, src=MemoryDesc(dims, p.src.dtype, p.src.tag),
+                                             dst=MemoryDesc(dims, p.dst.dtype, p.dst.tag)) for p in chain)
         ranges = []
-        for whole, part in ((descs[0], problems[0].src), (descs[-1], problems[-1].dst)):
+        if src_view:
+            view = _src_view(descs[0], dims, first)
+            if isinstance(view, str):
+                return view
+            problems = (dataclasses.replace(problems[0], src=view, src_buffer_len=descs[0].buffer_len),)
+            ranges.append((0, descs[0].buffer_len))
+        for whole, part in ((descs[0], problems[0].src), (descs[-1], problems[-1].dst))[len(ranges):]:
             start = whole.offset(first)
             if whole.dtype.is_packed and start * whole.dtype.bits % 8:
                 return f"a part of the {whole.dtype.name} buffer would start inside a byte"
@@ -209,7 +243,9 @@ def host_parts(chain: Sequence[ReorderProblem], n: int) -> tuple[ReorderPart, ..
     or why it cannot be: slabs of the outermost dim that has more than one index in every layout of
     the chain (the images, or the channel blocks of one image), cut on whole blocks of that dim, so
     each part's source and destination are contiguous ranges of the whole buffers and only the last
-    part holds a blocked tail. Each part is a reorder of its own, with the same formats."""
+    part holds a blocked tail. Each part is a reorder of its own, with the same formats. Where that
+    dim differs between the layouts of one reorder, the slabs are the destination's and each part
+    reads the whole source buffer through a view of its slab (`ReorderProblem.src_buffer_len`)."""
     if n < 1:
         raise ProblemError(f"cannot cut a reorder into {n} parts")
     if n == 1:
@@ -225,20 +261,27 @@ def host_parts(chain: Sequence[ReorderProblem], n: int) -> tuple[ReorderPart, ..
         return next((d for d in t.order if t.outer_dims[d] > 1), None)
 
     cut = {outermost(t) for t in descs}
-    if len(cut) != 1 or None in cut:
-        return ("the layouts' outermost dims (of more than one index) differ: no slab is contiguous in "
-                "both buffers")
-    dim = cut.pop()
+    src_view = len(cut) != 1 or None in cut
+    if src_view:
+        # slabs of the destination's outermost dim, each read as a strided view of the whole source
+        # (nchw -> nhwc of one image: rows h0..h1 of every channel); the destination ranges stay
+        # contiguous, as `PartsCall` joins them
+        dim = outermost(descs[-1])
+        if len(chain) != 1 or dim is None or any(t.dtype.is_packed for t in descs):
+            return ("the layouts' outermost dims (of more than one index) differ: no slab is contiguous in "
+                    "both buffers")
+    else:
+        dim = cut.pop()
     extent = chain[0].dims[dim]
     unit = math.lcm(*(t.block_of(dim) for t in descs))      # whole blocks in every layout
     while True:
-        parts = _slabs(chain, descs, dim, extent, unit, n)
+        parts = _slabs(chain, descs, dim, extent, unit, n, src_view)
         if not isinstance(parts, str):
             break
         if not parts.endswith("inside a byte") or -(-extent // (2 * unit)) < 2:
             return parts
         unit *= 2               # 4-bit: an odd number of elements a unit; two units end on a byte
-    for side, whole in (("src", descs[0]), ("dst", descs[-1])):
+    for side, whole in (("src", descs[0]), ("dst", descs[-1]))[int(src_view):]:
         r = [getattr(p, side) for p in parts]
         if r[0][0] != 0 or r[-1][1] != whole.buffer_len or any(a[1] != b[0] for a, b in zip(r, r[1:])):
             return "the parts' buffers are not contiguous ranges of the whole"
