@@ -175,7 +175,15 @@ class ReorderKernel:
         return out
 
     def _args(self, src: np.ndarray, dst_init: np.ndarray | None, quant: dict) -> list[np.ndarray]:
-        self.src.check_buffer(src)
+        whole = self.problems[0].src_buffer_len
+        if whole is None:
+            self.src.check_buffer(src)
+        elif not isinstance(src, np.ndarray) or src.ndim != 1 or src.size != whole:
+            # a host-threads part reading its view out of the whole source buffer (`host_parts`)
+            raise InputError(f"this reorder reads {self.src!r} out of a source buffer of {whole} elements, "
+                             f"got {getattr(src, 'shape', type(src).__name__)}")
+        else:
+            self.src.check_buffer(src[:self.src.buffer_nelems])
         qargs = self._quant_args(dict(quant))
         args = [np.ascontiguousarray(src)] + qargs
         if self.problems[-1].needs_dst_init:
@@ -405,20 +413,34 @@ class ConvKernel:
         """Reorder the weights (physical buffer in the problem's weights format) once, on the device."""
         self.problem.wei.check_buffer(wei)
         if self._parts:
-            for k, _ in self._parts:
-                k.prepare(wei)
+            for k, part in self._parts:
+                k.prepare(self._part_wei(part, wei))
             self._wei, self._wei_buf = self._parts[0][0]._wei, np.array(wei, copy=True)
             if self._whole is not None:
                 self._whole.prepare(wei)
             return
         self._wei = self._prepare.invoke(np.ascontiguousarray(wei))
 
+    def _part_wei(self, part: ConvPart, wei: np.ndarray) -> np.ndarray:
+        """A part's weights buffer: the whole's, or for a cut on output channels those channels'
+        (through the logical tensor: the part's buffer is in the same format, its blocks its own)."""
+        if part.oc is None:
+            return wei
+        p = self.problem
+        logical = p.wei.from_physical(np.asarray(wei))
+        axis = 1 if p.desc.has_groups else 0               # (G, OC/G, ...) with g written, else (OC, ...)
+        return part.problem.wei.to_physical(np.take(logical, np.arange(*part.oc), axis=axis))
+
     @property
     def prepared(self) -> tuple:
         """What prepare() left on the device (the packed weights, and their compensation where the
-        variant has one), as the convolution function takes them after the source."""
+        variant has one), as the convolution function takes them after the source. On the
+        host-threads driver, the whole convolution's (`invoke` runs it; a part's weights may be a slab
+        of output channels)."""
         if self._wei is None:
             raise InputError("call prepare(weights) first")
+        if self._parts:
+            return self._chained()._wei
         return self._wei
 
     def _bias(self, bias) -> list:
@@ -502,24 +524,37 @@ class ConvKernel:
         dt = self.problem.dst.dtype.np_dtype
         return out.view(dt) if out.dtype != dt else out
 
-    def _part_args(self, src, attrs: dict) -> list[tuple[np.ndarray, dict]]:
-        """Each part's source and keyword arguments: ranges of the whole buffers (the sum's prior
-        destination is cut like the destination; the other values are per channel or common)."""
+    def _part_args(self, src, bias, attrs: dict) -> list[tuple[np.ndarray, object, dict]]:
+        """Each part's source, bias and keyword arguments: ranges of the whole buffers (the sum's
+        prior destination is cut like the destination; the other values are per channel or common,
+        and for a cut on output channels the bias and the per-output-channel values are cut too)."""
         if self._wei is None:
             raise InputError("call prepare(weights) before running the convolution")
-        src = self.problem.src.check_buffer(np.asarray(src))
+        p = self.problem
+        src = p.src.check_buffer(np.asarray(src))
         init = attrs.get("dst_init")
         if init is not None:
             try:
-                init = self.problem.dst.check_buffer(np.asarray(init))
+                init = p.dst.check_buffer(np.asarray(init))
             except InputError as e:
                 raise InputError(f"dst_init: {e}") from None
+        by_channel = []
+        if any(part.oc is not None for _, part in self._parts):
+            self._attr_args(attrs)              # checked whole, so a wrong size is named as the user gave it
+            whole_bias = self._bias(bias)
+            bias = whole_bias[0] if whole_bias else None
+            by_channel = [name for name, q in p.quant_args() if q.per_channel and q.arg != "src"]
         out = []
         for _, part in self._parts:
-            a = dict(attrs)
+            a, b = dict(attrs), bias
             if init is not None:
                 a["dst_init"] = init[part.dst[0]:part.dst[1]]
-            out.append((src[part.src[0]:part.src[1]], a))
+            if part.oc is not None:
+                lo, hi = part.oc
+                b = None if bias is None else bias[lo:hi]
+                for name in by_channel:
+                    a[name] = np.ascontiguousarray(np.asarray(attrs[name])[lo:hi])
+            out.append((src[part.src[0]:part.src[1]], b, a))
         return out
 
     def invoke(self, src, bias=None, **attrs):
@@ -587,8 +622,8 @@ class ConvKernel:
         (see `runtime.BoundCall`). On the host-threads driver, one bound call per part and a host
         array they write into (`PartsCall`)."""
         if self._parts:
-            args = self._part_args(src, attrs)
-            calls = [k.bind(s, bias, **a) for (k, _), (s, a) in zip(self._parts, args)]
+            args = self._part_args(src, bias, attrs)
+            calls = [k.bind(s, b, **a) for (k, _), (s, b, a) in zip(self._parts, args)]
             return PartsCall(calls, [part.dst for _, part in self._parts], self.problem.dst)
         return self._run.bind(*self._args(src, bias, attrs))
 

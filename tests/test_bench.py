@@ -65,10 +65,12 @@ def test_bench_conv_runs_checks_and_reports(kgen_cache_dir):
                                    flag_sets=["default"], rounds=1, log=lambda m: None)
     (r,) = results
     assert ceiling.matmul_gflops > 0 and ceiling.copy_gbps > 0
-    # 2 variants x 2 layouts x 3 drivers; host-threads cuts one image in channels-last layouts only
+    # 2 variants x 2 layouts x 3 drivers; host-threads cuts one nchw image on its 5 output channels,
+    # not nChw16c's one block of them
     assert len(r.candidates) == 12
-    assert [c.status for c in r.candidates if c.driver != "host-threads"] == ["ok"] * 8
-    assert all(c.status.startswith("n/a: only N") for c in r.candidates if c.driver == "host-threads")
+    assert [c.status for c in r.candidates if c.driver != "host-threads" or c.layout == "nchw"] == ["ok"] * 10
+    assert all(c.status.startswith("n/a: one slab of 16") for c in r.candidates
+               if c.driver == "host-threads" and c.layout == "nChw16c")
     assert {c.driver for c in r.candidates} == {None, "local-sync", "host-threads"}  # None: local-task
     assert all(c.seconds > 0 for c in r.candidates if c.status == "ok")
     assert r.iree_default is not None and r.best is not None
@@ -427,10 +429,14 @@ def test_bench_call_reports_every_path(kgen_cache_dir):
 
 @pytest.mark.parametrize("line, threads, want", [
     ("--dt=u8:s8:u8 mb1ic16ih6oc24oh6kh3ph1", "2", "local-sync"),                  # ~0.4 MOP: the hand-off dominates
-    ("--dt=u8:s8:u8 mb1ic256ih56oc512oh56kh3ph1", "2", None),                     # ~0.5 s of one thread: every core
-    ("--dt=f32 mb1ic64ih56oc64oh56kh3ph1", "2", None),                            # 231 MFLOP f32, ~2 ms
-    ("--dt=f32 mb1ic64ih56oc64oh56kh1ph0", "2", "local-sync"),                    # 26 MFLOP f32, ~0.23 ms
+    # grouped, one image: host-threads cannot cut it (local-task takes every core, or one thread)
+    ("--dt=u8:s8:u8 g2mb1ic256ih56oc512oh56kh3ph1", "2", None),                   # ~0.25 s of one thread
+    ("--dt=f32 g2mb1ic128ih56oc128oh56kh3ph1", "2", None),                        # 462 MFLOP f32, ~4 ms
+    ("--dt=f32 g2mb1ic64ih56oc64oh56kh1ph0", "2", "local-sync"),                  # 13 MFLOP f32, ~0.12 ms
     ("--dt=f32 mb1ic64ih56oc64oh56kh3ph1", "1", "local-sync"),                    # one thread: never hand off
+    # ungrouped nchw, one image: cut on output channels
+    ("--dt=f32 mb1ic64ih56oc64oh56kh3ph1", "2", "host-threads"),
+    ("--dt=f32 mb1ic64ih56oc64oh56kh1ph0", "2", "host-threads"),                  # 26 MFLOP f32, ~0.23 ms
 ])
 def test_heuristic_driver_skips_the_hand_off_on_small_problems(line, threads, want, tmp_path, monkeypatch):
     from generator.select import heuristic_driver

@@ -50,7 +50,32 @@ CUT_CASES = [
                              "mb1ic6ih8oc5oh8kh3ph1", 2),
     ("images per_dim_1 zp", "--dt=u8:s8:s32 --attr-zero-points=src:per_dim_1+wei:common:2:s8 "
                             "g2mb4ic6ih5oc4kh3ph1", 3),
+    # one image whose destination has channels outermost: slabs of output channels (16 where each part
+    # gets some), each part reading the whole source with its channels' weights, bias and values
+    ("channels nchw 16 a unit", "mb1ic5ih6oc40oh6kh3ph1", 2),
+    ("channels few", "mb1ic3ih5oc6oh5kh3ph1", 3),
+    ("channels blocked tail", "--stag=nChw16c --dtag=nChw16c --wtag=OIhw16i16o mb1ic17ih4oc40oh4kh3ph1", 2),
+    ("channels g1 blocked weights", "--stag=nChw8c --dtag=nChw8c --wtag=gOIhw8i8o g1mb1ic8ih5oc24oh5kh3ph1", 2),
+    ("channels 1D", "mb1ic4iw9oc34ow9kw3pw1", 2),
+    ("channels src nhwc", "--stag=nhwc --dtag=nchw mb1ic4ih5oc8oh5kh3sh2ph1", 2),
+    ("channels per_oc scales zp sum", "--dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+                                      "--attr-zero-points=src:common:3+dst:per_dim_1 "
+                                      "--attr-post-ops=sum:0.5:1+relu mb1ic6ih7oc20oh7kh3ph1", 2),
 ]
+
+
+def _part_values(p, part, call):
+    """The whole call's weights, bias and quantization values as a part sees them: for a cut on output
+    channels, those channels' (the logical weights cut on O and written in the part's format)."""
+    if part.oc is None:
+        return call.wei, call.bias, call.quant
+    lo, hi = part.oc
+    axis = 1 if p.desc.has_groups else 0
+    logical = p.wei.from_physical(call.wei)
+    wei = part.problem.wei.to_physical(np.take(logical, np.arange(lo, hi), axis=axis))
+    quant = {name: (v[lo:hi] if dict(p.quant_args())[name].per_channel and not name.startswith("src") else v)
+             for name, v in call.quant.items()}
+    return wei, None if call.bias is None else call.bias[lo:hi], quant
 
 
 @pytest.mark.parametrize("line,n", [c[1:] for c in CUT_CASES], ids=[c[0] for c in CUT_CASES])
@@ -65,7 +90,8 @@ def test_parts_reproduce_the_whole_reference(line, n):
     for part in parts:
         q = part.problem
         inputs = {k: v[part.dst[0]:part.dst[1]] if k == "dst_init" else v for k, v in call.inputs.items()}
-        got = q.reference(call.src[part.src[0]:part.src[1]], call.wei, call.bias, quant=call.quant, inputs=inputs)
+        wei, bias, quant = _part_values(p, part, call)
+        got = q.reference(call.src[part.src[0]:part.src[1]], wei, bias, quant=quant, inputs=inputs)
         np.testing.assert_array_equal(got, whole[part.dst[0]:part.dst[1]], err_msg=str(q.desc))
         assert not covered[part.dst[0]:part.dst[1]].any()
         covered[part.dst[0]:part.dst[1]] = True
@@ -93,6 +119,7 @@ def test_the_calling_threads_part_leads_by_one_cheap_unit():
         assert host_lead(int8, 2)
         assert [r.problem.desc.oh for r in host_cut(int8, 2)] == [15, 13]
         assert not host_lead(problem("mb16ic64ih28oc64oh28kh3ph1"), 2)
+        assert not host_lead(problem("--dt=u8:s8:u8 mb1ic128ih28oc128oh28kh3ph1"), 2)    # output channels: never
         host_threads.configure("native")
         assert not host_lead(int8, 2)
         assert [r.problem.desc.oh for r in host_cut(int8, 2)] == [14, 14]
@@ -101,8 +128,10 @@ def test_the_calling_threads_part_leads_by_one_cheap_unit():
 
 
 @pytest.mark.parametrize("line,why", [
-    ("mb1ic4ih6oc4oh6kh3ph1", "rows of a channels-last"),                       # one image, nchw
-    ("--stag=nChw16c --dtag=nChw16c mb1ic4ih6oc4oh6kh3ph1", "rows of a channels-last"),
+    ("g2mb1ic4ih6oc4oh6kh3ph1", "output channels of an ungrouped one"),          # one image, groups
+    ("--stag=nchw --dtag=nhwc mb1ic4ih6oc4oh6kh3ph1", "output channels of an ungrouped one"),  # H outermost
+    ("--stag=nChw16c --dtag=nChw16c mb1ic4ih6oc4oh6kh3ph1", "one slab of 16 output channels"),
+    ("--attr-post-ops=add:f32:per_oc mb1ic4ih6oc32oh6kh3ph1", "whose channels are cut"),
     ("--stag=any --dtag=any mb2ic4ih6oc4oh6kh3ph1", "format any"),
     ("--stag=nhwc --dtag=nhwc --attr-post-ops=add:f32:per_tensor mb1ic4ih6oc4oh6kh3ph1", "varies along the rows"),
     ("--attr-post-ops=add:f32:1 mb2ic4ih6oc4oh6kh3ph1", "varies along the images"),          # mask: N
@@ -123,6 +152,16 @@ def test_what_cannot_be_cut_says_why(line, why):
     "mb3ic17ih5oc20oh5kh3ph1",
     "--alg=brgemm --dt=f32 --stag=nhwc --dtag=nhwc mb1ic3ih30oc8oh15kh7sh2ph3",
     "--alg=direct --dt=f32 mb2ic4ih5oc6oh5kh3ph1",               # two parts of one shape: one module each
+    # output channels of one image: nchw with a 16-channel slab and a tail; blocked int8 with per-channel
+    # weight scales, a per-channel destination zero point and the sum
+    "--alg=brgemm --dt=f32 mb1ic8ih6oc40oh6kh3ph1",
+    "--alg=direct --dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+    "--attr-zero-points=dst:per_dim_1 --attr-post-ops=sum:0.5:1+relu --stag=nChw16c --dtag=nChw16c "
+    "mb1ic17ih5oc40oh5kh3ph1",
+    # the weights cut in prepare out of blocked formats (an O tail; g written), a per-input-channel zero point
+    "--alg=brgemm --dt=f32 --stag=nChw16c --dtag=nChw16c --wtag=OIhw16i16o mb1ic17ih5oc40oh5kh3ph1",
+    "--alg=direct --dt=u8:s8:s32 --attr-zero-points=src:per_dim_1+wei:common:2:s8 --stag=nChw8c --dtag=nChw8c "
+    "--wtag=gOIhw8i8o g1mb1ic8ih5oc24oh5kh3ph1",
 ])
 def test_host_threads_kernel_matches_reference(line, kgen_cache_dir, monkeypatch):
     monkeypatch.setenv("KGEN_CPU_THREADS", "2")
@@ -144,6 +183,8 @@ def test_host_threads_kernel_matches_reference(line, kgen_cache_dir, monkeypatch
     # invoke chains device tensors on the backend's own driver: the same numbers
     dev = k.invoke(call.src, call.bias, **call.attrs)
     assert np.array_equal(dev.to_numpy().view(got.dtype), got)
+    # what prepare() left, as a whole convolution function takes it (a part's may be a channel slab)
+    assert k.prepared is k._whole._wei and [w.shape for w in k.prepared] == [w.shape for w in one.prepared]
     with pytest.raises(UnsupportedError, match="numpy"):
         bound.results()
 
@@ -151,7 +192,8 @@ def test_host_threads_kernel_matches_reference(line, kgen_cache_dir, monkeypatch
 def test_host_threads_refusals(kgen_cache_dir, monkeypatch):
     monkeypatch.setenv("KGEN_CPU_THREADS", "2")
     with pytest.raises(UnsupportedError, match="cannot cut .*rows of a channels-last") as e:
-        conv("--alg=direct mb1ic4ih6oc4oh6kh3ph1", cache_dir=kgen_cache_dir, driver=HOST_THREADS)
+        conv("--alg=direct --stag=nchw --dtag=nhwc mb1ic4ih6oc4oh6kh3ph1", cache_dir=kgen_cache_dir,
+             driver=HOST_THREADS)
     assert "\n" not in str(e.value)
     src = MemoryDesc((1, 4, 3, 3), "s4", "nchw")    # C against H, and a strided 4-bit view is not read whole
     with pytest.raises(UnsupportedError, match="cannot cut .*outermost dims") as e:
@@ -170,7 +212,7 @@ def test_host_threads_refusals(kgen_cache_dir, monkeypatch):
     assert reorder(images, MemoryDesc(images.dims, "f32", "nhwc"), cache_dir=kgen_cache_dir).driver == HOST_THREADS
     assert upload(np.zeros(4, np.float32), "llvm-cpu").driver == b.driver and b.default_driver == "local-sync"
     # a conv it cannot cut keeps the backend's driver; one it can cut runs in parts
-    assert conv("--alg=direct mb1ic4ih6oc4oh6kh3ph1", cache_dir=kgen_cache_dir).driver == b.driver
+    assert conv("--alg=direct g2mb1ic4ih6oc4oh6kh3ph1", cache_dir=kgen_cache_dir).driver == b.driver
     cut = conv("--alg=direct --stag=nhwc --dtag=nhwc mb1ic4ih6oc4oh6kh3ph1", cache_dir=kgen_cache_dir)
     assert cut.driver == HOST_THREADS and len(cut._parts) == 2
     # a depthwise post-op's two modules still say so, in one line
@@ -189,7 +231,9 @@ def test_heuristic_driver_cuts_large_problems(monkeypatch):
     # one output row is one part: it stays on every core through local-task
     row = "--stag=nhwc --dtag=nhwc mb1ic256ih1iw512oc256oh1ow512kh1kw3pw1"
     assert heuristic_driver(problem(row), "llvm-cpu") is None
-    assert heuristic_driver(problem("--dt=u8:s8:u8 mb1ic128ih28oc128oh28kh3ph1"), "llvm-cpu") is None   # nchw
+    # nchw, one image: output channels are cut; grouped, nothing is
+    assert heuristic_driver(problem("--dt=u8:s8:u8 mb1ic128ih28oc128oh28kh3ph1"), "llvm-cpu") == HOST_THREADS
+    assert heuristic_driver(problem("--dt=u8:s8:u8 g2mb1ic256ih28oc256oh28kh3ph1"), "llvm-cpu") is None
     assert heuristic_driver(problem("--stag=nhwc --dtag=nhwc mb1ic8ih8oc8oh8kh3ph1"), "llvm-cpu") == "local-sync"
     # host-threads' hand-off is cheaper than local-task's: it takes over from ~100 us of one-thread work
     # on Python locks, from ~20 us on the native hand-off

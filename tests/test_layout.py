@@ -952,5 +952,5 @@ def test_pitch_window_reads_a_view_from_the_buffer_head():
     assert (p.shape, p.data_shape, view.offset0) == ((1, 4, 6, 5), (1, 4, 2, 5), 15)
     assert p.window(view.offset0, parent.buffer_nelems) == ((1, 4, 6, 5), (0, 0, 3, 0))
     assert p.window(view.offset0, parent.buffer_nelems - 1) is None       # the buffer ends early
-    assert p.window(view.offset0 + 25, 10 ** 6) is None                   # rows 8..10 of 6
+    assert p.window(view.offset0 + 25, 10 ** 6) is None                   # a corner at channel 1: 4 overrun
     assert p.window(2 * 120 + 15, 3 * 120) == ((3, 4, 6, 5), (2, 0, 3, 0))  # the outer dim grows

@@ -246,7 +246,7 @@ def measure_costs(net: Network, backend: str = "llvm-cpu", *, driver: str | None
     every reorder between candidate layouts of every tensor shape, on `driver`."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from ..api import ConvKernel, ReorderKernel, compile_conv
+    from ..api import ConvKernel, ReorderKernel, compile_conv, reorder_form
     from ..bench.timing import median_times
     from ..compile import get_backend
     from ..emit.conv import why_not
@@ -287,7 +287,10 @@ def measure_costs(net: Network, backend: str = "llvm-cpu", *, driver: str | None
             for c in all_lays:
                 if a == c:
                     continue
-                key = _time_key(b.name, drv, "reorder", f"{'x'.join(map(str, dims))}|{dt}|{a}|{c}")
+                # the emission form too: a figure measured in another form (before `select.reorder_form`
+                # took pack for nhwc <-> nChwXc, say) is not this kernel's
+                form = reorder_form(b, None, [reorder_problem(dims, dt, a, c)])
+                key = _time_key(b.name, drv, "reorder", f"{'x'.join(map(str, dims))}|{dt}|{a}|{c}|{form}")
                 if key in known:
                     costs.reorder[(dims, dt, a, c)] = known[key]["seconds"]
                 else:

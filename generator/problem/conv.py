@@ -370,10 +370,12 @@ def _even_counts(total: int, n: int, lead: bool = False) -> list[int]:
 class ConvPart(NamedTuple):
     """One part of a convolution cut for host threads (`ConvProblem.host_parts`): a convolution of its
     own, and the element ranges [start, stop) of the whole problem's physical source and destination
-    buffers that are its source and destination."""
+    buffers that are its source and destination; `oc`, for a cut on output channels, the part's
+    channels [lo, hi) (its weights, bias and per-channel values are those channels' of the whole)."""
     problem: "ConvProblem"
     src: tuple[int, int]
     dst: tuple[int, int]
+    oc: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -520,10 +522,14 @@ class ConvProblem:
         Images are cut first (N outermost in both layouts). One image in channels-last layouts is cut
         into bands of output rows: each band is a convolution of its own, whose source is the input
         rows the band reads (halo included) and whose padding is this problem's where the band
-        reaches the border, so every tap, zero point and post-op sees what it sees here. The sum's
-        prior destination is cut like the destination; a binary or prelu input that varies along the
-        cut axis is not cut, so such problems are refused. With `lead`, the first part (the calling
-        thread's) is one unit longer than an even share where each part has at least 4 units
+        reaches the border, so every tap, zero point and post-op sees what it sees here. One image
+        whose destination has channels outermost (nchw, nChw16c; no groups) is cut into slabs of
+        output channels (whole destination blocks, 16 channels a slab where there are two or more): every part
+        reads the whole source, with its channels' weights, bias and per-channel scales and zero
+        points (`ConvPart.oc`; the API cuts them). The sum's prior destination is cut like the
+        destination; a binary or prelu input that varies along the cut axis (along any axis, for
+        the channel cut) is not cut, so such problems are refused. With `lead`, the first part (the
+        calling thread's) is one unit longer than an even share where each part has at least 4 units
         (`_even_counts`): the caller decides, from what a unit costs."""
         if n < 1:
             raise ProblemError(f"cannot cut a convolution into {n} parts")
@@ -546,9 +552,12 @@ class ConvProblem:
             axis = 2
             if d.oh < 2:
                 return "one output row: nothing to cut"
+        elif d.mb == 1 and d.g == 1 and all(t.order[:2] == (0, 1) for t in tensors[1:]):
+            return self._channel_parts(n, lead)
         else:
             return ("only N (outermost in the source and destination layouts) or, for one image, the "
-                    "rows of a channels-last 2D convolution are cut")
+                    "rows of a channels-last 2D convolution or the output channels of an ungrouped one "
+                    "whose destination has them outermost are cut")
         for name, _, op in self.post_op_inputs():
             if name != "dst_init" and axis in self.binary_mask(op):
                 return (f"post-op {op}'s input varies along the {'images' if axis == 0 else 'rows'}, "
@@ -572,6 +581,39 @@ class ConvProblem:
             parts.append(self._part(desc, (2, lo), (2, o0)))
             o0 = o1
         return self._with_ranges(parts)
+
+    def _channel_parts(self, n: int, lead: bool) -> tuple[ConvPart, ...] | str:
+        """`host_parts`' cut of one image on output channels: slabs of whole destination blocks (of 16
+        channels, the kernels' vector width, where there are two such slabs or more), each part
+        reading the whole source. Measured on the 2-vCPU Zen 4 EPYC, f32 brgemm, one image: nchw ic128 28x28 3x3
+        two halves 1058 us against 2057 us on local-task (which ran it on one thread); nChw16c ic256
+        56x56 1x1 -> 64, 649 against 1267 us."""
+        d = self.desc
+        for name, _, op in self.post_op_inputs():
+            if name != "dst_init" and self.binary_mask(op):
+                return (f"post-op {op}'s input varies along the destination, whose channels are cut, "
+                        f"and is not cut with it")
+        block = self.dst.block_of(1)
+        unit = math.lcm(block, 16) if d.oc >= 2 * math.lcm(block, 16) else block
+        units = -(-d.oc // unit)
+        if units < 2:
+            return f"one slab of {unit} output channels: nothing to cut"
+        parts, lo = [], 0
+        for c in _even_counts(units, n, lead):
+            hi = min(lo + c * unit, d.oc)
+            desc = dataclasses.replace(d, oc=hi - lo, name="")
+            part = dataclasses.replace(self, desc=desc, wei=MemoryDesc(desc.wei_dims, self.wei.dtype, self.wei.tag),
+                                       dst=MemoryDesc(desc.dst_dims, self.dst.dtype, self.dst.tag))
+            first = [0] * d.ndims
+            first[1] = lo
+            o = self.dst.offset(first)
+            parts.append(ConvPart(part, (0, self.src.buffer_nelems), (o, o + part.dst.buffer_nelems), (lo, hi)))
+            lo = hi
+        out = tuple(parts)
+        if [r.dst for r in out] != [(a, b) for a, b in zip([0] + [r.dst[1] for r in out[:-1]], [r.dst[1] for r in out])] \
+                or out[-1].dst[1] != self.dst.buffer_nelems:
+            return "the parts' buffers are not contiguous ranges of the whole"
+        return out
 
     def _part(self, desc: ConvDesc, src_at: tuple[int, int], dst_at: tuple[int, int]) -> tuple:
         """(part problem, index of its first source element, of its first destination element)."""

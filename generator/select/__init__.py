@@ -196,7 +196,8 @@ def host_lead(p: ConvProblem, cores: int) -> bool:
     if host_threads.requested_method() != "locks":
         return False
     parts = p.host_parts(cores)
-    return not isinstance(parts, str) and _unit_is_cheap(p, parts)
+    # a cut on output channels never leads (not measured)
+    return not isinstance(parts, str) and parts[0].oc is None and _unit_is_cheap(p, parts)
 
 
 def host_cut(p: ConvProblem, cores: int | None = None):
