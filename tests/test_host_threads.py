@@ -50,8 +50,8 @@ CUT_CASES = [
                              "mb1ic6ih8oc5oh8kh3ph1", 2),
     ("images per_dim_1 zp", "--dt=u8:s8:s32 --attr-zero-points=src:per_dim_1+wei:common:2:s8 "
                             "g2mb4ic6ih5oc4kh3ph1", 3),
-    # one image whose destination has channels outermost: slabs of output channels (16 where each part
-    # gets some), each part reading the whole source with its channels' weights, bias and values
+    # one image whose destination has channels outermost: slabs of output channels (16 a slab where
+    # there are two or more), each part reading the whole source with its channels' weights, bias and values
     ("channels nchw 16 a unit", "mb1ic5ih6oc40oh6kh3ph1", 2),
     ("channels few", "mb1ic3ih5oc6oh5kh3ph1", 3),
     ("channels blocked tail", "--stag=nChw16c --dtag=nChw16c --wtag=OIhw16i16o mb1ic17ih4oc40oh4kh3ph1", 2),
