@@ -428,8 +428,12 @@ class ConvKernel:
             return wei
         p = self.problem
         logical = p.wei.from_physical(np.asarray(wei))
-        axis = 1 if p.desc.has_groups else 0               # (G, OC/G, ...) with g written, else (OC, ...)
-        return part.problem.wei.to_physical(np.take(logical, np.arange(*part.oc), axis=axis))
+        if p.desc.g > 1:                                    # (G, OC/G, ...): the part's groups
+            ocg = p.desc.oc // p.desc.g
+            take, axis = np.arange(part.oc[0] // ocg, part.oc[1] // ocg), 0
+        else:                                               # (1, OC, ...) with g1 written, else (OC, ...)
+            take, axis = np.arange(*part.oc), 1 if p.desc.has_groups else 0
+        return part.problem.wei.to_physical(np.take(logical, take, axis=axis))
 
     @property
     def prepared(self) -> tuple:
@@ -527,7 +531,8 @@ class ConvKernel:
     def _part_args(self, src, bias, attrs: dict) -> list[tuple[np.ndarray, object, dict]]:
         """Each part's source, bias and keyword arguments: ranges of the whole buffers (the sum's
         prior destination is cut like the destination; the other values are per channel or common,
-        and for a cut on output channels the bias and the per-output-channel values are cut too)."""
+        and for a cut on output channels the bias and the per-output-channel values are cut too, and
+        with groups a per-input-channel source zero point to the part's groups)."""
         if self._wei is None:
             raise InputError("call prepare(weights) before running the convolution")
         p = self.problem
@@ -543,7 +548,7 @@ class ConvKernel:
             self._attr_args(attrs)              # checked whole, so a wrong size is named as the user gave it
             whole_bias = self._bias(bias)
             bias = whole_bias[0] if whole_bias else None
-            by_channel = [name for name, q in p.quant_args() if q.per_channel and q.arg != "src"]
+            by_channel = [(name, q.arg == "src") for name, q in p.quant_args() if q.per_channel]
         out = []
         for _, part in self._parts:
             a, b = dict(attrs), bias
@@ -552,8 +557,11 @@ class ConvKernel:
             if part.oc is not None:
                 lo, hi = part.oc
                 b = None if bias is None else bias[lo:hi]
-                for name in by_channel:
-                    a[name] = np.ascontiguousarray(np.asarray(attrs[name])[lo:hi])
+                for name, on_src in by_channel:
+                    if on_src and part.ic is None:      # every part reads every input channel
+                        continue
+                    i0, i1 = part.ic if on_src else part.oc
+                    a[name] = np.ascontiguousarray(np.asarray(attrs[name])[i0:i1])
             out.append((src[part.src[0]:part.src[1]], b, a))
         return out
 

@@ -429,10 +429,11 @@ def test_bench_call_reports_every_path(kgen_cache_dir):
 
 @pytest.mark.parametrize("line, threads, want", [
     ("--dt=u8:s8:u8 mb1ic16ih6oc24oh6kh3ph1", "2", "local-sync"),                  # ~0.4 MOP: the hand-off dominates
-    # grouped, one image: host-threads cannot cut it (local-task takes every core, or one thread)
-    ("--dt=u8:s8:u8 g2mb1ic256ih56oc512oh56kh3ph1", "2", None),                   # ~0.25 s of one thread
-    ("--dt=f32 g2mb1ic128ih56oc128oh56kh3ph1", "2", None),                        # 462 MFLOP f32, ~4 ms
-    ("--dt=f32 g2mb1ic64ih56oc64oh56kh1ph0", "2", "local-sync"),                  # 13 MFLOP f32, ~0.12 ms
+    # one image read in nchw, written in nhwc: host-threads cannot cut it (local-task takes every
+    # core, or one thread)
+    ("--dt=u8:s8:u8 --stag=nchw --dtag=nhwc mb1ic256ih56oc512oh56kh3ph1", "2", None),  # ~0.5 s of one thread
+    ("--dt=f32 --stag=nchw --dtag=nhwc mb1ic64ih56oc64oh56kh3ph1", "2", None),         # 231 MFLOP f32, ~2 ms
+    ("--dt=f32 --stag=nchw --dtag=nhwc mb1ic64ih56oc64oh56kh1ph0", "2", "local-sync"),  # 26 MFLOP f32, ~0.23 ms
     ("--dt=f32 mb1ic64ih56oc64oh56kh3ph1", "1", "local-sync"),                    # one thread: never hand off
     # ungrouped nchw, one image: cut on output channels
     ("--dt=f32 mb1ic64ih56oc64oh56kh3ph1", "2", "host-threads"),

@@ -61,6 +61,12 @@ CUT_CASES = [
     ("channels per_oc scales zp sum", "--dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
                                       "--attr-zero-points=src:common:3+dst:per_dim_1 "
                                       "--attr-post-ops=sum:0.5:1+relu mb1ic6ih7oc20oh7kh3ph1", 2),
+    # grouped: slabs of whole groups, each part reading its groups' input channels
+    ("groups nchw", "g4mb1ic8ih5oc12oh5kh3ph1", 2),
+    ("depthwise blocked tail", "--stag=nChw16c --dtag=nChw16c g40mb1ic40ih5oc40oh5kh3ph1", 2),
+    ("depthwise src per_dim_1 zp", "--dt=u8:s8:s32 --attr-zero-points=src:per_dim_1+dst:per_dim_1 "
+                                   "g32mb1ic32ih4oc32oh4kh3ph1", 2),
+    ("groups blocked weights", "--stag=nChw8c --dtag=nChw8c --wtag=gOIhw8i8o g2mb1ic16ih4oc16oh4kh3ph1", 2),
 ]
 
 
@@ -70,11 +76,21 @@ def _part_values(p, part, call):
     if part.oc is None:
         return call.wei, call.bias, call.quant
     lo, hi = part.oc
-    axis = 1 if p.desc.has_groups else 0
     logical = p.wei.from_physical(call.wei)
-    wei = part.problem.wei.to_physical(np.take(logical, np.arange(lo, hi), axis=axis))
-    quant = {name: (v[lo:hi] if dict(p.quant_args())[name].per_channel and not name.startswith("src") else v)
-             for name, v in call.quant.items()}
+    if p.desc.g > 1:                    # (G, OC/G, IC/G, ...): whole groups
+        per_group = p.desc.oc // p.desc.g
+        cut = logical[lo // per_group:hi // per_group]
+    else:
+        cut = logical[:, lo:hi] if p.desc.has_groups else logical[lo:hi]
+    wei = part.problem.wei.to_physical(cut)
+    quant = {}
+    for name, v in call.quant.items():
+        if not dict(p.quant_args())[name].per_channel:
+            quant[name] = v
+        elif name.startswith("src"):
+            quant[name] = v if part.ic is None else v[part.ic[0]:part.ic[1]]
+        else:
+            quant[name] = v[lo:hi]
     return wei, None if call.bias is None else call.bias[lo:hi], quant
 
 
@@ -128,8 +144,9 @@ def test_the_calling_threads_part_leads_by_one_cheap_unit():
 
 
 @pytest.mark.parametrize("line,why", [
-    ("g2mb1ic4ih6oc4oh6kh3ph1", "output channels of an ungrouped one"),          # one image, groups
-    ("--stag=nchw --dtag=nhwc mb1ic4ih6oc4oh6kh3ph1", "output channels of an ungrouped one"),  # H outermost
+    ("--stag=nhwc --dtag=nchw g2mb1ic4ih6oc4oh6kh3ph1", "with groups, source"),   # groups: a channels-last source
+    ("--stag=nchw --dtag=nhwc mb1ic4ih6oc4oh6kh3ph1", "output channels of one whose"),  # H outermost
+    ("--stag=nChw16c --dtag=nChw16c g4mb1ic8ih6oc8oh6kh3ph1", "one slab of 8 groups"),       # one block of groups
     ("--stag=nChw16c --dtag=nChw16c mb1ic4ih6oc4oh6kh3ph1", "one slab of 16 output channels"),
     ("--attr-post-ops=add:f32:per_oc mb1ic4ih6oc32oh6kh3ph1", "whose channels are cut"),
     ("--stag=any --dtag=any mb2ic4ih6oc4oh6kh3ph1", "format any"),
@@ -162,6 +179,11 @@ def test_what_cannot_be_cut_says_why(line, why):
     "--alg=brgemm --dt=f32 --stag=nChw16c --dtag=nChw16c --wtag=OIhw16i16o mb1ic17ih5oc40oh5kh3ph1",
     "--alg=direct --dt=u8:s8:s32 --attr-zero-points=src:per_dim_1+wei:common:2:s8 --stag=nChw8c --dtag=nChw8c "
     "--wtag=gOIhw8i8o g1mb1ic8ih5oc24oh5kh3ph1",
+    # whole groups: depthwise with a blocked tail; a per-input-channel zero point cut with its groups;
+    # grouped brgemm
+    "--alg=direct --dt=f32 --stag=nChw16c --dtag=nChw16c g40mb1ic40ih6oc40oh6kh3ph1",
+    "--alg=direct --dt=u8:s8:s32 --attr-zero-points=src:per_dim_1+dst:per_dim_1 g32mb1ic32ih4oc32oh4kh3ph1",
+    "--alg=brgemm --dt=f32 g4mb1ic32ih5oc64oh5kh3ph1",
 ])
 def test_host_threads_kernel_matches_reference(line, kgen_cache_dir, monkeypatch):
     monkeypatch.setenv("KGEN_CPU_THREADS", "2")
@@ -212,7 +234,8 @@ def test_host_threads_refusals(kgen_cache_dir, monkeypatch):
     assert reorder(images, MemoryDesc(images.dims, "f32", "nhwc"), cache_dir=kgen_cache_dir).driver == HOST_THREADS
     assert upload(np.zeros(4, np.float32), "llvm-cpu").driver == b.driver and b.default_driver == "local-sync"
     # a conv it cannot cut keeps the backend's driver; one it can cut runs in parts
-    assert conv("--alg=direct g2mb1ic4ih6oc4oh6kh3ph1", cache_dir=kgen_cache_dir).driver == b.driver
+    assert conv("--alg=direct --stag=nchw --dtag=nhwc mb1ic4ih6oc4oh6kh3ph1", cache_dir=kgen_cache_dir).driver \
+        == b.driver
     cut = conv("--alg=direct --stag=nhwc --dtag=nhwc mb1ic4ih6oc4oh6kh3ph1", cache_dir=kgen_cache_dir)
     assert cut.driver == HOST_THREADS and len(cut._parts) == 2
     # a depthwise post-op's two modules still say so, in one line
@@ -231,9 +254,12 @@ def test_heuristic_driver_cuts_large_problems(monkeypatch):
     # one output row is one part: it stays on every core through local-task
     row = "--stag=nhwc --dtag=nhwc mb1ic256ih1iw512oc256oh1ow512kh1kw3pw1"
     assert heuristic_driver(problem(row), "llvm-cpu") is None
-    # nchw, one image: output channels are cut; grouped, nothing is
+    # nchw, one image: output channels are cut (whole groups with groups); read in nchw and written in
+    # nhwc, nothing is
     assert heuristic_driver(problem("--dt=u8:s8:u8 mb1ic128ih28oc128oh28kh3ph1"), "llvm-cpu") == HOST_THREADS
-    assert heuristic_driver(problem("--dt=u8:s8:u8 g2mb1ic256ih28oc256oh28kh3ph1"), "llvm-cpu") is None
+    assert heuristic_driver(problem("--dt=u8:s8:u8 g2mb1ic256ih28oc256oh28kh3ph1"), "llvm-cpu") == HOST_THREADS
+    assert heuristic_driver(problem("--dt=u8:s8:u8 --stag=nchw --dtag=nhwc mb1ic128ih28oc128oh28kh3ph1"),
+                            "llvm-cpu") is None
     assert heuristic_driver(problem("--stag=nhwc --dtag=nhwc mb1ic8ih8oc8oh8kh3ph1"), "llvm-cpu") == "local-sync"
     # host-threads' hand-off is cheaper than local-task's: it takes over from ~100 us of one-thread work
     # on Python locks, from ~20 us on the native hand-off

@@ -371,11 +371,13 @@ class ConvPart(NamedTuple):
     """One part of a convolution cut for host threads (`ConvProblem.host_parts`): a convolution of its
     own, and the element ranges [start, stop) of the whole problem's physical source and destination
     buffers that are its source and destination; `oc`, for a cut on output channels, the part's
-    channels [lo, hi) (its weights, bias and per-channel values are those channels' of the whole)."""
+    channels [lo, hi) (its weights, bias and per-channel values are those channels' of the whole), and
+    for a grouped convolution `ic`, the input channels of its groups (its source slab)."""
     problem: "ConvProblem"
     src: tuple[int, int]
     dst: tuple[int, int]
     oc: tuple[int, int] | None = None
+    ic: tuple[int, int] | None = None       # a grouped cut's input channels (None: every part reads all)
 
 
 @dataclass(frozen=True)
@@ -523,10 +525,12 @@ class ConvProblem:
         into bands of output rows: each band is a convolution of its own, whose source is the input
         rows the band reads (halo included) and whose padding is this problem's where the band
         reaches the border, so every tap, zero point and post-op sees what it sees here. One image
-        whose destination has channels outermost (nchw, nChw16c; no groups) is cut into slabs of
-        output channels (whole destination blocks, 16 channels a slab where there are two or more): every part
-        reads the whole source, with its channels' weights, bias and per-channel scales and zero
-        points (`ConvPart.oc`; the API cuts them). The sum's prior destination is cut like the
+        whose destination has channels outermost (nchw, nChw16c) is cut into slabs of output
+        channels (whole destination blocks, 16 channels a slab where there are two or more): every
+        part reads the whole source, with its channels' weights, bias and per-channel scales and zero
+        points (`ConvPart.oc`; the API cuts them). With groups (depthwise too) the slabs are whole
+        groups, and each part reads only its groups' input channels, so the source must have its
+        channels outermost as well (`ConvPart.ic`). The sum's prior destination is cut like the
         destination; a binary or prelu input that varies along the cut axis (along any axis, for
         the channel cut) is not cut, so such problems are refused. With `lead`, the first part (the
         calling thread's) is one unit longer than an even share where each part has at least 4 units
@@ -552,12 +556,12 @@ class ConvProblem:
             axis = 2
             if d.oh < 2:
                 return "one output row: nothing to cut"
-        elif d.mb == 1 and d.g == 1 and all(t.order[:2] == (0, 1) for t in tensors[1:]):
+        elif d.mb == 1 and all(t.order[:2] == (0, 1) for t in (tensors if d.g > 1 else tensors[1:])):
             return self._channel_parts(n, lead)
         else:
             return ("only N (outermost in the source and destination layouts) or, for one image, the "
-                    "rows of a channels-last 2D convolution or the output channels of an ungrouped one "
-                    "whose destination has them outermost are cut")
+                    "rows of a channels-last 2D convolution or the output channels of one whose "
+                    "destination (and, with groups, source) has them outermost are cut")
         for name, _, op in self.post_op_inputs():
             if name != "dst_init" and axis in self.binary_mask(op):
                 return (f"post-op {op}'s input varies along the {'images' if axis == 0 else 'rows'}, "
@@ -593,6 +597,8 @@ class ConvProblem:
             if name != "dst_init" and self.binary_mask(op):
                 return (f"post-op {op}'s input varies along the destination, whose channels are cut, "
                         f"and is not cut with it")
+        if d.g > 1:
+            return self._group_parts(n, lead)
         block = self.dst.block_of(1)
         unit = math.lcm(block, 16) if d.oc >= 2 * math.lcm(block, 16) else block
         units = -(-d.oc // unit)
@@ -609,9 +615,41 @@ class ConvProblem:
             o = self.dst.offset(first)
             parts.append(ConvPart(part, (0, self.src.buffer_nelems), (o, o + part.dst.buffer_nelems), (lo, hi)))
             lo = hi
-        out = tuple(parts)
+        return self._tiled(tuple(parts))
+
+    def _group_parts(self, n: int, lead: bool) -> tuple[ConvPart, ...] | str:
+        """`_channel_parts` for a grouped convolution (depthwise included): slabs of whole groups, each
+        part reading its groups' input channels (a contiguous slab of a source with channels
+        outermost), on whole blocks of the source and the destination, 16 channels a slab or more
+        where there are two such slabs."""
+        d = self.desc
+        icg, ocg = d.ic // d.g, d.oc // d.g
+        sb, db = self.src.block_of(1), self.dst.block_of(1)
+        unit = math.lcm(sb // math.gcd(sb, icg), db // math.gcd(db, ocg))        # groups a slab
+        while unit * ocg < 16 and d.g >= 4 * unit:
+            unit *= 2
+        units = -(-d.g // unit)
+        if units < 2:
+            return f"one slab of {unit} groups: nothing to cut"
+        parts, lo = [], 0
+        for c in _even_counts(units, n, lead):
+            hi = min(lo + c * unit, d.g)
+            desc = dataclasses.replace(d, g=hi - lo, ic=(hi - lo) * icg, oc=(hi - lo) * ocg, name="")
+            part = dataclasses.replace(self, desc=desc, src=MemoryDesc(desc.src_dims, self.src.dtype, self.src.tag),
+                                       wei=MemoryDesc(desc.wei_dims, self.wei.dtype, self.wei.tag),
+                                       dst=MemoryDesc(desc.dst_dims, self.dst.dtype, self.dst.tag))
+            s_first, d_first = [0] * d.ndims, [0] * d.ndims
+            s_first[1], d_first[1] = lo * icg, lo * ocg
+            s, o = self.src.offset(s_first), self.dst.offset(d_first)
+            parts.append(ConvPart(part, (s, s + part.src.buffer_nelems), (o, o + part.dst.buffer_nelems),
+                                  (lo * ocg, hi * ocg), (lo * icg, hi * icg)))
+            lo = hi
+        return self._tiled(tuple(parts))
+
+    def _tiled(self, out: tuple[ConvPart, ...]) -> tuple[ConvPart, ...] | str:
+        """The channel cut's parts, or why not: their destinations must tile this one's buffer."""
         if [r.dst for r in out] != [(a, b) for a, b in zip([0] + [r.dst[1] for r in out[:-1]], [r.dst[1] for r in out])] \
-                or out[-1].dst[1] != self.dst.buffer_nelems:
+                or out[-1].dst[1] != self.dst.buffer_nelems or any(r.src[1] > self.src.buffer_nelems for r in out):
             return "the parts' buffers are not contiguous ranges of the whole"
         return out
 
