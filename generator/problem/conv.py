@@ -601,21 +601,12 @@ class ConvProblem:
             return self._group_parts(n, lead)
         block = self.dst.block_of(1)
         unit = math.lcm(block, 16) if d.oc >= 2 * math.lcm(block, 16) else block
-        units = -(-d.oc // unit)
-        if units < 2:
-            return f"one slab of {unit} output channels: nothing to cut"
-        parts, lo = [], 0
-        for c in _even_counts(units, n, lead):
-            hi = min(lo + c * unit, d.oc)
+
+        def part(lo: int, hi: int) -> ConvPart:
             desc = dataclasses.replace(d, oc=hi - lo, name="")
-            part = dataclasses.replace(self, desc=desc, wei=MemoryDesc(desc.wei_dims, self.wei.dtype, self.wei.tag),
-                                       dst=MemoryDesc(desc.dst_dims, self.dst.dtype, self.dst.tag))
-            first = [0] * d.ndims
-            first[1] = lo
-            o = self.dst.offset(first)
-            parts.append(ConvPart(part, (0, self.src.buffer_nelems), (o, o + part.dst.buffer_nelems), (lo, hi)))
-            lo = hi
-        return self._tiled(tuple(parts))
+            return self._channel_part(desc, (lo, hi), None)
+
+        return self._slabs(d.oc, unit, "output channels", n, lead, part)
 
     def _group_parts(self, n: int, lead: bool) -> tuple[ConvPart, ...] | str:
         """`_channel_parts` for a grouped convolution (depthwise included): slabs of whole groups, each
@@ -628,23 +619,43 @@ class ConvProblem:
         unit = math.lcm(sb // math.gcd(sb, icg), db // math.gcd(db, ocg))        # groups a slab
         while unit * ocg < 16 and d.g >= 4 * unit:
             unit *= 2
-        units = -(-d.g // unit)
+
+        def part(lo: int, hi: int) -> ConvPart:
+            desc = dataclasses.replace(d, g=hi - lo, ic=(hi - lo) * icg, oc=(hi - lo) * ocg, name="")
+            return self._channel_part(desc, (lo * ocg, hi * ocg), (lo * icg, hi * icg))
+
+        return self._slabs(d.g, unit, "groups", n, lead, part)
+
+    def _slabs(self, total: int, unit: int, what: str, n: int, lead: bool, part) -> tuple[ConvPart, ...] | str:
+        """`total` channels or groups cut into even counts of `unit` (the last part may be short),
+        `part(lo, hi)` making each part, or why not."""
+        units = -(-total // unit)
         if units < 2:
-            return f"one slab of {unit} groups: nothing to cut"
+            return f"one slab of {unit} {what}: nothing to cut"
         parts, lo = [], 0
         for c in _even_counts(units, n, lead):
-            hi = min(lo + c * unit, d.g)
-            desc = dataclasses.replace(d, g=hi - lo, ic=(hi - lo) * icg, oc=(hi - lo) * ocg, name="")
-            part = dataclasses.replace(self, desc=desc, src=MemoryDesc(desc.src_dims, self.src.dtype, self.src.tag),
-                                       wei=MemoryDesc(desc.wei_dims, self.wei.dtype, self.wei.tag),
-                                       dst=MemoryDesc(desc.dst_dims, self.dst.dtype, self.dst.tag))
-            s_first, d_first = [0] * d.ndims, [0] * d.ndims
-            s_first[1], d_first[1] = lo * icg, lo * ocg
-            s, o = self.src.offset(s_first), self.dst.offset(d_first)
-            parts.append(ConvPart(part, (s, s + part.src.buffer_nelems), (o, o + part.dst.buffer_nelems),
-                                  (lo * ocg, hi * ocg), (lo * icg, hi * icg)))
+            hi = min(lo + c * unit, total)
+            parts.append(part(lo, hi))
             lo = hi
         return self._tiled(tuple(parts))
+
+    def _channel_part(self, desc: ConvDesc, oc: tuple[int, int], ic: tuple[int, int] | None) -> ConvPart:
+        """A part of the channel cut: output channels `oc`, reading input channels `ic` (None: the
+        whole source)."""
+        def like(t: MemoryDesc, dims) -> MemoryDesc:
+            return MemoryDesc(dims, t.dtype, t.tag)
+        part = dataclasses.replace(self, desc=desc, wei=like(self.wei, desc.wei_dims),
+                                   dst=like(self.dst, desc.dst_dims),
+                                   src=self.src if ic is None else like(self.src, desc.src_dims))
+        first = [0] * self.desc.ndims
+        first[1] = oc[0]
+        o = self.dst.offset(first)
+        src = (0, self.src.buffer_nelems)
+        if ic is not None:
+            first[1] = ic[0]
+            s = self.src.offset(first)
+            src = (s, s + part.src.buffer_nelems)
+        return ConvPart(part, src, (o, o + part.dst.buffer_nelems), oc, ic)
 
     def _tiled(self, out: tuple[ConvPart, ...]) -> tuple[ConvPart, ...] | str:
         """The channel cut's parts, or why not: their destinations must tile this one's buffer."""
