@@ -352,6 +352,11 @@ QUANT_ARGS = ("src_scale", "wei_scale", "dst_scale", "src_zp", "wei_zp", "dst_zp
 WINOGRAD_TOLERANCE = {"winograd": 2e-5, "winograd_f2": 1e-5, "winograd_f4": 2e-5, "winograd_f6": 1e-4}
 
 
+def _like(t: MemoryDesc, dims) -> MemoryDesc:
+    """A dense descriptor of `dims` in `t`'s data type and format: a host-threads part's tensor."""
+    return MemoryDesc(dims, t.dtype, t.tag)
+
+
 def _even_counts(total: int, n: int, lead: bool = False) -> list[int]:
     """`total` cut into min(n, total) counts differing by at most one, larger first; with `lead` and at
     least 4 per part, the first (the calling thread's) one more than an even share: the helper
@@ -642,11 +647,9 @@ class ConvProblem:
     def _channel_part(self, desc: ConvDesc, oc: tuple[int, int], ic: tuple[int, int] | None) -> ConvPart:
         """A part of the channel cut: output channels `oc`, reading input channels `ic` (None: the
         whole source)."""
-        def like(t: MemoryDesc, dims) -> MemoryDesc:
-            return MemoryDesc(dims, t.dtype, t.tag)
-        part = dataclasses.replace(self, desc=desc, wei=like(self.wei, desc.wei_dims),
-                                   dst=like(self.dst, desc.dst_dims),
-                                   src=self.src if ic is None else like(self.src, desc.src_dims))
+        part = dataclasses.replace(self, desc=desc, wei=_like(self.wei, desc.wei_dims),
+                                   dst=_like(self.dst, desc.dst_dims),
+                                   src=self.src if ic is None else _like(self.src, desc.src_dims))
         first = [0] * self.desc.ndims
         first[1] = oc[0]
         o = self.dst.offset(first)
@@ -666,10 +669,8 @@ class ConvProblem:
 
     def _part(self, desc: ConvDesc, src_at: tuple[int, int], dst_at: tuple[int, int]) -> tuple:
         """(part problem, index of its first source element, of its first destination element)."""
-        def like(t: MemoryDesc, dims) -> MemoryDesc:
-            return MemoryDesc(dims, t.dtype, t.tag)
-        part = dataclasses.replace(self, desc=desc, src=like(self.src, desc.src_dims),
-                                   dst=like(self.dst, desc.dst_dims))
+        part = dataclasses.replace(self, desc=desc, src=_like(self.src, desc.src_dims),
+                                   dst=_like(self.dst, desc.dst_dims))
         first = [0] * self.desc.ndims
         src_first, dst_first = list(first), list(first)
         src_first[src_at[0]], dst_first[dst_at[0]] = src_at[1], dst_at[1]
