@@ -403,6 +403,46 @@ def test_strided_1x1_in_plain_layouts_matches_the_reference(line, seed, kgen_cac
     assert re.search(r"tensor.extract_slice .*\] \[1, 1, 1, [23][,\]]", text) and "util.optimization_barrier" in text
 
 
+# Depthwise convs in named ops: blocked layouts (N, C/b, sp.., b) block by block on llvm-cpu
+# (TargetCaps.depthwise_per_block: the one generic over every block ran 10-30x slower), tails, strides,
+# dilation, 1D/3D, every data type; a u8 source widened first (the named ops sign-extend), blocked or
+# plain. (line, named depthwise ops in the conv function)
+DEPTHWISE_NAMED_CASES = [
+    ("--dt=f32 --stag=nChw16c --dtag=nChw16c --wtag=Goihw16g g40mb2ic40ih7oc40kh3sh2dh1ph1", 3),
+    ("--dt=bf16 --stag=nChw16c --dtag=nChw16c --attr-post-ops=relu g33ic33ih6oc33kh3ph1", 3),
+    ("--dt=f16 --stag=nCw16c --dtag=nCw16c g20ic20iw9oc20kw3sw2pw1", 2),
+    ("--dt=f32 --stag=nCdhw8c --dtag=nCdhw8c --dir=FWD_D g20ic20id4ih5iw4oc20kd3kh3kw2pd1ph1pw0", 3),
+    ("--dt=s8:s8:s32 --stag=NCHW4 --dtag=NCHW4 g12ic12ih6oc12kh3ph1", 3),
+    ("--dt=u8:s8:u8 --stag=nChw16c --dtag=nChw16c --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+     "--attr-zero-points=src:common:2+dst:common:3 g40ic40ih9oc40kh3ph1", 3),
+    ("--dt=u8:s8:s32 --stag=nChw8c --dtag=nChw8c --attr-zero-points=src:per_dim_1 g8mb2ic8ih5oc8kh3ph1", 1),
+    ("--dt=u8:s8:s32 --stag=nhwc --dtag=nhwc --attr-zero-points=src:per_dim_1 g40mb2ic40ih9oc40kh3ph1", 1),
+    ("--dt=u8:s8:f32 --stag=nwc --dtag=nwc g12ic12iw9oc12kw3pw1", 1),
+]
+
+
+@pytest.mark.parametrize("line, named", DEPTHWISE_NAMED_CASES)
+def test_depthwise_in_named_ops_matches_the_reference(line, named, seed, kgen_cache_dir):
+    if "--attr" in line:                # attributes: their values generated too (verify.conv_call, seed printed)
+        p = problem_of(line)
+        from generator.verify import SEED as VERIFY_SEED
+        print(f"[llvm-cpu] {line} (data seed {VERIFY_SEED})")
+        assert check_conv(ConvKernel(p, "llvm-cpu", cache_dir=kgen_cache_dir), p) is None
+    else:
+        check_line(line, "llvm-cpu", seed, kgen_cache_dir)
+    conv = _conv_function(render_conv(problem_of(line), get_backend("llvm-cpu"), header=False))
+    assert conv.count("linalg.depthwise_conv_") == named
+    assert ("tensor.concat" in conv) == (named > 1)
+    assert ("arith.extui" in conv) == ("u8:" in line)       # u8 zero-extended before the named op
+    # elsewhere (GENERIC, Vulkan) blocked depthwise keeps the one generic over the packed tensors
+    if "Goihw16g" in line:
+        assert "linalg.depthwise_conv_" not in _conv_function(_render(line))
+    # CHWN4 (the batch inside) is no channels-last slab: the generic stays
+    chwn4 = render_conv(problem_of("--dt=s8:s8:s32 --stag=CHWN4 --dtag=CHWN4 g12mb2ic12ih6oc12kh3ph1"),
+                        get_backend("llvm-cpu"), header=False)
+    assert "linalg.depthwise_conv_" not in _conv_function(chwn4)
+
+
 def test_golden_im2col_and_1x1():
     text = _render("--alg=im2col --dt=f32 g2ic6ih5oc4oh3kh3sh2ph1")
     assert "(n, g, ic, k0, k1, o0, o1) -> (n, g, ic, o0 * 2 + k0 * 1, o1 * 2 + k1 * 1)" in text   # the gather

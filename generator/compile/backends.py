@@ -279,6 +279,8 @@ BACKENDS: dict[str, Backend] = {
             driver_env="KGEN_CPU_DRIVER",
             torch_device="cpu",
             mmt4d_tile=host_mmt4d_tile(),
+            # TargetCaps.depthwise_per_block: measured 10-30x faster on the Zen 4 EPYC (README)
+            depthwise_per_block=True,
             # the host's own features: the module is compiled for it (target-cpu=host), the brgemm
             # variant's microkernels too
             cpu_features=frozenset(host_matrix_features()),

@@ -37,32 +37,79 @@ func.func @conv_direct__g36mb1ic36ih28oc36oh28kh3ph1__f32_aBcd8b__f32_Abcde8a__f
       tensor.yield %v2_z : f32
     } : tensor<1x5x28x28x8xf32> to tensor<1x5x30x30x8xf32>
 
-    %v3_z = arith.constant 0.0 : f32
-    %v3_e = tensor.empty() : tensor<1x5x28x28x8xf32>
-    %v3_acc = linalg.fill ins(%v3_z : f32) outs(%v3_e : tensor<1x5x28x28x8xf32>) -> tensor<1x5x28x28x8xf32>
-    %v3 = linalg.generic {indexing_maps = [affine_map<(n, gb, o0, o1, gi, k0, k1) -> (n, gb, o0 * 1 + k0 * 1, o1 * 1 + k1 * 1, gi)>, affine_map<(n, gb, o0, o1, gi, k0, k1) -> (gb, k0, k1, gi)>, affine_map<(n, gb, o0, o1, gi, k0, k1) -> (n, gb, o0, o1, gi)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
-        ins(%v2, %w : tensor<1x5x30x30x8xf32>, !wei_prepared) outs(%v3_acc : tensor<1x5x28x28x8xf32>) {
-    ^bb0(%v3_x: f32, %v3_w: f32, %v3_a: f32):
-      %v3_m = arith.mulf %v3_x, %v3_w : f32
-      %v3_s = arith.addf %v3_a, %v3_m : f32
-      linalg.yield %v3_s : f32
-    } -> tensor<1x5x28x28x8xf32>
-    %v4_z = arith.constant 0.0 : f32
-    %v4 = tensor.pad %bias low[0] high[4] {
-    ^bb0(%v4_i0: index):
-      tensor.yield %v4_z : f32
+    %v3 = tensor.extract_slice %v2[0, 0, 0, 0, 0] [1, 1, 30, 30, 8] [1, 1, 1, 1, 1] : tensor<1x5x30x30x8xf32> to tensor<1x30x30x8xf32>
+
+    %v4 = tensor.extract_slice %w[0, 0, 0, 0] [1, 3, 3, 8] [1, 1, 1, 1] : !wei_prepared to tensor<3x3x8xf32>
+
+    %v5_z = arith.constant 0.0 : f32
+    %v5_e = tensor.empty() : tensor<1x28x28x8xf32>
+    %v5_acc = linalg.fill ins(%v5_z : f32) outs(%v5_e : tensor<1x28x28x8xf32>) -> tensor<1x28x28x8xf32>
+    %v5 = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[1, 1]> : tensor<2xi64>}
+        ins(%v3, %v4 : tensor<1x30x30x8xf32>, tensor<3x3x8xf32>) outs(%v5_acc : tensor<1x28x28x8xf32>) -> tensor<1x28x28x8xf32>
+    %v6 = tensor.expand_shape %v5 [[0, 1], [2], [3], [4]] output_shape [1, 1, 28, 28, 8] : tensor<1x28x28x8xf32> into tensor<1x1x28x28x8xf32>
+
+    %v7 = tensor.extract_slice %v2[0, 1, 0, 0, 0] [1, 1, 30, 30, 8] [1, 1, 1, 1, 1] : tensor<1x5x30x30x8xf32> to tensor<1x30x30x8xf32>
+
+    %v8 = tensor.extract_slice %w[1, 0, 0, 0] [1, 3, 3, 8] [1, 1, 1, 1] : !wei_prepared to tensor<3x3x8xf32>
+
+    %v9_z = arith.constant 0.0 : f32
+    %v9_e = tensor.empty() : tensor<1x28x28x8xf32>
+    %v9_acc = linalg.fill ins(%v9_z : f32) outs(%v9_e : tensor<1x28x28x8xf32>) -> tensor<1x28x28x8xf32>
+    %v9 = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[1, 1]> : tensor<2xi64>}
+        ins(%v7, %v8 : tensor<1x30x30x8xf32>, tensor<3x3x8xf32>) outs(%v9_acc : tensor<1x28x28x8xf32>) -> tensor<1x28x28x8xf32>
+    %v10 = tensor.expand_shape %v9 [[0, 1], [2], [3], [4]] output_shape [1, 1, 28, 28, 8] : tensor<1x28x28x8xf32> into tensor<1x1x28x28x8xf32>
+
+    %v11 = tensor.extract_slice %v2[0, 2, 0, 0, 0] [1, 1, 30, 30, 8] [1, 1, 1, 1, 1] : tensor<1x5x30x30x8xf32> to tensor<1x30x30x8xf32>
+
+    %v12 = tensor.extract_slice %w[2, 0, 0, 0] [1, 3, 3, 8] [1, 1, 1, 1] : !wei_prepared to tensor<3x3x8xf32>
+
+    %v13_z = arith.constant 0.0 : f32
+    %v13_e = tensor.empty() : tensor<1x28x28x8xf32>
+    %v13_acc = linalg.fill ins(%v13_z : f32) outs(%v13_e : tensor<1x28x28x8xf32>) -> tensor<1x28x28x8xf32>
+    %v13 = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[1, 1]> : tensor<2xi64>}
+        ins(%v11, %v12 : tensor<1x30x30x8xf32>, tensor<3x3x8xf32>) outs(%v13_acc : tensor<1x28x28x8xf32>) -> tensor<1x28x28x8xf32>
+    %v14 = tensor.expand_shape %v13 [[0, 1], [2], [3], [4]] output_shape [1, 1, 28, 28, 8] : tensor<1x28x28x8xf32> into tensor<1x1x28x28x8xf32>
+
+    %v15 = tensor.extract_slice %v2[0, 3, 0, 0, 0] [1, 1, 30, 30, 8] [1, 1, 1, 1, 1] : tensor<1x5x30x30x8xf32> to tensor<1x30x30x8xf32>
+
+    %v16 = tensor.extract_slice %w[3, 0, 0, 0] [1, 3, 3, 8] [1, 1, 1, 1] : !wei_prepared to tensor<3x3x8xf32>
+
+    %v17_z = arith.constant 0.0 : f32
+    %v17_e = tensor.empty() : tensor<1x28x28x8xf32>
+    %v17_acc = linalg.fill ins(%v17_z : f32) outs(%v17_e : tensor<1x28x28x8xf32>) -> tensor<1x28x28x8xf32>
+    %v17 = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[1, 1]> : tensor<2xi64>}
+        ins(%v15, %v16 : tensor<1x30x30x8xf32>, tensor<3x3x8xf32>) outs(%v17_acc : tensor<1x28x28x8xf32>) -> tensor<1x28x28x8xf32>
+    %v18 = tensor.expand_shape %v17 [[0, 1], [2], [3], [4]] output_shape [1, 1, 28, 28, 8] : tensor<1x28x28x8xf32> into tensor<1x1x28x28x8xf32>
+
+    %v19 = tensor.extract_slice %v2[0, 4, 0, 0, 0] [1, 1, 30, 30, 8] [1, 1, 1, 1, 1] : tensor<1x5x30x30x8xf32> to tensor<1x30x30x8xf32>
+
+    %v20 = tensor.extract_slice %w[4, 0, 0, 0] [1, 3, 3, 8] [1, 1, 1, 1] : !wei_prepared to tensor<3x3x8xf32>
+
+    %v21_z = arith.constant 0.0 : f32
+    %v21_e = tensor.empty() : tensor<1x28x28x8xf32>
+    %v21_acc = linalg.fill ins(%v21_z : f32) outs(%v21_e : tensor<1x28x28x8xf32>) -> tensor<1x28x28x8xf32>
+    %v21 = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[1, 1]> : tensor<2xi64>}
+        ins(%v19, %v20 : tensor<1x30x30x8xf32>, tensor<3x3x8xf32>) outs(%v21_acc : tensor<1x28x28x8xf32>) -> tensor<1x28x28x8xf32>
+    %v22 = tensor.expand_shape %v21 [[0, 1], [2], [3], [4]] output_shape [1, 1, 28, 28, 8] : tensor<1x28x28x8xf32> into tensor<1x1x28x28x8xf32>
+
+    %v23 = tensor.concat dim(1) %v6, %v10, %v14, %v18, %v22 : (tensor<1x1x28x28x8xf32>, tensor<1x1x28x28x8xf32>, tensor<1x1x28x28x8xf32>, tensor<1x1x28x28x8xf32>, tensor<1x1x28x28x8xf32>) -> tensor<1x5x28x28x8xf32>
+
+    %v24_z = arith.constant 0.0 : f32
+    %v24 = tensor.pad %bias low[0] high[4] {
+    ^bb0(%v24_i0: index):
+      tensor.yield %v24_z : f32
     } : !bias to tensor<40xf32>
 
-    %v5 = tensor.expand_shape %v4 [[0, 1]] output_shape [5, 8] : tensor<40xf32> into tensor<5x8xf32>
+    %v25 = tensor.expand_shape %v24 [[0, 1]] output_shape [5, 8] : tensor<40xf32> into tensor<5x8xf32>
 
-    %v6_e = tensor.empty() : tensor<1x5x28x28x8xf32>
-    %v6 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v3, %v5 : tensor<1x5x28x28x8xf32>, tensor<5x8xf32>) outs(%v6_e : tensor<1x5x28x28x8xf32>) {
-    ^bb0(%v6_a: f32, %v6_b: f32, %v6_out: f32):
-      %v6_ab = arith.addf %v6_a, %v6_b : f32
-      linalg.yield %v6_ab : f32
+    %v26_e = tensor.empty() : tensor<1x5x28x28x8xf32>
+    %v26 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v23, %v25 : tensor<1x5x28x28x8xf32>, tensor<5x8xf32>) outs(%v26_e : tensor<1x5x28x28x8xf32>) {
+    ^bb0(%v26_a: f32, %v26_b: f32, %v26_out: f32):
+      %v26_ab = arith.addf %v26_a, %v26_b : f32
+      linalg.yield %v26_ab : f32
     } -> tensor<1x5x28x28x8xf32>
-    %v7 = tensor.collapse_shape %v6 [[0, 1, 2, 3, 4]] : tensor<1x5x28x28x8xf32> into !src_dst_buf
+    %v27 = tensor.collapse_shape %v26 [[0, 1, 2, 3, 4]] : tensor<1x5x28x28x8xf32> into !src_dst_buf
 
-    return %v7 : !src_dst_buf
+    return %v27 : !src_dst_buf
 }
