@@ -418,6 +418,13 @@ DEPTHWISE_NAMED_CASES = [
     ("--dt=u8:s8:s32 --stag=nChw8c --dtag=nChw8c --attr-zero-points=src:per_dim_1 g8mb2ic8ih5oc8kh3ph1", 1),
     ("--dt=u8:s8:s32 --stag=nhwc --dtag=nhwc --attr-zero-points=src:per_dim_1 g40mb2ic40ih9oc40kh3ph1", 1),
     ("--dt=u8:s8:f32 --stag=nwc --dtag=nwc g12ic12iw9oc12kw3pw1", 1),
+    # plain layouts with channels outermost: packed into 16-channel blocks and back inside the kernel
+    # (emit.conv.plain_depthwise_blocks); padded channels with f(0) != 0 (tanh) are cut off again
+    ("--dt=f32 --attr-post-ops=add:f32:2+tanh g40mb2ic40ih9oc40kh3sh2ph1", 3),
+    ("--dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 --attr-zero-points=src:per_dim_1 "
+     "--attr-post-ops=sum:0.5 g40ic40ih9oc40kh3ph1", 3),
+    ("--dt=bf16 --stag=ncw --dtag=ncw g20ic20iw11oc20kw3sw2pw1", 2),
+    ("--dt=f16 --stag=ncdhw --dtag=ncdhw --dir=FWD_D g20ic20id4ih5iw4oc20kd3kh3kw2pd1ph1pw0", 2),
 ]
 
 
@@ -434,6 +441,9 @@ def test_depthwise_in_named_ops_matches_the_reference(line, named, seed, kgen_ca
     assert conv.count("linalg.depthwise_conv_") == named
     assert ("tensor.concat" in conv) == (named > 1)
     assert ("arith.extui" in conv) == ("u8:" in line)       # u8 zero-extended before the named op
+    p = problem_of(line)
+    packs = not p.src.is_blocked and p.src.order[1] == 1 and not p.dst.is_blocked
+    assert ("linalg.pack" in conv and "linalg.unpack" in conv) == packs
     # elsewhere (GENERIC, Vulkan) blocked depthwise keeps the one generic over the packed tensors
     if "Goihw16g" in line:
         assert "linalg.depthwise_conv_" not in _conv_function(_render(line))
