@@ -954,3 +954,7 @@ def test_pitch_window_reads_a_view_from_the_buffer_head():
     assert p.window(view.offset0, parent.buffer_nelems - 1) is None       # the buffer ends early
     assert p.window(view.offset0 + 25, 10 ** 6) is None                   # a corner at channel 1: 4 overrun
     assert p.window(2 * 120 + 15, 3 * 120) == ((3, 4, 6, 5), (2, 0, 3, 0))  # the outer dim grows
+    # the read plan: the view's own pitch where it fits after its offset, else the window, else None
+    assert p.read_plan(view.offset0, parent.buffer_nelems) == (0, (1, 4, 6, 5), (0, 0, 3, 0))
+    assert p.read_plan(view.offset0, view.offset0 + p.volume) == (15, (1, 4, 6, 5), (0, 0, 0, 0))
+    assert p.read_plan(view.offset0 + 25, parent.buffer_nelems) is None

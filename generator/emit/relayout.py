@@ -110,23 +110,21 @@ def buffer_to_packed(plan: Plan, buf: Value, desc: MemoryDesc) -> Value | None:
     p = desc.pitch()
     if p is None:
         return None
-    v, shape, corner = buf, p.shape, [0] * len(p.shape)
-    window = p.window(desc.offset0, buf.shape[0])
-    if desc.offset0 + p.volume <= buf.shape[0]:         # room after the view: no pad
-        v = plan.slice(v, [desc.offset0], [p.volume])
-    elif window is not None:
-        # the buffer seen from element 0, its data corner sliced out: no pad either (a pad is a
-        # dispatch that copies the whole buffer; the view of rows 28..56 of a 1x256x56x56 nchw source
-        # took 183 us that way, against 139 us for the whole reorder)
-        shape, corner = window
-        v = plan.slice(v, [0], [math.prod(shape)])
+    v, shape, corner = buf, p.shape, (0,) * len(p.shape)
+    read = p.read_plan(desc.offset0, buf.shape[0])
+    if read is not None:
+        # a slice of the buffer, no pad (a pad is a dispatch that copies the whole buffer; the view of
+        # rows 28..56 of a 1x256x56x56 nchw source took 183 us that way, against 139 us for the whole
+        # reorder)
+        start, shape, corner = read
+        v = plan.slice(v, [start], [math.prod(shape)])
     else:
         if desc.offset0 or desc.span != buf.shape[0]:
             v = plan.slice(v, [desc.offset0], [desc.span])
         v = plan.pad(v, [p.volume - desc.span])
     v = plan.expand(v, _groups_1d(len(shape)), shape)
     if shape != p.data_shape:
-        v = plan.slice(v, corner, p.data_shape, result_shape=desc.physical_shape)
+        v = plan.slice(v, list(corner), p.data_shape, result_shape=desc.physical_shape)
     return v
 
 

@@ -63,6 +63,18 @@ class Pitch:
     def volume(self) -> int:
         return math.prod(self.shape)
 
+    def read_plan(self, offset: int, buffer_nelems: int) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
+        """How a kernel reads this view at `offset` out of a buffer of `buffer_nelems` elements with no
+        pad: (the element its slice starts at, the dense shape that slice expands to, the index of the
+        data corner in it), or None when only padding the buffer up to a whole pitch reads it. The
+        view's own pitch where it fits in the buffer after `offset`, else `window`'s reading from
+        element 0. The emitter (`emit.relayout.buffer_to_packed`) and the reorder's host-threads
+        views (`problem.reorder`, which refuses a view that needs the pad) both decide by it."""
+        if offset + self.volume <= buffer_nelems:
+            return offset, self.shape, (0,) * len(self.shape)
+        window = self.window(offset, buffer_nelems)
+        return None if window is None else (0,) + window
+
     def window(self, offset: int, buffer_nelems: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
         """This view read from element 0 of a buffer of `buffer_nelems` rather than from `offset` (its
         `offset0`): the dense shape to expand the buffer's head into (`shape`, the outermost dim grown to

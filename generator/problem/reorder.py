@@ -192,12 +192,12 @@ class ReorderPart(NamedTuple):
 
 def _src_view(whole: MemoryDesc, dims, first) -> MemoryDesc | str:
     """A part's source read straight from the `whole` source buffer: the view of its slab, or why the
-    kernel could not read it so without padding the whole buffer (`Pitch.window`)."""
+    kernel could not read it so without padding the whole buffer (`Pitch.read_plan`)."""
     view = whole.submemory(dims, first)
     p = view.pitch()
     if p is None:
         return "the slab's strides interleave in the source"
-    if view.offset0 + p.volume > whole.buffer_nelems and p.window(view.offset0, whole.buffer_nelems) is None:
+    if p.read_plan(view.offset0, whole.buffer_nelems) is None:
         return "the slab's view of the source does not nest in its buffer"
     return view
 
