@@ -404,7 +404,7 @@ def test_strided_1x1_in_plain_layouts_matches_the_reference(line, seed, kgen_cac
 
 
 # Depthwise convs in named ops: blocked layouts (N, C/b, sp.., b) block by block on llvm-cpu
-# (TargetCaps.depthwise_per_block: the one generic over every block ran 10-30x slower), tails, strides,
+# (TargetCaps.depthwise_named_ops: the one generic over every block ran 10-30x slower), tails, strides,
 # dilation, 1D/3D, every data type; a u8 source widened first (the named ops sign-extend), blocked or
 # plain. (line, named depthwise ops in the conv function)
 DEPTHWISE_NAMED_CASES = [
@@ -447,10 +447,37 @@ def test_depthwise_in_named_ops_matches_the_reference(line, named, seed, kgen_ca
     # elsewhere (GENERIC, Vulkan) blocked depthwise keeps the one generic over the packed tensors
     if "Goihw16g" in line:
         assert "linalg.depthwise_conv_" not in _conv_function(_render(line))
-    # CHWN4 (the batch inside) is no channels-last slab: the generic stays
-    chwn4 = render_conv(problem_of("--dt=s8:s8:s32 --stag=CHWN4 --dtag=CHWN4 g12mb2ic12ih6oc12kh3ph1"),
-                        get_backend("llvm-cpu"), header=False)
-    assert "linalg.depthwise_conv_" not in _conv_function(chwn4)
+
+
+# Blocked depthwise layouts whose blocks are no channels-last slab keep the one generic: CHWN4 (the
+# batch inside), a source with its spatial axes permuted (aBdc16b: a block is (N, W, H, 16); fed to the
+# named op it came out wrong, or failed to compile on a non-square image)
+@pytest.mark.parametrize("line", [
+    "--dt=s8:s8:s32 --stag=CHWN4 --dtag=CHWN4 g12mb2ic12ih6oc12kh3ph1",
+    "--dt=f32 --stag=aBdc16b --dtag=aBcd16b g16ic16ih6oc16kh3ph1",
+    "--dt=f32 --stag=aBdc16b --dtag=aBcd16b g32ic32ih6iw9oc32kh3kw1ph1pw0",
+    "--dt=f32 --stag=aBdec8b --dtag=aBcde8b g8ic8id4ih5iw6oc8kd3kh3kw3pd1ph1pw1",
+])
+def test_depthwise_blocks_that_are_no_channels_last_slab_keep_the_generic(line, seed, kgen_cache_dir):
+    conv = _conv_function(render_conv(problem_of(line), get_backend("llvm-cpu"), header=False))
+    assert "linalg.depthwise_conv_" not in conv
+    check_line(line, "llvm-cpu", seed, kgen_cache_dir)
+
+
+# Under the im2col flag set IREE's rewrite of the named depthwise op fails to compile with two images or
+# more, so there depthwise convs keep the generic (Backend.flag_set_caps): they compile and are right
+@pytest.mark.parametrize("line", [
+    "--dt=f32 g16mb2ic16ih9oc16kh3ph1",
+    "--dt=f32 --stag=nChw16c --dtag=nChw16c g40mb2ic40ih9oc40kh3ph1",
+    "--dt=u8:s8:s32 --stag=nhwc --dtag=nhwc g16mb2ic16ih9oc16kh3ph1",
+])
+def test_depthwise_under_the_im2col_flag_set_keeps_the_generic(line, kgen_cache_dir):
+    p = problem_of("--alg=direct " + line)
+    conv = _conv_function(render_conv(p, get_backend("llvm-cpu").for_flags("im2col"), header=False))
+    assert "linalg.depthwise_conv_2d_nhwc_hwc" not in conv and "tensor.concat" not in conv
+    from generator.verify import SEED as VERIFY_SEED
+    print(f"[llvm-cpu, flags im2col] {line} (data seed {VERIFY_SEED})")
+    assert check_conv(ConvKernel(p, "llvm-cpu", cache_dir=kgen_cache_dir, flags="im2col"), p) is None
 
 
 def test_golden_im2col_and_1x1():

@@ -8,7 +8,7 @@ conv (NCHW and channels_last) are timed side by side in one process (`timing.med
 
 "IREE default" is what IREE gives for the problem on its own: the linalg named conv in NCHW, no extra
 flags; that is kgen's direct / nchw / default candidate, except for depthwise convs on a backend
-that computes them in channel blocks (`TargetCaps.depthwise_per_block`: that candidate is kgen's own
+that computes them in channel blocks (`TargetCaps.depthwise_named_ops`: that candidate is kgen's own
 then, and the column is empty). The ceiling is measured in the same run: a
 large f32 matmul (PyTorch's, else NumPy's) for compute and a NumPy copy for memory bandwidth.
 """

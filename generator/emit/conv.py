@@ -109,10 +109,10 @@ def named_conv(p: ConvProblem, target: TargetCaps = GENERIC) -> NamedConv | None
         kind = "grouped"
     else:
         return None
-    if _unsigned(p.src.dtype) and kind != "depthwise":
+    if _unsigned(p.src.dtype) and not (kind == "depthwise" and target.depthwise_named_ops):
         # linalg's named convs sign-extend their inputs: a u8 source needs the generic, or widening
         # first (`_named_operand`), which costs less than the generic only where direct is the one
-        # variant (depthwise: u8 g144 56x56 3x3 NHWC 2.1 GFLOP/s in the generic)
+        # variant, depthwise (TargetCaps.depthwise_named_ops)
         return None
     if (form, kind) in target.named_conv_broken:     # IREE computes it wrongly there: a generic
         return None
@@ -313,7 +313,9 @@ class PackedConv:
     """direct's compute over the packed tensors themselves, for blocked layouts (oneDNN's nChw16c /
     OIhw16i16o, MegEngine's NCHW4 / NCHW32 / CHWN4): one linalg.generic whose maps read the source
     buffer's packed tensor and write the destination's, so no relayout happens in the kernel (the
-    weights are packed once, in prepare, zero-padded to whole blocks).
+    weights are packed once, in prepare, zero-padded to whole blocks). Depthwise on a target with
+    TargetCaps.depthwise_named_ops: the named op block by block instead of the generic, and plain
+    channels-first layouts packed into blocks and back in the kernel (`plain_depthwise_blocks`).
 
     `bi` / `bo` are the source / destination channel blocks (1 for a plain side). Regular: iteration
     (n, g, ocb, o.., [ob] | icb, k.., [ib]) and weights (G, OC/G/bo, IC/G/bi, K.., [bi], [bo]): the
@@ -337,12 +339,12 @@ def _channel_block(desc) -> int | None:
 def plain_depthwise_blocks(p: ConvProblem, target: TargetCaps) -> tuple[MemoryDesc, MemoryDesc] | None:
     """The blocked layouts (N, C/16, sp.., 16) a depthwise conv in dense plain layouts with channels
     outermost (ncw, nchw, ncdhw) computes in, block by block, on a target that computes blocked
-    depthwise convs that way (TargetCaps.depthwise_per_block): the source is packed in and the
+    depthwise convs that way (TargetCaps.depthwise_named_ops): the source is packed in and the
     destination unpacked out inside the kernel. Else None. IREE 3.13 on llvm-cpu lowers the named
     depthwise_conv_2d_nchw_chw ~9x slower (g144 56x56 3x3 f32, one thread: 3.98 ms against 0.46 ms
     for the pack, the blocks and the unpack)."""
     d = p.desc
-    if not (target.depthwise_per_block and d.g > 1 and d.ic == d.g and d.oc == d.g):
+    if not (target.depthwise_named_ops and d.g > 1 and d.ic == d.g and d.oc == d.g):
         return None
     if any(t.is_blocked or not t.is_dense or tuple(t.order) != tuple(range(d.ndims)) for t in (p.src, p.dst)):
         return None
@@ -352,7 +354,7 @@ def plain_depthwise_blocks(p: ConvProblem, target: TargetCaps) -> tuple[MemoryDe
 
 def packed_conv(p: ConvProblem) -> PackedConv | None:
     """How direct computes a blocked-layout problem in its packed form, or None (plain layouts use the
-    named ops; multi-level blocks such as OIhw4i16o4i on data, views with offsets or gaps, and groups
+    named ops, or `plain_depthwise_blocks`; multi-level blocks such as OIhw4i16o4i on data, views with offsets or gaps, and groups
     whose channels cut through a block keep the generic over the logical tensor)."""
     if not (p.src.is_blocked or p.dst.is_blocked) or not p.dst.is_dense or p.src.pitch() is None:
         return None
@@ -1101,7 +1103,8 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
                  blocked: tuple[MemoryDesc, MemoryDesc] | None = None) -> tuple[Plan, list[Value], Value]:
     """The conv function of a PackedConv: source buffer -> its packed tensor (a reshape) -> spatial
     crop / zero pad on the packed axes -> one generic writing the destination's packed tensor, with
-    the channel axis split into (G, OC/G/bo) -> epilogue -> destination buffer (a reshape).
+    the channel axis split into (G, OC/G/bo), or depthwise the named op block by block
+    (`_depthwise_blocks`) -> epilogue -> destination buffer (a reshape).
 
     `blocked`: the source's and destination's layouts the conv computes in where they are not the
     buffers' own (`plain_depthwise_blocks`): the source is packed into its layout first, and the
@@ -1173,7 +1176,7 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
     size_of = {"n": d.mb, **{f"o{i}": s_.o for i, s_ in enumerate(sp)}, "ob": pc.bo, "gi": pc.bo}
     size_of.update(zip(c_out, c_sizes_out))
     out_shape = tuple(size_of[a] for a in out_idx)
-    if _depthwise_per_block(pc, cp, target, src_idx, out_idx, par):
+    if _depthwise_per_block(pc, target, src_idx, out_idx, ["n", "gb"] + taps + ["gi"], par):
         acc = _depthwise_blocks(plan, _named_operand(plan, x, cp.src.dtype), w, p, out_shape)
     else:
         acc = plan.add("conv_packed", x, out_shape, p.acc.mlir, wei=w, dims=par + red, npar=len(par),
@@ -1242,11 +1245,12 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
     return plan, args, _as_dst_type(plan, to_buffer(y), p)
 
 
-def _depthwise_per_block(pc: PackedConv, cp: ConvProblem, target: TargetCaps, src_idx: list[str],
-                         out_idx: list[str], par: list[str]) -> bool:
-    """True when a packed depthwise conv is computed block by block (TargetCaps.depthwise_per_block):
-    both packed tensors are (N, C/b, spatial.., b), so each block is a channels-last slab."""
-    return (pc.depthwise and target.depthwise_per_block and out_idx == par and src_idx[:2] == ["n", "gb"])
+def _depthwise_per_block(pc: PackedConv, target: TargetCaps, src_idx: list[str], out_idx: list[str],
+                         src_blocks: list[str], out_blocks: list[str]) -> bool:
+    """True when a packed depthwise conv is computed block by block (TargetCaps.depthwise_named_ops):
+    both packed tensors are (N, C/b, spatial.. in order, b), `src_blocks` / `out_blocks`, so each
+    block is a channels-last slab (not aBdc16b, whose slab is (N, W, H, b); not CHWN4)."""
+    return pc.depthwise and target.depthwise_named_ops and src_idx == src_blocks and out_idx == out_blocks
 
 
 def _depthwise_blocks(plan: Plan, x: Value, w: Value, p: ConvProblem, out_shape: tuple[int, ...]) -> Value:

@@ -66,12 +66,16 @@ class TargetCaps:
     # tdpbf16ps as vpdpbusd / vdpbf16ps per tile row): everything around the instructions (addresses,
     # strides, packing, tails, the tile configuration) is then checked on a CPU without AMX. Tests only.
     emulate_amx: bool = False
-    # a depthwise conv over blocked layouts (nChw16c: (N, C/b, H, W, b)) is computed block by block,
-    # each block the named channels-last depthwise op over its (N, H, W, b) slab, the blocks joined by
-    # a tensor.concat. IREE 3.13 on llvm-cpu lowers the named op on its conv pipeline (tile and
-    # decompose) and the one generic over every block as a generic reduction: g32 112x112 3x3 f32
-    # nChw16c 3.2 ms in the generic's dispatch, 0.22 ms the whole kernel block by block
-    depthwise_per_block: bool = False
+    # depthwise convs go through the named channels-last depthwise op wherever they can: over blocked
+    # layouts (nChw16c: (N, C/b, H, W, b)) block by block, each block's (N, H, W, b) slab in the op and
+    # the blocks joined by a tensor.concat; in channels-first plain layouts (nchw) packed into such
+    # blocks and back inside the kernel; a u8 source zero-extended to i32 first (the named ops
+    # sign-extend). IREE 3.13 on llvm-cpu lowers the named op on its conv pipeline (tile and
+    # decompose), the one generic over every block as a generic reduction and the named NCHW op
+    # slowly: g32 112x112 3x3 f32 nChw16c 3.2 ms in the generic's dispatch against 0.22 ms for the
+    # whole kernel block by block; g144 56x56 nchw 3.98 ms against 0.46; u8 g144 56x56 2.1 GOP/s in
+    # the generic against 19-20 (one thread each)
+    depthwise_named_ops: bool = False
     # the longest reduction one output may run inside one dispatch, or None. Mesa's lavapipe (gallivm)
     # ends a shader invocation after 65535 loop iterations in all (LP_MAX_TGSI_LOOP_ITERATIONS, one
     # counter shared by every loop of the invocation) and keeps the partial result, silently: a conv

@@ -88,7 +88,7 @@ def heuristic(p: ConvProblem, backend: str) -> Choice:
     `kgen tune` to choose). With groups of fewer than 16 output channels its vectors are partly
     padding, and it still won: 28x28 3x3 NHWC on host threads, 8 / 4 / 2 / 1 output channels a group,
     f32 brgemm 87 / 44 / 13 / 9 GFLOP/s against im2col's 26 / 19 / 10 / 3 and direct's 11 / 8 / 3 / 5;
-    u8:s8:u8 258 / 56 / 20 against 36 / 9 / 5 and 5 / 3 / 4 (2-core Zen 4 EPYC). Otherwise `heuristic_variant`,
+    u8:s8:u8 (8 / 4 / 2) 258 / 56 / 20 against 36 / 9 / 5 and 5 / 3 / 4 (2-core Zen 4 EPYC). Otherwise `heuristic_variant`,
     except that a u8 x s8 problem in plain channels-last layouts takes im2col where the CPU's VNNI makes
     its GEMM fast (`heuristic_flags`). The driver: `heuristic_driver`."""
     from ..compile.backends import get_backend
