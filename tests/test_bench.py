@@ -441,6 +441,10 @@ def test_bench_call_reports_every_path(kgen_cache_dir):
     # ungrouped nchw, one image: cut on output channels
     ("--dt=f32 mb1ic64ih56oc64oh56kh3ph1", "2", "host-threads"),
     ("--dt=f32 mb1ic64ih56oc64oh56kh1ph0", "2", "host-threads"),                  # 26 MFLOP f32, ~0.23 ms
+    # depthwise at direct's rate (DEPTHWISE_ONE_THREAD_RATE): 2 MOP of u8 is ~70 us there, not ~5 us
+    ("--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc g576mb1ic576ih14oc576oh14kh3ph1", "2", "host-threads"),
+    ("--dt=f32 --stag=nChw16c --dtag=nChw16c g144mb1ic144ih56oc144oh28kh3sh2ph1", "2", "host-threads"),
+    ("--dt=f32 --stag=nhwc --dtag=nhwc g32mb1ic32ih4oc32oh4kh3ph1", "2", "local-sync"),    # 9 KFLOP
 ])
 def test_heuristic_driver_skips_the_hand_off_on_small_problems(line, threads, want, tmp_path, monkeypatch):
     from generator.select import heuristic_driver

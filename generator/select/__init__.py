@@ -22,6 +22,12 @@ __all__ = ["Choice", "choose", "heuristic", "heuristic_driver", "heuristic_flags
 # of `kgen bench conv` on a Zen 4 EPYC (int8 ~400-450, bf16 ~220, f32 ~110; f16 runs the f32 kernel).
 # Only the order of magnitude matters: they turn a problem's FLOPs into an estimated one-thread time.
 ONE_THREAD_RATE = {"u8": 400e9, "s8": 400e9, "bf16": 200e9, "f16": 110e9, "f32": 110e9}
+# The same for depthwise convs, which run `direct` (no microkernel) in every data type: on one thread
+# of the Zen 4 EPYC 10-49 GFLOP/s in f32 (g960 7x7 to g144 56x56, nhwc and nChw16c), 10-21 GOP/s in
+# u8:s8:u8. At the brgemm rates the rule kept the small depthwise layers on local-sync, where host
+# threads ran every one of them as fast or faster (f32 g144 56x56 -> 28x28 s2 nChw16c 25.1 against
+# 14.9 GFLOP/s, u8 g576 14x14 nhwc 28.5 against 20.7; `kgen bench conv`, README).
+DEPTHWISE_ONE_THREAD_RATE = 30e9
 # What handing a call to the task system's workers costs, against what the other cores save: on a
 # 2-core VM an empty dispatch costs ~70 us on local-task (4 us on local-sync, `kgen bench call`), and
 # the second worker gains less than 2x, so local-sync won every int8 ResNet-50 layer under ~0.5 ms
@@ -123,7 +129,10 @@ def heuristic_driver(p: ConvProblem, backend: str) -> str | None:
             or (b.driver_env and os.environ.get(b.driver_env))):
         return None
     cores = cpu_threads()
-    one_thread_s = p.desc.flops() / ONE_THREAD_RATE.get(p.src.dtype.name, ONE_THREAD_RATE["f32"])
+    d = p.desc
+    rate = (DEPTHWISE_ONE_THREAD_RATE if d.g > 1 and d.ic == d.g and d.oc == d.g
+            else ONE_THREAD_RATE.get(p.src.dtype.name, ONE_THREAD_RATE["f32"]))
+    one_thread_s = d.flops() / rate
     saved_s = one_thread_s * (1 - 1 / cores)
     if cores == 1:
         return "local-sync"
