@@ -1176,7 +1176,7 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
     size_of = {"n": d.mb, **{f"o{i}": s_.o for i, s_ in enumerate(sp)}, "ob": pc.bo, "gi": pc.bo}
     size_of.update(zip(c_out, c_sizes_out))
     out_shape = tuple(size_of[a] for a in out_idx)
-    if _depthwise_per_block(pc, target, src_idx, out_idx, ["n", "gb"] + taps + ["gi"], par):
+    if _depthwise_per_block(pc, target, src_l, dst_l):
         acc = _depthwise_blocks(plan, _named_operand(plan, x, cp.src.dtype), w, p, out_shape)
     else:
         acc = plan.add("conv_packed", x, out_shape, p.acc.mlir, wei=w, dims=par + red, npar=len(par),
@@ -1245,12 +1245,13 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
     return plan, args, _as_dst_type(plan, to_buffer(y), p)
 
 
-def _depthwise_per_block(pc: PackedConv, target: TargetCaps, src_idx: list[str], out_idx: list[str],
-                         src_blocks: list[str], out_blocks: list[str]) -> bool:
+def _depthwise_per_block(pc: PackedConv, target: TargetCaps, src_l: MemoryDesc, dst_l: MemoryDesc) -> bool:
     """True when a packed depthwise conv is computed block by block (TargetCaps.depthwise_named_ops):
-    both packed tensors are (N, C/b, spatial.. in order, b), `src_blocks` / `out_blocks`, so each
-    block is a channels-last slab (not aBdc16b, whose slab is (N, W, H, b); not CHWN4)."""
-    return pc.depthwise and target.depthwise_named_ops and src_idx == src_blocks and out_idx == out_blocks
+    both layouts it computes in keep their dims in logical order, so both packed tensors are
+    (N, C/b, spatial.., b) and each block is a channels-last slab (not aBdc16b, whose block is
+    (N, W, H, b); not CHWN4)."""
+    return pc.depthwise and target.depthwise_named_ops and all(
+        tuple(t.order) == tuple(range(t.ndims)) for t in (src_l, dst_l))
 
 
 def _depthwise_blocks(plan: Plan, x: Value, w: Value, p: ConvProblem, out_shape: tuple[int, ...]) -> Value:
