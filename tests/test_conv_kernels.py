@@ -464,17 +464,55 @@ def test_depthwise_blocks_that_are_no_channels_last_slab_keep_the_generic(line, 
     check_line(line, "llvm-cpu", seed, kgen_cache_dir)
 
 
+# Ungrouped 2D convs over a source blocked on 8 channels or more: one conv_2d_nhwc_hwcf per input block
+# adding to the last one's sums, then one transpose into any destination layout (TargetCaps.
+# blocked_conv_named_ops: the one generic ran 10-20x slower). Tails on both sides, stride, dilation, mb2,
+# one block, every data type, int8 attributes and post-ops. (line, named convs in the conv function)
+BLOCKED_CONV_NAMED_CASES = [
+    ("--dt=f32 --stag=nChw16c --dtag=nChw16c --wtag=OIhw16i16o mb2ic40ih9oc19kh3sh2dh1ph1", 3),
+    ("--dt=bf16 --stag=nChw16c --dtag=nchw ic32ih6oc20kh3ph1", 2),
+    ("--dt=f16 --stag=nChw8c --dtag=nhwc ic20ih7iw9oc33kh3kw2ph1pw0", 3),
+    ("--dt=s8:s8:s32 --stag=NCHW32 --dtag=NCHW32 ic40ih6oc33kh3ph1", 2),
+    ("--dt=f32 --stag=nChw16c --dtag=nChw16c ic16ih9oc16kh1ph0", 1),
+    ("--dt=s8:s8:u8 --stag=nChw16c --dtag=nChw16c --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+     "--attr-zero-points=src:common:2+dst:common:3 --attr-post-ops=sum+relu mb2ic32ih6oc20kh3ph1", 2),
+    # not for it: blocks of 4 channels, a u8 source (the named ops sign-extend), groups, 1D, 3D
+    ("--dt=s8:s8:s32 --stag=NCHW4 --dtag=NCHW4 ic12ih6oc12kh3ph1", 0),
+    ("--dt=u8:s8:s32 --stag=nChw16c --dtag=nChw16c ic32ih6oc20kh3ph1", 0),
+    ("--dt=f32 --stag=nChw16c --dtag=nChw16c g2ic32ih6oc32kh3ph1", 0),
+    ("--dt=f32 --stag=nCw16c --dtag=nCw16c ic20iw9oc20kw3pw1", 0),
+    ("--dt=f32 --stag=nCdhw16c --dtag=nCdhw16c ic20id4ih5iw4oc20kd3kh3kw2pd1ph1pw0", 0),
+]
+
+
+@pytest.mark.parametrize("line, named", BLOCKED_CONV_NAMED_CASES)
+def test_blocked_convs_in_named_ops_match_the_reference(line, named, seed, kgen_cache_dir):
+    p = problem_of("--alg=direct " + line)
+    conv = _conv_function(render_conv(p, get_backend("llvm-cpu"), header=False))
+    assert conv.count("linalg.conv_") == named
+    assert (not _generic_maps(conv) or "zero-points" in line) == bool(named)   # no reduction generic
+    if "--attr" in line:
+        from generator.verify import SEED as VERIFY_SEED
+        print(f"[llvm-cpu] {line} (data seed {VERIFY_SEED})")
+        assert check_conv(ConvKernel(p, "llvm-cpu", cache_dir=kgen_cache_dir), p) is None
+    else:
+        check_line(line, "llvm-cpu", seed, kgen_cache_dir)
+
+
 # Under the im2col flag set IREE's rewrite of the named depthwise op fails to compile with two images or
-# more, so there depthwise convs keep the generic (Backend.flag_set_caps): they compile and are right
+# more, and of a chain of named convs whose inputs widen, so there blocked and depthwise convs keep the
+# generic (Backend.flag_set_caps): they compile and are right
 @pytest.mark.parametrize("line", [
     "--dt=f32 g16mb2ic16ih9oc16kh3ph1",
     "--dt=f32 --stag=nChw16c --dtag=nChw16c g40mb2ic40ih9oc40kh3ph1",
     "--dt=u8:s8:s32 --stag=nhwc --dtag=nhwc g16mb2ic16ih9oc16kh3ph1",
+    "--dt=bf16 --stag=nChw16c --dtag=nchw mb2ic32ih6oc20kh3ph1",
 ])
-def test_depthwise_under_the_im2col_flag_set_keeps_the_generic(line, kgen_cache_dir):
+def test_depthwise_and_blocked_under_the_im2col_flag_set_keep_the_generic(line, kgen_cache_dir):
     p = problem_of("--alg=direct " + line)
     conv = _conv_function(render_conv(p, get_backend("llvm-cpu").for_flags("im2col"), header=False))
     assert "linalg.depthwise_conv_2d_nhwc_hwc" not in conv and "tensor.concat" not in conv
+    assert "linalg.conv_2d_nhwc_hwcf" not in conv
     from generator.verify import SEED as VERIFY_SEED
     print(f"[llvm-cpu, flags im2col] {line} (data seed {VERIFY_SEED})")
     assert check_conv(ConvKernel(p, "llvm-cpu", cache_dir=kgen_cache_dir, flags="im2col"), p) is None

@@ -281,6 +281,8 @@ BACKENDS: dict[str, Backend] = {
             mmt4d_tile=host_mmt4d_tile(),
             # TargetCaps.depthwise_named_ops: measured 6-30x faster on the Zen 4 EPYC (README)
             depthwise_named_ops=True,
+            # TargetCaps.blocked_conv_named_ops (README)
+            blocked_conv_named_ops=True,
             # the host's own features: the module is compiled for it (target-cpu=host), the brgemm
             # variant's microkernels too
             cpu_features=frozenset(host_matrix_features()),
@@ -305,9 +307,12 @@ BACKENDS: dict[str, Backend] = {
             ),
             # im2col: IREE's im2col rewrite of the named NHWC depthwise op fails to compile with two
             # images or more ("'linalg.batch_matvec' op inferred input/output operand #1 ... 32, but
-            # found 16", g16mb2ic16ih9oc16kh3ph1, nhwc as well): under it depthwise convs keep the generic
+            # found 16", g16mb2ic16ih9oc16kh3ph1, nhwc as well), and of a chain of conv_2d_nhwc_hwcf
+            # whose inputs widen (bf16 or s8 into an f32 / i32 accumulator: "'arith.addf' op requires
+            # the same type for all operands and results", nChw16c mb2ic32ih6oc20kh3ph1): under it
+            # blocked and depthwise convs keep the generic
             flag_set_caps=(("dt+uk+inner", (("acc_apart", True), ("grouped_gemm_fails", True))),
-                           ("im2col", (("depthwise_named_ops", False),))),
+                           ("im2col", (("depthwise_named_ops", False), ("blocked_conv_named_ops", False)))),
             doc="Host CPU through LLVM, tuned for this machine (target-cpu=host); the vmfb is not "
             "portable to CPUs with fewer ISA extensions.",
         ),

@@ -321,10 +321,17 @@ class PackedConv:
     (n, g, ocb, o.., [ob] | icb, k.., [ib]) and weights (G, OC/G/bo, IC/G/bi, K.., [bi], [bo]): the
     padded channels carry zero weights, so the padded output channels come out 0 (bias padded with 0
     too; ReLU keeps 0). Depthwise (one channel per group, the same block on both sides): iteration
-    (n, gb, o.., gi | k..) and weights (G/b, K.., b)."""
+    (n, gb, o.., gi | k..) and weights (G/b, K.., b).
+
+    `named` (`named_blocks`): computed with linalg's named channels-last ops on the blocks instead
+    of the generic. Depthwise: one op per channel block. Regular (2D, ungrouped): one
+    conv_2d_nhwc_hwcf per input-channel block, (N, H, W, bi) x (KH, KW, bi, OCp), each adding to the
+    last one's (N, OH, OW, OCp) partial sums, then one transpose into the destination's packed tensor;
+    weights (IC/bi, KH, KW, bi, OCp), OCp = OC padded to whole destination blocks."""
     bi: int
     bo: int
     depthwise: bool
+    named: bool = False
 
 
 def _channel_block(desc) -> int | None:
@@ -383,6 +390,10 @@ def _packed_weights(plan: Plan, w: Value, p: ConvProblem, pc: PackedConv) -> Val
     icg, ocg = d.ic // d.g, d.oc // d.g
     w = plan.pad(w, [0, -ocg % pc.bo, -icg % pc.bi] + [0] * nsp)
     ocb, icb = -(-ocg // pc.bo), -(-icg // pc.bi)
+    if pc.named:                        # (IC/bi, K.., bi, OCp): each input block's HWCF weights
+        w = plan.expand(w, [[0], [1], [2, 3]] + [[4 + k] for k in ks], (1, ocb * pc.bo, icb, pc.bi) + w.shape[3:])
+        w = plan.transpose(w, [0, 2] + [4 + k for k in ks] + [3, 1])
+        return plan.collapse(w, [[0, 1]] + [[2 + k] for k in range(nsp + 2)])
     w = plan.expand(w, [[0], [1, 2], [3, 4]] + [[5 + k] for k in ks], (d.g, ocb, pc.bo, icb, pc.bi) + w.shape[3:])
     w = plan.transpose(w, [0, 1, 3] + [5 + k for k in ks] + [4, 2])                   # G OCb ICb K.. bi bo
     return _drop_unit_axes(plan, w, [a for a, b in ((3 + nsp, pc.bi), (4 + nsp, pc.bo)) if b == 1])
@@ -1176,8 +1187,10 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
     size_of = {"n": d.mb, **{f"o{i}": s_.o for i, s_ in enumerate(sp)}, "ob": pc.bo, "gi": pc.bo}
     size_of.update(zip(c_out, c_sizes_out))
     out_shape = tuple(size_of[a] for a in out_idx)
-    if _depthwise_per_block(pc, target, src_l, dst_l):
+    if pc.named and pc.depthwise:
         acc = _depthwise_blocks(plan, _named_operand(plan, x, cp.src.dtype), w, p, out_shape)
+    elif pc.named:
+        acc = _conv_blocks(plan, x, w, cp, out_idx, out_shape)
     else:
         acc = plan.add("conv_packed", x, out_shape, p.acc.mlir, wei=w, dims=par + red, npar=len(par),
                        src_idx=src_idx, wei_idx=wei_idx, out_idx=out_idx, src_dt=cp.src.dtype,
@@ -1245,13 +1258,53 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
     return plan, args, _as_dst_type(plan, to_buffer(y), p)
 
 
-def _depthwise_per_block(pc: PackedConv, target: TargetCaps, src_l: MemoryDesc, dst_l: MemoryDesc) -> bool:
-    """True when a packed depthwise conv is computed block by block (TargetCaps.depthwise_named_ops):
-    both layouts it computes in keep their dims in logical order, so both packed tensors are
-    (N, C/b, spatial.., b) and each block is a channels-last slab (not aBdc16b, whose block is
-    (N, W, H, b); not CHWN4)."""
-    return pc.depthwise and target.depthwise_named_ops and all(
-        tuple(t.order) == tuple(range(t.ndims)) for t in (src_l, dst_l))
+def named_blocks(pc: PackedConv, p: ConvProblem, target: TargetCaps, src_l: MemoryDesc, dst_l: MemoryDesc) -> bool:
+    """Whether a packed conv computes with named ops on its blocks (PackedConv.named), given the
+    layouts it computes in. Depthwise (TargetCaps.depthwise_named_ops): both layouts keep their dims
+    in logical order, so both packed tensors are (N, C/b, spatial.., b) and each block is a
+    channels-last slab (not aBdc16b, whose block is (N, W, H, b); not CHWN4). Regular
+    (TargetCaps.blocked_conv_named_ops): 2D and ungrouped, the source in such a layout with blocks of
+    8 channels or more (each block one conv's channels), and no unsigned source (the named ops
+    sign-extend); the destination may be in any layout (a transpose writes it)."""
+    def in_order(t: MemoryDesc) -> bool:
+        return tuple(t.order) == tuple(range(t.ndims))
+
+    if pc.depthwise:
+        return target.depthwise_named_ops and in_order(src_l) and in_order(dst_l)
+    return (target.blocked_conv_named_ops and p.desc.g == 1 and p.desc.ndims == 4 and pc.bi >= 8
+            and in_order(src_l) and not _unsigned(p.src.dtype))
+
+
+def _take(plan: Plan, v: Value, axis: int, j: int) -> Value:
+    """Index `j` of `axis` of `v`, that axis dropped: a rank-reducing slice, or where the axis has one
+    index, a reshape (an identity slice is no step, so it could not drop the axis)."""
+    if v.shape[axis] == 1:
+        merged = [axis - 1, axis] if axis else [0, 1]
+        return plan.collapse(v, [[i] for i in range(merged[0])] + [merged] +
+                             [[i] for i in range(merged[1] + 1, len(v.shape))])
+    offsets, sizes = [0] * len(v.shape), list(v.shape)
+    offsets[axis], sizes[axis] = j, 1
+    return plan.slice(v, offsets, sizes, result_shape=v.shape[:axis] + v.shape[axis + 1:])
+
+
+def _conv_blocks(plan: Plan, x: Value, w: Value, p: ConvProblem, out_idx: list[str], out_shape) -> Value:
+    """The packed regular conv (PackedConv.named): block j of the padded source x (N, 1, IC/bi, H, W,
+    bi) and of the weights w (IC/bi, KH, KW, bi, OCp) into conv_2d_nhwc_hwcf, each adding to the
+    last one's (N, OH, OW, OCp), then reshaped and transposed into the `out_idx` order."""
+    sp = p.desc.spatial()
+    nsp = len(sp)
+    n, icb, ocp = x.shape[0], x.shape[2], w.shape[-1]
+    shape = (n,) + tuple(s.o for s in sp) + (ocp,)
+    acc = None
+    x = _take(plan, x, 1, 0)                               # the group axis (one group)
+    for j in range(icb):
+        acc = plan.add("named_conv", _take(plan, x, 1, j), shape, p.acc.mlir, op=f"conv_{nsp}d_n{_SPATIAL[nsp]}c_{_SPATIAL[nsp]}cf",
+                       wei=_take(plan, w, 0, j), strides=[s.s for s in sp], dilations=[s.d + 1 for s in sp], acc_dt=p.acc, acc=acc)
+    bo = out_shape[-1] if out_idx[-1] == "ob" else 1
+    names = ["n"] + [f"o{i}" for i in range(nsp)] + ["g", "ocb"] + ["ob"] * (bo > 1)
+    y = plan.expand(acc, [[i] for i in range(1 + nsp)] + [list(range(1 + nsp, len(names)))],
+                    shape[:-1] + (1, ocp // bo) + ((bo,) if bo > 1 else ()))
+    return plan.transpose(y, [names.index(a) for a in out_idx])
 
 
 def _depthwise_blocks(plan: Plan, x: Value, w: Value, p: ConvProblem, out_shape: tuple[int, ...]) -> Value:
@@ -1262,19 +1315,10 @@ def _depthwise_blocks(plan: Plan, x: Value, w: Value, p: ConvProblem, out_shape:
     nsp = len(sp)
     op = f"depthwise_conv_{nsp}d_n{_SPATIAL[nsp]}c_{_SPATIAL[nsp]}c"
     blocks = out_shape[1]
-
-    def block(v: Value, axis: int, j: int) -> Value:
-        if blocks == 1:     # the whole tensor: its unit block axis (0 or 1) reshaped away
-            return plan.collapse(v, [[0, 1]] + [[i] for i in range(2, len(v.shape))])
-        shape = v.shape[:axis] + v.shape[axis + 1:]
-        offsets, sizes = [0] * len(v.shape), list(v.shape)
-        offsets[axis], sizes[axis] = j, 1
-        return plan.slice(v, offsets, sizes, result_shape=shape)
-
     parts = []
     for j in range(blocks):
-        y = plan.add("named_conv", block(x, 1, j), out_shape[:1] + out_shape[2:], p.acc.mlir, op=op,
-                     wei=block(w, 0, j), strides=[s.s for s in sp], dilations=[s.d + 1 for s in sp], acc_dt=p.acc)
+        y = plan.add("named_conv", _take(plan, x, 1, j), out_shape[:1] + out_shape[2:], p.acc.mlir, op=op,
+                     wei=_take(plan, w, 0, j), strides=[s.s for s in sp], dilations=[s.d + 1 for s in sp], acc_dt=p.acc)
         parts.append(plan.expand(y, [[0, 1]] + [[i + 1] for i in range(1, len(y.shape))], out_shape[:1] + (1,) +
                                  out_shape[2:]))
     return parts[0] if blocks == 1 else plan.concat(parts, 1)
@@ -1419,6 +1463,8 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     blocked = plain_depthwise_blocks(p, target) if v.name == "direct" and rsplit is None else None
     if blocked is not None:
         pc = PackedConv(blocked[0].block_of(1), blocked[1].block_of(1), True)
+    if pc is not None:
+        pc = dataclasses.replace(pc, named=named_blocks(pc, cp, target, *(blocked or (p.src, p.dst))))
     wc = _widen_operand(prep, wl, p.wei.dtype, cp.wei.dtype, False)
     if pc is not None:
         prepared = _packed_weights(prep, wc, p, pc)

@@ -158,6 +158,7 @@ class NamedConv(WithWeights):
     strides: list[int]
     dilations: list[int]
     acc_dt: DataType
+    acc: Value | None = None        # the partial sums it adds to (a chain of convs); None: from zero
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -3,7 +3,7 @@
 //   Generator: kgen 0.1.0
 !src_dst_buf = tensor<25088xf32>
 !wei_buf = tensor<9216xf32>
-!wei_prepared = tensor<1x2x2x3x3x16x16xf32>
+!wei_prepared = tensor<2x3x3x16x32xf32>
 !bias = tensor<17xf32>
 
 func.func @conv_direct__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_ABcd16b16a__f32_aBcd16b__bias__relu_prepare(%wei: !wei_buf) -> !wei_prepared {
@@ -20,12 +20,14 @@ func.func @conv_direct__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_ABcd16b16a__
       tensor.yield %w4_z : f32
     } : tensor<1x17x17x3x3xf32> to tensor<1x32x32x3x3xf32>
 
-    %w5 = tensor.expand_shape %w4 [[0], [1, 2], [3, 4], [5], [6]] output_shape [1, 2, 16, 2, 16, 3, 3] : tensor<1x32x32x3x3xf32> into tensor<1x2x16x2x16x3x3xf32>
+    %w5 = tensor.expand_shape %w4 [[0], [1], [2, 3], [4], [5]] output_shape [1, 32, 2, 16, 3, 3] : tensor<1x32x32x3x3xf32> into tensor<1x32x2x16x3x3xf32>
 
-    %w6_e = tensor.empty() : !wei_prepared
-    %w6 = linalg.transpose ins(%w5 : tensor<1x2x16x2x16x3x3xf32>) outs(%w6_e : !wei_prepared) permutation = [0, 1, 3, 5, 6, 4, 2]
+    %w6_e = tensor.empty() : tensor<1x2x3x3x16x32xf32>
+    %w6 = linalg.transpose ins(%w5 : tensor<1x32x2x16x3x3xf32>) outs(%w6_e : tensor<1x2x3x3x16x32xf32>) permutation = [0, 2, 4, 5, 3, 1]
 
-    return %w6 : !wei_prepared
+    %w7 = tensor.collapse_shape %w6 [[0, 1], [2], [3], [4], [5]] : tensor<1x2x3x3x16x32xf32> into !wei_prepared
+
+    return %w7 : !wei_prepared
 }
 
 func.func @conv_direct__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_ABcd16b16a__f32_aBcd16b__bias__relu(%src: !src_dst_buf, %w: !wei_prepared, %bias: !bias) -> !src_dst_buf {
@@ -39,34 +41,46 @@ func.func @conv_direct__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_ABcd16b16a__
 
     %v3 = tensor.expand_shape %v2 [[0], [1, 2], [3], [4], [5]] output_shape [1, 1, 2, 30, 30, 16] : tensor<1x2x30x30x16xf32> into tensor<1x1x2x30x30x16xf32>
 
-    %v4_z = arith.constant 0.0 : f32
-    %v4_e = tensor.empty() : tensor<1x1x2x28x28x16xf32>
-    %v4_acc = linalg.fill ins(%v4_z : f32) outs(%v4_e : tensor<1x1x2x28x28x16xf32>) -> tensor<1x1x2x28x28x16xf32>
-    %v4 = linalg.generic {indexing_maps = [affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (n, g, icb, o0 * 1 + k0 * 1, o1 * 1 + k1 * 1, ib)>, affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (g, ocb, icb, k0, k1, ib, ob)>, affine_map<(n, g, ocb, o0, o1, ob, icb, k0, k1, ib) -> (n, g, ocb, o0, o1, ob)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
-        ins(%v3, %w : tensor<1x1x2x30x30x16xf32>, !wei_prepared) outs(%v4_acc : tensor<1x1x2x28x28x16xf32>) {
-    ^bb0(%v4_x: f32, %v4_w: f32, %v4_a: f32):
-      %v4_m = arith.mulf %v4_x, %v4_w : f32
-      %v4_s = arith.addf %v4_a, %v4_m : f32
-      linalg.yield %v4_s : f32
-    } -> tensor<1x1x2x28x28x16xf32>
-    %v5_z = arith.constant 0.0 : f32
-    %v5 = tensor.pad %bias low[0] high[15] {
-    ^bb0(%v5_i0: index):
-      tensor.yield %v5_z : f32
+    %v4 = tensor.collapse_shape %v3 [[0, 1], [2], [3], [4], [5]] : tensor<1x1x2x30x30x16xf32> into tensor<1x2x30x30x16xf32>
+
+    %v5 = tensor.extract_slice %v4[0, 0, 0, 0, 0] [1, 1, 30, 30, 16] [1, 1, 1, 1, 1] : tensor<1x2x30x30x16xf32> to tensor<1x30x30x16xf32>
+
+    %v6 = tensor.extract_slice %w[0, 0, 0, 0, 0] [1, 3, 3, 16, 32] [1, 1, 1, 1, 1] : !wei_prepared to tensor<3x3x16x32xf32>
+
+    %v7_z = arith.constant 0.0 : f32
+    %v7_e = tensor.empty() : tensor<1x28x28x32xf32>
+    %v7_acc = linalg.fill ins(%v7_z : f32) outs(%v7_e : tensor<1x28x28x32xf32>) -> tensor<1x28x28x32xf32>
+    %v7 = linalg.conv_2d_nhwc_hwcf {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[1, 1]> : tensor<2xi64>}
+        ins(%v5, %v6 : tensor<1x30x30x16xf32>, tensor<3x3x16x32xf32>) outs(%v7_acc : tensor<1x28x28x32xf32>) -> tensor<1x28x28x32xf32>
+    %v8 = tensor.extract_slice %v4[0, 1, 0, 0, 0] [1, 1, 30, 30, 16] [1, 1, 1, 1, 1] : tensor<1x2x30x30x16xf32> to tensor<1x30x30x16xf32>
+
+    %v9 = tensor.extract_slice %w[1, 0, 0, 0, 0] [1, 3, 3, 16, 32] [1, 1, 1, 1, 1] : !wei_prepared to tensor<3x3x16x32xf32>
+
+    %v10 = linalg.conv_2d_nhwc_hwcf {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[1, 1]> : tensor<2xi64>}
+        ins(%v8, %v9 : tensor<1x30x30x16xf32>, tensor<3x3x16x32xf32>) outs(%v7 : tensor<1x28x28x32xf32>) -> tensor<1x28x28x32xf32>
+    %v11 = tensor.expand_shape %v10 [[0], [1], [2], [3, 4, 5]] output_shape [1, 28, 28, 1, 2, 16] : tensor<1x28x28x32xf32> into tensor<1x28x28x1x2x16xf32>
+
+    %v12_e = tensor.empty() : tensor<1x1x2x28x28x16xf32>
+    %v12 = linalg.transpose ins(%v11 : tensor<1x28x28x1x2x16xf32>) outs(%v12_e : tensor<1x1x2x28x28x16xf32>) permutation = [0, 3, 4, 1, 2, 5]
+
+    %v13_z = arith.constant 0.0 : f32
+    %v13 = tensor.pad %bias low[0] high[15] {
+    ^bb0(%v13_i0: index):
+      tensor.yield %v13_z : f32
     } : !bias to tensor<32xf32>
 
-    %v6 = tensor.expand_shape %v5 [[0, 1, 2]] output_shape [1, 2, 16] : tensor<32xf32> into tensor<1x2x16xf32>
+    %v14 = tensor.expand_shape %v13 [[0, 1, 2]] output_shape [1, 2, 16] : tensor<32xf32> into tensor<1x2x16xf32>
 
-    %v7_e = tensor.empty() : tensor<1x1x2x28x28x16xf32>
-    %v7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v4, %v6 : tensor<1x1x2x28x28x16xf32>, tensor<1x2x16xf32>) outs(%v7_e : tensor<1x1x2x28x28x16xf32>) {
-    ^bb0(%v7_a: f32, %v7_b: f32, %v7_out: f32):
-      %v7_ab = arith.addf %v7_a, %v7_b : f32
-      %v7_zero = arith.constant 0.0 : f32
-      %v7_r = arith.maximumf %v7_ab, %v7_zero : f32
-      linalg.yield %v7_r : f32
+    %v15_e = tensor.empty() : tensor<1x1x2x28x28x16xf32>
+    %v15 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v12, %v14 : tensor<1x1x2x28x28x16xf32>, tensor<1x2x16xf32>) outs(%v15_e : tensor<1x1x2x28x28x16xf32>) {
+    ^bb0(%v15_a: f32, %v15_b: f32, %v15_out: f32):
+      %v15_ab = arith.addf %v15_a, %v15_b : f32
+      %v15_zero = arith.constant 0.0 : f32
+      %v15_r = arith.maximumf %v15_ab, %v15_zero : f32
+      linalg.yield %v15_r : f32
     } -> tensor<1x1x2x28x28x16xf32>
-    %v8 = tensor.collapse_shape %v7 [[0, 1, 2, 3, 4, 5]] : tensor<1x1x2x28x28x16xf32> into !src_dst_buf
+    %v16 = tensor.collapse_shape %v15 [[0, 1, 2, 3, 4, 5]] : tensor<1x1x2x28x28x16xf32> into !src_dst_buf
 
-    return %v8 : !src_dst_buf
+    return %v16 : !src_dst_buf
 }
