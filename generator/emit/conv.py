@@ -1114,8 +1114,8 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
                  blocked: tuple[MemoryDesc, MemoryDesc] | None = None) -> tuple[Plan, list[Value], Value]:
     """The conv function of a PackedConv: source buffer -> its packed tensor (a reshape) -> spatial
     crop / zero pad on the packed axes -> one generic writing the destination's packed tensor, with
-    the channel axis split into (G, OC/G/bo), or depthwise the named op block by block
-    (`_depthwise_blocks`) -> epilogue -> destination buffer (a reshape).
+    the channel axis split into (G, OC/G/bo), or with `PackedConv.named` named ops on the blocks
+    (`_depthwise_blocks`, `_conv_blocks`) -> epilogue -> destination buffer (a reshape).
 
     `blocked`: the source's and destination's layouts the conv computes in where they are not the
     buffers' own (`plain_depthwise_blocks`): the source is packed into its layout first, and the

@@ -77,7 +77,7 @@ class TargetCaps:
     # the generic against 19-20 (one thread each)
     depthwise_named_ops: bool = False
     # an ungrouped 2D conv over a source blocked on channels (nChw16c, nChw8c, NCHW32) is computed as one
-    # conv_2d_nhwc_hwcf per input-channel block, (N, H, W, b) x (KH, KW, b, OC), each adding to the
+    # conv_2d_nhwc_hwcf per input-channel block, (N, H, W, b) x (KH, KW, b, OCp), each adding to the
     # last one's partial sums, then transposed into the destination's layout, instead of the one
     # generic over the packed tensors: f32 ic64 56x56 3x3 nChw16c 2.1 ms on one thread (109 GFLOP/s,
     # four convs of 0.5 ms and a 52 us transpose) against ~25 ms (8-10 GFLOP/s) on IREE 3.13 llvm-cpu
