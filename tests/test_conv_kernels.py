@@ -474,6 +474,11 @@ BLOCKED_CONV_NAMED_CASES = [
     ("--dt=f16 --stag=nChw8c --dtag=nhwc ic20ih7iw9oc33kh3kw2ph1pw0", 3),
     ("--dt=s8:s8:s32 --stag=NCHW32 --dtag=NCHW32 ic40ih6oc33kh3ph1", 2),
     ("--dt=f32 --stag=nChw16c --dtag=nChw16c ic16ih9oc16kh1ph0", 1),
+    # a plain source packed into 16-channel blocks inside the kernel (emit.conv.plain_conv_blocks):
+    # channels-first into any destination, channels-last into a blocked one
+    ("--dt=f32 --stag=nchw --dtag=nchw mb2ic40ih9oc19kh3sh2dh1ph1", 3),
+    ("--dt=bf16 --stag=nhwc --dtag=nChw16c ic20ih7oc33kh3ph1", 2),
+    ("--dt=s8:s8:s32 --stag=nchw --dtag=nhwc ic12ih6oc12kh3ph1", 1),
     ("--dt=s8:s8:u8 --stag=nChw16c --dtag=nChw16c --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
      "--attr-zero-points=src:common:2+dst:common:3 --attr-post-ops=sum+relu mb2ic32ih6oc20kh3ph1", 2),
     # not for it: blocks of 4 channels, a u8 source (the named ops sign-extend), groups, 1D, 3D
