@@ -232,7 +232,7 @@ def test_tuned_table_errors_are_one_line(tmp_path, monkeypatch):
     ("--dt=u8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", "avx512_vnni", ("brgemm", "default")),
     ("--dt=u8:s8:u8 mb1ic16ih6oc24oh6kh3ph1", "avx512_vnni", ("brgemm", "default")),                   # NCHW
     ("--dt=u8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", None, ("direct", "default")),
-    # groups of fewer than 16 output channels (12, 4, 1; README: 2-50x direct and im2col); depthwise: direct
+    # groups of fewer than 16 output channels (12, 4, 1; README: 1.3-50x direct and im2col); depthwise: direct
     ("--dt=u8:s8:u8 --stag=axb --dtag=axb g2mb1ic16ih6oc24oh6kh3ph1", "avx512_vnni", ("brgemm", "default")),
     ("--dt=f32 --stag=axb --dtag=axb g8mb1ic32ih6oc32oh6kh3ph1", None, ("brgemm", "default")),
     ("--dt=f32 g8mb1ic32ih6oc8oh6kh3ph1", None, ("brgemm", "default")),
