@@ -7,9 +7,10 @@ float64 reference (a wrong kernel is reported, never timed), and then all candid
 conv (NCHW and channels_last) are timed side by side in one process (`timing.median_times`).
 
 "IREE default" is what IREE gives for the problem on its own: the linalg named conv in NCHW, no extra
-flags; that is kgen's direct / nchw / default candidate, except for depthwise convs on a backend
-that computes them in channel blocks (`TargetCaps.depthwise_named_ops`: that candidate is kgen's own
-then, and the column is empty). The ceiling is measured in the same run: a
+flags; that is kgen's direct / nchw / default candidate, except where a backend computes direct in
+channel blocks from an nchw source (`TargetCaps.depthwise_named_ops`, `blocked_conv_named_ops`:
+depthwise and ungrouped 2D convs on llvm-cpu): that candidate is kgen's own there, and the column is
+empty. The ceiling is measured in the same run: a
 large f32 matmul (PyTorch's, else NumPy's) for compute and a NumPy copy for memory bandwidth.
 """
 from __future__ import annotations
@@ -58,7 +59,8 @@ class ProblemResult:
     # ran fastest: the path a user gets; None when the sweep did not include its candidate
     auto: Candidate | None = None
     auto_source: str = ""                       # "tuned" or "heuristic"
-    # direct / nchw / default is IREE's own named conv (not for depthwise on llvm-cpu: see the module doc)
+    # direct / nchw / default is IREE's own named conv (not for depthwise and ungrouped 2D convs on
+    # llvm-cpu: see the module doc)
     iree_own_nchw: bool = True
 
     def gflops(self, seconds: float | None) -> float | None:
@@ -313,7 +315,7 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
     u8 ic512 7x7 layer, which host-threads ran at 714 in the bench a minute later)."""
     from ..api import ConvKernel
     from ..compile.backends import cpu_threads
-    from ..emit.conv import plain_depthwise_blocks
+    from ..emit.conv import plain_conv_blocks, plain_depthwise_blocks
     from ..layout import MemoryDesc
     from ..verify import check_conv, conv_call
     from ..errors import KgenError
@@ -324,7 +326,7 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
     r = ProblemResult(str(d), dt, d.flops(), plain.src.size_bytes + plain.wei.size_bytes + plain.dst.size_bytes)
     nchw = dataclasses.replace(plain, src=MemoryDesc(d.src_dims, plain.src.dtype, "abx"),
                                dst=MemoryDesc(d.dst_dims, plain.dst.dtype, "abx"))
-    r.iree_own_nchw = plain_depthwise_blocks(nchw, b) is None
+    r.iree_own_nchw = plain_depthwise_blocks(nchw, b) is None and plain_conv_blocks(nchw, b) is None
     r.candidates = plan_candidates(p, b, sw.variants, layouts, sw.flag_sets)
     n_ok = sum(c.status == "ok" for c in r.candidates)
     log(f"{tag} {r.line} ({dt}): {n_ok} candidates ({d.flops() / 1e9:.3f} GFLOP)")
