@@ -73,7 +73,7 @@ def test_bench_conv_runs_checks_and_reports(kgen_cache_dir):
                if c.driver == "host-threads" and c.layout == "nChw16c")
     assert {c.driver for c in r.candidates} == {None, "local-sync", "host-threads"}  # None: local-task
     assert all(c.seconds > 0 for c in r.candidates if c.status == "ok")
-    # direct / nchw is kgen's blocked path for an ungrouped 2D conv on llvm-cpu (plain_conv_blocks), not
+    # direct / nchw is kgen's blocked path for an ungrouped 2D conv on llvm-cpu (plain_blocks), not
     # IREE's named conv: no "IREE default" figure then
     assert r.iree_default is None and not r.iree_own_nchw and r.best is not None
     table = bench_conv.format_table(results, all_candidates=True)

@@ -419,7 +419,7 @@ DEPTHWISE_NAMED_CASES = [
     ("--dt=u8:s8:s32 --stag=nhwc --dtag=nhwc --attr-zero-points=src:per_dim_1 g40mb2ic40ih9oc40kh3ph1", 1),
     ("--dt=u8:s8:f32 --stag=nwc --dtag=nwc g12ic12iw9oc12kw3pw1", 1),
     # plain layouts with channels outermost: packed into 16-channel blocks and back inside the kernel
-    # (emit.conv.plain_depthwise_blocks); padded channels with f(0) != 0 (tanh) are cut off again
+    # (emit.conv.plain_blocks); padded channels with f(0) != 0 (tanh) are cut off again
     ("--dt=f32 --attr-post-ops=add:f32:2+tanh g40mb2ic40ih9oc40kh3sh2ph1", 3),
     ("--dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 --attr-zero-points=src:per_dim_1 "
      "--attr-post-ops=sum:0.5 g40ic40ih9oc40kh3ph1", 3),
@@ -474,7 +474,7 @@ BLOCKED_CONV_NAMED_CASES = [
     ("--dt=f16 --stag=nChw8c --dtag=nhwc ic20ih7iw9oc33kh3kw2ph1pw0", 3),
     ("--dt=s8:s8:s32 --stag=NCHW32 --dtag=NCHW32 ic40ih6oc33kh3ph1", 2),
     ("--dt=f32 --stag=nChw16c --dtag=nChw16c ic16ih9oc16kh1ph0", 1),
-    # a plain source packed into 16-channel blocks inside the kernel (emit.conv.plain_conv_blocks):
+    # a plain source packed into 16-channel blocks inside the kernel (emit.conv.plain_blocks):
     # channels-first into any destination, channels-last into a blocked one
     ("--dt=f32 --stag=nchw --dtag=nchw mb2ic40ih9oc19kh3sh2dh1ph1", 3),
     ("--dt=bf16 --stag=nhwc --dtag=nChw16c ic20ih7oc33kh3ph1", 2),

@@ -315,7 +315,7 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
     u8 ic512 7x7 layer, which host-threads ran at 714 in the bench a minute later)."""
     from ..api import ConvKernel
     from ..compile.backends import cpu_threads
-    from ..emit.conv import plain_conv_blocks, plain_depthwise_blocks
+    from ..emit.conv import plain_blocks
     from ..layout import MemoryDesc
     from ..verify import check_conv, conv_call
     from ..errors import KgenError
@@ -326,7 +326,7 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
     r = ProblemResult(str(d), dt, d.flops(), plain.src.size_bytes + plain.wei.size_bytes + plain.dst.size_bytes)
     nchw = dataclasses.replace(plain, src=MemoryDesc(d.src_dims, plain.src.dtype, "abx"),
                                dst=MemoryDesc(d.dst_dims, plain.dst.dtype, "abx"))
-    r.iree_own_nchw = plain_depthwise_blocks(nchw, b) is None and plain_conv_blocks(nchw, b) is None
+    r.iree_own_nchw = plain_blocks(nchw, b) is None
     r.candidates = plan_candidates(p, b, sw.variants, layouts, sw.flag_sets)
     n_ok = sum(c.status == "ok" for c in r.candidates)
     log(f"{tag} {r.line} ({dt}): {n_ok} candidates ({d.flops() / 1e9:.3f} GFLOP)")

@@ -315,7 +315,7 @@ class PackedConv:
     buffer's packed tensor and write the destination's, so no relayout happens in the kernel (the
     weights are packed once, in prepare, zero-padded to whole blocks). Depthwise on a target with
     TargetCaps.depthwise_named_ops: the named op block by block instead of the generic, and plain
-    channels-first layouts packed into blocks and back in the kernel (`plain_depthwise_blocks`).
+    channels-first layouts packed into blocks and back in the kernel (`plain_blocks`).
 
     `bi` / `bo` are the source / destination channel blocks (1 for a plain side). Regular: iteration
     (n, g, ocb, o.., [ob] | icb, k.., [ib]) and weights (G, OC/G/bo, IC/G/bi, K.., [bi], [bo]): the
@@ -343,43 +343,41 @@ def _channel_block(desc) -> int | None:
     return None
 
 
-def plain_depthwise_blocks(p: ConvProblem, target: TargetCaps) -> tuple[MemoryDesc, MemoryDesc] | None:
-    """The blocked layouts (N, C/16, sp.., 16) a depthwise conv in dense plain layouts with channels
-    outermost (ncw, nchw, ncdhw) computes in, block by block, on a target that computes blocked
-    depthwise convs that way (TargetCaps.depthwise_named_ops): the source is packed in and the
-    destination unpacked out inside the kernel. Else None. IREE 3.13 on llvm-cpu lowers the named
-    depthwise_conv_2d_nchw_chw ~9x slower (g144 56x56 3x3 f32, one thread: 3.98 ms against 0.46 ms
-    for the pack, the blocks and the unpack)."""
+def plain_blocks(p: ConvProblem, target: TargetCaps) -> tuple[MemoryDesc, MemoryDesc] | None:
+    """The layouts a conv from a dense plain source computes in on a target that runs named ops on
+    channel blocks (`named_blocks`): the source packed into 16-channel blocks (N, C/16, sp.., 16)
+    inside the kernel; or None, where the plain source is computed as it is.
+
+    - Depthwise, plain channels-first on both sides (ncw, nchw, ncdhw;
+      TargetCaps.depthwise_named_ops): the destination is blocked too and unpacked out at the end.
+      IREE 3.13 on llvm-cpu lowers the named depthwise_conv_2d_nchw_chw ~9x slower (g144 56x56 3x3
+      f32, one thread: 3.98 ms against 0.46 ms for the pack, the blocks and the unpack).
+    - Ungrouped 2D (TargetCaps.blocked_conv_named_ops), from a channels-first source into any
+      destination, or from a channels-last one into a blocked destination (nhwc -> plain keeps the
+      named NHWC conv, which reads it in place); the destination stays as it is. Measured on the
+      2-core Zen 4 EPYC (f32, host threads): IREE's named conv_2d_nchw_fchw 108 / 133 / 115 / 44
+      GFLOP/s on the ic64 56x56 3x3 / ic256 14x14 3x3 / ic512 7x7 3x3 / ic64 56x56 1x1 layers, the
+      blocks 204 / 196 / 161 / 90 from nChw16c (README)."""
     d = p.desc
-    if not (target.depthwise_named_ops and d.g > 1 and d.ic == d.g and d.oc == d.g):
+    if p.src.is_blocked or not p.src.is_dense or p.has_any:
         return None
-    if any(t.is_blocked or not t.is_dense or tuple(t.order) != tuple(range(d.ndims)) for t in (p.src, p.dst)):
-        return None
+    channels_first = tuple(p.src.order) == tuple(range(d.ndims))
     tag = {3: "aBc16b", 4: "aBcd16b", 5: "aBcde16b"}[d.ndims]
-    return MemoryDesc(p.src.dims, p.src.dtype, tag), MemoryDesc(p.dst.dims, p.dst.dtype, tag)
-
-
-def plain_conv_blocks(p: ConvProblem, target: TargetCaps) -> tuple[MemoryDesc, MemoryDesc] | None:
-    """The layouts an ungrouped 2D conv from a dense plain source computes in on a target that runs
-    blocked convs in named ops (TargetCaps.blocked_conv_named_ops, `named_blocks`): the source
-    packed into 16-channel blocks (N, C/16, H, W, 16) inside the kernel, the destination as it is.
-    For a channels-first source (nchw), and for a channels-last one (nhwc) into a blocked
-    destination; nhwc -> plain keeps the named NHWC conv, which reads it in place. Else None.
-    Measured on the 2-core Zen 4 EPYC (f32, host threads): IREE's named conv_2d_nchw_fchw 108 / 133 /
-    115 / 44 GFLOP/s on the ic64 56x56 3x3 / ic256 14x14 3x3 / ic512 7x7 3x3 / ic64 56x56 1x1 layers,
-    the blocks 204 / 196 / 161 / 90 from nChw16c (README)."""
-    d = p.desc
-    if not (target.blocked_conv_named_ops and d.g == 1 and d.ndims == 4 and not p.src.is_blocked
-            and p.src.is_dense and not _unsigned(p.src.dtype) and not p.has_any):
+    src = MemoryDesc(p.src.dims, p.src.dtype, tag)
+    if d.g > 1 and d.is_depthwise:
+        if (target.depthwise_named_ops and channels_first and not p.dst.is_blocked and p.dst.is_dense
+                and tuple(p.dst.order) == tuple(range(d.ndims))):
+            return src, MemoryDesc(p.dst.dims, p.dst.dtype, tag)
         return None
-    if tuple(p.src.order) != tuple(range(d.ndims)) and not p.dst.is_blocked:
-        return None
-    return MemoryDesc(p.src.dims, p.src.dtype, "aBcd16b"), p.dst
+    if (target.blocked_conv_named_ops and d.g == 1 and d.ndims == 4 and not _unsigned(p.src.dtype)
+            and (channels_first or p.dst.is_blocked)):
+        return src, p.dst
+    return None
 
 
 def packed_conv(p: ConvProblem) -> PackedConv | None:
     """How direct computes a blocked-layout problem in its packed form, or None (plain layouts use the
-    named ops, or `plain_depthwise_blocks`; multi-level blocks such as OIhw4i16o4i on data, views with offsets or gaps, and groups
+    named ops, or `plain_blocks`; multi-level blocks such as OIhw4i16o4i on data, views with offsets or gaps, and groups
     whose channels cut through a block keep the generic over the logical tensor)."""
     if not (p.src.is_blocked or p.dst.is_blocked) or not p.dst.is_dense or p.src.pitch() is None:
         return None
@@ -1136,7 +1134,7 @@ def _packed_plan(p: ConvProblem, pc: PackedConv, prepared: Value, target: Target
     (`_depthwise_blocks`, `_conv_blocks`) -> epilogue -> destination buffer (a reshape).
 
     `blocked`: the source's and destination's layouts the conv computes in where they are not the
-    buffers' own (`plain_depthwise_blocks`): the source is packed into its layout first, and the
+    buffers' own (`plain_blocks`): the source is packed into its layout first, and the
     result unpacked into the destination's buffer last."""
     src_l, dst_l = blocked or (p.src, p.dst)
     d = p.desc
@@ -1480,7 +1478,7 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
           else None)
     blocked = None
     if v.name == "direct" and rsplit is None and not _zp_tail_wrong(p, target):
-        blocked = plain_depthwise_blocks(p, target) or plain_conv_blocks(p, target)
+        blocked = plain_blocks(p, target)
     if blocked is not None:
         pc = PackedConv(blocked[0].block_of(1), blocked[1].block_of(1), p.desc.g > 1)
     if pc is not None:

@@ -130,7 +130,7 @@ def heuristic_driver(p: ConvProblem, backend: str) -> str | None:
         return None
     cores = cpu_threads()
     d = p.desc
-    rate = (DEPTHWISE_ONE_THREAD_RATE if d.g > 1 and d.ic == d.g and d.oc == d.g
+    rate = (DEPTHWISE_ONE_THREAD_RATE if d.g > 1 and d.is_depthwise
             else ONE_THREAD_RATE.get(p.src.dtype.name, ONE_THREAD_RATE["f32"]))
     one_thread_s = d.flops() / rate
     saved_s = one_thread_s * (1 - 1 / cores)
