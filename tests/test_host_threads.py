@@ -61,6 +61,18 @@ CUT_CASES = [
     ("channels per_oc scales zp sum", "--dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
                                       "--attr-zero-points=src:common:3+dst:per_dim_1 "
                                       "--attr-post-ops=sum:0.5:1+relu mb1ic6ih7oc20oh7kh3ph1", 2),
+    # one channels-last image whose rows do not cut evenly (7 in 4 + 3): even slabs of its output
+    # channels, 64 or more a part, each written as a strided slab of columns (`ConvPart.dst_cols`)
+    ("channels-last 7 rows", "--stag=nhwc --dtag=nhwc mb1ic5ih7oc128oh7kh3ph1", 2),
+    ("channels-last 3 parts", "--stag=nhwc --dtag=nhwc mb1ic3ih7iw5oc192oh7ow5kh3kw3ph1pw1", 3),
+    ("channels-last per_oc scales zp sum", "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc "
+                                           "--attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+                                           "--attr-zero-points=src:common:3+dst:per_dim_1 "
+                                           "--attr-post-ops=sum:0.5:1+relu mb1ic6ih5oc128oh5kh3ph1", 2),
+    ("channels-last src nchw", "--stag=nchw --dtag=nhwc mb1ic4ih5oc128oh5kh3sh2ph1", 2),
+    ("channels-last 1D", "--stag=nwc --dtag=nwc mb1ic4iw9oc128ow9kw3pw1", 2),
+    ("channels-last 3D", "--stag=ndhwc --dtag=ndhwc mb1ic3id3ih4iw4oc128od3oh4ow4kd3kh3kw3pd1ph1pw1", 2),
+    ("channels-last one row", "--stag=nhwc --dtag=nhwc mb1ic4ih1iw16oc128oh1ow16kh1kw3pw1", 2),
     # grouped: slabs of whole groups, each part reading its groups' input channels
     ("groups nchw", "g4mb1ic8ih5oc12oh5kh3ph1", 2),
     ("depthwise blocked tail", "--stag=nChw16c --dtag=nChw16c g40mb1ic40ih5oc40oh5kh3ph1", 2),
@@ -105,12 +117,14 @@ def test_parts_reproduce_the_whole_reference(line, n):
     covered = np.zeros(whole.size, bool)
     for part in parts:
         q = part.problem
-        inputs = {k: v[part.dst[0]:part.dst[1]] if k == "dst_init" else v for k, v in call.inputs.items()}
+        inputs = {k: np.ascontiguousarray(part.dst_view(v)).reshape(-1) if k == "dst_init" else v
+                  for k, v in call.inputs.items()}
         wei, bias, quant = _part_values(p, part, call)
         got = q.reference(call.src[part.src[0]:part.src[1]], wei, bias, quant=quant, inputs=inputs)
-        np.testing.assert_array_equal(got, whole[part.dst[0]:part.dst[1]], err_msg=str(q.desc))
-        assert not covered[part.dst[0]:part.dst[1]].any()
-        covered[part.dst[0]:part.dst[1]] = True
+        np.testing.assert_array_equal(got, part.dst_view(whole).reshape(-1), err_msg=str(q.desc))
+        mine = part.dst_view(covered)           # a view: a range, or a channels-last slab of columns
+        assert not mine.any()
+        mine[...] = True
     assert covered.all()
 
 
@@ -141,6 +155,27 @@ def test_the_calling_threads_part_leads_by_one_cheap_unit():
         assert [r.problem.desc.oh for r in host_cut(int8, 2)] == [14, 14]
     finally:
         host_threads.configure()
+
+
+def test_a_channels_last_image_is_cut_on_channels_where_its_rows_are_uneven():
+    nhwc = "--stag=nhwc --dtag=nhwc mb1"
+    seven = problem(nhwc + "ic512ih7oc512oh7kh3ph1").host_parts(2)      # rows 4 + 3: 1.14x an even share
+    assert [(r.oc, r.dst_cols, r.problem.desc.oc, r.src) for r in seven] == [
+        ((0, 256), (0, 256, 512), 256, (0, 512 * 49)), ((256, 512), (256, 512, 512), 256, (0, 512 * 49))]
+    assert [r.problem.desc.oh for r in problem(nhwc + "ic512ih14oc512oh14kh3ph1").host_parts(2)] == [7, 7]
+    stem = problem(nhwc + "ic3ih224oc64oh112kh7sh2ph3").host_parts(2)
+    assert [r.problem.desc.oh for r in stem] == [56, 56]
+    odd = problem(nhwc + "ic3ih15oc64oh15kh3ph1").host_parts(2)          # 8 + 7: within the slack
+    assert [r.problem.desc.oh for r in odd] == [8, 7] and odd[0].dst_cols is None
+    # channels that do not cut into even slabs of whole 16-channel units, 64 or more each: rows
+    for oc in (96, 120, 48):
+        assert [r.problem.desc.oh for r in problem(nhwc + f"ic8ih7oc{oc}oh7kh3ph1").host_parts(2)] == [4, 3]
+    # a post-op input that varies along the channels: rows
+    per_oc = problem("--attr-post-ops=add:f32:per_oc " + nhwc + "ic8ih7oc128oh7kh3ph1").host_parts(2)
+    assert [r.problem.desc.oh for r in per_oc] == [4, 3]
+    # groups are never cut on channels-last channels: each part would read a strided slab of the source
+    assert [r.problem.desc.oh for r in problem(nhwc.replace("mb1", "g2mb1") + "ic128ih7oc128oh7kh3ph1")
+            .host_parts(2)] == [4, 3]
 
 
 @pytest.mark.parametrize("line,why", [
@@ -184,6 +219,13 @@ def test_what_cannot_be_cut_says_why(line, why):
     "--alg=direct --dt=f32 --stag=nChw16c --dtag=nChw16c g40mb1ic40ih6oc40oh6kh3ph1",
     "--alg=direct --dt=u8:s8:s32 --attr-zero-points=src:per_dim_1+dst:per_dim_1 g32mb1ic32ih4oc32oh4kh3ph1",
     "--alg=brgemm --dt=f32 g4mb1ic32ih5oc64oh5kh3ph1",
+    # a channels-last image cut on its output channels: each part's result joined as a strided slab;
+    # int8 with per-channel values and the sum's prior destination cut the same way; 1D on direct
+    "--alg=brgemm --dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+    "--attr-zero-points=src:common:3+dst:per_dim_1 --attr-post-ops=sum:0.5:1+relu --stag=nhwc --dtag=nhwc "
+    "mb1ic16ih7oc128oh7kh3ph1",
+    "--alg=brgemm --dt=f32 --attr-post-ops=linear:2:1 --stag=nhwc --dtag=nhwc mb1ic8ih5iw6oc128oh5ow6kh3kw3ph1pw1",
+    "--alg=direct --dt=f32 --stag=nwc --dtag=nwc mb1ic4iw9oc128ow9kw3pw1",
 ])
 def test_host_threads_kernel_matches_reference(line, kgen_cache_dir, monkeypatch):
     monkeypatch.setenv("KGEN_CPU_THREADS", "2")
@@ -251,15 +293,17 @@ def test_heuristic_driver_cuts_large_problems(monkeypatch):
     monkeypatch.setenv("KGEN_CPU_THREADS", "2")
     big = "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc mb1ic128ih28oc128oh28kh3ph1"
     assert heuristic_driver(problem(big), "llvm-cpu") == HOST_THREADS
-    # one output row is one part: it stays on every core through local-task
+    # one output row: its channels are cut; where they cannot be, it is one part and stays on every
+    # core through local-task
     row = "--stag=nhwc --dtag=nhwc mb1ic256ih1iw512oc256oh1ow512kh1kw3pw1"
-    assert heuristic_driver(problem(row), "llvm-cpu") is None
+    assert heuristic_driver(problem(row), "llvm-cpu") == HOST_THREADS
+    assert heuristic_driver(problem(row.replace("oc256", "oc40").replace("ic256", "ic2048")), "llvm-cpu") is None
     # nchw, one image: output channels are cut (whole groups with groups); read in nchw and written in
-    # nhwc, nothing is
+    # nhwc too, as strided slabs of the destination
     assert heuristic_driver(problem("--dt=u8:s8:u8 mb1ic128ih28oc128oh28kh3ph1"), "llvm-cpu") == HOST_THREADS
     assert heuristic_driver(problem("--dt=u8:s8:u8 g2mb1ic256ih28oc256oh28kh3ph1"), "llvm-cpu") == HOST_THREADS
     assert heuristic_driver(problem("--dt=u8:s8:u8 --stag=nchw --dtag=nhwc mb1ic128ih28oc128oh28kh3ph1"),
-                            "llvm-cpu") is None
+                            "llvm-cpu") == HOST_THREADS
     assert heuristic_driver(problem("--stag=nhwc --dtag=nhwc mb1ic8ih8oc8oh8kh3ph1"), "llvm-cpu") == "local-sync"
     # host-threads' hand-off is cheaper than local-task's: it takes over from ~100 us of one-thread work
     # on Python locks, from ~20 us on the native hand-off

@@ -181,6 +181,10 @@ class ReorderPart(NamedTuple):
     src: tuple[int, int]
     dst: tuple[int, int]
 
+    def dst_view(self, whole: np.ndarray) -> np.ndarray:
+        """This part's destination within the whole destination buffer `whole`: its range."""
+        return whole[self.dst[0]:self.dst[1]]
+
     def quant(self, arg_problem: "ReorderProblem", arg: str, value: np.ndarray) -> np.ndarray:
         """A quantization array of the whole chain's problem, cut to this part's slab where it varies
         along the cut dim (a C-contiguous copy, as the runtime uploads it)."""

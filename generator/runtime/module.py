@@ -283,7 +283,8 @@ class DeviceTensor:
         object.__setattr__(self, "view", None)
 
     def copy_into(self, out: np.ndarray) -> None:
-        """Copy the tensor into the host array `out` (its size, any dtype of the same item size): read in
+        """Copy the tensor into the host array `out` (its size, any dtype of the same item size, any
+        shape and strides: its elements in C order): read in
         place from the mapping where the buffer is mappable (CPU results), else through `to_numpy`."""
         if self.view is None:
             raise RunError("device tensor was released at interpreter shutdown")
@@ -292,7 +293,7 @@ class DeviceTensor:
             src = buf.map().asarray(list(self.view.shape), _result_dtype(self.view))
         else:
             src = self.to_numpy()
-        np.copyto(out, src.reshape(-1).view(out.dtype))
+        np.copyto(out, src.reshape(-1).view(out.dtype).reshape(out.shape))    # out may be a strided slab
 
     def to_numpy(self) -> np.ndarray:
         """Copy the tensor to a new host array (staging copy on devices whose buffers are not mappable)."""
