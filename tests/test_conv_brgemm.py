@@ -104,6 +104,14 @@ CASES = [
     "--attr-post-ops=sum:1:2+relu mb2ic5iw20oc70kw3pw2sw3",
     "--dt=u8:s8:f32 --dir=FWD_B --stag=nhwc --dtag=nhwc --attr-post-ops=sum:0.25+relu g2mb1ic32ih7oc48oh7kh3ph1",
     "--dt=u8:s8:u8 --attr-post-ops=sum+relu mb1ic16ih7oc32oh7kh1ph0",
+    # a kernel row folded into the channels (brgemm_fold_taps: 7 x 3 channels read as 8 x 3, 5 x 1 as
+    # 8 x 1, 3 x 5 as 4 x 5): strides, asymmetric and negative right padding, s8 shifts, the sum,
+    # nchw and blocked layouts through channels last
+    "--dt=s8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.25+wei:per_oc+dst:common:2 "
+    "--attr-post-ops=sum:0.5+relu mb2ic3ih17iw15oc40kh5kw7sh2sw2ph3pw2",
+    "--dt=u8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic1ih9iw20oc20oh9ow6kh3kw5sw3ph1pw1",
+    "--dt=u8:s8:f32 --stag=nchw --dtag=nChw16c --attr-post-ops=linear:0.5:3 mb1ic5ih9iw13oc20kh3kw3ph1pw1sw2",
+    "--dt=s8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic3ih11iw16oc24oh5ow5kh3kw7sh2sw3ph0pw0",          # uncropped right
     # 3D: the depth folded into the image index (Brgemm.depth), strides, dilation, padding in every dim,
     # tails; the source zero point stays in the shared epilogue there, the destination's in the kernel
     "--dt=u8:s8:u8 --stag=ndhwc --dtag=ndhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
@@ -124,6 +132,8 @@ FLOAT_CASES = [
     "--stag=nhwc --dtag=nhwc mb1ic16ih12oc32oh6kh1sh2ph0",                   # right padding -1: uncropped
     "--stag=nwc --dtag=nwc mb2ic5iw20oc70kw3pw2sw3",
     "mb1ic6ih9oc20kh2ph0",
+    "--stag=nhwc --dtag=nhwc --attr-post-ops=sum:0.5+relu mb2ic3ih17iw15oc40kh5kw7sh2sw2ph3pw2",    # bf16: folded
+    "--stag=nhwc --dtag=nhwc mb1ic3ih11iw16oc24oh5ow5kh3kw7sh2sw3ph0pw0",
     "--stag=nChw16c --dtag=nChw16c --attr-post-ops=sum:0.5+linear:0.5:3 mb1ic20ih9oc40oh9kh3ph1",
     # bias and ReLU, and scales, in the microkernel's stores; f(0) != 0 on the blocked destination's padding
     "--dir=FWD_B --stag=nhwc --dtag=nhwc --attr-post-ops=relu mb2ic17ih13iw11oc33kh3kw2sh2ph1dh1",
@@ -310,12 +320,33 @@ def test_s8_sources_are_compensated_in_prepare():
         "--alg=brgemm --dt=u8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic24ih9oc40oh9kh3ph1"), vnni_cpu())
 
 
+def test_a_kernel_row_is_folded_into_the_channels_where_they_waste_the_groups():
+    from generator.emit.conv import brgemm_fold_taps
+    stem = "--stag=nhwc --dtag=nhwc mb1ic3ih224oc64oh112kh7sh2ph3"
+    # u8: 7 taps x 4 (3 channels and a zero) = 28 per row, folded 8 x 3 = 24; bf16: 28 against 24 too
+    for dt, taps in (("u8:s8:u8", 8), ("s8:s8:s32", 8), ("bf16", 8), ("f32", None), ("f16", None)):
+        assert brgemm_fold_taps(problem(f"--alg=brgemm --dt={dt} " + stem)) == taps, dt
+    for line in ("mb1ic3ih30oc16kh3ph1",                    # 3 x 4 = 12 against 4 x 3 = 12: nothing saved
+                 "mb1ic16ih30oc16kh7ph3",                   # no padded channels
+                 "mb1ic3ih30iw30oc16kh7kw7ph3pw6dw1",        # dilated
+                 "--attr-zero-points=src:common:3 mb1ic3ih30oc16kh7ph3",     # counts padded taps
+                 "g3mb1ic3ih30oc48kh7ph3", "mb1ic3id8ih8iw8oc16kd3kh3kw7pd1ph1pw3"):
+        assert brgemm_fold_taps(problem("--alg=brgemm --dt=u8:s8:u8 " + line)) is None, line
+    assert brgemm_fold_taps(problem("--alg=brgemm_amx --dt=u8:s8:u8 " + stem)) is None
+    mlir = render_conv(problem("--alg=brgemm --dt=u8:s8:u8 " + stem), vnni_cpu())
+    # the padded source 229 x 230 x 3 (a column more on the right for the zero-weight tap), columns 2 x 3 apart
+    assert "memref.reinterpret_cast" in mlir and "strided<[158010, 690, 6, 1]>" in mlir
+
+
 def test_brgemm_register_blocks_fit_the_registers():
+    # 7 x 4 leaves no register for the broadcast (folded into the multiply): taken only where the others
+    # waste a block (7- and 14-wide rows, 512 or 256 channels), not where 6 x 4 fits (56-wide rows)
     for line, (rw, ro) in [("mb1ic64ih56oc64oh56kh3ph1", (6, 4)), ("mb1ic8ih7oc16oh7kh3ph1", (7, 1)),
-                           ("mb1ic8ih20oc32oh20kh3ph1", (10, 2))]:
+                           ("mb1ic8ih20oc32oh20kh3ph1", (10, 2)), ("mb1ic512ih7oc512oh7kh3ph1", (7, 4)),
+                           ("mb1ic256ih14oc256oh14kh3ph1", (7, 4)), ("mb1ic128ih28oc128oh28kh3ph1", (6, 4))]:
         got = brgemm_blocking(problem("--alg=brgemm --dt=u8:s8:s32 " + line))
         assert got[:2] == (rw, ro), line
-        assert got[0] * got[1] + got[1] + 1 <= 32
+        assert got[0] * got[1] + got[1] <= 32
 
 
 def test_brgemm_refusals_are_clear():

@@ -785,6 +785,13 @@ def _brgemm_weights(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) ->
         w = plan.expand(w, [[0], [1], [2], [3, 4]], w.shape[:3] + (1,) + w.shape[3:])   # G OC IC 1 KW
     if d.ndims == 5:          # 3D: the taps (kd, kh) are one row dim of KD * KH (Brgemm.depth)
         w = plan.collapse(w, [[0], [1], [2], [3, 4], [5]])                              # G OC IC KD*KH KW
+    taps = brgemm_fold_taps(p)
+    if taps:                  # a kernel row as one tap of KWf * IC channels, kw outer (the unfolded source's order)
+        w = plan.pad(w, [0, 0, 0, 0, taps - w.shape[4]])                               # zero taps after the row
+        g, oc, ic, kh, _ = w.shape
+        w = plan.transpose(w, [0, 1, 4, 2, 3])                                          # G OC KWf IC KH
+        w = plan.collapse(w, [[0], [1], [2, 3], [4]])
+        w = plan.expand(w, [[0], [1], [2], [3, 4]], (g, oc, taps * ic, kh, 1))          # G OC KWf*IC KH 1
     g, oc, ic, kh, kw = w.shape
     ocp, icp = -(-oc // (16 * ro)) * 16 * ro, brgemm_channels(p, ic)
     w = plan.pad(w, [0, ocp - oc, icp - ic, 0, 0])
@@ -798,6 +805,31 @@ def _widen(plan: Plan, v: Value, dt, to: str) -> Value:
     wide = get_dtype(to)
     return plan.add("convert", v, v.shape, wide.mlir, route="f32", src=dt, dst=wide, quant=[], apply=[],
                     lo=wide.min, hi=wide.max, ilo=0, ihi=0, bf16_bits=False)
+
+
+#: How much smaller the padded reduction must get for brgemm to fold a kernel row's taps into the
+#: channels (`brgemm_fold_taps`): the stem in int8, 7 taps x 3 channels, pads to 7 x 4 = 28 per row as
+#: it is and to 8 x 3 = 24 folded (0.86).
+KW_FOLD_GAIN = 0.9
+
+
+def brgemm_fold_taps(p: ConvProblem) -> int | None:
+    """The taps a kernel row is read as when brgemm folds it into the channels, or None: the row's KW
+    taps of IC channels (and enough zero-weight taps after them to make whole groups of k) as one tap
+    of KWf * IC channels, contiguous in a channels-last source row, so the source is unfolded along W
+    with one copy of KWf * IC elements per output column (`_brgemm_compute`) and the weights folded in
+    prepare (`_brgemm_weights`). The microkernel pads each tap's channels to whole groups of k (4 for
+    u8, 2 for bf16): 3 channels compute as 4, a third wasted. Not for dilated rows, a source zero
+    point (its padding correction counts taps), groups, 3D or AMX."""
+    d = p.desc
+    if (p.alg != "brgemm" or d.ndims != 4 or d.g != 1 or d.kw == 1 or d.dw != 0
+            or p.zero_point("src") is not None):
+        return None
+    isa = brgemm_isa(p)
+    if isa is None or isa.k == 1:
+        return None
+    taps = next(t for t in range(d.kw, d.kw + isa.k + 1) if t * d.ic % isa.k == 0)
+    return taps if taps * d.ic <= KW_FOLD_GAIN * (-(-d.ic // isa.k) * isa.k * d.kw) else None
 
 
 def brgemm_channels(p: ConvProblem, ic: int) -> int:
@@ -911,7 +943,17 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     zp_border = [*low[-2:], x.shape[-4], x.shape[-3]] if zp is not None and any(low + high) else None
     if isa.widen:             # before the padding: IREE fuses the two into one dispatch
         x = _widen(plan, x, p.src.dtype, isa.widen)
-    x = plan.pad(x, [0, *high, 0, brgemm_channels(p, icg) - icg], low=[0, *low, 0, 0])
+    taps = brgemm_fold_taps(p)
+    unfold = None
+    if taps:
+        # the kernel reads output column o's kernel row (and the zero-weight taps after it, in the right
+        # padding) as one run of KWf * IC elements of the padded source row, through an overlapping view
+        # (N, IHp, OW, KWf * IC) whose columns are SW * IC elements apart (`Brgemm.unfold`): no copy
+        high[-1] = max(high[-1], (ow - 1) * sw + taps - low[-1] - x.shape[-3])
+        x = plan.pad(x, [0, *high, 0, 0], low=[0, *low, 0, 0])
+        unfold, sw = [ow, taps * icg, sw * icg], 1
+    else:
+        x = plan.pad(x, [0, *high, 0, brgemm_channels(p, icg) - icg], low=[0, *low, 0, 0])
     depth = None
     if len(sp) == 3:          # N D H W G ICp/G -> (N * IDp) H W G*ICp/G
         dep = sp[0]
@@ -932,7 +974,7 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     acc = plan.add("brgemm", x, (images, oh, owp, ocb * ro * 16), epilogue.dst_dt.mlir if epilogue else p.acc.mlir,
                    wei=w, comp=extra, shift=shift, src_zp=zp, zp_border=zp_border, isa=isa.kernel, strides=[sh, sw],
                    dilations=[dh, dw], rw=rw, rh=rh, groups=g, ocg=ocg, emulate_tiles=target.emulate_amx,
-                   epilogue=epilogue, depth=depth)
+                   epilogue=epilogue, depth=depth, unfold=unfold)
     lead = [n, depth.od] if depth else [n]
     acc = plan.expand(acc, [list(range(len(lead))), [len(lead)], [len(lead) + 1], [len(lead) + 2, len(lead) + 3]],
                       (*lead, oh, owp, g, ocgp))

@@ -246,6 +246,10 @@ class Brgemm(Step):
     emulate_tiles: bool             # AMX tile instructions emulated with AVX-512 (TargetCaps.emulate_amx)
     epilogue: StoreEpilogue | None = None   # applied in the stores (out in the destination type), or none
     depth: "BrgemmDepth | None" = None      # 3D: the depth folded into the image index; None: 1D / 2D
+    # a kernel row folded into the channels (emit.conv.brgemm_fold_taps): the source (N, IHp, IWp, IC)
+    # read as an overlapping view (N, IHp, OW, KWf * IC) whose columns are `pixel` elements apart:
+    # [OW, KWf * IC, pixel]; None: read as it is
+    unfold: list[int] | None = None
 
 
 @dataclass(frozen=True)
