@@ -73,6 +73,16 @@ CUT_CASES = [
     ("channels-last 1D", "--stag=nwc --dtag=nwc mb1ic4iw9oc128ow9kw3pw1", 2),
     ("channels-last 3D", "--stag=ndhwc --dtag=ndhwc mb1ic3id3ih4iw4oc128od3oh4ow4kd3kh3kw3pd1ph1pw1", 2),
     ("channels-last one row", "--stag=nhwc --dtag=nhwc mb1ic4ih1iw16oc128oh1ow16kh1kw3pw1", 2),
+    # one image whose destination has channels outermost, with more source than weights: bands of rows,
+    # each written as a strided slab of every channel block and read as a view of the whole source
+    # (or a range of a channels-last one)
+    ("outer rows nchw", "mb1ic16ih12oc8oh12kh3ph1", 2),
+    ("outer rows blocked tails", "--stag=nChw16c --dtag=nChw16c mb1ic17ih16oc20oh16kh3ph1", 2),
+    ("outer rows 3 parts stride", "mb1ic8ih25iw9oc4oh12ow9kh3kw3sh2ph1pw1", 3),
+    ("outer rows src nhwc", "--stag=nhwc --dtag=nchw mb1ic8ih20oc8oh10kh3sh2ph1", 2),
+    ("outer rows zp sum", "--dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+                          "--attr-zero-points=src:common:3+dst:per_dim_1 --attr-post-ops=sum:0.5:1+relu "
+                          "mb1ic8ih12oc8oh12kh3ph1", 2),
     # grouped: slabs of whole groups, each part reading its groups' input channels
     ("groups nchw", "g4mb1ic8ih5oc12oh5kh3ph1", 2),
     ("depthwise blocked tail", "--stag=nChw16c --dtag=nChw16c g40mb1ic40ih5oc40oh5kh3ph1", 2),
@@ -178,11 +188,25 @@ def test_a_channels_last_image_is_cut_on_channels_where_its_rows_are_uneven():
             .host_parts(2)] == [4, 3]
 
 
+def test_one_channels_first_image_is_cut_on_rows_where_its_source_outweighs_its_weights():
+    for layout in ("nchw", "nChw16c"):
+        lay = f"--stag={layout} --dtag={layout} mb1"
+        stem = problem(lay + "ic3ih224oc64oh112kh7sh2ph3").host_parts(2)          # 150 K source, 9.4 K weights
+        assert [(r.problem.desc.oh, r.oc) for r in stem] == [(56, None), (56, None)]
+        assert stem[1].dst_cols == (56 * 112 * stem[1].problem.dst.block_of(1), 112 * 112 * stem[1].problem.dst.block_of(1),
+                                    112 * 112 * stem[1].problem.dst.block_of(1))
+        assert stem[1].src == (0, stem[1].problem.src.buffer_nelems)              # a view of the whole source
+        assert stem[1].problem.src.offset0 > 0
+        # more weights than source (ic512 7x7), a 1x1 kernel, uneven rows: slabs of output channels
+        for line in ("ic512ih7oc512oh7kh3ph1", "ic256ih56oc64oh56kh1ph0", "ic4ih5iw200oc32oh5ow200kh3kw3ph1pw1"):
+            assert all(r.oc is not None for r in problem(lay + line).host_parts(2)), line
+
+
 @pytest.mark.parametrize("line,why", [
     ("--stag=nhwc --dtag=nchw g2mb1ic4ih6oc4oh6kh3ph1", "with groups, source"),   # groups: a channels-last source
     ("--stag=nchw --dtag=nhwc mb1ic4ih6oc4oh6kh3ph1", "output channels of one whose"),  # H outermost
     ("--stag=nChw16c --dtag=nChw16c g4mb1ic8ih6oc8oh6kh3ph1", "one slab of 8 groups"),       # one block of groups
-    ("--stag=nChw16c --dtag=nChw16c mb1ic4ih6oc4oh6kh3ph1", "one slab of 16 output channels"),
+    ("--stag=nChw16c --dtag=nChw16c mb1ic4ih4oc4oh4kh3ph1", "one slab of 16 output channels"),  # weights > source
     ("--attr-post-ops=add:f32:per_oc mb1ic4ih6oc32oh6kh3ph1", "whose channels are cut"),
     ("--stag=any --dtag=any mb2ic4ih6oc4oh6kh3ph1", "format any"),
     ("--stag=nhwc --dtag=nhwc --attr-post-ops=add:f32:per_tensor mb1ic4ih6oc4oh6kh3ph1", "varies along the rows"),
@@ -226,6 +250,12 @@ def test_what_cannot_be_cut_says_why(line, why):
     "mb1ic16ih7oc128oh7kh3ph1",
     "--alg=brgemm --dt=f32 --attr-post-ops=linear:2:1 --stag=nhwc --dtag=nhwc mb1ic8ih5iw6oc128oh5ow6kh3kw3ph1pw1",
     "--alg=direct --dt=f32 --stag=nwc --dtag=nwc mb1ic4iw9oc128ow9kw3pw1",
+    # bands of rows of one image whose destination has channels outermost: each part reads a view of
+    # the whole source and writes a strided slab of every channel block
+    "--alg=brgemm --dt=f32 --attr-post-ops=linear:2:1 mb1ic16ih12oc8oh12kh3ph1",
+    "--alg=brgemm --dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+    "--attr-post-ops=sum:0.5:1+relu --stag=nChw16c --dtag=nChw16c mb1ic17ih16oc20oh16kh3ph1",
+    "--alg=direct --dt=f32 --stag=nhwc --dtag=nchw mb1ic8ih20oc8oh10kh3sh2ph1",
 ])
 def test_host_threads_kernel_matches_reference(line, kgen_cache_dir, monkeypatch):
     monkeypatch.setenv("KGEN_CPU_THREADS", "2")
