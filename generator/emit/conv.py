@@ -103,7 +103,7 @@ def named_conv(p: ConvProblem, target: TargetCaps = GENERIC) -> NamedConv | None
     form = "nhwc" if p.src.order[-1] == 1 else "nchw"
     if d.g == 1:
         kind = "conv"
-    elif d.ic == d.g and d.oc == d.g:
+    elif d.is_depthwise:
         kind = "depthwise"
     elif nsp == 2:
         kind = "grouped"
@@ -385,7 +385,7 @@ def packed_conv(p: ConvProblem) -> PackedConv | None:
     if bi is None or bo is None:
         return None
     d = p.desc
-    if d.g > 1 and d.ic == d.g and d.oc == d.g and bi == bo:
+    if d.g > 1 and d.is_depthwise and bi == bo:
         return PackedConv(bi, bo, True)
     if d.g == 1 or ((d.ic // d.g) % bi == 0 and (d.oc // d.g) % bo == 0):
         return PackedConv(bi, bo, False)
@@ -731,7 +731,7 @@ def _brgemm_why_not(p: ConvProblem) -> str | None:
         return f"its microkernels multiply {have}, not {p.src.dtype.name}:{p.wei.dtype.name}"
     if p.alg == "brgemm_amx" and d.g > 1:
         return "its AMX kernel is generated for ungrouped convolutions only (use brgemm for groups)"
-    if d.ic == d.g and d.oc == d.g and d.g > 1:
+    if d.g > 1 and d.is_depthwise:
         return "it fills 16 lanes with one group's output channels, and a depthwise group has one (use direct)"
     if d.ndims == 5 and p.alg == "brgemm_amx":
         return "its AMX kernel is generated for 1D and 2D convolutions only (use brgemm for 3D)"
