@@ -112,6 +112,9 @@ CASES = [
     "--dt=u8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic1ih9iw20oc20oh9ow6kh3kw5sw3ph1pw1",
     "--dt=u8:s8:f32 --stag=nchw --dtag=nChw16c --attr-post-ops=linear:0.5:3 mb1ic5ih9iw13oc20kh3kw3ph1pw1sw2",
     "--dt=s8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic3ih11iw16oc24oh5ow5kh3kw7sh2sw3ph0pw0",          # uncropped right
+    # 1D: an audio front end's single channel, 10 taps read as 12 x 1
+    "--dt=u8:s8:u8 --stag=nwc --dtag=nwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+    "mb2ic1iw400oc64ow79kw10sw5pw0",
     # 3D: the depth folded into the image index (Brgemm.depth), strides, dilation, padding in every dim,
     # tails; the source zero point stays in the shared epilogue there, the destination's in the kernel
     "--dt=u8:s8:u8 --stag=ndhwc --dtag=ndhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
@@ -134,6 +137,7 @@ FLOAT_CASES = [
     "mb1ic6ih9oc20kh2ph0",
     "--stag=nhwc --dtag=nhwc --attr-post-ops=sum:0.5+relu mb2ic3ih17iw15oc40kh5kw7sh2sw2ph3pw2",    # bf16: folded
     "--stag=nhwc --dtag=nhwc mb1ic3ih11iw16oc24oh5ow5kh3kw7sh2sw3ph0pw0",
+    "--stag=nwc --dtag=nwc mb1ic1iw100oc40kw9sw3pw4",                      # bf16: 9 x 1 folded as 10 x 1
     "--stag=nChw16c --dtag=nChw16c --attr-post-ops=sum:0.5+linear:0.5:3 mb1ic20ih9oc40oh9kh3ph1",
     # bias and ReLU, and scales, in the microkernel's stores; f(0) != 0 on the blocked destination's padding
     "--dir=FWD_B --stag=nhwc --dtag=nhwc --attr-post-ops=relu mb2ic17ih13iw11oc33kh3kw2sh2ph1dh1",
@@ -333,6 +337,8 @@ def test_a_kernel_row_is_folded_into_the_channels_where_they_waste_the_groups():
                  "g3mb1ic3ih30oc48kh7ph3", "mb1ic3id8ih8iw8oc16kd3kh3kw7pd1ph1pw3"):
         assert brgemm_fold_taps(problem("--alg=brgemm --dt=u8:s8:u8 " + line)) is None, line
     assert brgemm_fold_taps(problem("--alg=brgemm_amx --dt=u8:s8:u8 " + stem)) is None
+    # 1D: wav2vec2's front end, 1 channel x 10 taps: 40 products computed for 10, folded 12
+    assert brgemm_fold_taps(problem("--alg=brgemm --dt=u8:s8:u8 mb1ic1iw16000oc512ow3199kw10sw5pw0")) == 12
     mlir = render_conv(problem("--alg=brgemm --dt=u8:s8:u8 " + stem), vnni_cpu())
     # the padded source 229 x 230 x 3 (a column more on the right for the zero-weight tap), columns 2 x 3 apart
     assert "memref.reinterpret_cast" in mlir and "strided<[158010, 690, 6, 1]>" in mlir

@@ -819,10 +819,11 @@ def brgemm_fold_taps(p: ConvProblem) -> int | None:
     of KWf * IC channels, contiguous in a channels-last source row, so the source is unfolded along W
     with one copy of KWf * IC elements per output column (`_brgemm_compute`) and the weights folded in
     prepare (`_brgemm_weights`). The microkernel pads each tap's channels to whole groups of k (4 for
-    u8, 2 for bf16): 3 channels compute as 4, a third wasted. Not for dilated rows, a source zero
-    point (its padding correction counts taps), groups, 3D or AMX."""
+    u8, 2 for bf16): 3 channels compute as 4, a third wasted; a 1D audio front end's single channel
+    as 4, three quarters wasted. Not for dilated rows, a source zero point (its padding correction
+    counts taps), groups, 3D or AMX."""
     d = p.desc
-    if (p.alg != "brgemm" or d.ndims != 4 or d.g != 1 or d.kw == 1 or d.dw != 0
+    if (p.alg != "brgemm" or d.ndims == 5 or d.g != 1 or d.kw == 1 or d.dw != 0
             or p.zero_point("src") is not None):
         return None
     isa = brgemm_isa(p)
