@@ -256,6 +256,9 @@ def test_what_cannot_be_cut_says_why(line, why):
     "--alg=brgemm --dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
     "--attr-post-ops=sum:0.5:1+relu --stag=nChw16c --dtag=nChw16c mb1ic17ih16oc20oh16kh3ph1",
     "--alg=direct --dt=f32 --stag=nhwc --dtag=nchw mb1ic8ih20oc8oh10kh3sh2ph1",
+    # the stem's folded row (brgemm_fold_taps) in row bands, each with its own padding
+    "--alg=brgemm --dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 --stag=nhwc --dtag=nhwc "
+    "mb1ic3ih30oc64oh15kh7sh2ph3",
 ])
 def test_host_threads_kernel_matches_reference(line, kgen_cache_dir, monkeypatch):
     monkeypatch.setenv("KGEN_CPU_THREADS", "2")

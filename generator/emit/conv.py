@@ -833,6 +833,21 @@ def brgemm_fold_taps(p: ConvProblem) -> int | None:
     return taps if taps * d.ic <= KW_FOLD_GAIN * (-(-d.ic // isa.k) * isa.k * d.kw) else None
 
 
+def _fold_groups(p: ConvProblem, real: int) -> tuple[int, int]:
+    """A folded row's groups of k elements the kernel multiplies (the groups past the row's `real`
+    elements are left out: their weights are zero), and the i32 AND mask that keeps the real elements
+    of the last one and clears its filler, or -1 where nothing needs clearing (`Brgemm.unfold`). The
+    filler reads real source elements of the next pixels against zero weights: exact in integers,
+    but in a float kernel an Inf or NaN there would make 0 x Inf = NaN in an output whose window
+    holds neither."""
+    k = brgemm_isa(p).k
+    groups, fill = -(-real // k), -real % k
+    if fill == 0 or p.src.dtype.is_int:
+        return groups, -1
+    keep = (1 << (32 // k * (k - fill))) - 1    # the group's first elements are its low bits
+    return groups, keep - (1 << 32) if keep >= 1 << 31 else keep
+
+
 def brgemm_channels(p: ConvProblem, ic: int) -> int:
     """A group's input channels padded for the microkernel: to a multiple of k (one 32-bit group); for
     AMX, beyond one 64-byte K chunk, to whole chunks (a tile row is one chunk)."""
@@ -952,7 +967,7 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         # (N, IHp, OW, KWf * IC) whose columns are SW * IC elements apart (`Brgemm.unfold`): no copy
         high[-1] = max(high[-1], (ow - 1) * sw + taps - low[-1] - x.shape[-3])
         x = plan.pad(x, [0, *high, 0, 0], low=[0, *low, 0, 0])
-        unfold, sw = [ow, taps * icg, sw * icg], 1
+        unfold, sw = [ow, taps * icg, sw * icg, *_fold_groups(p, hw[1].k * icg)[::-1]], 1
     else:
         x = plan.pad(x, [0, *high, 0, brgemm_channels(p, icg) - icg], low=[0, *low, 0, 0])
     depth = None

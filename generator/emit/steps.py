@@ -248,7 +248,8 @@ class Brgemm(Step):
     depth: "BrgemmDepth | None" = None      # 3D: the depth folded into the image index; None: 1D / 2D
     # a kernel row folded into the channels (emit.conv.brgemm_fold_taps): the source (N, IHp, IWp, IC)
     # read as an overlapping view (N, IHp, OW, KWf * IC) whose columns are `pixel` elements apart:
-    # [OW, KWf * IC, pixel]; None: read as it is
+    # [OW, KWf * IC, pixel, the i32 mask of the last group's real elements (-1: no filler cleared),
+    # the groups of k multiplied (the row's real elements, rounded up)]; None: read as it is
     unfold: list[int] | None = None
 
 
