@@ -620,7 +620,17 @@ class ConvProblem:
                 parts.append(self._part(desc, (0, start), (0, start)))
                 start += c
             return self._with_ranges(parts)
-        parts, o0 = [], 0
+        bands = self._row_bands(n, lead)
+        if isinstance(bands, str):
+            return bands
+        return self._with_ranges([self._part(desc, (2, lo), (2, o0)) for o0, lo, desc in bands])
+
+    def _row_bands(self, n: int, lead: bool) -> list[tuple[int, int, ConvDesc]] | str:
+        """One image's output rows in `n` bands (`_even_counts`): (first output row, first input row
+        read, the band's descriptor: the input rows it reads, halo included, and this problem's
+        padding where it reaches the border), or why not."""
+        d = self.desc
+        bands, o0 = [], 0
         ext = kernel_extent(d.kh, d.dh)
         for c in _even_counts(d.oh, n, lead):
             o1 = o0 + c
@@ -628,10 +638,9 @@ class ConvProblem:
             lo, hi = max(0, need_lo), min(d.ih - 1, need_hi)
             if hi < lo:
                 return f"output rows {o0}-{o1 - 1} read no input row"
-            desc = dataclasses.replace(d, ih=hi - lo + 1, oh=c, ph=lo - need_lo, name="")
-            parts.append(self._part(desc, (2, lo), (2, o0)))
+            bands.append((o0, lo, dataclasses.replace(d, ih=hi - lo + 1, oh=c, ph=lo - need_lo, name="")))
             o0 = o1
-        return self._with_ranges(parts)
+        return bands
 
     def _channel_parts(self, n: int, lead: bool) -> tuple[ConvPart, ...] | str:
         """`host_parts`' cut of one image on output channels: slabs of whole destination blocks (of 16
@@ -688,16 +697,13 @@ class ConvProblem:
                 return f"post-op {op}'s input varies along the rows, which are cut, and is not cut with it"
         blk = self.dst.block_of(1)
         width = d.oh * d.ow * blk
-        ext = kernel_extent(d.kh, d.dh)
         channels_last_src = self.src.order[:2] == (0, 2)
-        out, o0 = [], 0
-        for c in _even_counts(d.oh, n, lead):
-            o1 = o0 + c
-            need_lo, need_hi = o0 * d.sh - d.ph, (o1 - 1) * d.sh - d.ph + ext - 1
-            lo, hi = max(0, need_lo), min(d.ih - 1, need_hi)
-            if hi < lo:
-                return f"output rows {o0}-{o1 - 1} read no input row"
-            desc = dataclasses.replace(d, ih=hi - lo + 1, oh=c, ph=lo - need_lo, name="")
+        bands = self._row_bands(n, lead)
+        if isinstance(bands, str):
+            return bands
+        out = []
+        for o0, lo, desc in bands:
+            o1 = o0 + desc.oh
             if channels_last_src:
                 src = _like(self.src, desc.src_dims)
                 at = self.src.offset([0, 0, lo, 0])
@@ -708,7 +714,6 @@ class ConvProblem:
             part = dataclasses.replace(self, desc=desc, src=src, dst=_like(self.dst, desc.dst_dims))
             out.append(ConvPart(part, src_range, (0, self.dst.buffer_nelems),
                                 dst_cols=(o0 * d.ow * blk, o1 * d.ow * blk, width)))
-            o0 = o1
         return tuple(out)
 
     def _channels_last_parts(self, n: int) -> tuple[ConvPart, ...] | str:
