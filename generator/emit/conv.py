@@ -816,9 +816,9 @@ KW_FOLD_GAIN = 0.9
 def brgemm_fold_taps(p: ConvProblem) -> int | None:
     """The taps a kernel row is read as when brgemm folds it into the channels, or None: the row's KW
     taps of IC channels (and enough zero-weight taps after them to make whole groups of k) as one tap
-    of KWf * IC channels, contiguous in a channels-last source row, so the source is unfolded along W
-    with one copy of KWf * IC elements per output column (`_brgemm_compute`) and the weights folded in
-    prepare (`_brgemm_weights`). The microkernel pads each tap's channels to whole groups of k (4 for
+    of KWf * IC channels, contiguous in a channels-last source row, which the kernel reads through an
+    overlapping view of the padded source, nothing copied (`_brgemm_compute`, `Brgemm.unfold`), the
+    weights folded in prepare (`_brgemm_weights`). The microkernel pads each tap's channels to whole groups of k (4 for
     u8, 2 for bf16): 3 channels compute as 4, a third wasted; a 1D audio front end's single channel
     as 4, three quarters wasted. Not for dilated rows, a source zero point (its padding correction
     counts taps), groups, 3D or AMX."""

@@ -398,15 +398,15 @@ class ConvPart(NamedTuple):
     dst: tuple[int, int]
     oc: tuple[int, int] | None = None
     ic: tuple[int, int] | None = None       # a grouped cut's input channels (None: every part reads all)
-    # a cut on the output channels of a channels-last destination (nhwc): the part's channels are a
-    # strided slab of the whole buffer, columns [lo, hi) of its (pixels, `width`) rows, and `dst` spans
-    # the whole buffer; None: the part's destination is the contiguous range `dst`
+    # a part whose destination is a strided slab of the whole buffer: columns [lo, hi) of the buffer
+    # seen as rows of `width` elements (a channels-last channel cut: its channels of every pixel; rows
+    # of a channels-first image: its rows of every channel block), and `dst` spans the whole buffer;
+    # None: the part's destination is the contiguous range `dst`
     dst_cols: tuple[int, int, int] | None = None      # (lo, hi, width)
 
     def dst_view(self, whole):
         """This part's destination within `whole`, the whole destination buffer (1-D, or any array
-        of its elements: ``dst_init``): the range `dst`, or for a channels-last channel cut the
-        (pixels, channels) slab `dst_cols` (a strided view)."""
+        of its elements: ``dst_init``): the range `dst`, or the strided slab `dst_cols`."""
         if self.dst_cols is None:
             return whole[self.dst[0]:self.dst[1]]
         lo, hi, width = self.dst_cols
@@ -642,6 +642,15 @@ class ConvProblem:
             o0 = o1
         return bands
 
+    def _uncut_post_op_input(self) -> str | None:
+        """Why a cut on output channels cannot be taken: a binary or prelu input that varies along the
+        destination at all (the parts get the whole one, not their channels'); None where none does."""
+        for name, _, op in self.post_op_inputs():
+            if name != "dst_init" and self.binary_mask(op):
+                return (f"post-op {op}'s input varies along the destination, whose channels are cut, "
+                        f"and is not cut with it")
+        return None
+
     def _channel_parts(self, n: int, lead: bool) -> tuple[ConvPart, ...] | str:
         """`host_parts`' cut of one image on output channels: slabs of whole destination blocks (of 16
         channels, the kernels' vector width, where there are two such slabs or more), each part
@@ -649,10 +658,9 @@ class ConvProblem:
         two halves 1058 us against 2057 us on local-task (which ran it on one thread); nChw16c ic256
         56x56 1x1 -> 64, 649 against 1267 us."""
         d = self.desc
-        for name, _, op in self.post_op_inputs():
-            if name != "dst_init" and self.binary_mask(op):
-                return (f"post-op {op}'s input varies along the destination, whose channels are cut, "
-                        f"and is not cut with it")
+        why = self._uncut_post_op_input()
+        if why:
+            return why
         if d.g > 1:
             return self._group_parts(n, lead)
         block = self.dst.block_of(1)
@@ -726,23 +734,18 @@ class ConvProblem:
         thread: u8:s8:u8 rows 302 + 228 us, channels 260 + 260; f32 rows 1193 + 899, channels 1028
         + 1028 (the whole on one thread: 507 and 2030)."""
         d = self.desc
-        for name, _, op in self.post_op_inputs():
-            if name != "dst_init" and self.binary_mask(op):
-                return (f"post-op {op}'s input varies along the destination, whose channels are cut, "
-                        f"and is not cut with it")
+        why = self._uncut_post_op_input()
+        if why:
+            return why
         units, per_unit = divmod(d.oc, 16)
         if per_unit or units % n or d.oc // n < CHANNELS_LAST_SLAB:
             return (f"{d.oc} output channels do not cut into {n} even slabs of whole 16-channel units, "
                     f"{CHANNELS_LAST_SLAB} or more each")
-        out, width = [], d.oc // n
-        for i in range(n):
-            lo, hi = i * width, (i + 1) * width
-            desc = dataclasses.replace(d, oc=width, name="")
-            part = dataclasses.replace(self, desc=desc, wei=_like(self.wei, desc.wei_dims),
-                                       dst=_like(self.dst, desc.dst_dims))
-            out.append(ConvPart(part, (0, self.src.buffer_nelems), (0, self.dst.buffer_nelems), (lo, hi),
-                                dst_cols=(lo, hi, d.oc)))
-        return tuple(out)
+        width = d.oc // n
+        # `_channel_part`'s parts, whose destinations are strided slabs here, not ranges
+        return tuple(self._channel_part(dataclasses.replace(d, oc=width, name=""), (lo, lo + width), None)
+                     ._replace(dst=(0, self.dst.buffer_nelems), dst_cols=(lo, lo + width, d.oc))
+                     for lo in range(0, d.oc, width))
 
     def _group_parts(self, n: int, lead: bool) -> tuple[ConvPart, ...] | str:
         """`_channel_parts` for a grouped convolution (depthwise included): slabs of whole groups, each
