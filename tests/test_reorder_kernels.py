@@ -791,19 +791,40 @@ GOLDEN = [
      [r"linalg\.pack %\w+ padding_value\(%\w+ : f32\) outer_dims_perm = \[0, 1, 2, 3\] inner_dims_pos = \[1\] "
       r"inner_tiles = \[8\] into %\w+ : tensor<2x17x5x4xf32> -> tensor<2x3x5x4x8xf32>"],
      [r"linalg\.transpose", r"tensor\.pad"]),
+    # a partial last block, written in pieces (relayout.tail_pieces): per image the full blocks, then the
+    # tail laid down lane by lane with zeros past them, joined in buffer order along the buffer's one dim
     ("nopack-nChw8c", (2, 17, 5, 4), "nchw", "f32", "nChw8c", "f32", (), False,
+     [r"tensor\.extract_slice %\w+\[1, 0, 0, 0\] \[1, 16, 5, 4\]",
+      r"tensor\.expand_shape %\w+ \[\[0\], \[1, 2\], \[3\], \[4\]\] output_shape \[1, 2, 8, 5, 4\]",
+      r"linalg\.transpose ins\(%\w+ : tensor<1x2x8x5x4xf32>\).*permutation = \[0, 1, 3, 4, 2\]",
+      r"tensor\.extract_slice %\w+\[1, 16, 0, 0\] \[1, 1, 5, 4\]",
+      r"affine_map<\(d0, d1, d2, d3, d4\) -> \(d0, 0, d2, d3\)>",
+      r"arith\.select %\w+, %\w+, %\w+ : f32",
+      r"tensor\.concat dim\(0\) %\w+, %\w+, %\w+, %\w+ : \(tensor<320xf32>, tensor<160xf32>, tensor<320xf32>, "
+      r"tensor<160xf32>\) -> tensor<960xf32>"],
+     [r"linalg\.pack", r"linalg\.unpack", r"tensor\.pad"]),
+    # more than MAX_TAIL_PIECES pieces (40 images): one pad of the whole source
+    ("nopack-nChw8c-many-images", (40, 17, 2, 2), "nchw", "f32", "nChw8c", "f32", (), False,
      [r"tensor\.pad %\w+ low\[0, 0, 0, 0\] high\[0, 7, 0, 0\]",
-      r"tensor\.expand_shape %\w+ \[\[0\], \[1, 2\], \[3\], \[4\]\] output_shape \[2, 3, 8, 5, 4\]",
-      r"linalg\.transpose ins\(%\w+ : tensor<2x3x8x5x4xf32>\).*permutation = \[0, 1, 3, 4, 2\]"],
-     [r"linalg\.pack", r"linalg\.unpack"]),
+      r"tensor\.expand_shape %\w+ \[\[0\], \[1, 2\], \[3\], \[4\]\] output_shape \[40, 3, 8, 2, 2\]",
+      r"linalg\.transpose ins\(%\w+ : tensor<40x3x8x2x2xf32>\).*permutation = \[0, 1, 3, 4, 2\]"],
+     [r"tensor\.concat"]),
     ("unpack-nChw8c", (2, 17, 5, 4), "nChw8c", "f32", "nchw", "f32", (), True,
      [r"linalg\.unpack %\w+ outer_dims_perm = \[0, 1, 2, 3\] inner_dims_pos = \[1\] inner_tiles = \[8\]"],
      [r"linalg\.pack "]),
-    # a partial last block: the full blocks and the tail block's valid lanes unblocked apart, then joined
+    # a partial last block in the source: per image the full blocks and the tail block's valid lanes
+    # unblocked apart, then joined in buffer order
     ("nopack-unpack-nChw8c", (2, 17, 5, 4), "nChw8c", "f32", "nchw", "f32", (), False,
+     [r"tensor\.extract_slice %\w+\[1, 0, 0, 0, 0\] \[1, 2, 5, 4, 8\]",
+      r"tensor\.extract_slice %\w+\[1, 2, 0, 0, 0\] \[1, 1, 5, 4, 1\]",
+      r"linalg\.transpose ins\(%\w+ : tensor<1x1x5x4x1xf32>\)",
+      r"tensor\.concat dim\(0\) %\w+, %\w+, %\w+, %\w+ : \(tensor<320xf32>, tensor<20xf32>, tensor<320xf32>, "
+      r"tensor<20xf32>\) -> tensor<680xf32>"],
+     [r"linalg\.unpack", r"tensor<2x24x5x4xf32>"]),
+    # the same into nhwc would be a piece per pixel: the channels unblocked apart, joined by channel
+    ("nopack-unpack-nChw8c-to-nhwc", (2, 17, 5, 4), "nChw8c", "f32", "nhwc", "f32", (), False,
      [r"tensor\.extract_slice %\w+\[0, 0, 0, 0, 0\] \[2, 2, 5, 4, 8\]",
       r"tensor\.extract_slice %\w+\[0, 2, 0, 0, 0\] \[2, 1, 5, 4, 1\]",
-      r"linalg\.transpose ins\(%\w+ : tensor<2x1x5x4x1xf32>\)",
       r"tensor\.concat dim\(1\) %\w+, %\w+ : \(tensor<2x16x5x4xf32>, tensor<2x1x5x4xf32>\) -> tensor<2x17x5x4xf32>"],
      [r"linalg\.unpack", r"tensor<2x24x5x4xf32>"]),
     # no split without a full block, nor with two partial dims: unblock all, slice the data corner

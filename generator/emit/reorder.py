@@ -60,6 +60,24 @@ def convert_step(plan: Plan, v: Value, problem: ReorderProblem, quant_values: di
                     lo=dst.min, hi=dst.max, ilo=ilo, ihi=ihi, bf16_bits=src.is_int and dst.name == "bf16")
 
 
+def _in_pieces(plan: Plan, src: Value, chain: Sequence[ReorderProblem], quant_values: list[dict[str, Value]],
+               pieces: Sequence[relayout.Piece], form: str) -> Value:
+    """The reorder as `relayout.tail_pieces`: each piece read from the packed source, converted (its
+    part of each quantization array), packed and laid down in destination buffer order."""
+    first, last = chain[0], chain[-1]
+    packed = relayout.buffer_to_packed(plan, src, first.src)
+    outs = []
+    for piece in pieces:
+        v = relayout.packed_piece_to_logical(plan, packed, first.src, piece)
+        for p, vals in zip(chain, quant_values):
+            part = {arg: plan.slice(vals[arg], [piece.lo[m] for m in q.mask], [piece.dims[m] for m in q.mask])
+                    for arg, q in p.quant_args}
+            v = convert_step(plan, v, p, part)
+        v = relayout.logical_piece_to_packed(plan, v, last.dst, piece, form)
+        outs.append(plan.collapse(v, [list(range(len(v.shape)))]))
+    return plan.concat(outs, 0)
+
+
 def kernel_name(chain: Sequence[ReorderProblem]) -> str:
     return chain[0].name if len(chain) == 1 else "chain__" + "__".join(p.name for p in chain)
 
@@ -103,10 +121,16 @@ def render_reorder(problems: "ReorderProblem | Sequence[ReorderProblem]", *, for
     src = relayout.unpack_storage(plan, args[0], first.src)          # 4-bit types: bytes -> elements
     if init is not None:
         init = relayout.unpack_storage(plan, init, last.dst)
-    v = relayout.buffer_to_logical(plan, src, first.src, form)
-    for p, vals in zip(chain, quant_values):
-        v = convert_step(plan, v, p, vals)
-    out = relayout.pack_storage(plan, relayout.logical_to_buffer(plan, v, last.dst, form, init), last.dst)
+    pieces = None
+    if form == "transpose" and init is None and not (first.src.dtype.is_packed or last.dst.dtype.is_packed):
+        pieces = relayout.tail_pieces(first.src, last.dst)
+    if pieces:
+        out = _in_pieces(plan, src, chain, quant_values, pieces, form)
+    else:
+        v = relayout.buffer_to_logical(plan, src, first.src, form)
+        for p, vals in zip(chain, quant_values):
+            v = convert_step(plan, v, p, vals)
+        out = relayout.pack_storage(plan, relayout.logical_to_buffer(plan, v, last.dst, form, init), last.dst)
     if out.name == "src":         # identical layouts and types: the kernel still returns a fresh buffer
         out = plan.add("copy", out, out.shape)
     # `!type` aliases for the buffers (a module of several kernels, `render_reorder_module`, has none:

@@ -77,6 +77,15 @@ class Concat(Step):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Lanes(Step):
+    """A padded block laid down from its valid lanes: out[..., lane, ...] = parts[lane][map(...)] for
+    lane < len(parts), zero past them (`relayout.logical_piece_to_packed`: a tail without tensor.pad)."""
+    parts: list[Value]
+    index: list[str]                # each part's index, as expressions of the result's dims d0, d1, ...
+    lane: int                       # the result dim that holds the lanes
+
+
+@dataclass(frozen=True, kw_only=True)
 class Gather(Step):
     """Each logical element read at offset0 + sum(index * stride)."""
     strides: list[int]
@@ -345,7 +354,7 @@ class SumTrailing(Step):
 
 STEP_TYPES: dict[str, type[Step]] = {
     "slice": Slice, "pad": Pad, "expand": Reshape, "collapse": Reshape, "transpose": Transpose,
-    "pack": Tiling, "unpack": Tiling, "insert": Insert, "concat": Concat, "copy": Step, "bitcast": Step, "gather": Gather,
+    "pack": Tiling, "unpack": Tiling, "insert": Insert, "concat": Concat, "lanes": Lanes, "copy": Step, "bitcast": Step, "gather": Gather,
     "convert": Convert, "unpack_nibbles": UnpackNibbles, "pack_nibbles": PackNibbles,
     "constant": Constant, "barrier": Step, "window_gather": WindowGather,
     "conv_direct": ConvDirect, "conv_packed": ConvPacked, "named_conv": NamedConv, "conv_1x1": Conv1x1,

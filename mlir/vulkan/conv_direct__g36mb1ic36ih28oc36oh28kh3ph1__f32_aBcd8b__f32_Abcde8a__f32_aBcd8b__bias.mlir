@@ -11,19 +11,19 @@ func.func @conv_direct__g36mb1ic36ih28oc36oh28kh3ph1__f32_aBcd8b__f32_Abcde8a__f
 
     %w2 = tensor.extract_slice %w1[0, 0, 0, 0, 0, 0] [4, 1, 1, 3, 3, 8] [1, 1, 1, 1, 1, 1] : tensor<5x1x1x3x3x8xf32> to tensor<4x1x1x3x3x8xf32>
 
-    %w3 = tensor.extract_slice %w1[4, 0, 0, 0, 0, 0] [1, 1, 1, 3, 3, 4] [1, 1, 1, 1, 1, 1] : tensor<5x1x1x3x3x8xf32> to tensor<1x1x1x3x3x4xf32>
+    %w3_e = tensor.empty() : tensor<4x8x1x1x3x3xf32>
+    %w3 = linalg.transpose ins(%w2 : tensor<4x1x1x3x3x8xf32>) outs(%w3_e : tensor<4x8x1x1x3x3xf32>) permutation = [0, 5, 1, 2, 3, 4]
 
-    %w4_e = tensor.empty() : tensor<4x8x1x1x3x3xf32>
-    %w4 = linalg.transpose ins(%w2 : tensor<4x1x1x3x3x8xf32>) outs(%w4_e : tensor<4x8x1x1x3x3xf32>) permutation = [0, 5, 1, 2, 3, 4]
+    %w4 = tensor.collapse_shape %w3 [[0, 1], [2], [3], [4], [5]] : tensor<4x8x1x1x3x3xf32> into tensor<32x1x1x3x3xf32>
 
-    %w5 = tensor.collapse_shape %w4 [[0, 1], [2], [3], [4], [5]] : tensor<4x8x1x1x3x3xf32> into tensor<32x1x1x3x3xf32>
+    %w5 = tensor.extract_slice %w1[4, 0, 0, 0, 0, 0] [1, 1, 1, 3, 3, 4] [1, 1, 1, 1, 1, 1] : tensor<5x1x1x3x3x8xf32> to tensor<1x1x1x3x3x4xf32>
 
     %w6_e = tensor.empty() : tensor<1x4x1x1x3x3xf32>
-    %w6 = linalg.transpose ins(%w3 : tensor<1x1x1x3x3x4xf32>) outs(%w6_e : tensor<1x4x1x1x3x3xf32>) permutation = [0, 5, 1, 2, 3, 4]
+    %w6 = linalg.transpose ins(%w5 : tensor<1x1x1x3x3x4xf32>) outs(%w6_e : tensor<1x4x1x1x3x3xf32>) permutation = [0, 5, 1, 2, 3, 4]
 
     %w7 = tensor.collapse_shape %w6 [[0, 1], [2], [3], [4], [5]] : tensor<1x4x1x1x3x3xf32> into tensor<4x1x1x3x3xf32>
 
-    %w8 = tensor.concat dim(0) %w5, %w7 : (tensor<32x1x1x3x3xf32>, tensor<4x1x1x3x3xf32>) -> tensor<36x1x1x3x3xf32>
+    %w8 = tensor.concat dim(0) %w4, %w7 : (tensor<32x1x1x3x3xf32>, tensor<4x1x1x3x3xf32>) -> tensor<36x1x1x3x3xf32>
 
     %w9 = tensor.collapse_shape %w8 [[0, 1, 2], [3], [4]] : tensor<36x1x1x3x3xf32> into tensor<36x3x3xf32>
 

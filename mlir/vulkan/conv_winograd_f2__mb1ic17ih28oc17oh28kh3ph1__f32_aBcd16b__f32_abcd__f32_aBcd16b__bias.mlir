@@ -40,19 +40,19 @@ func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f
 
     %v2 = tensor.extract_slice %v1[0, 0, 0, 0, 0] [1, 1, 28, 28, 16] [1, 1, 1, 1, 1] : tensor<1x2x28x28x16xf32> to tensor<1x1x28x28x16xf32>
 
-    %v3 = tensor.extract_slice %v1[0, 1, 0, 0, 0] [1, 1, 28, 28, 1] [1, 1, 1, 1, 1] : tensor<1x2x28x28x16xf32> to tensor<1x1x28x28x1xf32>
+    %v3_e = tensor.empty() : tensor<1x1x16x28x28xf32>
+    %v3 = linalg.transpose ins(%v2 : tensor<1x1x28x28x16xf32>) outs(%v3_e : tensor<1x1x16x28x28xf32>) permutation = [0, 1, 4, 2, 3]
 
-    %v4_e = tensor.empty() : tensor<1x1x16x28x28xf32>
-    %v4 = linalg.transpose ins(%v2 : tensor<1x1x28x28x16xf32>) outs(%v4_e : tensor<1x1x16x28x28xf32>) permutation = [0, 1, 4, 2, 3]
+    %v4 = tensor.collapse_shape %v3 [[0], [1, 2], [3], [4]] : tensor<1x1x16x28x28xf32> into tensor<1x16x28x28xf32>
 
-    %v5 = tensor.collapse_shape %v4 [[0], [1, 2], [3], [4]] : tensor<1x1x16x28x28xf32> into tensor<1x16x28x28xf32>
+    %v5 = tensor.extract_slice %v1[0, 1, 0, 0, 0] [1, 1, 28, 28, 1] [1, 1, 1, 1, 1] : tensor<1x2x28x28x16xf32> to tensor<1x1x28x28x1xf32>
 
     %v6_e = tensor.empty() : tensor<1x1x1x28x28xf32>
-    %v6 = linalg.transpose ins(%v3 : tensor<1x1x28x28x1xf32>) outs(%v6_e : tensor<1x1x1x28x28xf32>) permutation = [0, 1, 4, 2, 3]
+    %v6 = linalg.transpose ins(%v5 : tensor<1x1x28x28x1xf32>) outs(%v6_e : tensor<1x1x1x28x28xf32>) permutation = [0, 1, 4, 2, 3]
 
     %v7 = tensor.collapse_shape %v6 [[0], [1, 2], [3], [4]] : tensor<1x1x1x28x28xf32> into tensor<1x1x28x28xf32>
 
-    %v8 = tensor.concat dim(1) %v5, %v7 : (tensor<1x16x28x28xf32>, tensor<1x1x28x28xf32>) -> tensor<1x17x28x28xf32>
+    %v8 = tensor.concat dim(1) %v4, %v7 : (tensor<1x16x28x28xf32>, tensor<1x1x28x28xf32>) -> tensor<1x17x28x28xf32>
 
     %v9_z = arith.constant 0.0 : f32
     %v9 = tensor.pad %v8 low[0, 0, 1, 1] high[0, 0, 1, 1] {
