@@ -36,6 +36,7 @@ from generator.errors import InputError, KgenError, UnsupportedError
 from generator.layout import MemoryDesc
 from generator.problem.reorder import Quant, ReorderProblem
 from generator.select import reorder_form as select_reorder_form
+from generator.verify import check_reorder
 
 # Deliberately fixed: the random cases (drawn at import, so every xdist worker collects the same
 # ones) and every test's data derive from it. It is recorded per test and printed at the end of the
@@ -658,9 +659,14 @@ def test_untuned_form_rule():
 
     for s, d in (("nhwc", "nChw16c"), ("nChw8c", "nhwc"), ("nhwc", "NCHW32")):
         assert (form(s, d), form(s, d, vk)) == ("pack", "transpose"), (s, d)
-    for s, d in (("nchw", "nChw16c"), ("nChw16c", "nchw"), ("nchw", "nhwc"), ("nChw8c", "nChw16c"),
+    for s, d in (("nchw", "nChw16c"), ("nChw16c", "nchw"), ("nChw8c", "nChw16c"),
                  ("nhwc", "CHWN4"), ("adcb", "aBcd4b")):      # adcb: W before H, a permuted plain side
         assert form(s, d) == "transpose", (s, d)
+    # one 2-D transposition per image of 32-bit elements: the shuffle microkernel, on the CPU only
+    for s, d in (("nchw", "nhwc"), ("nhwc", "nchw")):
+        assert (form(s, d), form(s, d, vk)) == ("shuffle", "transpose"), (s, d)
+    for s, d in (("nchw", "nChw16c"), ("nChw16c", "nchw")):     # whole blocks: a transposition per block
+        assert (form(s, d, dims=(2, 32, 5, 3)), form(s, d, vk, dims=(2, 32, 5, 3))) == ("shuffle", "transpose")
     assert form("acdb", "aBcd4b") == "pack"                       # acdb is nhwc
     x = ReorderProblem(MemoryDesc((2, 17, 5, 3), "f32", "nhwc"), MemoryDesc((2, 17, 5, 3), "f32", "nChw16c"))
     y = ReorderProblem(x.dst, MemoryDesc(x.dims, "f32", "nhwc"))
@@ -936,3 +942,92 @@ def check_saturation(row, kernel, backend):
 @pytest.mark.parametrize("row", SATURATION, ids=lambda r: r[0])
 def test_saturation_and_rounding(row, cpu_kernels):
     check_saturation(row, kernel_for(cpu_kernels, saturation_case(row)), "llvm-cpu")
+
+
+# =============================================================================================
+# 9. The "shuffle" form: a transposition microkernel (emit.reorder.shuffle_plan)
+# =============================================================================================
+
+def test_shuffle_network_transposes_16x16():
+    """The 64 shuffles, replayed on NumPy rows, give the transpose (independent of the generator's own
+    check, on values rather than indices)."""
+    from generator.emit.relayout import TRANSPOSE_16
+    rows = {f"r{i}": np.random.default_rng(i).standard_normal(16) for i in range(16)}
+    tile = np.stack([rows[f"r{i}"] for i in range(16)])
+    for out, a, b, mask in TRANSPOSE_16:
+        rows[out] = np.concatenate([rows[a], rows[b]])[mask]
+    assert len(TRANSPOSE_16) == 64
+    assert np.array_equal(np.stack([rows[f"o{i}"] for i in range(16)]), tile.T)
+
+
+def _big_view():
+    # channels 3..21 and rows 1..7 of a 2x24x9x10 image: a channel and a row pitch, full rows
+    return MemoryDesc((2, 24, 9, 10), "f32", "nchw").submemory((2, 19, 7, 10), (0, 3, 1, 0))
+
+
+SHUFFLE_CASES = [
+    # (id, src desc, dst tag): tails in both tile dims, whole tiles, 3D and 1D, s32, views, one batch
+    ("nchw-nhwc-tails", MemoryDesc((2, 19, 7, 8), "f32", "nchw"), "nhwc"),
+    ("nhwc-nchw-tails", MemoryDesc((2, 19, 7, 8), "f32", "nhwc"), "nchw"),
+    ("nhwc-nchw-33", MemoryDesc((2, 33, 4, 9), "f32", "nhwc"), "nchw"),
+    ("nchw-nhwc-whole-tiles", MemoryDesc((1, 32, 8, 8), "f32", "nchw"), "nhwc"),
+    ("nchw-nhwc-narrow", MemoryDesc((3, 5, 1, 3), "s32", "nchw"), "nhwc"),
+    ("ncdhw-ndhwc", MemoryDesc((1, 17, 3, 3, 5), "f32", "ncdhw"), "ndhwc"),
+    ("ncw-nwc", MemoryDesc((4, 16, 40), "f32", "ncw"), "nwc"),
+    ("nchw-view-nhwc", _big_view(), "nhwc"),
+    ("pitched-nchw-nhwc", MemoryDesc((2, 18, 5, 6), "s32", strides=(18 * 40, 40, 6, 1)), "nhwc"),
+    # whole channel blocks: a transposition per block of channels (B = N * C/b)
+    ("nchw-nChw16c", MemoryDesc((2, 32, 5, 7), "f32", "nchw"), "nChw16c"),
+    ("nChw16c-nchw", MemoryDesc((2, 32, 5, 7), "f32", "nChw16c"), "nchw"),
+    ("nchw-NCHW4-s32", MemoryDesc((3, 8, 3, 5), "s32", "nchw"), "NCHW4"),
+    ("nChw8c-nchw-3d", MemoryDesc((1, 16, 2, 3, 19), "f32", "nCdhw8c"), "ncdhw"),
+]
+
+
+@pytest.mark.parametrize("cid,src,dtag", SHUFFLE_CASES, ids=[c[0] for c in SHUFFLE_CASES])
+@pytest.mark.parametrize("stream", [False, True], ids=["cached", "nontemporal"])
+def test_shuffle_form_matches_reference(cid, src, dtag, stream, monkeypatch):
+    import generator.emit.reorder as er
+    if stream:      # the stores past the caches, as for a destination bigger than SHUFFLE_STREAM_BYTES
+        monkeypatch.setattr(er, "SHUFFLE_STREAM_BYTES", 0)
+    p = ReorderProblem(src, MemoryDesc(src.dims, src.dtype, dtag))
+    text = render_reorder(p, form="shuffle")
+    _, r, _, _, _ = er.shuffle_plan([p])
+    assert ("nontemporal = true" in text) == (stream and r >= 16)       # only whole 16-element rows stream
+    assert "flow.dispatch @" in text and "linalg.transpose" not in text
+    k = ReorderKernel([p], "llvm-cpu", form="shuffle", driver="local-sync")
+    assert check_reorder(k, p) is None, cid
+
+
+def test_shuffle_form_with_host_threads():
+    """Cut for two host threads: by image (each part its own dispatch), and one image by rows, each part
+    reading its rows through a view of the whole source buffer."""
+    for dims in ((4, 17, 9, 8), (1, 40, 12, 10)):
+        p = ReorderProblem(MemoryDesc(dims, "f32", "nchw"), MemoryDesc(dims, "f32", "nhwc"))
+        k = ReorderKernel([p], "llvm-cpu", form="shuffle", driver="host-threads")
+        assert check_reorder(k, p) is None, dims
+
+
+@pytest.mark.parametrize("src,dst,why", [
+    (MemoryDesc((2, 19, 7, 8), "f32", "nchw"), MemoryDesc((2, 19, 7, 8), "s8", "nhwc"), "converts"),
+    (MemoryDesc((2, 19, 7, 8), "bf16", "nchw"), MemoryDesc((2, 19, 7, 8), "bf16", "nhwc"), "not 32-bit"),
+    (MemoryDesc((2, 19, 7, 8), "f32", "nchw"), MemoryDesc((2, 19, 7, 8), "f32", "nChw16c"), "no 2-D transposition"),
+    (MemoryDesc((2, 32, 7, 8), "f32", "nhwc"), MemoryDesc((2, 32, 7, 8), "f32", "nChw16c"), "no 2-D transposition"),
+    (MemoryDesc((2, 32, 7, 8), "f32", "nChw8c"), MemoryDesc((2, 32, 7, 8), "f32", "nChw16c"), "no 2-D transposition"),
+    (MemoryDesc((2, 19, 7, 8), "f32", "nchw"), MemoryDesc((2, 19, 7, 8), "f32", "nchw"), "no 2-D transposition"),
+    (MemoryDesc((8, 6, 3, 3), "f32", "oihw"), MemoryDesc((8, 6, 3, 3), "f32", "hwio"), "no 2-D transposition"),
+])
+def test_shuffle_form_refuses_what_it_cannot_do(src, dst, why):
+    p = ReorderProblem(src, dst)
+    with pytest.raises(UnsupportedError, match=f"form 'shuffle' does not apply: .*{why}"):
+        render_reorder(p, form="shuffle")
+    assert select_reorder_form([p], get_backend("llvm-cpu")) != "shuffle"
+
+
+def test_shuffle_form_is_the_cpu_default_for_transpositions():
+    p = ReorderProblem(MemoryDesc((1, 64, 7, 7), "f32", "nchw"), MemoryDesc((1, 64, 7, 7), "f32", "nhwc"))
+    assert select_reorder_form([p], get_backend("llvm-cpu")) == "shuffle"
+    assert "shuffle" not in get_backend("vulkan").relayout_forms
+    assert select_reorder_form([p], get_backend("vulkan")) == "transpose"
+    with pytest.raises(UnsupportedError):
+        ReorderKernel([p], "vulkan", form="shuffle")

@@ -112,7 +112,7 @@ def tune_reorders(problems, backend: str = "llvm-cpu", *, given=None, rounds: in
     from ..api import ReorderKernel
     from ..compile import get_backend
     from ..compile.backends import cpu_threads
-    from ..emit.reorder import kernel_name, render_reorder
+    from ..emit.reorder import kernel_name, render_reorder, shuffle_plan
     from ..errors import KgenError
     from ..problem.reorder import host_parts
     from ..select import table as tuned
@@ -138,6 +138,8 @@ def tune_reorders(problems, backend: str = "llvm-cpu", *, given=None, rounds: in
             # a form that emits the same kernel as one measured already (plain -> plain: both are one
             # transpose) is not measured again: identical kernels timed apart differed by ~10%, a
             # choice that would mean nothing
+            if form == "shuffle" and isinstance(shuffle_plan([p]), str):
+                continue        # the transposition microkernel does not apply: no candidate
             try:
                 text = render_reorder([p], form=form)
             except KgenError:

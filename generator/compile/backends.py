@@ -262,6 +262,9 @@ BACKENDS: dict[str, Backend] = {
             # 8x17x56x56 f32 77 / 205 and 68 / 197; 1x64x56x56 s8 11 / 65 and 7 / 62. The transpose
             # form's permutation keeps the innermost dim, which IREE 3.13 vectorizes poorly
             reorder_form_inner_kept="pack",
+            # the "shuffle" form (a transposition microkernel) for nchw <-> nhwc and the like
+            # (`select.reorder_form`); measured in emit.reorder._shuffle
+            shuffle_transpose=True,
             # one workgroup on one thread: 1x256x56x56 nChw16c <-> nchw 70 -> 78 GB/s, 32x64x56x56
             # nchw -> nhwc 9 -> 15 GB/s
             memory_bound_flags=("--iree-llvmcpu-disable-distribution",),

@@ -277,6 +277,113 @@ def packed_to_logical(plan: Plan, v: Value, desc: MemoryDesc, form: str) -> Valu
     return plan.concat(parts, d)
 
 
+def _atoms(desc: MemoryDesc, split: dict[int, int]) -> list[tuple[tuple[int, str], int, int]] | None:
+    """The layout as (atom, extent, stride) in physical order, outermost first, atoms of one index left
+    out: a plain dim is one atom (d, "w"); a dim blocked by b here, or split by b for the other layout
+    (`split`), is its outer index (d, "o") and its lane (d, "i"). None for multi-level or padded blocks."""
+    if desc.is_blocked and not _single_level(desc):
+        return None
+    atoms = []
+    for d in range(desc.ndims):
+        b = desc.block_of(d)
+        if b > 1:
+            if desc.padded_dims[d] != desc.dims[d]:
+                return None
+            inner = math.prod(s for dd, s in desc.blocks[[dd for dd, _ in desc.blocks].index(d) + 1:])
+            atoms += [((d, "o"), desc.dims[d] // b, desc.strides[d]), ((d, "i"), b, inner)]
+        elif split.get(d, 1) > 1:
+            b = split[d]
+            atoms += [((d, "o"), desc.dims[d] // b, desc.strides[d] * b), ((d, "i"), b, desc.strides[d])]
+        else:
+            atoms.append(((d, "w"), desc.dims[d], desc.strides[d]))
+    return sorted((a for a in atoms if a[1] > 1), key=lambda a: -a[2])
+
+
+def transposition(src: MemoryDesc, dst: MemoryDesc) -> tuple[int, int, int, int, int] | None:
+    """The reorder as one 2-D transposition per batch, (B, R, S) -> (B, S, R): (B, R, S, sb, sr), the
+    source's element strides of B and R (S has stride 1); None where it is something else. In physical
+    order the source is B, R, S and the destination B, S, R (nchw -> nhwc: B = N, R = C, S = H * W;
+    nhwc -> nchw: R = H * W, S = C; nchw -> nChw16c: B = N * C/16, R = the 16 lanes, S = H * W), each
+    group collapsible in the source (a row pitch or a view of a bigger tensor is fine). Layouts are
+    compared atom by atom (`_atoms`): a dim one side blocks by b, exactly (no padding, one level), is
+    split by b on the other; blocking both sides must agree. The destination is dense."""
+    if dst.tag is None or dst != MemoryDesc(dst.dims, dst.dtype, dst.tag):
+        return None
+    split = {}
+    for d in range(src.ndims):
+        bs, bd = src.block_of(d), dst.block_of(d)
+        if bs > 1 and bd > 1 and bs != bd:
+            return None
+        if max(bs, bd) > 1:
+            if src.dims[d] % max(bs, bd):
+                return None
+            split[d] = max(bs, bd)
+    sa, da = _atoms(src, split), _atoms(dst, split)
+    if sa is None or da is None:
+        return None
+    so, do = [a for a, _, _ in sa], [a for a, _, _ in da]
+    if sorted(so) != sorted(do):
+        return None
+    k = 0
+    while k < len(so) and so[k] == do[k]:
+        k += 1
+    rest = so[k:]
+    for j in range(1, len(rest)):
+        if do[k:] == rest[j:] + rest[:j]:
+            break
+    else:
+        return None
+    extent, stride = {a: e for a, e, _ in sa}, {a: st for a, _, st in sa}
+    groups = (so[:k], rest[:j], rest[j:])
+    for g in groups:        # each group one dim of the source: its strides nest
+        if any(stride[a] != stride[b] * extent[b] for a, b in zip(g, g[1:])):
+            return None
+    if stride[groups[2][-1]] != 1:
+        return None
+    b, r, s_ = (math.prod(extent[a] for a in g) for g in groups)
+    sb = stride[groups[0][-1]] if groups[0] else r * s_      # one batch index: any stride
+    return b, r, s_, sb, stride[groups[1][-1]]
+
+
+def _transpose_16_network() -> list[tuple[str, str, str, list[int]]]:
+    """A 16 x 16 transpose of rows r0..r15 into o0..o15 as 64 two-input shuffles, AVX-512's own
+    network (the masks of unpcklps / unpckhps, unpcklpd / unpckhpd, then shuf_f32x4 0x88 / 0xdd twice,
+    each one instruction; IREE 3.13 emits the same for its 16 x 16 transposes). Checked on indices."""
+    def per_lane(f):
+        return [x for lane in range(4) for x in f(lane)]
+
+    def lanes_of(imm):          # shuf_f32x4: 128-bit lanes imm[1:0], imm[3:2] of a, imm[5:4], imm[7:6] of b
+        sel = [(imm >> (2 * k)) & 3 for k in range(4)]
+        return [(0 if k < 2 else 16) + 4 * sel[k] + j for k in range(4) for j in range(4)]
+
+    lo_ps = per_lane(lambda l: [4 * l, 16 + 4 * l, 4 * l + 1, 17 + 4 * l])
+    hi_ps = per_lane(lambda l: [4 * l + 2, 18 + 4 * l, 4 * l + 3, 19 + 4 * l])
+    lo_pd = per_lane(lambda l: [4 * l, 4 * l + 1, 16 + 4 * l, 17 + 4 * l])
+    hi_pd = per_lane(lambda l: [4 * l + 2, 4 * l + 3, 18 + 4 * l, 19 + 4 * l])
+    even, odd = lanes_of(0x88), lanes_of(0xdd)
+    net = []
+    for i in range(0, 16, 2):
+        net += [(f"a{i}", f"r{i}", f"r{i + 1}", lo_ps), (f"a{i + 1}", f"r{i}", f"r{i + 1}", hi_ps)]
+    for q in range(0, 16, 4):
+        net += [(f"b{q}", f"a{q}", f"a{q + 2}", lo_pd), (f"b{q + 1}", f"a{q}", f"a{q + 2}", hi_pd),
+                (f"b{q + 2}", f"a{q + 1}", f"a{q + 3}", lo_pd), (f"b{q + 3}", f"a{q + 1}", f"a{q + 3}", hi_pd)]
+    for h in (0, 8):
+        for k in range(4):
+            net += [(f"c{h + k}", f"b{h + k}", f"b{h + k + 4}", even), (f"c{h + k + 4}", f"b{h + k}", f"b{h + k + 4}", odd)]
+    for k in range(8):
+        net += [(f"o{k}", f"c{k}", f"c{k + 8}", even), (f"o{k + 8}", f"c{k}", f"c{k + 8}", odd)]
+    rows = {f"r{i}": [16 * i + j for j in range(16)] for i in range(16)}
+    for out, a, b, mask in net:
+        both = rows[a] + rows[b]
+        rows[out] = [both[m] for m in mask]
+    if [rows[f"o{i}"] for i in range(16)] != [[16 * j + i for j in range(16)] for i in range(16)]:
+        raise AssertionError("the 16 x 16 shuffle network does not transpose")
+    return net
+
+
+TRANSPOSE_16 = _transpose_16_network()
+
+
 def gather_logical(plan: Plan, buf: Value, desc: MemoryDesc) -> Value:
     """Interleaved strides: read each logical element at its offset (plain formats only)."""
     return plan.add("gather", buf, desc.dims, strides=list(desc.strides), offset0=desc.offset0)

@@ -18,7 +18,9 @@ from .render import render
 TEMPLATE = "segment.mlir.j2"
 _ALIAS_DEF = re.compile(r"^!([A-Za-z_][\w.]*) = ", re.M)
 _SYMBOL_DEF = re.compile(r"(?:stream|hal)\.executable(?:\s+private|\s+public)?\s+@([A-Za-z_][\w.$]*)")
-_FUNC = re.compile(r"func\.func @([A-Za-z_][\w.$]*)\((.*?)\)\s*->\s*\(?(.*?)\)?\s*\{", re.S)
+# a function's parameters hold no parentheses: a custom dispatch's inner function (no result) must not
+# match through to the next function's signature
+_FUNC = re.compile(r"func\.func @([A-Za-z_][\w.$]*)\(([^()]*)\)\s*->\s*\(?(.*?)\)?\s*\{", re.S)
 _HEADER_LINE = re.compile(r"^//.*\n", re.M)
 
 

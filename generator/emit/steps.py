@@ -86,6 +86,25 @@ class Lanes(Step):
 
 
 @dataclass(frozen=True, kw_only=True)
+class TransposeTiles(Step):
+    """The "shuffle" reorder form's dispatch (`emit.reorder.shuffle_plan`): the source buffer read as
+    (B, R, S) with strides (sb, sr, 1) from `offset`, written as the dense (B, S, R) destination, in
+    16 x 16 register tiles transposed by `network` ((out, a, b, mask) vector.shuffles of rows r0..r15
+    into o0..o15). Workgroups: `chunks` ranges of `chunk` 16-column blocks of S, per batch index."""
+    exe: str                        # the executable's name (unique in a module of several kernels)
+    b: int
+    r: int
+    s: int
+    strides: list[int]              # (sb, sr) in elements
+    offset: int
+    chunk: int
+    chunks: int
+    run: int                        # 16-column blocks walked per row block before the next rows
+    nontemporal: bool               # full rows stored past the caches (a destination bigger than them)
+    network: list
+
+
+@dataclass(frozen=True, kw_only=True)
 class Gather(Step):
     """Each logical element read at offset0 + sum(index * stride)."""
     strides: list[int]
@@ -354,7 +373,7 @@ class SumTrailing(Step):
 
 STEP_TYPES: dict[str, type[Step]] = {
     "slice": Slice, "pad": Pad, "expand": Reshape, "collapse": Reshape, "transpose": Transpose,
-    "pack": Tiling, "unpack": Tiling, "insert": Insert, "concat": Concat, "lanes": Lanes, "copy": Step, "bitcast": Step, "gather": Gather,
+    "pack": Tiling, "unpack": Tiling, "insert": Insert, "concat": Concat, "lanes": Lanes, "transpose_tiles": TransposeTiles, "copy": Step, "bitcast": Step, "gather": Gather,
     "convert": Convert, "unpack_nibbles": UnpackNibbles, "pack_nibbles": PackNibbles,
     "constant": Constant, "barrier": Step, "window_gather": WindowGather,
     "conv_direct": ConvDirect, "conv_packed": ConvPacked, "named_conv": NamedConv, "conv_1x1": Conv1x1,

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-RELAYOUT_FORMS = ("pack", "transpose")
+# "pack": linalg.pack / unpack; "transpose": pad + expand_shape + linalg.transpose; "shuffle": a
+# generated microkernel for reorders that are one 2-D transposition per batch (`emit.reorder.shuffle_plan`)
+RELAYOUT_FORMS = ("pack", "transpose", "shuffle")
 
 
 @dataclass(frozen=True)
@@ -88,11 +90,15 @@ class TargetCaps:
     # reducing 16383 x 3 x 3 values per output came out wrong, 7283 x 3 x 3 right. Longer reductions
     # are split (`emit.conv.reduction_split`): partial sums over chunks, then their sum
     max_reduction: int | None = None
+    # the "shuffle" reorder form compiles and runs: a custom dispatch of vector loads, 16 x 16 register
+    # transposes spelled as vector.shuffle, and stores (templates/reorder_shuffle.mlir.j2); CPUs only
+    shuffle_transpose: bool = False
 
     @property
     def relayout_forms(self) -> tuple[str, ...]:
         """The forms blocked layouts can be emitted in here ("pack" only where it compiles)."""
-        return RELAYOUT_FORMS if self.compiles_pack else tuple(f for f in RELAYOUT_FORMS if f != "pack")
+        return tuple(f for f in RELAYOUT_FORMS if (f != "pack" or self.compiles_pack)
+                     and (f != "shuffle" or self.shuffle_transpose))
 
     @property
     def conv_form(self) -> str:
