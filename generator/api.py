@@ -58,8 +58,20 @@ def reorder_form(backend, form: str | None, chain: Sequence[ReorderProblem]) -> 
     if form not in RELAYOUT_FORMS:
         raise InputError(f"unknown reorder form '{form}' (known: {', '.join(RELAYOUT_FORMS)})")
     if form not in backend.relayout_forms:
-        raise UnsupportedError(f"{backend.name}: linalg.pack/unpack do not compile for this backend; "
-                               f"use form={backend.reorder_form!r}")
+        what = ("linalg.pack/unpack do not compile for this backend" if form == "pack" else
+                "the shuffle microkernel is CPU-only (TargetCaps.shuffle_transpose)")
+        raise UnsupportedError(f"{backend.name}: {what}; use form={backend.reorder_form!r}")
+    return form
+
+
+def _part_form(backend, form: str, problems) -> str:
+    """A host-threads part's form: the whole reorder's, except where the shuffle microkernel does not
+    apply to the part (a slab one row wide is a plain copy, no transposition): the backend's rule."""
+    if form == "shuffle":
+        from .emit.reorder import shuffle_plan
+        from .select import reorder_form as rule
+        if isinstance(shuffle_plan(list(problems)), str):
+            return rule(list(problems), backend)
     return form
 
 
@@ -121,7 +133,8 @@ class ReorderKernel:
                 # one kernel per part, each with a module (and so a VM context) of its own; parts of
                 # one shape share the compiled artifact through the cache
                 self._parts = [(ReorderKernel(list(part.problems), self.backend.name, cache_dir,
-                                              driver=self.backend.host_threads_driver, form=self.form), part)
+                                              driver=self.backend.host_threads_driver,
+                                              form=_part_form(self.backend, self.form, part.problems)), part)
                                for part in parts]
                 # no one module holds the whole reorder: `artifact` is None, `part_artifacts` each part's
                 self.artifact = None

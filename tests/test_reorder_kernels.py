@@ -993,7 +993,7 @@ def test_shuffle_form_matches_reference(cid, src, dtag, stream, monkeypatch):
     p = ReorderProblem(src, MemoryDesc(src.dims, src.dtype, dtag))
     text = render_reorder(p, form="shuffle")
     _, r, _, _, _ = er.shuffle_plan([p])
-    assert ("nontemporal = true" in text) == (stream and r >= 16)       # only whole 16-element rows stream
+    assert ("nontemporal = true" in text) == (stream and r % 16 == 0)   # only rows of whole 64-byte lines stream
     assert "flow.dispatch @" in text and "linalg.transpose" not in text
     k = ReorderKernel([p], "llvm-cpu", form="shuffle", driver="local-sync")
     assert check_reorder(k, p) is None, cid
@@ -1006,6 +1006,14 @@ def test_shuffle_form_with_host_threads():
         p = ReorderProblem(MemoryDesc(dims, "f32", "nchw"), MemoryDesc(dims, "f32", "nhwc"))
         k = ReorderKernel([p], "llvm-cpu", form="shuffle", driver="host-threads")
         assert check_reorder(k, p) is None, dims
+
+
+def test_shuffle_host_threads_part_that_is_no_transposition_takes_the_rule():
+    """A host-threads slab one row wide is a plain copy: that part falls back to the backend's rule."""
+    p = ReorderProblem(MemoryDesc((1, 32, 2, 1), "f32", "nchw"), MemoryDesc((1, 32, 2, 1), "f32", "nhwc"))
+    k = ReorderKernel([p], "llvm-cpu", form="shuffle", driver="host-threads")
+    assert k.form == "shuffle" and [part.form for part, _ in k._parts] == ["transpose", "transpose"]
+    assert check_reorder(k, p) is None
 
 
 @pytest.mark.parametrize("src,dst,why", [
@@ -1029,5 +1037,5 @@ def test_shuffle_form_is_the_cpu_default_for_transpositions():
     assert select_reorder_form([p], get_backend("llvm-cpu")) == "shuffle"
     assert "shuffle" not in get_backend("vulkan").relayout_forms
     assert select_reorder_form([p], get_backend("vulkan")) == "transpose"
-    with pytest.raises(UnsupportedError):
+    with pytest.raises(UnsupportedError, match="shuffle microkernel is CPU-only"):
         ReorderKernel([p], "vulkan", form="shuffle")
