@@ -65,14 +65,12 @@ def reorder_form(backend, form: str | None, chain: Sequence[ReorderProblem]) -> 
 
 
 def _part_form(backend, form: str, problems) -> str:
-    """A host-threads part's form: the whole reorder's, except where the shuffle microkernel does not
-    apply to the part (a slab one row wide is a plain copy, no transposition): the backend's rule."""
-    if form == "shuffle":
-        from .emit.reorder import shuffle_plan
-        from .select import reorder_form as rule
-        if isinstance(shuffle_plan(list(problems)), str):
-            return rule(list(problems), backend)
-    return form
+    """A host-threads part's form: the whole reorder's where the part can take it, else the backend's
+    rule (a slab one row wide is a plain copy, which the shuffle microkernel does not take)."""
+    from .select import reorder_form as rule, reorder_forms
+
+    problems = list(problems)
+    return form if form in reorder_forms(problems, backend) else rule(problems, backend)
 
 
 class ReorderKernel:

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..api import reorder
 from ..compile import get_backend
-from ..emit.reorder import shuffle_plan
+from ..select import reorder_forms
 from ..layout import MemoryDesc
 from .timing import import_torch, median_times
 
@@ -53,11 +53,6 @@ def _torch_reorder(torch, x, sdesc: MemoryDesc, ddesc: MemoryDesc):
     return None
 
 
-def forms(backend: str) -> list[str]:
-    """The emission forms `backend` compiles."""
-    return list(get_backend(backend).relayout_forms)
-
-
 def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = "f32", rounds: int = 7,
                    log=print) -> list[Row]:
     torch = import_torch(log)
@@ -75,9 +70,7 @@ def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = 
         # each form the backend compiles on one thread (the backend's memory-bound driver)
         product = reorder(s, d, backend)
         fns = {"kgen": product.bind(buf)}
-        for form in forms(backend):
-            if form == "shuffle" and isinstance(shuffle_plan([product.problems[0]]), str):
-                continue        # the transposition microkernel does not apply to this row
+        for form in reorder_forms(product.problems, get_backend(backend)):
             fns[f"kgen {form}"] = reorder(s, d, backend, form=form, driver=one).bind(buf)
         fns["numpy copy"] = lambda: np.copyto(copy_dst, copy_src)
         if torch is not None and not s.dtype.is_packed:      # torch has no packed 4-bit tensors

@@ -112,10 +112,10 @@ def tune_reorders(problems, backend: str = "llvm-cpu", *, given=None, rounds: in
     from ..api import ReorderKernel
     from ..compile import get_backend
     from ..compile.backends import cpu_threads
-    from ..emit.reorder import kernel_name, render_reorder, shuffle_plan
+    from ..emit.reorder import kernel_name, render_reorder
     from ..errors import KgenError
     from ..problem.reorder import host_parts
-    from ..select import table as tuned
+    from ..select import reorder_forms, table as tuned
     from ..verify import SEED, check_reorder, fill_reorder_source, reorder_quant_values
     from .timing import median_times
     b = get_backend(backend)
@@ -134,12 +134,10 @@ def tune_reorders(problems, backend: str = "llvm-cpu", *, given=None, rounds: in
         if b.host_threads_driver and isinstance(host_parts([p], cpu_threads()), tuple):
             drivers.append(b.host_threads_driver_name)
         texts = {}
-        for form in b.relayout_forms:
+        for form in reorder_forms([p], b):
             # a form that emits the same kernel as one measured already (plain -> plain: both are one
             # transpose) is not measured again: identical kernels timed apart differed by ~10%, a
             # choice that would mean nothing
-            if form == "shuffle" and isinstance(shuffle_plan([p]), str):
-                continue        # the transposition microkernel does not apply: no candidate
             try:
                 text = render_reorder([p], form=form)
             except KgenError:

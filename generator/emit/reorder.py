@@ -81,9 +81,6 @@ def _in_pieces(plan: Plan, src: Value, chain: Sequence[ReorderProblem], quant_va
 # the "shuffle" form's workgroups: at most this many per batch index, each a range of whole 16-column
 # blocks (on local-sync they run one after another; on local-task they spread over the cores)
 SHUFFLE_CHUNKS = 16
-# 16-column blocks a tile row walks before the next 16 rows: each source row is read in runs of
-# 16 * SHUFFLE_RUN elements
-SHUFFLE_RUN = 1
 # destinations bigger than this are stored past the caches (vmovntps), where their rows are whole 64-byte
 # lines (R a multiple of 16; else LLVM splits each into scalar streaming stores): one thread, 32x64x56x56
 # f32 nchw -> nhwc 4.4 -> 2.1 ms, nchw <-> nChw16c 2.4 -> 1.1 ms
@@ -92,8 +89,9 @@ SHUFFLE_STREAM_BYTES = 8 << 20
 
 def shuffle_plan(chain: Sequence[ReorderProblem]) -> tuple[int, int, int, int, int] | str:
     """The "shuffle" form's geometry, `relayout.transposition`'s (B, R, S, sb, sr), or why the form does
-    not apply: one reorder of 32-bit elements that copies them (no conversion, no quantization), from a
-    plain layout into a dense plain one, as one 2-D transposition per batch (nchw <-> nhwc)."""
+    not apply: one reorder of 32-bit elements that copies them (no conversion, no quantization) into a
+    dense destination, as one 2-D transposition per batch (nchw <-> nhwc; nchw <-> nChw16c with whole
+    blocks)."""
     if len(chain) != 1:
         return "a chain of reorders"
     p = chain[0]
@@ -109,17 +107,17 @@ def shuffle_plan(chain: Sequence[ReorderProblem]) -> tuple[int, int, int, int, i
     return geometry
 
 
-def _shuffle(plan: Plan, src: Value, p: ReorderProblem, fn: str) -> Value:
+def _shuffle(plan: Plan, src: Value, p: ReorderProblem, fn: str, geometry: tuple[int, int, int, int, int]) -> Value:
     """The "shuffle" form: one custom dispatch (templates/reorder_shuffle.mlir.j2). Measured on the Zen 4
     EPYC, one thread: 1x256x56x56 f32 nchw -> nhwc 97 us against 140 us in the transpose form, 4x17x56x56
     28 us against 47 us (IREE 3.13 peels the 17th channel into scalar code)."""
-    b, r, s, sb, sr = shuffle_plan([p])
+    b, r, s, sb, sr = geometry
     blocks = s // 16
     chunk = max(1, -(-blocks // SHUFFLE_CHUNKS))
     chunks = max(1, -(-blocks // chunk))
     return plan.add("transpose_tiles", src, (p.dst.buffer_len,), exe=f"{fn}_shuffle", b=b, r=r, s=s,
                     strides=[sb, sr], offset=p.src.offset0, chunk=chunk, chunks=chunks,
-                    run=SHUFFLE_RUN, nontemporal=p.dst.size_bytes > SHUFFLE_STREAM_BYTES and r % 16 == 0, network=relayout.TRANSPOSE_16)
+                    nontemporal=p.dst.size_bytes > SHUFFLE_STREAM_BYTES and r % 16 == 0, network=relayout.TRANSPOSE_16)
 
 
 def kernel_name(chain: Sequence[ReorderProblem]) -> str:
@@ -170,10 +168,10 @@ def render_reorder(problems: "ReorderProblem | Sequence[ReorderProblem]", *, for
     if form == "transpose" and init is None and not (first.src.dtype.is_packed or last.dst.dtype.is_packed):
         pieces = relayout.tail_pieces(first.src, last.dst)
     if form == "shuffle":
-        why = shuffle_plan(chain)
-        if isinstance(why, str):
-            raise UnsupportedError(f"reorder form 'shuffle' does not apply: {why}")
-        out = _shuffle(plan, src, first, fn)
+        geometry = shuffle_plan(chain)
+        if isinstance(geometry, str):
+            raise UnsupportedError(f"reorder form 'shuffle' does not apply: {geometry}")
+        out = _shuffle(plan, src, first, fn, geometry)
     elif pieces:
         out = _in_pieces(plan, src, chain, quant_values, pieces, form)
     else:

@@ -99,7 +99,6 @@ class TransposeTiles(Step):
     offset: int
     chunk: int
     chunks: int
-    run: int                        # 16-column blocks walked per row block before the next rows
     nontemporal: bool               # full rows stored past the caches (a destination bigger than them)
     network: list
 

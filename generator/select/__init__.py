@@ -146,6 +146,15 @@ def heuristic_driver(p: ConvProblem, backend: str) -> str | None:
     return "local-sync" if saved_s < HANDOFF_BUDGET_S else None
 
 
+def reorder_forms(chain, backend) -> tuple[str, ...]:
+    """The emission forms `backend` can give this reorder (or folded chain): every form it compiles,
+    "shuffle" only where the chain is one 2-D transposition it takes (`emit.reorder.shuffle_plan`).
+    What `kgen tune reorder` and `kgen bench reorder` measure, and what a host-threads part keeps."""
+    from ..emit.reorder import shuffle_plan
+
+    return tuple(f for f in backend.relayout_forms if f != "shuffle" or not isinstance(shuffle_plan(chain), str))
+
+
 def reorder_form(chain, backend) -> str:
     """The emission form of a reorder (or a folded chain) on `backend` (a `Backend`) without a
     measurement: `Backend.reorder_form_inner_kept` for one reorder between a plain layout and a
@@ -156,9 +165,7 @@ def reorder_form(chain, backend) -> str:
     in f32: `emit.reorder.shuffle_plan`; on the Zen 4 EPYC, one thread, 1.4-1.7x faster than the
     transpose form for nchw <-> nhwc in cache, the same for nchw <-> nChw16c in cache, 2.1-2.3x faster
     out of cache, 32x64x56x56, with its streaming stores)."""
-    from ..emit.reorder import shuffle_plan
-
-    if "shuffle" in backend.relayout_forms and not isinstance(shuffle_plan(chain), str):
+    if "shuffle" in reorder_forms(chain, backend):
         return "shuffle"
     if backend.reorder_form_inner_kept is None or len(chain) != 1:
         return backend.reorder_form

@@ -42,44 +42,40 @@ stream.executable private @reorder_1x64x56x56__f32_aBcd4b__to_f32_abcd_shuffle {
         %lo = arith.muli %w, %span : index
         %end = arith.addi %lo, %span : index
         %hi = arith.minui %end, %sf : index
-        %run = arith.constant 16 : index
-        scf.for %s0 = %lo to %hi step %run {
-          %s0_end = arith.addi %s0, %run : index
-          %s0_hi = arith.minui %s0_end, %hi : index
+        scf.for %s0 = %lo to %hi step %c16 {
           scf.for %r0 = %c0 to %rf step %c16 {
-            scf.for %s1 = %s0 to %s0_hi step %c16 {
           %t_ri0 = arith.addi %r0, %c0 : index
-          %t_r0 = vector.load %x[%b, %t_ri0, %s1] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
+          %t_r0 = vector.load %x[%b, %t_ri0, %s0] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
           %t_ri1 = arith.addi %r0, %c1 : index
-          %t_r1 = vector.load %x[%b, %t_ri1, %s1] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
+          %t_r1 = vector.load %x[%b, %t_ri1, %s0] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
           %t_ri2 = arith.addi %r0, %c2 : index
-          %t_r2 = vector.load %x[%b, %t_ri2, %s1] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
+          %t_r2 = vector.load %x[%b, %t_ri2, %s0] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
           %t_ri3 = arith.addi %r0, %c3 : index
-          %t_r3 = vector.load %x[%b, %t_ri3, %s1] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
+          %t_r3 = vector.load %x[%b, %t_ri3, %s0] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
           %t_ri4 = arith.addi %r0, %c4 : index
-          %t_r4 = vector.load %x[%b, %t_ri4, %s1] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
+          %t_r4 = vector.load %x[%b, %t_ri4, %s0] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
           %t_ri5 = arith.addi %r0, %c5 : index
-          %t_r5 = vector.load %x[%b, %t_ri5, %s1] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
+          %t_r5 = vector.load %x[%b, %t_ri5, %s0] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
           %t_ri6 = arith.addi %r0, %c6 : index
-          %t_r6 = vector.load %x[%b, %t_ri6, %s1] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
+          %t_r6 = vector.load %x[%b, %t_ri6, %s0] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
           %t_ri7 = arith.addi %r0, %c7 : index
-          %t_r7 = vector.load %x[%b, %t_ri7, %s1] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
+          %t_r7 = vector.load %x[%b, %t_ri7, %s0] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
           %t_ri8 = arith.addi %r0, %c8 : index
-          %t_r8 = vector.load %x[%b, %t_ri8, %s1] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
+          %t_r8 = vector.load %x[%b, %t_ri8, %s0] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
           %t_ri9 = arith.addi %r0, %c9 : index
-          %t_r9 = vector.load %x[%b, %t_ri9, %s1] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
+          %t_r9 = vector.load %x[%b, %t_ri9, %s0] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
           %t_ri10 = arith.addi %r0, %c10 : index
-          %t_r10 = vector.load %x[%b, %t_ri10, %s1] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
+          %t_r10 = vector.load %x[%b, %t_ri10, %s0] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
           %t_ri11 = arith.addi %r0, %c11 : index
-          %t_r11 = vector.load %x[%b, %t_ri11, %s1] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
+          %t_r11 = vector.load %x[%b, %t_ri11, %s0] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
           %t_ri12 = arith.addi %r0, %c12 : index
-          %t_r12 = vector.load %x[%b, %t_ri12, %s1] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
+          %t_r12 = vector.load %x[%b, %t_ri12, %s0] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
           %t_ri13 = arith.addi %r0, %c13 : index
-          %t_r13 = vector.load %x[%b, %t_ri13, %s1] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
+          %t_r13 = vector.load %x[%b, %t_ri13, %s0] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
           %t_ri14 = arith.addi %r0, %c14 : index
-          %t_r14 = vector.load %x[%b, %t_ri14, %s1] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
+          %t_r14 = vector.load %x[%b, %t_ri14, %s0] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
           %t_ri15 = arith.addi %r0, %c15 : index
-          %t_r15 = vector.load %x[%b, %t_ri15, %s1] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
+          %t_r15 = vector.load %x[%b, %t_ri15, %s0] : memref<16x3136x4xf32, strided<[12544, 4, 1], offset: 0>>, vector<16xf32>
           %t_a0 = vector.shuffle %t_r0, %t_r1 [0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29] : vector<16xf32>, vector<16xf32>
           %t_a1 = vector.shuffle %t_r0, %t_r1 [2, 18, 3, 19, 6, 22, 7, 23, 10, 26, 11, 27, 14, 30, 15, 31] : vector<16xf32>, vector<16xf32>
           %t_a2 = vector.shuffle %t_r2, %t_r3 [0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29] : vector<16xf32>, vector<16xf32>
@@ -144,40 +140,39 @@ stream.executable private @reorder_1x64x56x56__f32_aBcd4b__to_f32_abcd_shuffle {
           %t_o14 = vector.shuffle %t_c6, %t_c14 [4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31] : vector<16xf32>, vector<16xf32>
           %t_o7 = vector.shuffle %t_c7, %t_c15 [0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27] : vector<16xf32>, vector<16xf32>
           %t_o15 = vector.shuffle %t_c7, %t_c15 [4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31] : vector<16xf32>, vector<16xf32>
-          %t_si0 = arith.addi %s1, %c0 : index
+          %t_si0 = arith.addi %s0, %c0 : index
           vector.store %t_o0, %y[%b, %t_si0, %r0] : memref<16x4x3136xf32>, vector<16xf32>
-          %t_si1 = arith.addi %s1, %c1 : index
+          %t_si1 = arith.addi %s0, %c1 : index
           vector.store %t_o1, %y[%b, %t_si1, %r0] : memref<16x4x3136xf32>, vector<16xf32>
-          %t_si2 = arith.addi %s1, %c2 : index
+          %t_si2 = arith.addi %s0, %c2 : index
           vector.store %t_o2, %y[%b, %t_si2, %r0] : memref<16x4x3136xf32>, vector<16xf32>
-          %t_si3 = arith.addi %s1, %c3 : index
+          %t_si3 = arith.addi %s0, %c3 : index
           vector.store %t_o3, %y[%b, %t_si3, %r0] : memref<16x4x3136xf32>, vector<16xf32>
-          %t_si4 = arith.addi %s1, %c4 : index
+          %t_si4 = arith.addi %s0, %c4 : index
           vector.store %t_o4, %y[%b, %t_si4, %r0] : memref<16x4x3136xf32>, vector<16xf32>
-          %t_si5 = arith.addi %s1, %c5 : index
+          %t_si5 = arith.addi %s0, %c5 : index
           vector.store %t_o5, %y[%b, %t_si5, %r0] : memref<16x4x3136xf32>, vector<16xf32>
-          %t_si6 = arith.addi %s1, %c6 : index
+          %t_si6 = arith.addi %s0, %c6 : index
           vector.store %t_o6, %y[%b, %t_si6, %r0] : memref<16x4x3136xf32>, vector<16xf32>
-          %t_si7 = arith.addi %s1, %c7 : index
+          %t_si7 = arith.addi %s0, %c7 : index
           vector.store %t_o7, %y[%b, %t_si7, %r0] : memref<16x4x3136xf32>, vector<16xf32>
-          %t_si8 = arith.addi %s1, %c8 : index
+          %t_si8 = arith.addi %s0, %c8 : index
           vector.store %t_o8, %y[%b, %t_si8, %r0] : memref<16x4x3136xf32>, vector<16xf32>
-          %t_si9 = arith.addi %s1, %c9 : index
+          %t_si9 = arith.addi %s0, %c9 : index
           vector.store %t_o9, %y[%b, %t_si9, %r0] : memref<16x4x3136xf32>, vector<16xf32>
-          %t_si10 = arith.addi %s1, %c10 : index
+          %t_si10 = arith.addi %s0, %c10 : index
           vector.store %t_o10, %y[%b, %t_si10, %r0] : memref<16x4x3136xf32>, vector<16xf32>
-          %t_si11 = arith.addi %s1, %c11 : index
+          %t_si11 = arith.addi %s0, %c11 : index
           vector.store %t_o11, %y[%b, %t_si11, %r0] : memref<16x4x3136xf32>, vector<16xf32>
-          %t_si12 = arith.addi %s1, %c12 : index
+          %t_si12 = arith.addi %s0, %c12 : index
           vector.store %t_o12, %y[%b, %t_si12, %r0] : memref<16x4x3136xf32>, vector<16xf32>
-          %t_si13 = arith.addi %s1, %c13 : index
+          %t_si13 = arith.addi %s0, %c13 : index
           vector.store %t_o13, %y[%b, %t_si13, %r0] : memref<16x4x3136xf32>, vector<16xf32>
-          %t_si14 = arith.addi %s1, %c14 : index
+          %t_si14 = arith.addi %s0, %c14 : index
           vector.store %t_o14, %y[%b, %t_si14, %r0] : memref<16x4x3136xf32>, vector<16xf32>
-          %t_si15 = arith.addi %s1, %c15 : index
+          %t_si15 = arith.addi %s0, %c15 : index
           vector.store %t_o15, %y[%b, %t_si15, %r0] : memref<16x4x3136xf32>, vector<16xf32>
 
-            }
           }
         }
         %last_n = arith.constant 0 : index

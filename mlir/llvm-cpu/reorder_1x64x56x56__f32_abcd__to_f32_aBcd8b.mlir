@@ -41,27 +41,23 @@ stream.executable private @reorder_1x64x56x56__f32_abcd__to_f32_aBcd8b_shuffle {
         %lo = arith.muli %w, %span : index
         %end = arith.addi %lo, %span : index
         %hi = arith.minui %end, %sf : index
-        %run = arith.constant 16 : index
-        scf.for %s0 = %lo to %hi step %run {
-          %s0_end = arith.addi %s0, %run : index
-          %s0_hi = arith.minui %s0_end, %hi : index
-          scf.for %s2 = %s0 to %s0_hi step %c16 {
+        scf.for %s0 = %lo to %hi step %c16 {
           %u_ri0 = arith.addi %rf, %c0 : index
-          %u_r0 = vector.load %x[%b, %u_ri0, %s2] : memref<8x8x3136xf32, strided<[25088, 3136, 1], offset: 0>>, vector<16xf32>
+          %u_r0 = vector.load %x[%b, %u_ri0, %s0] : memref<8x8x3136xf32, strided<[25088, 3136, 1], offset: 0>>, vector<16xf32>
           %u_ri1 = arith.addi %rf, %c1 : index
-          %u_r1 = vector.load %x[%b, %u_ri1, %s2] : memref<8x8x3136xf32, strided<[25088, 3136, 1], offset: 0>>, vector<16xf32>
+          %u_r1 = vector.load %x[%b, %u_ri1, %s0] : memref<8x8x3136xf32, strided<[25088, 3136, 1], offset: 0>>, vector<16xf32>
           %u_ri2 = arith.addi %rf, %c2 : index
-          %u_r2 = vector.load %x[%b, %u_ri2, %s2] : memref<8x8x3136xf32, strided<[25088, 3136, 1], offset: 0>>, vector<16xf32>
+          %u_r2 = vector.load %x[%b, %u_ri2, %s0] : memref<8x8x3136xf32, strided<[25088, 3136, 1], offset: 0>>, vector<16xf32>
           %u_ri3 = arith.addi %rf, %c3 : index
-          %u_r3 = vector.load %x[%b, %u_ri3, %s2] : memref<8x8x3136xf32, strided<[25088, 3136, 1], offset: 0>>, vector<16xf32>
+          %u_r3 = vector.load %x[%b, %u_ri3, %s0] : memref<8x8x3136xf32, strided<[25088, 3136, 1], offset: 0>>, vector<16xf32>
           %u_ri4 = arith.addi %rf, %c4 : index
-          %u_r4 = vector.load %x[%b, %u_ri4, %s2] : memref<8x8x3136xf32, strided<[25088, 3136, 1], offset: 0>>, vector<16xf32>
+          %u_r4 = vector.load %x[%b, %u_ri4, %s0] : memref<8x8x3136xf32, strided<[25088, 3136, 1], offset: 0>>, vector<16xf32>
           %u_ri5 = arith.addi %rf, %c5 : index
-          %u_r5 = vector.load %x[%b, %u_ri5, %s2] : memref<8x8x3136xf32, strided<[25088, 3136, 1], offset: 0>>, vector<16xf32>
+          %u_r5 = vector.load %x[%b, %u_ri5, %s0] : memref<8x8x3136xf32, strided<[25088, 3136, 1], offset: 0>>, vector<16xf32>
           %u_ri6 = arith.addi %rf, %c6 : index
-          %u_r6 = vector.load %x[%b, %u_ri6, %s2] : memref<8x8x3136xf32, strided<[25088, 3136, 1], offset: 0>>, vector<16xf32>
+          %u_r6 = vector.load %x[%b, %u_ri6, %s0] : memref<8x8x3136xf32, strided<[25088, 3136, 1], offset: 0>>, vector<16xf32>
           %u_ri7 = arith.addi %rf, %c7 : index
-          %u_r7 = vector.load %x[%b, %u_ri7, %s2] : memref<8x8x3136xf32, strided<[25088, 3136, 1], offset: 0>>, vector<16xf32>
+          %u_r7 = vector.load %x[%b, %u_ri7, %s0] : memref<8x8x3136xf32, strided<[25088, 3136, 1], offset: 0>>, vector<16xf32>
           %u_a0 = vector.shuffle %u_r0, %u_r1 [0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29] : vector<16xf32>, vector<16xf32>
           %u_a1 = vector.shuffle %u_r0, %u_r1 [2, 18, 3, 19, 6, 22, 7, 23, 10, 26, 11, 27, 14, 30, 15, 31] : vector<16xf32>, vector<16xf32>
           %u_a2 = vector.shuffle %u_r2, %u_r3 [0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29] : vector<16xf32>, vector<16xf32>
@@ -126,56 +122,55 @@ stream.executable private @reorder_1x64x56x56__f32_abcd__to_f32_aBcd8b_shuffle {
           %u_o14 = vector.shuffle %u_c6, %u_c14 [4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31] : vector<16xf32>, vector<16xf32>
           %u_o7 = vector.shuffle %u_c7, %u_c15 [0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27] : vector<16xf32>, vector<16xf32>
           %u_o15 = vector.shuffle %u_c7, %u_c15 [4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31] : vector<16xf32>, vector<16xf32>
-          %u_si0 = arith.addi %s2, %c0 : index
+          %u_si0 = arith.addi %s0, %c0 : index
           %u_w0 = vector.shuffle %u_o0, %u_o0 [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xf32>, vector<16xf32>
           vector.store %u_w0, %y[%b, %u_si0, %rf] : memref<8x3136x8xf32>, vector<8xf32>
-          %u_si1 = arith.addi %s2, %c1 : index
+          %u_si1 = arith.addi %s0, %c1 : index
           %u_w1 = vector.shuffle %u_o1, %u_o1 [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xf32>, vector<16xf32>
           vector.store %u_w1, %y[%b, %u_si1, %rf] : memref<8x3136x8xf32>, vector<8xf32>
-          %u_si2 = arith.addi %s2, %c2 : index
+          %u_si2 = arith.addi %s0, %c2 : index
           %u_w2 = vector.shuffle %u_o2, %u_o2 [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xf32>, vector<16xf32>
           vector.store %u_w2, %y[%b, %u_si2, %rf] : memref<8x3136x8xf32>, vector<8xf32>
-          %u_si3 = arith.addi %s2, %c3 : index
+          %u_si3 = arith.addi %s0, %c3 : index
           %u_w3 = vector.shuffle %u_o3, %u_o3 [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xf32>, vector<16xf32>
           vector.store %u_w3, %y[%b, %u_si3, %rf] : memref<8x3136x8xf32>, vector<8xf32>
-          %u_si4 = arith.addi %s2, %c4 : index
+          %u_si4 = arith.addi %s0, %c4 : index
           %u_w4 = vector.shuffle %u_o4, %u_o4 [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xf32>, vector<16xf32>
           vector.store %u_w4, %y[%b, %u_si4, %rf] : memref<8x3136x8xf32>, vector<8xf32>
-          %u_si5 = arith.addi %s2, %c5 : index
+          %u_si5 = arith.addi %s0, %c5 : index
           %u_w5 = vector.shuffle %u_o5, %u_o5 [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xf32>, vector<16xf32>
           vector.store %u_w5, %y[%b, %u_si5, %rf] : memref<8x3136x8xf32>, vector<8xf32>
-          %u_si6 = arith.addi %s2, %c6 : index
+          %u_si6 = arith.addi %s0, %c6 : index
           %u_w6 = vector.shuffle %u_o6, %u_o6 [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xf32>, vector<16xf32>
           vector.store %u_w6, %y[%b, %u_si6, %rf] : memref<8x3136x8xf32>, vector<8xf32>
-          %u_si7 = arith.addi %s2, %c7 : index
+          %u_si7 = arith.addi %s0, %c7 : index
           %u_w7 = vector.shuffle %u_o7, %u_o7 [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xf32>, vector<16xf32>
           vector.store %u_w7, %y[%b, %u_si7, %rf] : memref<8x3136x8xf32>, vector<8xf32>
-          %u_si8 = arith.addi %s2, %c8 : index
+          %u_si8 = arith.addi %s0, %c8 : index
           %u_w8 = vector.shuffle %u_o8, %u_o8 [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xf32>, vector<16xf32>
           vector.store %u_w8, %y[%b, %u_si8, %rf] : memref<8x3136x8xf32>, vector<8xf32>
-          %u_si9 = arith.addi %s2, %c9 : index
+          %u_si9 = arith.addi %s0, %c9 : index
           %u_w9 = vector.shuffle %u_o9, %u_o9 [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xf32>, vector<16xf32>
           vector.store %u_w9, %y[%b, %u_si9, %rf] : memref<8x3136x8xf32>, vector<8xf32>
-          %u_si10 = arith.addi %s2, %c10 : index
+          %u_si10 = arith.addi %s0, %c10 : index
           %u_w10 = vector.shuffle %u_o10, %u_o10 [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xf32>, vector<16xf32>
           vector.store %u_w10, %y[%b, %u_si10, %rf] : memref<8x3136x8xf32>, vector<8xf32>
-          %u_si11 = arith.addi %s2, %c11 : index
+          %u_si11 = arith.addi %s0, %c11 : index
           %u_w11 = vector.shuffle %u_o11, %u_o11 [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xf32>, vector<16xf32>
           vector.store %u_w11, %y[%b, %u_si11, %rf] : memref<8x3136x8xf32>, vector<8xf32>
-          %u_si12 = arith.addi %s2, %c12 : index
+          %u_si12 = arith.addi %s0, %c12 : index
           %u_w12 = vector.shuffle %u_o12, %u_o12 [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xf32>, vector<16xf32>
           vector.store %u_w12, %y[%b, %u_si12, %rf] : memref<8x3136x8xf32>, vector<8xf32>
-          %u_si13 = arith.addi %s2, %c13 : index
+          %u_si13 = arith.addi %s0, %c13 : index
           %u_w13 = vector.shuffle %u_o13, %u_o13 [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xf32>, vector<16xf32>
           vector.store %u_w13, %y[%b, %u_si13, %rf] : memref<8x3136x8xf32>, vector<8xf32>
-          %u_si14 = arith.addi %s2, %c14 : index
+          %u_si14 = arith.addi %s0, %c14 : index
           %u_w14 = vector.shuffle %u_o14, %u_o14 [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xf32>, vector<16xf32>
           vector.store %u_w14, %y[%b, %u_si14, %rf] : memref<8x3136x8xf32>, vector<8xf32>
-          %u_si15 = arith.addi %s2, %c15 : index
+          %u_si15 = arith.addi %s0, %c15 : index
           %u_w15 = vector.shuffle %u_o15, %u_o15 [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xf32>, vector<16xf32>
           vector.store %u_w15, %y[%b, %u_si15, %rf] : memref<8x3136x8xf32>, vector<8xf32>
 
-          }
         }
         return
       }
