@@ -400,6 +400,83 @@ def test_a_folded_rows_filler_never_multiplies_an_inf(line, inf_at):
     np.testing.assert_array_equal(got[np.isfinite(want)], want[np.isfinite(want)])
 
 
+# Blocked sides read and written in place (brgemm_src_block, brgemm_dst_blocks): the source's own channel
+# blocks (16, 8, MegEngine's 4) padded spatially, the destination's 16-channel blocks stored by the
+# epilogue, the lanes past OC zero whatever it makes of them (a destination zero point: s8 keeps a
+# negative one). Tails of IC and OC, strides, dilation, 1x1, the stem's 3 channels (not folded),
+# s8 shifts and zero points (the padded border), 1D, bf16, f16, and one side in place only.
+BLOCKED_CASES = [
+    ("--dt=u8:s8:u8 --stag=nChw16c --dtag=nChw16c --attr-scales=src:common:0.25+wei:per_oc+dst:common:2 "
+     "--attr-zero-points=src:common:3+dst:common:-2 mb2ic20ih9oc40oh9kh3ph1", 16, True),
+    ("--dt=u8:s8:s8 --dir=FWD_B --stag=nChw16c --dtag=nChw16c --attr-scales=src:common:0.25+wei:per_oc+dst:common:2 "
+     "--attr-zero-points=dst:common:7 --attr-post-ops=relu mb2ic17ih13iw11oc33kh3kw2sh2ph1dh1", 16, True),
+    ("--dt=s8:s8:s8 --stag=nChw16c --dtag=nChw16c --attr-zero-points=src:common:-5+dst:common:4 "
+     "mb2ic17ih13iw11oc33kh3kw2sh2ph1dh1", 16, True),
+    ("--dt=s8:s8:s32 --stag=nChw16c --dtag=nChw16c mb1ic40ih9oc100oh9kh1ph0", 16, False),  # s32: shared epilogue
+    ("--dt=u8:s8:u8 --stag=nChw8c --dtag=nChw16c --attr-scales=wei:per_oc mb1ic12ih6oc24kh3ph1", 8, True),
+    ("--dt=u8:s8:f32 --stag=NCHW4 --dtag=nChw16c mb1ic12ih6oc24kh3ph1", 4, True),
+    ("--dt=u8:s8:u8 --stag=nCw16c --dtag=nCw16c --attr-zero-points=src:common:9+dst:common:1 "
+     "mb2ic5iw20oc70kw3pw2sw3", 16, True),
+    ("--dt=u8:s8:u8 --stag=nChw16c --dtag=nhwc --attr-post-ops=sum+relu mb1ic64ih14oc40oh14kh1ph0", 16, False),
+    ("--dt=u8:s8:s8 --stag=nhwc --dtag=nChw16c --attr-scales=dst:common:0.0625 --attr-zero-points=dst:common:-9 "
+     "mb1ic64ih7oc40oh7kh3ph1", 0, True),
+    ("--dt=u8:s8:u8 --stag=nChw16c --dtag=nChw16c mb1ic3ih30oc70kh7sh2ph3", 16, True),       # the stem, unfolded
+    ("--dt=bf16 --dir=FWD_B --stag=nChw16c --dtag=nChw16c --attr-post-ops=relu mb2ic17ih13iw11oc33kh3kw2sh2ph1dh1",
+     16, True),
+    ("--dt=bf16 --stag=nChw8c --dtag=nChw8c mb1ic20ih9oc40oh9kh3ph1", 8, False),          # 8-channel blocks out
+    ("--dt=f16 --stag=nChw16c --dtag=nChw16c mb1ic20ih9oc40oh9kh3ph1", 16, True),
+    ("--dt=f32 --dir=FWD_B --stag=nChw8c --dtag=nChw16c --attr-scales=src:common:0.5+wei:per_oc "
+     "mb1ic20ih9oc40oh9kh3ph1", 8, True),
+    ("--dt=f32 --stag=nChw16c --dtag=nChw16c --attr-post-ops=linear:0.5:3 mb1ic20ih9oc40oh9kh3ph1", 16, False),
+    ("--dt=f32 --stag=nChw16c --dtag=nChw16c mb1ic16ih12oc32oh6kh1sh2ph0", 16, True),       # right padding -1
+    ("--dt=f32 --stag=nChw16c --dtag=nChw16c mb1ic3ih30oc70kh7sh2ph3", 16, True),
+    # not in place: groups, 3D
+    ("--dt=f32 --stag=nChw16c --dtag=nChw16c g2mb1ic32ih7oc64oh7kh3ph1", 0, False),
+    ("--dt=u8:s8:u8 --stag=nCdhw16c --dtag=nCdhw16c mb1ic16id4ih5iw5oc24kd3kh3kw3pd1ph1pw1", 0, False),
+]
+
+
+@needs_vnni
+@pytest.mark.parametrize("line, src_block, dst_blocks", BLOCKED_CASES)
+def test_blocked_sides_are_read_and_written_in_place(line, src_block, dst_blocks):
+    from generator.emit.conv import brgemm_dst_blocks, brgemm_src_block
+    p = problem("--alg=brgemm " + line)
+    assert (brgemm_src_block(p), brgemm_dst_blocks(p)) == (src_block, dst_blocks)
+    text = render_conv(p, get_backend("llvm-cpu"))
+    conv = text.split("\nfunc.func @", 2)[2]
+    if src_block and dst_blocks:        # the padding, elementwise maps (s8's shift, f16's widening), the kernel
+        import re
+        assert conv.count("flow.dispatch") == 1 and "linalg.transpose" not in conv
+        for lhs, rhs in re.findall(r"affine_map<\(([^)]*)\) -> \(([^)]*)\)>", conv):
+            assert lhs == rhs
+    assert ("vector.create_mask" in text) == (dst_blocks and p.desc.oc % 16 != 0)   # the padded lanes
+    assert check_conv(ConvKernel(p), p) is None
+
+
+@needs("avx512f")
+def test_padded_destination_lanes_stay_zero_when_the_source_holds_an_inf():
+    """A padded output channel multiplies the source by zero weights: an Inf in the source would make
+    it NaN there. The kernel stores the lanes past OC as zero."""
+    import numpy as np
+    from generator.emit.conv import brgemm_dst_blocks
+    p = problem("--alg=brgemm --dt=f32 --stag=nChw16c --dtag=nChw16c mb1ic20ih6oc20oh6kh3ph1")
+    assert brgemm_dst_blocks(p)
+    k = ConvKernel(p)
+    rng = np.random.default_rng(0)
+    x = rng.integers(-2, 3, p.desc.src_dims).astype(np.float32)
+    x[0, 3, 2, 2] = np.inf
+    w = rng.integers(-2, 3, p.wei.dims).astype(np.float32)
+    src, wei = p.src.to_physical(x), p.wei.to_physical(w)
+    k.prepare(wei)
+    got = k(src)
+    pad = p.dst.padding_mask()
+    assert pad.any() and not np.any(got[pad] != 0)
+    want = p.reference(src, wei, None)
+    assert np.isnan(want).any() or np.isinf(want).any()
+    assert np.array_equal(np.isfinite(got), np.isfinite(want))
+    np.testing.assert_array_equal(got[np.isfinite(want)], want[np.isfinite(want)])
+
+
 def test_brgemm_register_blocks_fit_the_registers():
     # 7 x 4 leaves no register for the broadcast (folded into the multiply): taken only where the others
     # waste a block (7- and 14-wide rows, 512 or 256 channels), not where 6 x 4 fits (56-wide rows)

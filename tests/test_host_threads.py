@@ -256,6 +256,15 @@ def test_what_cannot_be_cut_says_why(line, why):
     "--alg=brgemm --dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
     "--attr-post-ops=sum:0.5:1+relu --stag=nChw16c --dtag=nChw16c mb1ic17ih16oc20oh16kh3ph1",
     "--alg=direct --dt=f32 --stag=nhwc --dtag=nchw mb1ic8ih20oc8oh10kh3sh2ph1",
+    # brgemm reading and writing the blocks in place: slabs of output channels (an OC tail and a
+    # destination zero point on its padded lanes), bands of rows (each part's source a view)
+    "--alg=brgemm --dt=u8:s8:s8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+    "--attr-zero-points=dst:common:3 --stag=nChw16c --dtag=nChw16c mb1ic40ih6oc72oh6kh1ph0",
+    "--alg=brgemm --dt=f32 --stag=nChw16c --dtag=nChw16c mb1ic20ih24oc40oh24kh3ph1",
+    # ... and unpadded, each band read where it lies in the whole source (a strided view, no copy)
+    "--alg=brgemm --dt=u8:s8:s8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+    "--attr-zero-points=dst:common:3 --stag=nChw16c --dtag=nChw16c mb1ic20ih26iw20oc24oh24ow18kh3kw3ph0",
+    "--alg=brgemm --dt=f32 --stag=nChw8c --dtag=nChw16c mb1ic20ih26iw20oc24oh12ow9kh3kw3sh2sw2ph0pw0",
     # the stem's folded row (brgemm_fold_taps) in row bands, each with its own padding
     "--alg=brgemm --dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 --stag=nhwc --dtag=nhwc "
     "mb1ic3ih30oc64oh15kh7sh2ph3",

@@ -30,7 +30,7 @@ from ..problem.geometry import kernel_extent
 from . import relayout
 from .epilogue import AccLayout, channel_mask, plan_attr_epilogue, prepare_zp_weights
 from .relayout import Plan, Value
-from .steps import BrgemmDepth, StoreEpilogue
+from .steps import BrgemmDepth, BrgemmView, StoreEpilogue
 from .target import GENERIC, Mmt4dTile, TargetCaps
 from .render import render
 
@@ -764,7 +764,9 @@ def brgemm_blocking(p: ConvProblem) -> tuple[int, int, int]:
         full = rw * ro + ro + 1 > _ZMM_REGISTERS
         return rw * ro / (rw + ro) * useful * (FULL_BLOCK_SCORE if full else 1), rw * ro
 
-    blocks = [(rw, ro) for ro in range(1, min(4, -(-oc // 16)) + 1)
+    # written in the destination's 16-channel blocks, a workgroup's RO vectors must not run past them
+    whole = brgemm_dst_blocks(p)
+    blocks = [(rw, ro) for ro in range(1, min(4, -(-oc // 16)) + 1) if not whole or -(-oc // 16) % ro == 0
               for rw in range(1, min(16, (_ZMM_REGISTERS - ro) // ro) + 1)]
     rw, ro = max(blocks, key=lambda b: score(*b))
     return rw, ro, max(1, -(-oh // 8))
@@ -824,7 +826,7 @@ def brgemm_fold_taps(p: ConvProblem) -> int | None:
     counts taps), groups, 3D or AMX."""
     d = p.desc
     if (p.alg != "brgemm" or d.ndims == 5 or d.g != 1 or d.kw == 1 or d.dw != 0
-            or p.zero_point("src") is not None):
+            or p.zero_point("src") is not None or brgemm_src_block(p)):
         return None
     isa = brgemm_isa(p)
     if isa is None or isa.k == 1:
@@ -857,6 +859,58 @@ def brgemm_channels(p: ConvProblem, ic: int) -> int:
         chunk = 64 // p.src.dtype.itemsize
         icp = icp if icp <= chunk else -(-ic // chunk) * chunk
     return icp
+
+
+def _in_blocks(p: ConvProblem, desc: MemoryDesc, view: bool) -> int:
+    """The channel block of `desc` where brgemm can read or write its buffer in place: one block level,
+    on the channels only, the spatial dims in order (nCw16c, nChw16c, nChw8c, MegEngine's NCHW4), the
+    tag's own dense layout or, with `view`, a view of one (a band of rows of a bigger image: the
+    host-threads row cut); 0 otherwise. Ungrouped 1D and 2D brgemm only (3D folds its depth into the
+    images, which a channel-block axis outside the depth would not allow)."""
+    d = p.desc
+    if p.alg != "brgemm" or d.g != 1 or d.ndims == 5 or not desc.is_blocked:
+        return 0
+    if tuple(desc.order) != tuple(range(d.ndims)):
+        return 0
+    if not (relayout.is_canonical(desc) or (view and desc.pitch() is not None)):
+        return 0
+    return _channel_block(desc) or 0
+
+
+def brgemm_src_block(p: ConvProblem) -> int:
+    """The channel block b of a blocked source that brgemm reads in place, or 0: its packed tensor
+    (N, ICp/b, [H,] W, b) is padded spatially and the kernel reads a group of k channels at
+    [n, ic / b, ih, iw, ic % b] (k divides b, so a group never spans two blocks; the block's channels
+    past IC hold zero and meet zero weights). Before, a blocked source was laid out channels last in
+    the kernel: on ic256 56x56 1x1 -> 64 in u8 nChw16c that relayout and the result's way back took
+    ~190 of ~670 us (tenth session)."""
+    b = _in_blocks(p, p.src, view=True)
+    isa = brgemm_isa(p)
+    return b if b > 1 and isa is not None and b % isa.k == 0 else 0
+
+
+def _brgemm_src_view(p: ConvProblem) -> BrgemmView | None:
+    """How brgemm reads a blocked source that is a view of a bigger buffer (a band of rows: the
+    host-threads row cut) where it lies, or None where it is read as a tensor: a strided memref over the
+    whole buffer, where nothing is padded, shifted or widened on the way (else those make the copy
+    anyway) and the source is not its tag's dense layout (which is a tensor already, with no copy).
+    Without it, IREE copies the band into a buffer of its own before the kernel reads it."""
+    d = p.desc
+    pitch = p.src.pitch()
+    if (d.ndims != 4 or relayout.is_canonical(p.src) or pitch is None or pitch.has_gap_dim
+            or p.src.dtype.name == "s8" or brgemm_isa(p).widen or any(a.p != 0 or a.p_r > 0 for a in d.spatial())):
+        return None
+    strides = tuple(math.prod(pitch.shape[k + 1:]) for k in range(len(pitch.shape)))    # row-major
+    return BrgemmView(pitch.data_shape, strides, p.src.offset0)
+
+
+def brgemm_dst_blocks(p: ConvProblem) -> bool:
+    """True when brgemm writes a blocked destination's 16-channel blocks itself: nCw16c / nChw16c,
+    the epilogue in the stores (`_brgemm_fuses_epilogue`), each 16-channel vector one store at
+    [n, oc / 16, oh, ow, 0], the lanes past OC stored as 0 (the epilogue's f(0) may not be: a
+    destination zero point, a NaN source against a padded channel's zero weights)."""
+    return (_in_blocks(p, p.dst, view=False) == 16 and p.alg == "brgemm"
+            and _brgemm_fuses_epilogue(p, GENERIC))
 
 
 def _brgemm_compensation(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) -> Value | None:
@@ -931,21 +985,38 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     type. The kernel sees the channels as G padded groups of ICp/G (a multiple of k) and writes G groups
     of OCp/G; each group's padding is cropped here. A 3D source's depth is folded into its images
     (N * IDp, `Brgemm.depth`). An s8 source is shifted to u8 here, after every padding; `extra` is the
-    per-tap weight sums (`_brgemm_compensation`) the accumulators start from."""
+    per-tap weight sums (`_brgemm_compensation`) the accumulators start from. A source read in its own
+    blocks (`brgemm_src_block`) comes as its packed tensor, (N, ICp/b, [H,] W, b); a destination written
+    in its own blocks (`brgemm_dst_blocks`) is returned as its packed tensor, (N, OCp/16, [1,] OH, OW, 16)."""
     d = p.desc
     one_d = d.ndims == 3
-    if one_d:
-        x = plan.expand(x, [[0, 1], [2], [3], [4]], (x.shape[0], 1) + x.shape[1:])      # N 1 W G IC/G
+    src_block, dst_blocks = brgemm_src_block(p), brgemm_dst_blocks(p)
+    view = _brgemm_src_view(p) if src_block else None
+    if src_block and view is None:
+        x = relayout.buffer_to_packed(plan, x, p.src)
+    if view is not None:      # the 1-D buffer as it is; the kernel reads its view
+        lead, tail = [], []
+    elif src_block:           # the packed source (N, ICp/b, [H,] W, b): the spatial axes from 2, the block last
+        if one_d:
+            x = plan.expand(x, [[0], [1, 2], [3], [4]], x.shape[:1] + (x.shape[1], 1) + x.shape[2:])  # N ICB 1 W b
+        lead, tail = list(x.shape[:2]), list(x.shape[-1:])
+    else:
+        if one_d:
+            x = plan.expand(x, [[0, 1], [2], [3], [4]], (x.shape[0], 1) + x.shape[1:])  # N 1 W G IC/G
+        lead, tail = list(x.shape[:1]), list(x.shape[-2:])
     flat = SimpleNamespace(s=1, d=0, o=1, p=0, p_r=0, i=1, k=1)                          # 1D: a unit H
     sp = [flat] * one_d + list(d.spatial())                                              # [D,] H, W
     hw = sp[-2:]
     (sh, dh, oh), (sw, dw, ow) = [(a.s, a.d + 1, a.o) for a in hw]
     rw, _, rh = brgemm_blocking(p)
-    n, g, icg = x.shape[0], x.shape[-2], x.shape[-1]
+    n, g, icg = d.mb, d.g, d.ic // d.g
     isa = brgemm_isa(p)
+    ends = [0] * len(lead), [0] * len(tail)
     # a negative left padding crops; a negative right one stays uncropped
     crop = [max(-a.p, 0) for a in sp]
-    x = plan.slice(x, [0, *crop, 0, 0], (n, *(a.i - c for a, c in zip(sp, crop)), g, icg))
+    real = [a.i - c for a, c in zip(sp, crop)]                                         # the cropped source
+    if view is None:
+        x = plan.slice(x, [*ends[0], *crop, *ends[1]], (*lead, *real, *tail))
     low = [max(a.p, 0) for a in sp]
     high = [max(a.p_r, 0) for a in sp]
     owp = ow
@@ -956,7 +1027,7 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         reach = (owp - 1) * sw + (hw[1].k - 1) * dw + 1
         high[-1] = max(high[-1], reach - x.shape[-3] - low[-1])
     zp = epilogue.src_zp if epilogue else None
-    zp_border = [*low[-2:], x.shape[-4], x.shape[-3]] if zp is not None and any(low + high) else None
+    zp_border = [*low[-2:], *real[-2:]] if zp is not None and any(low + high) else None
     if isa.widen:             # before the padding: IREE fuses the two into one dispatch
         x = _widen(plan, x, p.src.dtype, isa.widen)
     taps = brgemm_fold_taps(p)
@@ -968,10 +1039,16 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         high[-1] = max(high[-1], (ow - 1) * sw + taps - low[-1] - x.shape[-3])
         x = plan.pad(x, [0, *high, 0, 0], low=[0, *low, 0, 0])
         unfold, sw = [ow, taps * icg, sw * icg, *_fold_groups(p, hw[1].k * icg)[::-1]], 1
+    elif view is not None:
+        pass                  # nothing to pad (`_brgemm_src_view`)
+    elif src_block:           # the blocks already hold whole groups of k channels, zero past IC
+        x = plan.pad(x, [*ends[0], *high, *ends[1]], low=[*ends[0], *low, *ends[1]])
     else:
         x = plan.pad(x, [0, *high, 0, brgemm_channels(p, icg) - icg], low=[0, *low, 0, 0])
     depth = None
-    if len(sp) == 3:          # N D H W G ICp/G -> (N * IDp) H W G*ICp/G
+    if src_block:
+        pass                  # (N, ICp/b, IHp, IWp, b) as it is
+    elif len(sp) == 3:          # N D H W G ICp/G -> (N * IDp) H W G*ICp/G
         dep = sp[0]
         depth = BrgemmDepth(od=dep.o, idp=x.shape[1], kd=dep.k, s=dep.s, d=dep.d + 1)
         x = plan.collapse(x, [[0, 1], [2], [3], [4, 5]])
@@ -987,10 +1064,14 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         # the sum's prior destination, dense channels last: (images, OH, OW, OC) as the kernel walks it
         epilogue = dataclasses.replace(epilogue, dst_init=plan.expand(
             epilogue.dst_init, [[0, 1, 2, 3]], (images, oh, ow, d.oc)))
-    acc = plan.add("brgemm", x, (images, oh, owp, ocb * ro * 16), epilogue.dst_dt.mlir if epilogue else p.acc.mlir,
+    out_shape = (images, ocb * ro, oh, owp, 16) if dst_blocks else (images, oh, owp, ocb * ro * 16)
+    acc = plan.add("brgemm", x, out_shape, epilogue.dst_dt.mlir if epilogue else p.acc.mlir,
                    wei=w, comp=extra, shift=shift, src_zp=zp, zp_border=zp_border, isa=isa.kernel, strides=[sh, sw],
                    dilations=[dh, dw], rw=rw, rh=rh, groups=g, ocg=ocg, emulate_tiles=target.emulate_amx,
-                   epilogue=epilogue, depth=depth, unfold=unfold)
+                   epilogue=epilogue, depth=depth, unfold=unfold, src_block=src_block, src_view=view,
+                   dst_blocks=dst_blocks)
+    if dst_blocks:            # the destination's packed tensor, (N, OCp/16, [1,] OH, OW, 16): the caller's buffer
+        return acc
     lead = [n, depth.od] if depth else [n]
     acc = plan.expand(acc, [list(range(len(lead))), [len(lead)], [len(lead) + 1], [len(lead) + 2, len(lead) + 3]],
                       (*lead, oh, owp, g, ocgp))
@@ -1581,7 +1662,13 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     elif p.bias and not p.has_attributes:
         bias = Value("bias", (d.oc,), "f32")
         args.append(bias)
-    x = relayout.buffer_to_logical(plan, _operand_bits(plan, src, p.src.dtype, target), src_desc, form)
+    # brgemm reads a blocked source and writes a blocked destination in their own blocks where it can
+    src_block = brgemm_src_block(cp) if v.name == "brgemm" else 0
+    dst_blocks = v.name == "brgemm" and fused is not None and brgemm_dst_blocks(cp)
+    if src_block:
+        x = src                         # the kernel reads its blocks (`_brgemm_compute`)
+    else:
+        x = relayout.buffer_to_logical(plan, _operand_bits(plan, src, p.src.dtype, target), src_desc, form)
 
     def per_axis(values, fill=0):
         out = [fill] * d.ndims
@@ -1599,20 +1686,24 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
         x = plan.pad(x, per_axis([max(s.p_r, 0) for s in sp]), low=per_axis([max(s.p, 0) for s in sp]))
     # the channel axis splits into (G, C/G)
     split = [[i] for i in range(c_ax)] + [[c_ax, c_ax + 1]] + [[i + 1] for i in range(c_ax + 1, d.ndims)]
-    gshape = x.shape[:c_ax] + (d.g, d.ic // d.g) + x.shape[c_ax + 1:]
-    x = plan.expand(x, split, gshape)
-    x = _widen_operand(plan, x, p.src.dtype, cp.src.dtype, True)
+    if not src_block:
+        gshape = x.shape[:c_ax] + (d.g, d.ic // d.g) + x.shape[c_ax + 1:]
+        x = plan.expand(x, split, gshape)
+        x = _widen_operand(plan, x, p.src.dtype, cp.src.dtype, True)
     if rsplit:
         acc = _split_compute(plan, x, w, cp, rsplit, target.max_reduction)
     else:
         acc = v.compute(plan, x, w, cp, target, **({"extra": wx} if wx is not None else {}),
                         **({"epilogue": fused} if fused is not None else {}))
-    if fused is not None:
-        y = acc                         # already the destination, in the destination type
+    if dst_blocks:                      # the destination's packed tensor, in the destination type
+        out = plan.collapse(acc, [list(range(len(acc.shape)))])
     else:
-        y = _plan_epilogue(plan, acc, p, target, args, src, wr, bias, form, cl, c_ax, split, to_cl)
-    y = plan.collapse(y, split)
-    out = _as_dst_type(plan, relayout.logical_to_buffer(plan, y, dst_desc, form, None), p)
+        if fused is not None:
+            y = acc                     # already the destination, in the destination type
+        else:
+            y = _plan_epilogue(plan, acc, p, target, args, src, wr, bias, form, cl, c_ax, split, to_cl)
+        y = plan.collapse(y, split)
+        out = _as_dst_type(plan, relayout.logical_to_buffer(plan, y, dst_desc, form, None), p)
     return render(TEMPLATE, header=header, fn=name, args=args, steps=plan.steps, result=out,
                   prep_args=[wbuf], prep_steps=prep.steps,
                   prep_results=[prepared] + [r for r in (extra, wref) if r is not None],

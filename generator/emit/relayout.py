@@ -130,7 +130,7 @@ def buffer_to_packed(plan: Plan, buf: Value, desc: MemoryDesc) -> Value | None:
     return v
 
 
-def _canonical(desc: MemoryDesc) -> bool:
+def is_canonical(desc: MemoryDesc) -> bool:
     """`desc` is its tag's dense layout (no strides of its own, offset, gaps or extra padding): a
     piece of it, or the whole, can be rebuilt from its dims and tag."""
     return desc.tag is not None and desc == MemoryDesc(desc.dims, desc.dtype, desc.tag)
@@ -174,7 +174,7 @@ def tail_pieces(src: MemoryDesc, dst: MemoryDesc) -> list[Piece] | None:
     None where it does not apply: no single-level partial block on either side (or partial blocks in
     different dims, or ending at different channels), a destination that is strided, has gaps or no
     tag, the source blocked in the dims outside the tail dim, or more than MAX_TAIL_PIECES pieces."""
-    if not _canonical(dst) or src.pitch() is None:
+    if not is_canonical(dst) or src.pitch() is None:
         return None
     cuts = {}
     for desc in (src, dst):
@@ -313,7 +313,7 @@ def transposition(src: MemoryDesc, dst: MemoryDesc) -> tuple[int, int, int, int,
     group collapsible in the source (a row pitch or a view of a bigger tensor is fine). Layouts are
     compared atom by atom (`_atoms`): a dim one side blocks by b, exactly (no padding, one level), is
     split by b on the other; blocking both sides must agree. The destination is dense."""
-    if not _canonical(dst):
+    if not is_canonical(dst):
         return None
     split = {}
     for d in range(src.ndims):

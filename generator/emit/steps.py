@@ -253,7 +253,8 @@ class StoreEpilogue:
 class Brgemm(Step):
     """The brgemm variant's microkernel (templates/conv_brgemm.mlir.j2), one custom dispatch: the padded
     channels-last source (N, IHp, IWp, ICp) x weights (OCB, KH, KW, ICp/k, RO, 16*k) in the instruction's
-    order -> (N, OH, OW, OCp) in the accumulator type, or with `epilogue` in the destination type."""
+    order -> (N, OH, OW, OCp) in the accumulator type, or with `epilogue` in the destination type.
+    `src_block` / `dst_blocks`: a side in channel blocks instead, read or written in place."""
     wei: Value
     # (KH*KW, OCp) i32: each output channel's weight sum per tap; the accumulators start from
     # -(shift + src_zp) x the sum over all taps
@@ -278,6 +279,40 @@ class Brgemm(Step):
     # [OW, KWf * IC, pixel, the i32 mask of the last group's real elements (-1: no filler cleared),
     # the groups of k multiplied (the row's real elements, rounded up)]; None: read as it is
     unfold: list[int] | None = None
+    # a blocked source read in place (emit.conv.brgemm_src_block): its packed tensor (N, ICp/b, IHp, IWp,
+    # b), channel block b; 0: the channels-last source above
+    src_block: int = 0
+    # that source read where it lies, through a strided view of its whole buffer (`inp` is then the 1-D
+    # buffer): a band of rows of a bigger image, nothing padded (emit.conv._brgemm_src_view)
+    src_view: "BrgemmView | None" = None
+    # the result written as the destination's 16-channel blocks (emit.conv.brgemm_dst_blocks):
+    # (N, OCp/16, OH, OW, 16), the lanes past OC stored as zero; False: channels last, (N, OH, OW, OCp)
+    dst_blocks: bool = False
+
+    @property
+    def inp_dims(self) -> tuple[int, int, int, int]:
+        """(images, IHp, IWp, ICp) of the padded source, whichever its layout."""
+        if self.src_block:
+            n, icb, ih, iw, b = self.src_view.shape if self.src_view else self.inp.shape
+            return n, ih, iw, icb * b
+        return tuple(self.inp.shape)
+
+    @property
+    def out_dims(self) -> tuple[int, int, int, int]:
+        """(images, OH, OW, OCp) of the result, whichever its layout."""
+        if self.dst_blocks:
+            n, ocb, oh, ow, lanes = self.out.shape
+            return n, oh, ow, ocb * lanes
+        return tuple(self.out.shape)
+
+
+@dataclass(frozen=True)
+class BrgemmView:
+    """A blocked source as the kernel reads it out of its whole 1-D buffer: (N, ICp/b, IH, IW, b) with
+    these element strides from element `offset` (a memref.reinterpret_cast; no copy)."""
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
+    offset: int
 
 
 @dataclass(frozen=True)
