@@ -986,8 +986,9 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     of OCp/G; each group's padding is cropped here. A 3D source's depth is folded into its images
     (N * IDp, `Brgemm.depth`). An s8 source is shifted to u8 here, after every padding; `extra` is the
     per-tap weight sums (`_brgemm_compensation`) the accumulators start from. A source read in its own
-    blocks (`brgemm_src_block`) comes as its packed tensor, (N, ICp/b, [H,] W, b); a destination written
-    in its own blocks (`brgemm_dst_blocks`) is returned as its packed tensor, (N, OCp/16, [1,] OH, OW, 16)."""
+    blocks (`brgemm_src_block`) comes as its 1-D buffer, read here as its packed tensor (N, ICp/b, [H,]
+    W, b) or, a view with nothing to pad, where it lies (`_brgemm_src_view`); a destination written in
+    its own blocks (`brgemm_dst_blocks`) is returned as its packed tensor, (N, OCp/16, [1,] OH, OW, 16)."""
     d = p.desc
     one_d = d.ndims == 3
     src_block, dst_blocks = brgemm_src_block(p), brgemm_dst_blocks(p)
@@ -1664,7 +1665,10 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
         args.append(bias)
     # brgemm reads a blocked source and writes a blocked destination in their own blocks where it can
     src_block = brgemm_src_block(cp) if v.name == "brgemm" else 0
-    dst_blocks = v.name == "brgemm" and fused is not None and brgemm_dst_blocks(cp)
+    dst_blocks = v.name == "brgemm" and brgemm_dst_blocks(cp)
+    if dst_blocks and fused is None:
+        raise InternalError(f"brgemm writes {p.dst.format_name()} in its own blocks only through its stores' "
+                            f"epilogue, which {target.name} does not fuse")
     if src_block:
         x = src                         # the kernel reads its blocks (`_brgemm_compute`)
     else:
