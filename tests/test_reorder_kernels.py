@@ -981,6 +981,16 @@ SHUFFLE_CASES = [
     ("nChw16c-nchw", MemoryDesc((2, 32, 5, 7), "f32", "nChw16c"), "nchw"),
     ("nchw-NCHW4-s32", MemoryDesc((3, 8, 3, 5), "s32", "nchw"), "NCHW4"),
     ("nChw8c-nchw-3d", MemoryDesc((1, 16, 2, 3, 19), "f32", "nCdhw8c"), "ncdhw"),
+    # 16- and 8-bit elements: the same 16 x 16 network on 256- and 128-bit vectors; tails, whole
+    # 64-byte rows (32 bf16, 64 u8: streamed), a view, blocks
+    ("nchw-nhwc-bf16-tails", MemoryDesc((2, 19, 7, 8), "bf16", "nchw"), "nhwc"),
+    ("nhwc-nchw-f16-33", MemoryDesc((2, 33, 4, 9), "f16", "nhwc"), "nchw"),
+    ("nchw-nhwc-bf16-whole-rows", MemoryDesc((1, 32, 8, 8), "bf16", "nchw"), "nhwc"),
+    ("nchw-nhwc-u8-whole-rows", MemoryDesc((1, 64, 4, 5), "u8", "nchw"), "nhwc"),
+    ("nhwc-nchw-s8-tails", MemoryDesc((3, 17, 5, 3), "s8", "nhwc"), "nchw"),
+    ("nchw-view-nhwc-bf16", MemoryDesc((2, 24, 9, 10), "bf16", "nchw").submemory((2, 19, 7, 10), (0, 3, 1, 0)),
+     "nhwc"),
+    ("nChw16c-nchw-u8", MemoryDesc((2, 32, 5, 7), "u8", "nChw16c"), "nchw"),
 ]
 
 
@@ -993,7 +1003,8 @@ def test_shuffle_form_matches_reference(cid, src, dtag, stream, monkeypatch):
     p = ReorderProblem(src, MemoryDesc(src.dims, src.dtype, dtag))
     text = render_reorder(p, form="shuffle")
     _, r, _, _, _ = er.shuffle_plan([p])
-    assert ("nontemporal = true" in text) == (stream and r % 16 == 0)   # only rows of whole 64-byte lines stream
+    # only rows of whole 64-byte lines stream
+    assert ("nontemporal = true" in text) == (stream and r * src.dtype.itemsize % 64 == 0)
     assert "flow.dispatch @" in text and "linalg.transpose" not in text
     k = ReorderKernel([p], "llvm-cpu", form="shuffle", driver="local-sync")
     assert check_reorder(k, p) is None, cid
@@ -1018,7 +1029,7 @@ def test_shuffle_host_threads_part_that_is_no_transposition_takes_the_rule():
 
 @pytest.mark.parametrize("src,dst,why", [
     (MemoryDesc((2, 19, 7, 8), "f32", "nchw"), MemoryDesc((2, 19, 7, 8), "s8", "nhwc"), "converts"),
-    (MemoryDesc((2, 19, 7, 8), "bf16", "nchw"), MemoryDesc((2, 19, 7, 8), "bf16", "nhwc"), "not 32-bit"),
+    (MemoryDesc((2, 19, 7, 8), "s4", "nchw"), MemoryDesc((2, 19, 7, 8), "s4", "nhwc"), "not 8, 16 or 32-bit"),
     (MemoryDesc((2, 19, 7, 8), "f32", "nchw"), MemoryDesc((2, 19, 7, 8), "f32", "nChw16c"), "no 2-D transposition"),
     (MemoryDesc((2, 32, 7, 8), "f32", "nhwc"), MemoryDesc((2, 32, 7, 8), "f32", "nChw16c"), "no 2-D transposition"),
     (MemoryDesc((2, 32, 7, 8), "f32", "nChw8c"), MemoryDesc((2, 32, 7, 8), "f32", "nChw16c"), "no 2-D transposition"),
@@ -1035,6 +1046,11 @@ def test_shuffle_form_refuses_what_it_cannot_do(src, dst, why):
 def test_shuffle_form_is_the_cpu_default_for_transpositions():
     p = ReorderProblem(MemoryDesc((1, 64, 7, 7), "f32", "nchw"), MemoryDesc((1, 64, 7, 7), "f32", "nhwc"))
     assert select_reorder_form([p], get_backend("llvm-cpu")) == "shuffle"
+    # 8- and 16-bit elements where the source rows are the longer side (nchw -> nhwc), not the other way
+    for dt, (s_, d_), want in [("bf16", ("nchw", "nhwc"), "shuffle"), ("u8", ("nchw", "nhwc"), "shuffle"),
+                               ("bf16", ("nhwc", "nchw"), "transpose"), ("s8", ("nhwc", "nchw"), "transpose")]:
+        q = ReorderProblem(MemoryDesc((1, 16, 7, 7), dt, s_), MemoryDesc((1, 16, 7, 7), dt, d_))
+        assert select_reorder_form([q], get_backend("llvm-cpu")) == want, (dt, s_, d_)
     assert "shuffle" not in get_backend("vulkan").relayout_forms
     assert select_reorder_form([p], get_backend("vulkan")) == "transpose"
     with pytest.raises(UnsupportedError, match="shuffle microkernel is CPU-only"):

@@ -89,16 +89,17 @@ SHUFFLE_STREAM_BYTES = 8 << 20
 
 def shuffle_plan(chain: Sequence[ReorderProblem]) -> tuple[int, int, int, int, int] | str:
     """The "shuffle" form's geometry, `relayout.transposition`'s (B, R, S, sb, sr), or why the form does
-    not apply: one reorder of 32-bit elements that copies them (no conversion, no quantization) into a
-    dense destination, as one 2-D transposition per batch (nchw <-> nhwc; nchw <-> nChw16c with whole
-    blocks)."""
+    not apply: one reorder of 8-, 16- or 32-bit elements that copies them (no conversion, no
+    quantization) into a dense destination, as one 2-D transposition per batch (nchw <-> nhwc; nchw <->
+    nChw16c with whole blocks). The tile is 16 x 16 elements whatever their width: the network permutes
+    element indices, and LLVM lowers it on 256-bit (16-bit) or 128-bit (8-bit) vectors."""
     if len(chain) != 1:
         return "a chain of reorders"
     p = chain[0]
     if p.src.dtype != p.dst.dtype or p.quant_args:
         return "it converts the elements"
-    if p.src.dtype.bits != 32:
-        return f"its elements are {p.src.dtype.name}, not 32-bit"
+    if p.src.dtype.bits not in (8, 16, 32):
+        return f"its elements are {p.src.dtype.name}, not 8, 16 or 32-bit"
     if p.needs_dst_init:
         return "the destination has gaps"
     geometry = relayout.transposition(p.src, p.dst)
@@ -115,9 +116,11 @@ def _shuffle(plan: Plan, src: Value, p: ReorderProblem, fn: str, geometry: tuple
     blocks = s // 16
     chunk = max(1, -(-blocks // SHUFFLE_CHUNKS))
     chunks = max(1, -(-blocks // chunk))
+    line = 64 // p.dst.dtype.itemsize                   # streamed only where each row is whole lines
     return plan.add("transpose_tiles", src, (p.dst.buffer_len,), exe=f"{fn}_shuffle", b=b, r=r, s=s,
                     strides=[sb, sr], offset=p.src.offset0, chunk=chunk, chunks=chunks,
-                    nontemporal=p.dst.size_bytes > SHUFFLE_STREAM_BYTES and r % 16 == 0, network=relayout.TRANSPOSE_16)
+                    nontemporal=p.dst.size_bytes > SHUFFLE_STREAM_BYTES and r % line == 0,
+                    network=relayout.TRANSPOSE_16)
 
 
 def kernel_name(chain: Sequence[ReorderProblem]) -> str:

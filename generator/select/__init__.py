@@ -164,8 +164,9 @@ def reorder_form(chain, backend) -> str:
     one 2-D transposition per batch of 32-bit elements (nchw <-> nhwc, nchw <-> nChw16c with whole blocks,
     in f32: `emit.reorder.shuffle_plan`; on the Zen 4 EPYC, one thread, 1.4-1.7x faster than the
     transpose form for nchw <-> nhwc in cache, the same for nchw <-> nChw16c in cache, 2.1-2.3x faster
-    out of cache, 32x64x56x56, with its streaming stores)."""
-    if "shuffle" in reorder_forms(chain, backend):
+    out of cache, 32x64x56x56, with its streaming stores), and of 8- or 16-bit elements whose source
+    rows are the longer side (`_shuffle_by_default`)."""
+    if "shuffle" in reorder_forms(chain, backend) and _shuffle_by_default(chain):
         return "shuffle"
     if backend.reorder_form_inner_kept is None or len(chain) != 1:
         return backend.reorder_form
@@ -181,6 +182,23 @@ def reorder_form(chain, backend) -> str:
                                           != [d for d in blocked.order if d != inner]):
         return backend.reorder_form
     return backend.reorder_form_inner_kept
+
+
+def _shuffle_by_default(chain) -> bool:
+    """Whether the rule takes the "shuffle" form where it applies: always for 32-bit elements; for 8-
+    and 16-bit ones where the source's rows are the transposition's longer side (S >= R: nchw -> nhwc,
+    whose rows are the pixels) and fill a tile's 16 rows (R >= 16: not nchw -> nChw4c / nChw8c). On the
+    2-core Zen 5 EPYC, one thread, us, shuffle against the transpose form: bf16 1x256x56x56 nchw ->
+    nhwc 36-54 against 81-111, 8x17x56x56 20-22 against 36-37; s8 8x17x56x56 20 against 34; u8
+    1x256x56x56 37-43 against 39-41; nchw -> nChw16c bf16 1x256x56x56 36 against 36, s8 8x64x56x56 67
+    against 63. Not taken: nhwc -> nchw (S = C < R) bf16 53-72 against 36-48, u8 41-43 against 33-38
+    (16 columns of 16-bit elements are half a cache line of each source row, read again one row sweep
+    later); s8 nchw -> nChw4c (R = 4) 8 against 4-5."""
+    from ..emit.reorder import shuffle_plan
+
+    p = chain[0]
+    _, r, s, _, _ = shuffle_plan(chain)
+    return p.src.dtype.bits == 32 or (s >= r and r >= 16)
 
 
 def reorder_driver(chain, backend: str) -> str | None:
