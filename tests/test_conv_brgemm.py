@@ -453,6 +453,28 @@ def test_blocked_sides_are_read_and_written_in_place(line, src_block, dst_blocks
     assert check_conv(ConvKernel(p), p) is None
 
 
+@needs_vnni
+@pytest.mark.parametrize("line, view", [
+    ("--dt=f32 --stag=nChw16c --dtag=nChw16c mb1ic20ih26iw20oc24oh24ow18kh3kw3ph0", True),
+    ("--dt=u8:s8:u8 --stag=nChw8c --dtag=nChw16c --attr-scales=wei:per_oc mb1ic20ih26iw20oc24oh24ow18kh3kw3ph0",
+     True),
+    ("--dt=s8:s8:s8 --stag=nChw16c --dtag=nChw16c mb1ic20ih26iw20oc24oh24ow18kh3kw3ph0", False),   # shifted
+    ("--dt=f32 --stag=nChw16c --dtag=nChw16c mb1ic20ih24iw20oc24oh24kh3kw3ph1", False),               # padded
+])
+def test_a_band_of_a_blocked_source_is_read_where_it_lies(line, view):
+    """The host-threads row cut gives each part a view of the whole source: with nothing to pad, shift
+    or widen, the kernel reads it through a strided memref over the whole buffer, no copy before."""
+    from generator.emit.conv import _brgemm_src_view
+    from generator.emit.relayout import is_canonical
+    for part in problem("--alg=brgemm " + line).host_parts(2):
+        q = part.problem
+        assert part.dst_cols is not None and not is_canonical(q.src)          # a band of rows, a view
+        assert (_brgemm_src_view(q) is not None) == view
+        conv = render_conv(q, get_backend("llvm-cpu")).split("\nfunc.func @", 2)[2]
+        assert ("tensor.extract_slice" not in conv and "tensor.pad" not in conv) == view
+        assert check_conv(ConvKernel(q), q) is None
+
+
 @needs("avx512f")
 def test_padded_destination_lanes_stay_zero_when_the_source_holds_an_inf():
     """A padded output channel multiplies the source by zero weights: an Inf in the source would make
