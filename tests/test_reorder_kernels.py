@@ -1013,10 +1013,11 @@ def test_shuffle_form_matches_reference(cid, src, dtag, stream, monkeypatch):
 def test_shuffle_form_with_host_threads():
     """Cut for two host threads: by image (each part its own dispatch), and one image by rows, each part
     reading its rows through a view of the whole source buffer."""
-    for dims in ((4, 17, 9, 8), (1, 40, 12, 10)):
-        p = ReorderProblem(MemoryDesc(dims, "f32", "nchw"), MemoryDesc(dims, "f32", "nhwc"))
+    for dims, dt in (((4, 17, 9, 8), "f32"), ((1, 40, 12, 10), "f32"), ((1, 40, 12, 10), "bf16"),
+                     ((4, 17, 9, 8), "u8")):
+        p = ReorderProblem(MemoryDesc(dims, dt, "nchw"), MemoryDesc(dims, dt, "nhwc"))
         k = ReorderKernel([p], "llvm-cpu", form="shuffle", driver="host-threads")
-        assert check_reorder(k, p) is None, dims
+        assert check_reorder(k, p) is None, (dims, dt)
 
 
 def test_shuffle_host_threads_part_that_is_no_transposition_takes_the_rule():
