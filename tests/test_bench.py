@@ -100,6 +100,18 @@ def test_cpu_description_names_the_matrix_features(monkeypatch):
     assert backends.host_cpu_description().endswith("avx2 avx512f avx512_vnni amx_int8")
 
 
+def test_cpu_model_names_the_family_and_model(monkeypatch):
+    """A VM names a Zen 4 and a Zen 5 alike ("AMD EPYC"): the family and model numbers tell them apart."""
+    import io
+    from generator.compile import backends
+    text = "processor : 0\nvendor_id : AuthenticAMD\ncpu family : 26\nmodel : 2\nmodel name : AMD EPYC\n"
+    model = backends.host_cpu_model.__wrapped__          # past the per-process cache
+    monkeypatch.setattr(backends, "open", lambda *a, **k: io.StringIO(text), raising=False)
+    assert model() == "AMD EPYC (family 26, model 2)"
+    monkeypatch.setattr(backends, "open", lambda *a, **k: io.StringIO("model name : Neoverse\n"), raising=False)
+    assert model() == "Neoverse"
+
+
 QUANT_LINE = ("--dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
               "--attr-zero-points=src:common:3+dst:common:5 --attr-post-ops=relu mb1ic8ih6oc16oh6kh3ph1")
 

@@ -146,8 +146,8 @@ def compiler_version() -> str:
 
 @functools.cache
 def host_cpu_id() -> str:
-    """This CPU's fingerprint (16 hex digits: arch, model and ISA flags): keys ``target-cpu=host``
-    builds and measured selection tables."""
+    """This CPU's fingerprint (16 hex digits: arch, model name, family and model numbers, ISA flags):
+    keys ``target-cpu=host`` builds and measured selection tables."""
     parts = [platform.machine()]
     try:
         with open("/proc/cpuinfo") as f:
@@ -155,7 +155,7 @@ def host_cpu_id() -> str:
             for ln in f:
                 k, _, v = ln.partition(":")
                 k = k.strip()
-                if k in ("model name", "flags", "Features", "CPU part") and k not in seen:
+                if k in ("model name", "cpu family", "model", "flags", "Features", "CPU part") and k not in seen:
                     seen.add(k)
                     parts.append(v.strip())
     except OSError:
