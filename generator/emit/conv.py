@@ -909,8 +909,7 @@ def brgemm_dst_blocks(p: ConvProblem) -> bool:
     the epilogue in the stores (`_brgemm_fuses_epilogue`), each 16-channel vector one store at
     [n, oc / 16, oh, ow, 0], the lanes past OC stored as 0 (the epilogue's f(0) may not be: a
     destination zero point, a NaN source against a padded channel's zero weights)."""
-    return (_in_blocks(p, p.dst, view=False) == 16 and p.alg == "brgemm"
-            and _brgemm_fuses_epilogue(p, GENERIC))
+    return _in_blocks(p, p.dst, view=False) == 16 and _brgemm_fuses_epilogue(p, GENERIC)
 
 
 def _brgemm_compensation(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) -> Value | None:
@@ -1664,8 +1663,7 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
         bias = Value("bias", (d.oc,), "f32")
         args.append(bias)
     # brgemm reads a blocked source and writes a blocked destination in their own blocks where it can
-    src_block = brgemm_src_block(cp) if v.name == "brgemm" else 0
-    dst_blocks = v.name == "brgemm" and brgemm_dst_blocks(cp)
+    src_block, dst_blocks = brgemm_src_block(cp), brgemm_dst_blocks(cp)     # 0 / False but for brgemm
     if dst_blocks and fused is None:
         raise InternalError(f"brgemm writes {p.dst.format_name()} in its own blocks only through its stores' "
                             f"epilogue, which {target.name} does not fuse")
