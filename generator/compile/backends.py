@@ -178,18 +178,32 @@ MMT4D_TILE_BY_VECTOR_BITS = {512: Mmt4dTile(16, 16), 256: Mmt4dTile(8, 8), 128: 
 PORTABLE_MMT4D_TILE = MMT4D_TILE_BY_VECTOR_BITS[256]
 
 
+def parse_cpuinfo(lines) -> dict[str, str]:
+    """``/proc/cpuinfo``'s fields, the first value of each (the first CPU's: the cores of one machine
+    alike)."""
+    fields: dict[str, str] = {}
+    for ln in lines:
+        k, _, v = ln.partition(":")
+        fields.setdefault(k.strip(), v.strip())
+    return fields
+
+
+@functools.cache
+def host_cpuinfo() -> dict[str, str]:
+    """This machine's ``/proc/cpuinfo`` fields (`parse_cpuinfo`); empty where it cannot be read. The one
+    reader of that file: the flags, the model and the CPU fingerprint (`compile.cache.host_cpu_id`)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            return parse_cpuinfo(f)
+    except OSError:
+        return {}
+
+
 @functools.cache
 def host_cpu_flags() -> frozenset[str]:
     """This CPU's ISA flags (``/proc/cpuinfo``'s ``flags`` or ``Features`` line; empty if unreadable)."""
-    try:
-        with open("/proc/cpuinfo") as f:
-            for ln in f:
-                k, _, v = ln.partition(":")
-                if k.strip() in ("flags", "Features"):
-                    return frozenset(v.split())
-    except OSError:
-        pass
-    return frozenset()
+    info = host_cpuinfo()
+    return frozenset((info.get("flags") or info.get("Features") or "").split())
 
 
 #: the ISA features that decide which int8 / bf16 / f16 paths a CPU has, in /proc/cpuinfo's spelling
@@ -204,26 +218,20 @@ def host_matrix_features() -> tuple[str, ...]:
     return tuple(f for f in MATRIX_FEATURES if f in flags)
 
 
-@functools.cache
-def host_cpu_model() -> str:
-    """``/proc/cpuinfo``'s model name with its family and model numbers where it gives them (or
+def cpu_model_name(info: dict[str, str]) -> str:
+    """A CPU's model name with its family and model numbers where cpuinfo gives them (or
     ``platform.processor()``; "unknown CPU" if neither says). The numbers tell CPUs apart that a VM names
     alike: "AMD EPYC" was a Zen 4 (family 25, model 17) one session and a Zen 5 (family 26, model 2),
     with twice its AVX-512 rate per core, the next."""
-    fields: dict[str, str] = {}
-    try:
-        with open("/proc/cpuinfo") as f:
-            for ln in f:
-                k, _, v = ln.partition(":")
-                k = k.strip()
-                if k in ("model name", "cpu family", "model") and k not in fields:
-                    fields[k] = v.strip()
-    except OSError:
-        pass
-    name = fields.get("model name") or platform.processor() or "unknown CPU"
-    if fields.get("cpu family") and fields.get("model"):
-        name += f" (family {fields['cpu family']}, model {fields['model']})"
+    name = info.get("model name") or platform.processor() or "unknown CPU"
+    if info.get("cpu family") and info.get("model"):
+        name += f" (family {info['cpu family']}, model {info['model']})"
     return name
+
+
+def host_cpu_model() -> str:
+    """This CPU's `cpu_model_name`."""
+    return cpu_model_name(host_cpuinfo())
 
 
 def host_cpu_description() -> str:

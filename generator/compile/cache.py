@@ -42,7 +42,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.compile.backends import Backend, get_backend
+from generator.compile.backends import Backend, get_backend, host_cpuinfo
 from generator.errors import ArtifactError, CompileError
 from generator.version import __version__
 
@@ -148,17 +148,10 @@ def compiler_version() -> str:
 def host_cpu_id() -> str:
     """This CPU's fingerprint (16 hex digits: arch, model name, family and model numbers, ISA flags):
     keys ``target-cpu=host`` builds and measured selection tables."""
-    parts = [platform.machine()]
-    try:
-        with open("/proc/cpuinfo") as f:
-            seen = set()
-            for ln in f:
-                k, _, v = ln.partition(":")
-                k = k.strip()
-                if k in ("model name", "cpu family", "model", "flags", "Features", "CPU part") and k not in seen:
-                    seen.add(k)
-                    parts.append(v.strip())
-    except OSError:
+    info = host_cpuinfo()
+    keys = ("model name", "cpu family", "model", "flags", "Features", "CPU part")
+    parts = [platform.machine()] + [v for k, v in info.items() if k in keys]          # in the file's order
+    if not info:
         parts.append(platform.processor())
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
 
