@@ -202,7 +202,8 @@ def _tune_reorder(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(
         prog="kgen tune reorder",
         description="Measure each reorder in every emission form the backend compiles (pack: linalg.pack/unpack; "
-        "transpose: pad + expand_shape + transpose), on one thread and, where it can be cut into one part per "
+        "transpose: pad + expand_shape + transpose; shuffle, on llvm-cpu where the reorder is one 2-D "
+        "transposition of 8-, 16- or 32-bit elements: a register-tile microkernel), on one thread and, where it can be cut into one part per "
         "CPU, on the host-threads driver (FORM@host-threads), check each once, and store the fastest correct "
         "form and driver in the selection table the reorder API reads (`kgen reorder`, which checks kernels in "
         "compiled batches on one thread, reads the form). Other arguments are "
