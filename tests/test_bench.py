@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from generator.api import ConvKernel
@@ -29,6 +30,45 @@ def test_bench_reorder_runs_and_reports_every_candidate():
     assert all(r.seconds > 0 and r.gbps > 0 for r in rows)
     table = format_table(rows)
     assert "1x17x4x4 nchw->nChw16c" in table and "kgen/copy" in table
+
+
+def test_bench_reorder_takes_bf16_and_s8_with_a_torch_column():
+    """--dt: bf16 reaches PyTorch as 16-bit integers (torch.from_numpy has no ml_dtypes bfloat16)."""
+    pytest.importorskip("torch")
+    for dt in ("bf16", "s8"):
+        rows = bench_reorders([((1, 17, 4, 4), "nchw", "nChw16c"), ((1, 16, 3, 5), "nchw", "nhwc")], dtype=dt,
+                              rounds=1, log=lambda m: None)
+        assert {(r.problem.split()[0], r.candidate) for r in rows} >= {
+            ("1x17x4x4", "torch"), ("1x16x3x5", "torch"), ("1x17x4x4", "kgen")}, dt
+        assert not any(r.wrong for r in rows)
+
+
+def test_bench_reorder_reports_a_wrong_kernel_and_does_not_time_it(monkeypatch):
+    from generator.bench import reorder as bench_reorder
+
+    class OneByteOff:
+        """The real kernel, but its result has one byte changed."""
+        def __init__(self, k):
+            self._k = k
+
+        def __getattr__(self, name):
+            return getattr(self._k, name)
+
+        def __call__(self, buf):
+            out = np.array(self._k(buf))
+            out.reshape(-1).view(np.uint8)[5] ^= 1
+            return out
+
+    real = bench_reorder.reorder
+    monkeypatch.setattr(bench_reorder, "reorder", lambda *a, **kw: OneByteOff(real(*a, **kw)))
+    logged = []
+    rows = bench_reorders([((1, 17, 4, 4), "nchw", "nChw16c")], rounds=1, log=logged.append)
+    bad = [r for r in rows if r.candidate.startswith("kgen")]
+    assert bad and all(r.wrong == "1 of 2048 bytes differ, the first at byte 5" for r in bad)
+    assert all(np.isnan(r.seconds) for r in bad)
+    assert any("kgen: wrong result" in m for m in logged)
+    line = format_table(rows).splitlines()[1]
+    assert "wrong" in line and line.split()[-3:-1] == ["-", "-"]
 
 
 # ------------------------------------------------------------------------------------ kgen bench conv

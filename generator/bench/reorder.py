@@ -1,7 +1,8 @@
 """`kgen bench reorder`: reorder bandwidth next to a NumPy copy (the ceiling) and PyTorch's permute.
 
 All candidates of one problem are measured side by side (`timing.median_times`). Bandwidth counts
-the bytes read plus the bytes written (padding included).
+the bytes read plus the bytes written (padding included). Each kgen kernel's result is first compared
+byte for byte with the NumPy reference (padding included): a wrong kernel is reported, never timed.
 """
 from __future__ import annotations
 
@@ -31,11 +32,16 @@ class Row:
     seconds: float
     gbps: float
     path: str = ""          # the "kgen" row's form and driver, e.g. "transpose@host-threads"
+    wrong: str = ""         # why the candidate's result differs from the reference (then it is not timed)
 
 
 def _torch_reorder(torch, x, sdesc: MemoryDesc, ddesc: MemoryDesc):
     """The same relayout with PyTorch tensor ops on the logical view (contiguous() does the copy)."""
     n, c, h, w = sdesc.dims
+    if x.dtype.kind == "V" or x.dtype.name == "bfloat16":
+        # torch.from_numpy knows no ml_dtypes bfloat16: a relayout moves bytes, so move them as
+        # integers of the same width
+        x = x.view(f"i{x.dtype.itemsize}")
     if sdesc.tag == "abcd" and ddesc.tag == "acdb":
         t = torch.from_numpy(x.reshape(n, c, h, w))
         return lambda: t.permute(0, 2, 3, 1).contiguous()
@@ -69,9 +75,12 @@ def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = 
         # backend's form on the driver `select.reorder_driver` gives) and, as evidence for that choice,
         # each form the backend compiles on one thread (the backend's memory-bound driver)
         product = reorder(s, d, backend)
-        fns = {"kgen": product.bind(buf)}
+        kernels = {"kgen": product}
         for form in reorder_forms(product.problems, get_backend(backend)):
-            fns[f"kgen {form}"] = reorder(s, d, backend, form=form, driver=one).bind(buf)
+            kernels[f"kgen {form}"] = reorder(s, d, backend, form=form, driver=one)
+        want = product.reference(buf)
+        wrong = {cand: why for cand, k in kernels.items() if (why := _differs(k(buf), want))}
+        fns = {cand: k.bind(buf) for cand, k in kernels.items() if cand not in wrong}
         fns["numpy copy"] = lambda: np.copyto(copy_dst, copy_src)
         if torch is not None and not s.dtype.is_packed:      # torch has no packed 4-bit tensors
             tf = _torch_reorder(torch, buf, s, d)
@@ -84,7 +93,22 @@ def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = 
             moved = 2 * s.size_bytes if cand == "numpy copy" else nbytes
             rows.append(Row(name, cand, t, moved / t / 1e9,
                             f"{product.form}@{product.driver}" if cand == "kgen" else ""))
+        for cand, why in wrong.items():
+            log(f"  {name} {cand}: wrong result ({why}), not timed")
+            rows.append(Row(name, cand, float("nan"), float("nan"),
+                            f"{product.form}@{product.driver}" if cand == "kgen" else "", why))
     return rows
+
+
+def _differs(got: np.ndarray, want: np.ndarray) -> str:
+    """Why `got` is not `want` byte for byte ("" when it is): a reorder moves values exactly, and
+    the padded lanes it writes must be zero."""
+    got = np.asarray(got)
+    if got.size * got.itemsize != want.size * want.itemsize:
+        return f"{got.size * got.itemsize} bytes for {want.size * want.itemsize}"
+    a, b = got.reshape(-1).view(np.uint8), np.ascontiguousarray(want).reshape(-1).view(np.uint8)
+    bad = np.flatnonzero(a != b)
+    return f"{bad.size} of {a.size} bytes differ, the first at byte {bad[0]}" if bad.size else ""
 
 
 def format_table(rows: list[Row]) -> str:
@@ -98,10 +122,12 @@ def format_table(rows: list[Row]) -> str:
     out = [f"{'problem':34} " + " ".join(f"{c + ' GB/s':>16}" for c in cands)
            + f" {'kgen/copy':>10} {'kgen/torch':>10}  kgen form@driver"]
     for prob, cs in by.items():
-        cells = " ".join(f"{cs[c].gbps:16.2f}" if c in cs else f"{'-':>16}" for c in cands)
-        r1 = cs["kgen"].gbps / cs["numpy copy"].gbps
-        r2 = f"{cs['kgen'].gbps / cs['torch'].gbps:10.2f}" if "torch" in cs else f"{'-':>10}"
-        out.append(f"{prob:34} {cells} {r1:10.2f} {r2}  {cs['kgen'].path}")
+        cells = " ".join(f"{'wrong':>16}" if c in cs and cs[c].wrong else f"{cs[c].gbps:16.2f}" if c in cs
+                         else f"{'-':>16}" for c in cands)
+        ok = not cs["kgen"].wrong
+        r1 = f"{cs['kgen'].gbps / cs['numpy copy'].gbps:10.2f}" if ok else f"{'-':>10}"
+        r2 = f"{cs['kgen'].gbps / cs['torch'].gbps:10.2f}" if ok and "torch" in cs else f"{'-':>10}"
+        out.append(f"{prob:34} {cells} {r1} {r2}  {cs['kgen'].path}")
     return "\n".join(out)
 
 
