@@ -561,3 +561,30 @@ def test_summary_gives_each_data_type_its_own_ratios():
     assert "  f32: kgen best / best PyTorch 1.00x (worst 0.50x), --alg=auto 0.71x (worst 0.50x)" in table
     assert "  u8: kgen best / best PyTorch 2.00x (worst 1.00x), --alg=auto 2.00x (worst 1.00x)" in table
     assert "by_dt" not in summary(rows[:2])                                        # one type: no split
+
+
+def test_quiet_blas_leaves_numpy_one_blas_thread():
+    """The timed commands run NumPy's BLAS on one thread: OpenBLAS's helper spins ~0.1 s after a
+    threaded call and would hold the core a host-threads kernel's helper needs. Run in a fresh
+    process with two BLAS threads asked for, and read back through OpenBLAS's own getter."""
+    code = """
+import ctypes, sys
+import numpy as np
+from generator.bench.timing import quiet_blas
+paths = sorted({l.split()[-1] for l in open('/proc/self/maps') if 'openblas' in l.rsplit('/', 1)[-1].lower()})
+if not paths:
+    print('SKIP no OpenBLAS in NumPy'); sys.exit(0)
+lib = ctypes.CDLL(paths[0])
+get = next(getattr(lib, n) for n in ('scipy_openblas_get_num_threads64_', 'scipy_openblas_get_num_threads',
+                                     'openblas_get_num_threads64_', 'openblas_get_num_threads') if hasattr(lib, n))
+before = get()
+a = np.ones((256, 256)); a @ a
+said = quiet_blas()
+print(before, get(), said)
+"""
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="2")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+    if out.startswith("SKIP"):
+        pytest.skip(out.strip())
+    before, after, said = out.split(" ", 2)
+    assert (before, after) == ("2", "1") and said.startswith("one thread ("), out

@@ -6,6 +6,8 @@ hits them alike; the figure kept is the median over rounds.
 """
 from __future__ import annotations
 
+import ctypes
+import functools
 import os
 import statistics
 import time
@@ -19,10 +21,50 @@ def quiet_openmp() -> None:
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
+#: the entry points that set OpenBLAS's thread count: NumPy's wheels bundle scipy-openblas (64-bit
+#: integers, suffixed names); a distribution's NumPy links the plain library
+_OPENBLAS_SET_THREADS = ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads",
+                         "openblas_set_num_threads64_", "openblas_set_num_threads")
+
+
+@functools.cache
+def quiet_blas() -> str:
+    """Run NumPy's BLAS on the calling thread from now on, in this process; says what was done.
+
+    Why: after each threaded BLAS call (the float64 references of the checks multiply matrices)
+    OpenBLAS's helper thread spins for ~2^28 cycles, about 0.1 s, before it sleeps. On a 2-core
+    machine it then holds the core a host-threads kernel's helper needs, and the two share one core:
+    the first round-robin round after a check ran 2 ms a call instead of 0.14 ms, once 380 ms (u8
+    ic256 14x14 3x3, Zen 5 EPYC), and the benchmark kept the slow rounds of whichever candidate
+    came first. With one BLAS thread the checks' references take up to twice as long, and nothing
+    spins. OpenBLAS is found among the libraries the process has loaded (/proc/self/maps); another
+    BLAS (MKL, Accelerate) is left as it is."""
+    import numpy  # noqa: F401 - loads NumPy's BLAS, so that it is found below
+    try:
+        with open("/proc/self/maps") as f:
+            paths = {line.split()[-1] for line in f if "openblas" in line.rsplit("/", 1)[-1].lower()}
+    except OSError as e:
+        return f"left as it is (cannot read /proc/self/maps: {e.strerror})"
+    done = []
+    for path in sorted(paths):
+        try:
+            lib = ctypes.CDLL(path)           # already loaded: the same handle, nothing new is run
+        except OSError:
+            continue
+        fn = next((getattr(lib, name) for name in _OPENBLAS_SET_THREADS if hasattr(lib, name)), None)
+        if fn is not None:
+            fn.argtypes, fn.restype = [ctypes.c_int], None
+            fn(1)
+            done.append(os.path.basename(path))
+    return f"one thread ({', '.join(done)})" if done else "left as it is (no OpenBLAS loaded)"
+
+
 def round_samples(fns: dict[str, Callable[[], object]], rounds: int, min_batch_s: float = 0.02
                   ) -> dict[str, list[float]]:
     """Seconds per call of each function, one sample per round: per round, each runs a batch sized
-    to last about min_batch_s."""
+    to last about min_batch_s. NumPy's BLAS is made single-threaded first (`quiet_blas`; the
+    commands that check and then time do it before their first check)."""
+    quiet_blas()
     batch = {}
     for name, f in fns.items():          # warm up and size the batches
         f()

@@ -279,6 +279,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         from ..compile.backends import cpu_threads
         cpu_threads()               # a bad $KGEN_CPU_THREADS stops every command up front, not per problem
+        if cmd in ("bench", "tune", "net"):
+            # they check kernels against NumPy references, then time them: a BLAS thread that spins
+            # after a check must not take the core the timed kernels need (`timing.quiet_blas`)
+            from ..bench.timing import quiet_blas
+            quiet_blas()
         if cmd == "desc":
             return _desc(rest)
         if cmd == "reorder":
