@@ -960,6 +960,21 @@ def test_shuffle_network_transposes_16x16():
     assert np.array_equal(np.stack([rows[f"o{i}"] for i in range(16)]), tile.T)
 
 
+@pytest.mark.parametrize("lanes", [2, 4])
+def test_widened_shuffle_network_transposes_tiles_side_by_side(lanes):
+    """The network on rows of 16 * lanes values (8- and 16-bit elements): output o_j's lane L is row j
+    of tile L's transpose (replayed on NumPy values, independent of the generator's check)."""
+    from generator.emit.relayout import TRANSPOSE_16, widened_network
+    w = 16 * lanes
+    block = np.random.default_rng(lanes).standard_normal((16, w))
+    rows = {f"r{i}": block[i] for i in range(16)}
+    for out, a, b, mask in widened_network(TRANSPOSE_16, lanes):
+        rows[out] = np.concatenate([rows[a], rows[b]])[mask]
+    for lane in range(lanes):
+        tile = block[:, 16 * lane:16 * lane + 16]
+        assert np.array_equal(np.stack([rows[f"o{j}"][16 * lane:16 * lane + 16] for j in range(16)]), tile.T)
+
+
 def _big_view():
     # channels 3..21 and rows 1..7 of a 2x24x9x10 image: a channel and a row pitch, full rows
     return MemoryDesc((2, 24, 9, 10), "f32", "nchw").submemory((2, 19, 7, 10), (0, 3, 1, 0))
@@ -991,6 +1006,13 @@ SHUFFLE_CASES = [
     ("nchw-view-nhwc-bf16", MemoryDesc((2, 24, 9, 10), "bf16", "nchw").submemory((2, 19, 7, 10), (0, 3, 1, 0)),
      "nhwc"),
     ("nChw16c-nchw-u8", MemoryDesc((2, 32, 5, 7), "u8", "nChw16c"), "nchw"),
+    # 4 (8-bit) or 2 (16-bit) tiles side by side in one 512-bit register (WIDE_CASES says where)
+    ("nchw-nhwc-s8-wide-tails", MemoryDesc((2, 37, 9, 10), "s8", "nchw"), "nhwc"),
+    ("nchw-nChw16c-u8-wide", MemoryDesc((1, 48, 11, 13), "u8", "nchw"), "nChw16c"),
+    ("nchw-nhwc-u8-wide-chunks", MemoryDesc((1, 16, 40, 41), "u8", "nchw"), "nhwc"),
+    ("nchw-nhwc-bf16-wide", MemoryDesc((2, 24, 5, 17), "bf16", "nchw"), "nhwc"),
+    ("nchw-view-nhwc-s8-wide", MemoryDesc((2, 40, 9, 70), "s8", "nchw").submemory((2, 33, 7, 70), (0, 3, 1, 0)),
+     "nhwc"),
 ]
 
 
@@ -1006,8 +1028,17 @@ def test_shuffle_form_matches_reference(cid, src, dtag, stream, monkeypatch):
     # only rows of whole 64-byte lines stream
     assert ("nontemporal = true" in text) == (stream and r * src.dtype.itemsize % 64 == 0)
     assert "flow.dispatch @" in text and "linalg.transpose" not in text
+    # 8- and 16-bit tiles go 4 or 2 side by side where a row holds that many whole 16-column blocks
+    # and the tile a whole 16 rows
+    lanes = 4 // src.dtype.itemsize
+    wide = f"vector<{16 * lanes}x" in text and lanes > 1
+    assert wide == (cid in WIDE_CASES), cid
     k = ReorderKernel([p], "llvm-cpu", form="shuffle", driver="local-sync")
     assert check_reorder(k, p) is None, cid
+
+
+WIDE_CASES = {"nchw-nhwc-bf16-tails", "nhwc-nchw-f16-33", "nchw-nhwc-bf16-whole-rows", "nchw-view-nhwc-bf16", "nchw-nhwc-s8-wide-tails", "nchw-nChw16c-u8-wide",
+              "nchw-nhwc-u8-wide-chunks", "nchw-nhwc-bf16-wide", "nchw-view-nhwc-s8-wide"}
 
 
 def test_shuffle_form_with_host_threads():

@@ -390,6 +390,28 @@ def _transpose_16_network() -> list[tuple[str, str, str, list[int]]]:
 TRANSPOSE_16 = _transpose_16_network()
 
 
+def widened_network(net: list[tuple[str, str, str, list[int]]], lanes: int) -> list[tuple[str, str, str, list[int]]]:
+    """`net` on vectors of `lanes` x 16 elements: each 16-element lane shuffled as `net` shuffles a
+    whole vector, independently of the others, so that one pass transposes `lanes` 16 x 16 tiles side
+    by side (rows of 16 * lanes contiguous elements; output o_j's lane L is tile L's row j). For 8-
+    and 16-bit elements, whose 16 x 16 tiles fill a quarter or half of a 512-bit register: with
+    AVX-512 VBMI / BW each shuffle is still one instruction (vpermt2b / vpermt2w). Checked on indices."""
+    w = 16 * lanes
+
+    def wide(mask):
+        return [lane * 16 + m if m < 16 else w + lane * 16 + m - 16 for lane in range(lanes) for m in mask]
+
+    out = [(o, a, b, wide(mask)) for o, a, b, mask in net]
+    rows = {f"r{i}": [w * i + j for j in range(w)] for i in range(16)}
+    for o, a, b, mask in out:
+        both = rows[a] + rows[b]
+        rows[o] = [both[m] for m in mask]
+    if any(rows[f"o{j}"][16 * lane:16 * lane + 16] != [w * i + 16 * lane + j for i in range(16)]
+           for j in range(16) for lane in range(lanes)):
+        raise AssertionError(f"the widened shuffle network ({lanes} lanes) does not transpose")
+    return out
+
+
 def gather_logical(plan: Plan, buf: Value, desc: MemoryDesc) -> Value:
     """Interleaved strides: read each logical element at its offset (plain formats only)."""
     return plan.add("gather", buf, desc.dims, strides=list(desc.strides), offset0=desc.offset0)

@@ -92,7 +92,9 @@ def shuffle_plan(chain: Sequence[ReorderProblem]) -> tuple[int, int, int, int, i
     not apply: one reorder of 8-, 16- or 32-bit elements that copies them (no conversion, no
     quantization) into a dense destination, as one 2-D transposition per batch (nchw <-> nhwc; nchw <->
     nChw16c with whole blocks). The tile is 16 x 16 elements whatever their width: the network permutes
-    element indices, and LLVM lowers it on 256-bit (16-bit) or 128-bit (8-bit) vectors."""
+    element indices. 16- and 8-bit tiles go 2 or 4 side by side through one 512-bit register where a
+    row has that many whole 16-column blocks (`relayout.widened_network`); the rest on 256- or 128-bit
+    vectors."""
     if len(chain) != 1:
         return "a chain of reorders"
     p = chain[0]
@@ -111,16 +113,24 @@ def shuffle_plan(chain: Sequence[ReorderProblem]) -> tuple[int, int, int, int, i
 def _shuffle(plan: Plan, src: Value, p: ReorderProblem, fn: str, geometry: tuple[int, int, int, int, int]) -> Value:
     """The "shuffle" form: one custom dispatch (templates/reorder_shuffle.mlir.j2). Measured on the Zen 4
     EPYC, one thread: 1x256x56x56 f32 nchw -> nhwc 97 us against 140 us in the transpose form, 4x17x56x56
-    28 us against 47 us (IREE 3.13 peels the 17th channel into scalar code)."""
+    28 us against 47 us (IREE 3.13 peels the 17th channel into scalar code). Four 8-bit tiles side by
+    side (one vpermt2b each shuffle) against one tile on 128-bit vectors, Zen 5 EPYC, one thread:
+    s8 1x256x56x56 nchw -> nChw16c 33 -> 21 us, nchw -> nhwc 39 -> 25 us, 8x17x56x56 nchw -> nhwc
+    19 -> 12 us."""
     b, r, s, sb, sr = geometry
     blocks = s // 16
+    # 16 x 16 tiles of 8- or 16-bit elements fill a quarter or half of a 512-bit register: put
+    # `lanes` of them side by side where a row has that many full blocks and a whole tile of rows
+    lanes = 4 // p.src.dtype.itemsize if blocks >= 4 // p.src.dtype.itemsize and r >= 16 else 1
     chunk = max(1, -(-blocks // SHUFFLE_CHUNKS))
+    chunk = -(-chunk // lanes) * lanes                  # whole wide tiles in every workgroup's range
     chunks = max(1, -(-blocks // chunk))
     line = 64 // p.dst.dtype.itemsize                   # streamed only where each row is whole lines
     return plan.add("transpose_tiles", src, (p.dst.buffer_len,), exe=f"{fn}_shuffle", b=b, r=r, s=s,
                     strides=[sb, sr], offset=p.src.offset0, chunk=chunk, chunks=chunks,
                     nontemporal=p.dst.size_bytes > SHUFFLE_STREAM_BYTES and r % line == 0,
-                    network=relayout.TRANSPOSE_16)
+                    network=relayout.TRANSPOSE_16, lanes=lanes,
+                    wide_network=relayout.widened_network(relayout.TRANSPOSE_16, lanes) if lanes > 1 else None)
 
 
 def kernel_name(chain: Sequence[ReorderProblem]) -> str:

@@ -90,7 +90,9 @@ class TransposeTiles(Step):
     """The "shuffle" reorder form's dispatch (`emit.reorder.shuffle_plan`): the source buffer read as
     (B, R, S) with strides (sb, sr, 1) from `offset`, written as the dense (B, S, R) destination, in
     16 x 16 register tiles transposed by `network` ((out, a, b, mask) vector.shuffles of rows r0..r15
-    into o0..o15). Workgroups: `chunks` ranges of `chunk` 16-column blocks of S, per batch index."""
+    into o0..o15). Workgroups: `chunks` ranges of `chunk` 16-column blocks of S, per batch index.
+    With `lanes` > 1 (8- and 16-bit elements), full tiles go `lanes` at a time through
+    `wide_network` (`relayout.widened_network`): rows of 16 * lanes elements, one 512-bit register."""
     exe: str                        # the executable's name (unique in a module of several kernels)
     b: int
     r: int
@@ -101,6 +103,8 @@ class TransposeTiles(Step):
     chunks: int
     nontemporal: bool               # full rows stored past the caches (a destination bigger than them)
     network: list
+    lanes: int = 1                  # 16 x 16 tiles transposed side by side (`chunk` is a multiple of it)
+    wide_network: list | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
