@@ -1013,6 +1013,14 @@ SHUFFLE_CASES = [
     ("nchw-nhwc-bf16-wide", MemoryDesc((2, 24, 5, 17), "bf16", "nchw"), "nhwc"),
     ("nchw-view-nhwc-s8-wide", MemoryDesc((2, 40, 9, 70), "s8", "nchw").submemory((2, 33, 7, 70), (0, 3, 1, 0)),
      "nhwc"),
+    # ... or stacked, where the rows hold fewer whole blocks (nChw16c -> nchw: one): a stack, 16-row
+    # tiles and a row tail below it, a column tail beside it
+    ("nChw16c-nchw-s8-tall-tails", MemoryDesc((2, 32, 9, 9), "s8", "nChw16c"), "nchw"),
+    ("nChw16c-nchw-u8-tall-whole", MemoryDesc((1, 16, 8, 8), "u8", "nChw16c"), "nchw"),
+    ("nChw16c-nchw-bf16-tall", MemoryDesc((1, 32, 5, 7), "bf16", "nChw16c"), "nchw"),
+    ("nhwc-nchw-s8-tall-17", MemoryDesc((2, 17, 7, 10), "s8", "nhwc"), "nchw"),
+    ("nhwc-view-nchw-u8-tall", MemoryDesc((2, 20, 12, 40), "u8", "nhwc").submemory((2, 20, 10, 40), (0, 0, 1, 0)),
+     "nchw"),
 ]
 
 
@@ -1028,17 +1036,18 @@ def test_shuffle_form_matches_reference(cid, src, dtag, stream, monkeypatch):
     # only rows of whole 64-byte lines stream
     assert ("nontemporal = true" in text) == (stream and r * src.dtype.itemsize % 64 == 0)
     assert "flow.dispatch @" in text and "linalg.transpose" not in text
-    # 8- and 16-bit tiles go 4 or 2 side by side where a row holds that many whole 16-column blocks
-    # and the tile a whole 16 rows
+    # 8- and 16-bit tiles go 4 or 2 through one 512-bit register, side by side or stacked
     lanes = 4 // src.dtype.itemsize
-    wide = f"vector<{16 * lanes}x" in text and lanes > 1
-    assert wide == (cid in WIDE_CASES), cid
+    assert (f"vector<{16 * lanes}x" in text and lanes > 1) == (cid in WIDE_CASES | TALL_CASES), cid
+    assert ("%h_o0 = vector.shuffle" in text) == (cid in TALL_CASES), cid
     k = ReorderKernel([p], "llvm-cpu", form="shuffle", driver="local-sync")
     assert check_reorder(k, p) is None, cid
 
 
 WIDE_CASES = {"nchw-nhwc-bf16-tails", "nhwc-nchw-f16-33", "nchw-nhwc-bf16-whole-rows", "nchw-view-nhwc-bf16", "nchw-nhwc-s8-wide-tails", "nchw-nChw16c-u8-wide",
               "nchw-nhwc-u8-wide-chunks", "nchw-nhwc-bf16-wide", "nchw-view-nhwc-s8-wide"}
+TALL_CASES = {"nChw16c-nchw-s8-tall-tails", "nChw16c-nchw-u8-tall-whole", "nChw16c-nchw-bf16-tall",
+              "nhwc-nchw-s8-tall-17", "nhwc-view-nchw-u8-tall", "nchw-nhwc-u8-whole-rows"}
 
 
 def test_shuffle_form_with_host_threads():
@@ -1078,11 +1087,18 @@ def test_shuffle_form_refuses_what_it_cannot_do(src, dst, why):
 def test_shuffle_form_is_the_cpu_default_for_transpositions():
     p = ReorderProblem(MemoryDesc((1, 64, 7, 7), "f32", "nchw"), MemoryDesc((1, 64, 7, 7), "f32", "nhwc"))
     assert select_reorder_form([p], get_backend("llvm-cpu")) == "shuffle"
-    # 8- and 16-bit elements where the source rows are the longer side (nchw -> nhwc), not the other way
-    for dt, (s_, d_), want in [("bf16", ("nchw", "nhwc"), "shuffle"), ("u8", ("nchw", "nhwc"), "shuffle"),
-                               ("bf16", ("nhwc", "nchw"), "transpose"), ("s8", ("nhwc", "nchw"), "transpose")]:
-        q = ReorderProblem(MemoryDesc((1, 16, 7, 7), dt, s_), MemoryDesc((1, 16, 7, 7), dt, d_))
-        assert select_reorder_form([q], get_backend("llvm-cpu")) == want, (dt, s_, d_)
+    # 8- and 16-bit elements where the source rows are the longer side (nchw -> nhwc), or where 4 or 2
+    # tiles go through one 512-bit register (`shuffle_tiles`); not where one 8-bit tile goes alone
+    # with rows shorter than its 16 (nhwc -> nchw over 49 pixels: a stack of 4 needs 64), nor where
+    # the blocks are shorter than a tile (nChw8c)
+    for dims, dt, (s_, d_), want in [
+            ((1, 16, 7, 7), "bf16", ("nchw", "nhwc"), "shuffle"), ((1, 16, 7, 7), "u8", ("nchw", "nhwc"), "shuffle"),
+            ((1, 16, 7, 7), "bf16", ("nhwc", "nchw"), "shuffle"), ((1, 16, 7, 7), "s8", ("nhwc", "nchw"), "transpose"),
+            ((1, 16, 8, 8), "s8", ("nhwc", "nchw"), "shuffle"), ((1, 64, 7, 7), "u8", ("nhwc", "nchw"), "shuffle"),
+            ((1, 32, 8, 8), "s8", ("nChw16c", "nchw"), "shuffle"), ((1, 32, 8, 8), "s8", ("nchw", "nChw8c"), "transpose"),
+            ((1, 32, 8, 8), "bf16", ("nChw8c", "nchw"), "transpose")]:
+        q = ReorderProblem(MemoryDesc(dims, dt, s_), MemoryDesc(dims, dt, d_))
+        assert select_reorder_form([q], get_backend("llvm-cpu")) == want, (dims, dt, s_, d_)
     assert "shuffle" not in get_backend("vulkan").relayout_forms
     assert select_reorder_form([p], get_backend("vulkan")) == "transpose"
     with pytest.raises(UnsupportedError, match="shuffle microkernel is CPU-only"):

@@ -110,6 +110,24 @@ def shuffle_plan(chain: Sequence[ReorderProblem]) -> tuple[int, int, int, int, i
     return geometry
 
 
+def shuffle_tiles(p: ReorderProblem, geometry: tuple[int, int, int, int, int]) -> tuple[int, bool]:
+    """How the "shuffle" form groups its 16 x 16 tiles: (lanes, tall). 8- and 16-bit tiles fill a
+    quarter or half of a 512-bit register, so 4 or 2 of them go through the network together: side by
+    side (a row's next 16-column blocks: 512-bit loads, 16-element stores) where the rows hold that
+    many whole blocks and the tile 16 rows; else stacked (tall: the next tiles down, 16-element loads,
+    512-bit stores) where the rows hold at least one block and the columns that many stacks of 16 (the
+    source rows of nChw16c -> nchw are one block). Side by side is the one measured faster where both
+    apply (Zen 5 EPYC, one thread: s8 1x256x56x56 nchw -> nhwc 25 against 28 us, nhwc -> nchw 24
+    against 39-41; bf16 nhwc -> nchw 36 against 59-62). (1, False) for 32-bit elements."""
+    _, r, s, _, _ = geometry
+    full, blocks = 4 // p.src.dtype.itemsize, s // 16
+    if full > 1 and blocks >= full and r >= 16:
+        return full, False
+    if full > 1 and 1 <= blocks < full and r >= 16 * full:
+        return full, True
+    return 1, False
+
+
 def _shuffle(plan: Plan, src: Value, p: ReorderProblem, fn: str, geometry: tuple[int, int, int, int, int]) -> Value:
     """The "shuffle" form: one custom dispatch (templates/reorder_shuffle.mlir.j2). Measured on the Zen 4
     EPYC, one thread: 1x256x56x56 f32 nchw -> nhwc 97 us against 140 us in the transpose form, 4x17x56x56
@@ -119,17 +137,16 @@ def _shuffle(plan: Plan, src: Value, p: ReorderProblem, fn: str, geometry: tuple
     19 -> 12 us."""
     b, r, s, sb, sr = geometry
     blocks = s // 16
-    # 16 x 16 tiles of 8- or 16-bit elements fill a quarter or half of a 512-bit register: put
-    # `lanes` of them side by side where a row has that many full blocks and a whole tile of rows
-    lanes = 4 // p.src.dtype.itemsize if blocks >= 4 // p.src.dtype.itemsize and r >= 16 else 1
+    lanes, tall = shuffle_tiles(p, geometry)
     chunk = max(1, -(-blocks // SHUFFLE_CHUNKS))
-    chunk = -(-chunk // lanes) * lanes                  # whole wide tiles in every workgroup's range
+    if not tall:
+        chunk = -(-chunk // lanes) * lanes              # whole wide tiles in every workgroup's range
     chunks = max(1, -(-blocks // chunk))
     line = 64 // p.dst.dtype.itemsize                   # streamed only where each row is whole lines
     return plan.add("transpose_tiles", src, (p.dst.buffer_len,), exe=f"{fn}_shuffle", b=b, r=r, s=s,
                     strides=[sb, sr], offset=p.src.offset0, chunk=chunk, chunks=chunks,
                     nontemporal=p.dst.size_bytes > SHUFFLE_STREAM_BYTES and r % line == 0,
-                    network=relayout.TRANSPOSE_16, lanes=lanes,
+                    network=relayout.TRANSPOSE_16, lanes=lanes, tall=tall,
                     wide_network=relayout.widened_network(relayout.TRANSPOSE_16, lanes) if lanes > 1 else None)
 
 

@@ -104,6 +104,7 @@ class TransposeTiles(Step):
     nontemporal: bool               # full rows stored past the caches (a destination bigger than them)
     network: list
     lanes: int = 1                  # 16 x 16 tiles transposed side by side (`chunk` is a multiple of it)
+    tall: bool = False              # ... stacked along R instead (16-element loads, whole-register stores)
     wide_network: list | None = None
 
 

@@ -186,19 +186,23 @@ def reorder_form(chain, backend) -> str:
 
 def _shuffle_by_default(chain) -> bool:
     """Whether the rule takes the "shuffle" form where it applies: always for 32-bit elements; for 8-
-    and 16-bit ones where the source's rows are the transposition's longer side (S >= R: nchw -> nhwc,
-    whose rows are the pixels) and fill a tile's 16 rows (R >= 16: not nchw -> nChw4c / nChw8c). On the
-    2-core Zen 5 EPYC, one thread, us, shuffle against the transpose form: bf16 1x256x56x56 nchw ->
-    nhwc 36-54 against 81-111, 8x17x56x56 20-22 against 36-37; s8 8x17x56x56 20 against 34; u8
-    1x256x56x56 37-43 against 39-41; nchw -> nChw16c bf16 1x256x56x56 36 against 36, s8 8x64x56x56 67
-    against 63. Not taken: nhwc -> nchw (S = C < R) bf16 53-72 against 36-48, u8 41-43 against 33-38
-    (16 columns of 16-bit elements are half a cache line of each source row, read again one row sweep
-    later); s8 nchw -> nChw4c (R = 4) 8 against 4-5."""
-    from ..emit.reorder import shuffle_plan
+    and 16-bit ones where the form puts 4 or 2 tiles through one 512-bit register
+    (`emit.reorder.shuffle_tiles`), or where the source's rows are the transposition's longer side
+    (S >= R) and fill a tile's 16 rows (R >= 16). On the 2-core Zen 5 EPYC, one thread, us, shuffle
+    against the transpose form, two runs: s8 1x256x56x56 nchw -> nhwc 24-25 against 40, nhwc -> nchw
+    23-24 against 34-35, nchw -> nChw16c 21 against 31-32, nChw16c -> nchw 18 against 31, 8x17x56x56
+    nchw -> nhwc 12 against 34, nhwc -> nchw 13 against 38; bf16 1x256x56x56 nchw -> nhwc 33-41
+    against 105-109, nhwc -> nchw 36 against 36-37, nChw16c -> nchw 33-35 against 37, 8x17x56x56
+    nhwc -> nchw 25 against 35. Not taken where the tiles go one at a time on 128- or 256-bit
+    vectors with rows shorter than 16 (nChw4c, nChw8c): s8 1x256x56x56 nchw -> nChw4c 26 against 16,
+    nchw -> nChw8c 48 against 31, nChw8c -> nchw 48-49 against 17; bf16 nChw8c -> nchw 45-47 against
+    34."""
+    from ..emit.reorder import shuffle_plan, shuffle_tiles
 
     p = chain[0]
-    _, r, s, _, _ = shuffle_plan(chain)
-    return p.src.dtype.bits == 32 or (s >= r and r >= 16)
+    geometry = shuffle_plan(chain)
+    _, r, s, _, _ = geometry
+    return p.src.dtype.bits == 32 or shuffle_tiles(p, geometry)[0] > 1 or (s >= r and r >= 16)
 
 
 def reorder_driver(chain, backend: str) -> str | None:
