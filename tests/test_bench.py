@@ -561,6 +561,10 @@ def test_summary_gives_each_data_type_its_own_ratios():
     assert "  f32: kgen best / best PyTorch 1.00x (worst 0.50x), --alg=auto 0.71x (worst 0.50x)" in table
     assert "  u8: kgen best / best PyTorch 2.00x (worst 1.00x), --alg=auto 2.00x (worst 1.00x)" in table
     assert "by_dt" not in summary(rows[:2])                                        # one type: no split
+    # IREE's default (direct/nchw/default on the backend's driver) is outside this sweep: said, not "nanx"
+    assert "nan" not in table and "IREE default / best PyTorch: not in this sweep" in table
+    rows[0].candidates.append(Candidate("direct", "nchw", "default", seconds=4.0))
+    assert "IREE default / best PyTorch: geomean 0.50x" in bench_conv.format_table(rows)
 
 
 def test_quiet_blas_leaves_numpy_one_blas_thread():

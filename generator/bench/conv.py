@@ -461,9 +461,10 @@ def format_table(results: list[ProblemResult], all_candidates: bool = False) -> 
                 lines.append(f"    {c.label:38} " + (f"{g:8.1f} GFLOP/s" if g else c.status))
     s = summary(results)
     if s["kgen_vs_torch_geomean"]:
+        dflt = s["iree_default_vs_torch_geomean"]
         lines.append(f"kgen best / best PyTorch: geomean {s['kgen_vs_torch_geomean']:.2f}x, worst "
-                     f"{s['kgen_vs_torch_worst']:.2f}x; IREE default / best PyTorch: geomean "
-                     f"{s['iree_default_vs_torch_geomean'] or float('nan'):.2f}x")
+                     f"{s['kgen_vs_torch_worst']:.2f}x; IREE default / best PyTorch: "
+                     + (f"geomean {dflt:.2f}x" if dflt else "not in this sweep (it is direct/nchw/default on the backend's driver)"))
     if s["auto_vs_torch_geomean"]:
         srcs = sorted({r.auto_source for r in results if r.auto})
         lines.append(f"--alg=auto ({' and '.join(srcs)}, {s['auto_layers']} of {len(results)} layers in the sweep) / "
