@@ -54,21 +54,36 @@ def test_bench_reorder_reports_a_wrong_kernel_and_does_not_time_it(monkeypatch):
         def __getattr__(self, name):
             return getattr(self._k, name)
 
-        def __call__(self, buf):
-            out = np.array(self._k(buf))
+        def __call__(self, buf, **kw):
+            out = np.array(self._k(buf, **kw))
             out.reshape(-1).view(np.uint8)[5] ^= 1
             return out
 
-    real = bench_reorder.reorder
-    monkeypatch.setattr(bench_reorder, "reorder", lambda *a, **kw: OneByteOff(real(*a, **kw)))
+    real = bench_reorder.ReorderKernel
+    monkeypatch.setattr(bench_reorder, "ReorderKernel", lambda *a, **kw: OneByteOff(real(*a, **kw)))
     logged = []
     rows = bench_reorders([((1, 17, 4, 4), "nchw", "nChw16c")], rounds=1, log=logged.append)
     bad = [r for r in rows if r.candidate.startswith("kgen")]
-    assert bad and all(r.wrong == "1 of 2048 bytes differ, the first at byte 5" for r in bad)
-    assert all(np.isnan(r.seconds) for r in bad)
-    assert any("kgen: wrong result" in m for m in logged)
+    assert bad and all(r.wrong for r in bad) and all(np.isnan(r.seconds) for r in bad)
+    assert any("kgen: WRONG" in m for m in logged)
+    assert {r.candidate for r in rows} - {r.candidate for r in bad} == {"numpy copy", "torch"}
     line = format_table(rows).splitlines()[1]
     assert "wrong" in line and line.split()[-3:-1] == ["-", "-"]
+
+
+def test_bench_reorder_takes_benchdnn_problems(capsys):
+    """`kgen bench reorder [benchdnn reorder options] DIMS`: the user's problems, a conversion with a
+    scale among them; --dt belongs to the default problems only."""
+    from generator.cli.main import main
+
+    rc = main(["bench", "reorder", "--rounds=1", "--sdt=f32", "--ddt=s8", "--attr-scales=dst:common:0.5",
+               "--stag=nchw", "--dtag=nhwc", "1x19x5x7", "--sdt=u8", "--ddt=u8", "--stag=nhwc", "--dtag=nchw",
+               "2x33x4x9"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "1x19x5x7 f32:abcd->s8:acdb" in out and "2x33x4x9 acdb->abcd" in out
+    assert main(["bench", "reorder", "--dt=bf16", "2x16x3x3"]) == 2          # a usage error, as argparse gives
+    assert "--dt chooses the data type of the default problems" in capsys.readouterr().err
 
 
 # ------------------------------------------------------------------------------------ kgen bench conv

@@ -1,8 +1,9 @@
 """`kgen bench reorder`: reorder bandwidth next to a NumPy copy (the ceiling) and PyTorch's permute.
 
 All candidates of one problem are measured side by side (`timing.median_times`). Bandwidth counts
-the bytes read plus the bytes written (padding included). Each kgen kernel's result is first compared
-byte for byte with the NumPy reference (padding included): a wrong kernel is reported, never timed.
+the bytes read plus the bytes written (padding included). Each kgen kernel is first checked once
+against the reference (`verify.check_reorder`, benchdnn's fills): a wrong kernel is reported, never
+timed.
 """
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..api import reorder
+from ..api import ReorderKernel
 from ..compile import get_backend
 from ..select import reorder_forms
 from ..layout import MemoryDesc
+from ..problem.reorder import ReorderProblem
 from .timing import import_torch, median_times
 
 # (dims, src tag, dst tag): the issue's three conversions on two ResNet shapes and a channel tail
@@ -32,11 +34,14 @@ class Row:
     seconds: float
     gbps: float
     path: str = ""          # the "kgen" row's form and driver, e.g. "transpose@host-threads"
-    wrong: str = ""         # why the candidate's result differs from the reference (then it is not timed)
+    wrong: str = ""         # why the candidate's result is not the reference's (then it is not timed)
 
 
 def _torch_reorder(torch, x, sdesc: MemoryDesc, ddesc: MemoryDesc):
-    """The same relayout with PyTorch tensor ops on the logical view (contiguous() does the copy)."""
+    """The same relayout with PyTorch tensor ops on the logical view (contiguous() does the copy); None
+    for what it does not model (a type conversion, other ranks and layouts)."""
+    if sdesc.dtype != ddesc.dtype or sdesc.ndims != 4 or sdesc.dtype.is_packed:
+        return None
     n, c, h, w = sdesc.dims
     if x.dtype.kind == "V" or x.dtype.name == "bfloat16":
         # torch.from_numpy knows no ml_dtypes bfloat16: a relayout moves bytes, so move them as
@@ -45,13 +50,13 @@ def _torch_reorder(torch, x, sdesc: MemoryDesc, ddesc: MemoryDesc):
     if sdesc.tag == "abcd" and ddesc.tag == "acdb":
         t = torch.from_numpy(x.reshape(n, c, h, w))
         return lambda: t.permute(0, 2, 3, 1).contiguous()
-    if sdesc.tag == "abcd" and ddesc.is_blocked:
+    if sdesc.tag == "abcd" and ddesc.is_blocked and ddesc.tag == f"aBcd{ddesc.block_of(1)}b":
         b = ddesc.block_of(1)
         t = torch.from_numpy(x.reshape(n, c, h, w))
         pad = ddesc.padded_dims[1] - c
         F = torch.nn.functional
         return lambda: F.pad(t, (0, 0, 0, 0, 0, pad)).view(n, -1, b, h, w).permute(0, 1, 3, 4, 2).contiguous()
-    if sdesc.is_blocked and ddesc.tag == "abcd":
+    if sdesc.is_blocked and sdesc.tag == f"aBcd{sdesc.block_of(1)}b" and ddesc.tag == "abcd":
         b = sdesc.block_of(1)
         cp = sdesc.padded_dims[1]
         t = torch.from_numpy(x.reshape(n, cp // b, h, w, b))
@@ -59,56 +64,62 @@ def _torch_reorder(torch, x, sdesc: MemoryDesc, ddesc: MemoryDesc):
     return None
 
 
+def _problem(case, dtype: str) -> tuple[ReorderProblem, str]:
+    """A case of `bench_reorders`, (dims, src tag, dst tag) in `dtype` or a ReorderProblem, and its name."""
+    if isinstance(case, ReorderProblem):
+        s, d = case.src, case.dst
+        side = (lambda m: f"{m.dtype.name}:{m.tag}") if s.dtype != d.dtype else (lambda m: m.tag)
+        return case, f"{'x'.join(map(str, s.dims))} {side(s)}->{side(d)}"
+    dims, stag, dtag = case
+    return (ReorderProblem(MemoryDesc(dims, dtype, stag), MemoryDesc(dims, dtype, dtag)),
+            f"{'x'.join(map(str, dims))} {stag}->{dtag}")
+
+
 def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = "f32", rounds: int = 7,
-                   log=print) -> list[Row]:
+                   log=print, given=None) -> list[Row]:
+    """`cases`: (dims, src tag, dst tag) in `dtype`, or ReorderProblems (a conversion, quantization);
+    `given[i]`: case i's named quantization values (benchdnn's --attr-scales / --attr-zero-points)."""
+    from ..verify import SEED, check_reorder, fill_reorder_source, reorder_quant_values
+
     torch = import_torch(log)
     one = get_backend(backend).memory_bound_default      # the evidence columns: each form on one thread
     rows: list[Row] = []
-    for dims, stag, dtag in cases:
-        s, d = MemoryDesc(dims, dtype, stag), MemoryDesc(dims, dtype, dtag)
-        rng = np.random.default_rng(0)
-        buf = s.to_physical(rng.integers(-8, 8, dims).astype(s.dtype.np_dtype))
+    for i, case in enumerate(cases):
+        p, name = _problem(case, dtype)
+        s, d = p.src, p.dst
+        q_given = (given or {}).get(i)
+        rng = np.random.default_rng(SEED)
+        buf = fill_reorder_source(s, rng, d)
+        q = reorder_quant_values(p, rng, q_given)
+        init = np.zeros(d.buffer_len, d.buffer_dtype) if p.needs_dst_init else None
         nbytes = s.size_bytes + d.size_bytes
         copy_src = np.ascontiguousarray(buf)
         copy_dst = np.empty_like(copy_src)
         # the product's kernel (the form and driver `kgen tune reorder` chose for it here, else the
         # backend's form on the driver `select.reorder_driver` gives) and, as evidence for that choice,
         # each form the backend compiles on one thread (the backend's memory-bound driver)
-        product = reorder(s, d, backend)
+        product = ReorderKernel([p], backend)
         kernels = {"kgen": product}
         for form in reorder_forms(product.problems, get_backend(backend)):
-            kernels[f"kgen {form}"] = reorder(s, d, backend, form=form, driver=one)
-        want = product.reference(buf)
-        wrong = {cand: why for cand, k in kernels.items() if (why := _differs(k(buf), want))}
-        fns = {cand: k.bind(buf) for cand, k in kernels.items() if cand not in wrong}
+            kernels[f"kgen {form}"] = ReorderKernel([p], backend, form=form, driver=one)
+        wrong = {cand: why for cand, k in kernels.items() if (why := check_reorder(k, p, q_given))}
+        fns = {cand: k.bind(buf, dst_init=init, **q) for cand, k in kernels.items() if cand not in wrong}
         fns["numpy copy"] = lambda: np.copyto(copy_dst, copy_src)
-        if torch is not None and not s.dtype.is_packed:      # torch has no packed 4-bit tensors
+        if torch is not None and not p.quant_args:
             tf = _torch_reorder(torch, buf, s, d)
             if tf is not None:
                 fns["torch"] = tf
         times = median_times(fns, rounds)
-        name = f"{'x'.join(map(str, dims))} {stag}->{dtag}"
         for cand, t in times.items():
             # the copy moves the source buffer once in and once out
             moved = 2 * s.size_bytes if cand == "numpy copy" else nbytes
             rows.append(Row(name, cand, t, moved / t / 1e9,
                             f"{product.form}@{product.driver}" if cand == "kgen" else ""))
         for cand, why in wrong.items():
-            log(f"  {name} {cand}: wrong result ({why}), not timed")
+            log(f"  {name} {cand}: WRONG ({why}), not timed")
             rows.append(Row(name, cand, float("nan"), float("nan"),
                             f"{product.form}@{product.driver}" if cand == "kgen" else "", why))
     return rows
-
-
-def _differs(got: np.ndarray, want: np.ndarray) -> str:
-    """Why `got` is not `want` byte for byte ("" when it is): a reorder moves values exactly, and
-    the padded lanes it writes must be zero."""
-    got = np.asarray(got)
-    if got.size * got.itemsize != want.size * want.itemsize:
-        return f"{got.size * got.itemsize} bytes for {want.size * want.itemsize}"
-    a, b = got.reshape(-1).view(np.uint8), np.ascontiguousarray(want).reshape(-1).view(np.uint8)
-    bad = np.flatnonzero(a != b)
-    return f"{bad.size} of {a.size} bytes differ, the first at byte {bad[0]}" if bad.size else ""
 
 
 def format_table(rows: list[Row]) -> str:

@@ -33,7 +33,8 @@ commands:
              attribute arrays as .npy: --scales-src|wei|dst=F --zero-points-src|wei|dst=F
              --dst-init=F (sum's prior dst) --binary-I=F --prelu-I=F (post-op I's input))
   catalog   build [--backend=B] [--jobs=N] [--no-run]   regenerate mlir/ and compile the kernel catalog into build/
-  bench     reorder [--backend=B] [--rounds=N] [--json=FILE]   reorder GB/s vs NumPy copy and PyTorch
+  bench     reorder [--backend=B] [--dt=DT] [--rounds=N] [--json=FILE] [benchdnn reorder options] [DIMS...]
+                                                       reorder GB/s vs NumPy copy and PyTorch
   bench     call [--backend=B] [--rounds=N] [--json=FILE]      us per call of a tiny conv per runtime path
   bench     conv [--alg=A,B] [--layouts=L,M] [--flags=F,G] [--json=FILE] [--png=FILE] [--all]
             [benchdnn conv options] [DESC...]         every variant x layout x flag set vs PyTorch's conv
@@ -101,15 +102,21 @@ def _catalog(argv: list[str]) -> int:
 def _bench(argv: list[str]) -> int:
     if argv[:1] == ["conv"]:
         return _bench_conv(argv[1:])
-    ap = argparse.ArgumentParser(prog="kgen bench", description="Benchmarks, measured side by side in one run.")
+    ap = argparse.ArgumentParser(
+        prog="kgen bench", description="Benchmarks, measured side by side in one run. `kgen bench reorder` also "
+        "takes benchdnn reorder options and dims (default: nchw <-> nChw16c and nchw -> nhwc on three shapes, "
+        "in --dt); `kgen bench conv --help` for the convolutions.")
     ap.add_argument("what", choices=["reorder", "conv", "call"])
     ap.add_argument("--backend", default="llvm-cpu")
-    ap.add_argument("--dt", default="f32", help="reorder: the data type")
+    ap.add_argument("--dt", default=None, help="reorder: the data type of the default problems (default f32)")
     ap.add_argument("--rounds", type=int, default=9, help="round-robin rounds; the median is reported")
     ap.add_argument("--json", default=None, help="also write the rows as JSON")
-    a = _parse(ap, argv)
+    ap.__class__ = _Parser
+    a, rest = ap.parse_known_args(argv)
     if a.rounds < 1:
         raise KgenError("--rounds must be at least 1")
+    if rest and a.what != "reorder":
+        raise KgenError(f"kgen bench {a.what}: unrecognized arguments: {' '.join(rest)}")
     from ..bench.conv import log_stderr
     from ..bench.reorder import write_json
 
@@ -119,7 +126,19 @@ def _bench(argv: list[str]) -> int:
         print(call_table(rows))
     else:
         from ..bench.reorder import DEFAULT_CASES, bench_reorders, format_table
-        rows = bench_reorders(DEFAULT_CASES, a.backend, a.dt, a.rounds, log=log_stderr)
+        cases, given = DEFAULT_CASES, {}
+        if rest:
+            if a.dt is not None:
+                raise KgenError("--dt chooses the data type of the default problems; give your own with "
+                                "benchdnn's --sdt / --ddt")
+            from pathlib import Path
+
+            from ..benchdnn.reorder import given_quant_values, parse_args as parse_reorder_args, reorder_problem
+            cases = []
+            for case in parse_reorder_args(rest, cwd=Path.cwd()):
+                given[len(cases)] = given_quant_values(case)
+                cases.append(reorder_problem(case))
+        rows = bench_reorders(cases, a.backend, a.dt or "f32", a.rounds, log=log_stderr, given=given)
         print(format_table(rows))
     if a.json:
         write_json(rows, a.json)
