@@ -650,8 +650,9 @@ def test_decomposed_form_matches_pack_form(c, cpu_kernels, cpu_pack_kernels, see
 
 def test_untuned_form_rule():
     """`select.reorder_form`: llvm-cpu takes pack where only the channel block's outer index moves
-    between a plain layout and its single-level blocked form (nhwc <-> nChwXc: 3-9x faster measured),
-    and the transpose form elsewhere; Vulkan has only the transpose form."""
+    between a plain layout and its single-level blocked form (nhwc <-> nChwXc: 3-9x faster measured), the
+    shuffle microkernel for 2-D transpositions, and the transpose form elsewhere; Vulkan has only the
+    transpose form."""
     cpu, vk = get_backend("llvm-cpu"), get_backend("vulkan")
 
     def form(s, d, b=cpu, dims=(2, 17, 5, 3)):
@@ -659,14 +660,16 @@ def test_untuned_form_rule():
 
     for s, d in (("nhwc", "nChw16c"), ("nChw8c", "nhwc"), ("nhwc", "NCHW32")):
         assert (form(s, d), form(s, d, vk)) == ("pack", "transpose"), (s, d)
-    for s, d in (("nchw", "nChw16c"), ("nChw16c", "nchw"), ("nChw8c", "nChw16c"),
-                 ("nhwc", "CHWN4"), ("adcb", "aBcd4b")):      # adcb: W before H, a permuted plain side
+    for s, d in (("nChw8c", "nChw16c"), ("nhwc", "CHWN4"), ("adcb", "aBcd4b"),   # adcb: W before H
+                 ("nchw", "nChw8c"), ("nChw8c", "nchw")):       # a partial block of 8: no register tile
         assert form(s, d) == "transpose", (s, d)
     # one 2-D transposition per image of 32-bit elements: the shuffle microkernel, on the CPU only
     for s, d in (("nchw", "nhwc"), ("nhwc", "nchw")):
         assert (form(s, d), form(s, d, vk)) == ("shuffle", "transpose"), (s, d)
     for s, d in (("nchw", "nChw16c"), ("nChw16c", "nchw")):     # whole blocks: a transposition per block
         assert (form(s, d, dims=(2, 32, 5, 3)), form(s, d, vk, dims=(2, 32, 5, 3))) == ("shuffle", "transpose")
+        # a partial last block (C = 17): per image and block, its padded lanes or channels in static code
+        assert (form(s, d), form(s, d, vk)) == ("shuffle", "transpose"), (s, d)
     assert form("acdb", "aBcd4b") == "pack"                       # acdb is nhwc
     x = ReorderProblem(MemoryDesc((2, 17, 5, 3), "f32", "nhwc"), MemoryDesc((2, 17, 5, 3), "f32", "nChw16c"))
     y = ReorderProblem(x.dst, MemoryDesc(x.dims, "f32", "nhwc"))
@@ -1021,6 +1024,18 @@ SHUFFLE_CASES = [
     ("nhwc-nchw-s8-tall-17", MemoryDesc((2, 17, 7, 10), "s8", "nhwc"), "nchw"),
     ("nhwc-view-nchw-u8-tall", MemoryDesc((2, 20, 12, 40), "u8", "nhwc").submemory((2, 20, 10, 40), (0, 0, 1, 0)),
      "nchw"),
+    # channel blocks whose last one is partial (relayout.BlockTail): the padded lanes stored as zeros,
+    # the padded channels not stored; no full block at all (the stem), a block of 32 with a zero tile,
+    # 1D and 3D
+    ("nchw-nChw16c-tail-f32", MemoryDesc((2, 17, 5, 7), "f32", "nchw"), "nChw16c"),
+    ("nChw16c-nchw-tail-f32", MemoryDesc((2, 17, 5, 7), "f32", "nChw16c"), "nchw"),
+    ("nchw-nChw16c-stem-s8", MemoryDesc((1, 3, 9, 15), "s8", "nchw"), "nChw16c"),
+    ("nchw-nChw32c-tail-u8", MemoryDesc((2, 40, 4, 20), "u8", "nchw"), "nChw32c"),
+    ("nChw16c-nchw-tail-s8-tall", MemoryDesc((2, 24, 9, 9), "s8", "nChw16c"), "nchw"),
+    ("nChw32c-nchw-tail-bf16", MemoryDesc((1, 40, 5, 13), "bf16", "nChw32c"), "nchw"),
+    ("ncw-nCw16c-tail-f32", MemoryDesc((3, 20, 37), "f32", "ncw"), "nCw16c"),
+    ("ncdhw-nCdhw16c-tail-s8", MemoryDesc((1, 18, 3, 4, 7), "s8", "ncdhw"), "nCdhw16c"),
+    ("nCdhw16c-ncdhw-tail-u8", MemoryDesc((2, 18, 2, 5, 7), "u8", "nCdhw16c"), "ncdhw"),
 ]
 
 
@@ -1032,7 +1047,7 @@ def test_shuffle_form_matches_reference(cid, src, dtag, stream, monkeypatch):
         monkeypatch.setattr(er, "SHUFFLE_STREAM_BYTES", 0)
     p = ReorderProblem(src, MemoryDesc(src.dims, src.dtype, dtag))
     text = render_reorder(p, form="shuffle")
-    _, r, _, _, _ = er.shuffle_plan([p])
+    r, _ = er.transposed_dims(er.shuffle_plan([p]))
     # only rows of whole 64-byte lines stream
     assert ("nontemporal = true" in text) == (stream and r * src.dtype.itemsize % 64 == 0)
     assert "flow.dispatch @" in text and "linalg.transpose" not in text
@@ -1045,9 +1060,11 @@ def test_shuffle_form_matches_reference(cid, src, dtag, stream, monkeypatch):
 
 
 WIDE_CASES = {"nchw-nhwc-bf16-tails", "nhwc-nchw-f16-33", "nchw-nhwc-bf16-whole-rows", "nchw-view-nhwc-bf16", "nchw-nhwc-s8-wide-tails", "nchw-nChw16c-u8-wide",
-              "nchw-nhwc-u8-wide-chunks", "nchw-nhwc-bf16-wide", "nchw-view-nhwc-s8-wide"}
+              "nchw-nhwc-u8-wide-chunks", "nchw-nhwc-bf16-wide", "nchw-view-nhwc-s8-wide", "nchw-nChw16c-stem-s8",
+              "nchw-nChw32c-tail-u8", "nChw32c-nchw-tail-bf16", "ncdhw-nCdhw16c-tail-s8"}
 TALL_CASES = {"nChw16c-nchw-s8-tall-tails", "nChw16c-nchw-u8-tall-whole", "nChw16c-nchw-bf16-tall",
-              "nhwc-nchw-s8-tall-17", "nhwc-view-nchw-u8-tall", "nchw-nhwc-u8-whole-rows"}
+              "nhwc-nchw-s8-tall-17", "nhwc-view-nchw-u8-tall", "nchw-nhwc-u8-whole-rows", "nChw16c-nchw-tail-s8-tall",
+              "nCdhw16c-ncdhw-tail-u8"}
 
 
 def test_shuffle_form_with_host_threads():
@@ -1071,7 +1088,10 @@ def test_shuffle_host_threads_part_that_is_no_transposition_takes_the_rule():
 @pytest.mark.parametrize("src,dst,why", [
     (MemoryDesc((2, 19, 7, 8), "f32", "nchw"), MemoryDesc((2, 19, 7, 8), "s8", "nhwc"), "converts"),
     (MemoryDesc((2, 19, 7, 8), "s4", "nchw"), MemoryDesc((2, 19, 7, 8), "s4", "nhwc"), "not 8, 16 or 32-bit"),
-    (MemoryDesc((2, 19, 7, 8), "f32", "nchw"), MemoryDesc((2, 19, 7, 8), "f32", "nChw16c"), "no 2-D transposition"),
+    # a partial last block of 8 channels (not a register tile), or read from a view of a bigger tensor
+    (MemoryDesc((2, 19, 7, 8), "f32", "nchw"), MemoryDesc((2, 19, 7, 8), "f32", "nChw8c"), "no 2-D transposition"),
+    (MemoryDesc((2, 24, 7, 8), "f32", "nchw").submemory((2, 19, 7, 8), (0, 2, 0, 0)),
+     MemoryDesc((2, 19, 7, 8), "f32", "nChw16c"), "no 2-D transposition"),
     (MemoryDesc((2, 32, 7, 8), "f32", "nhwc"), MemoryDesc((2, 32, 7, 8), "f32", "nChw16c"), "no 2-D transposition"),
     (MemoryDesc((2, 32, 7, 8), "f32", "nChw8c"), MemoryDesc((2, 32, 7, 8), "f32", "nChw16c"), "no 2-D transposition"),
     (MemoryDesc((2, 19, 7, 8), "f32", "nchw"), MemoryDesc((2, 19, 7, 8), "f32", "nchw"), "no 2-D transposition"),

@@ -351,6 +351,48 @@ def transposition(src: MemoryDesc, dst: MemoryDesc) -> tuple[int, int, int, int,
     return b, r, s_, sb, stride[groups[1][-1]]
 
 
+@dataclass(frozen=True)
+class BlockTail:
+    """A transposition between a plain channels-first layout and its channel-blocked one whose last
+    block is partial (nchw <-> nChw16c with C = 17 or 3): per image n and channel block cb, the
+    (b, S) rows of the plain side against the (S, b) rows of the blocked side, as the "shuffle" form
+    runs it (`steps.TransposeTiles`): the source (N, Cb, R, S) with element strides `xstrides` (the
+    last 1), the destination (N, Cb, S, R) with `ystrides`. The last block has `valid` channels:
+    `side` "rows" (plain -> blocked: R = b, its source rows past `valid` are read as zeros and its
+    padded lanes stored as zeros) or "cols" (blocked -> plain: S = b, its output rows past `valid`,
+    the padded channels, are not stored)."""
+    n: int
+    blocks: int
+    r: int
+    s: int
+    xstrides: tuple[int, int, int]
+    ystrides: tuple[int, int, int]
+    valid: int
+    side: str
+
+
+def block_tail_transposition(src: MemoryDesc, dst: MemoryDesc) -> BlockTail | None:
+    """The reorder as a `BlockTail`, or None: one side dense plain channels-first (abx), the other its
+    dense channel-blocked layout in blocks of b (a multiple of 16: whole register tiles) that do not
+    divide C, nothing else blocked."""
+    if src.ndims < 3 or not (is_canonical(src) and is_canonical(dst)):
+        return None
+    plain = tuple(range(src.ndims))
+    for a, blocked, side in ((src, dst, "rows"), (dst, src, "cols")):
+        if a.is_blocked or a.order != plain or [d for d, _ in blocked.blocks] != [1]:
+            continue
+        b, c = blocked.block_of(1), blocked.dims[1]
+        if blocked.order != plain or b % 16 or c % b == 0:
+            continue
+        n, cb, s = blocked.dims[0], -(-c // b), math.prod(blocked.dims[2:])
+        plain_rows, blocked_rows = (c * s, b * s, s), (cb * s * b, s * b, b)
+        if side == "rows":      # source plain (N, C, S) as (N, Cb, b, S); destination (N, Cb, S, b)
+            return BlockTail(n, cb, b, s, plain_rows, blocked_rows, c - (cb - 1) * b, side)
+        # source blocked (N, Cb, S, b); destination plain (N, C, S) as (N, Cb, b, S)
+        return BlockTail(n, cb, s, b, blocked_rows, plain_rows, c - (cb - 1) * b, side)
+    return None
+
+
 def _transpose_16_network() -> list[tuple[str, str, str, list[int]]]:
     """A 16 x 16 transpose of rows r0..r15 into o0..o15 as 64 two-input shuffles, AVX-512's own
     network (the masks of unpcklps / unpckhps, unpcklpd / unpckhpd, then shuf_f32x4 0x88 / 0xdd twice,

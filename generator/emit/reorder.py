@@ -104,10 +104,18 @@ def shuffle_plan(chain: Sequence[ReorderProblem]) -> tuple[int, int, int, int, i
         return f"its elements are {p.src.dtype.name}, not 8, 16 or 32-bit"
     if p.needs_dst_init:
         return "the destination has gaps"
-    geometry = relayout.transposition(p.src, p.dst)
+    geometry = relayout.transposition(p.src, p.dst) or relayout.block_tail_transposition(p.src, p.dst)
     if geometry is None:
-        return "it is no 2-D transposition (such as nchw <-> nhwc, or nchw <-> nChw16c with whole blocks)"
+        return ("it is no 2-D transposition (such as nchw <-> nhwc, or dense nchw <-> nChw16c, a partial last "
+                "block too)")
     return geometry
+
+
+def transposed_dims(geometry) -> tuple[int, int]:
+    """(R, S) of a "shuffle" geometry: the source rows a batch index transposes, and their length."""
+    if isinstance(geometry, relayout.BlockTail):
+        return geometry.r, geometry.s
+    return geometry[1], geometry[2]
 
 
 def shuffle_tiles(p: ReorderProblem, geometry: tuple[int, int, int, int, int]) -> tuple[int, bool]:
@@ -119,7 +127,7 @@ def shuffle_tiles(p: ReorderProblem, geometry: tuple[int, int, int, int, int]) -
     source rows of nChw16c -> nchw are one block). Side by side is the one measured faster where both
     apply (Zen 5 EPYC, one thread: s8 1x256x56x56 nchw -> nhwc 25 against 28 us, nhwc -> nchw 24
     against 39-41; bf16 nhwc -> nchw 36 against 59-62). (1, False) for 32-bit elements."""
-    _, r, s, _, _ = geometry
+    r, s = transposed_dims(geometry)
     full, blocks = 4 // p.src.dtype.itemsize, s // 16
     if full > 1 and blocks >= full and r >= 16:
         return full, False
@@ -135,19 +143,27 @@ def _shuffle(plan: Plan, src: Value, p: ReorderProblem, fn: str, geometry: tuple
     side (one vpermt2b each shuffle) against one tile on 128-bit vectors, Zen 5 EPYC, one thread:
     s8 1x256x56x56 nchw -> nChw16c 33 -> 21 us, nchw -> nhwc 39 -> 25 us, 8x17x56x56 nchw -> nhwc
     19 -> 12 us."""
-    b, r, s, sb, sr = geometry
+    tail = geometry if isinstance(geometry, relayout.BlockTail) else None
+    if tail:
+        b, (r, s), (sb, x2, sr) = tail.n, transposed_dims(tail), tail.xstrides
+    else:
+        b, r, s, sb, sr = geometry
     blocks = s // 16
     lanes, tall = shuffle_tiles(p, geometry)
     chunk = max(1, -(-blocks // SHUFFLE_CHUNKS))
-    if not tall:
+    if tail and tail.side == "cols":
+        chunk = max(1, blocks)                          # the partial block's columns in one workgroup
+    elif not tall:
         chunk = -(-chunk // lanes) * lanes              # whole wide tiles in every workgroup's range
     chunks = max(1, -(-blocks // chunk))
     line = 64 // p.dst.dtype.itemsize                   # streamed only where each row is whole lines
+    extra = dict(b2=tail.blocks, x2=x2, ystrides=list(tail.ystrides), valid=tail.valid, side=tail.side) if tail else {}
     return plan.add("transpose_tiles", src, (p.dst.buffer_len,), exe=f"{fn}_shuffle", b=b, r=r, s=s,
                     strides=[sb, sr], offset=p.src.offset0, chunk=chunk, chunks=chunks,
                     nontemporal=p.dst.size_bytes > SHUFFLE_STREAM_BYTES and r % line == 0,
                     network=relayout.TRANSPOSE_16, lanes=lanes, tall=tall,
-                    wide_network=relayout.widened_network(relayout.TRANSPOSE_16, lanes) if lanes > 1 else None)
+                    wide_network=relayout.widened_network(relayout.TRANSPOSE_16, lanes) if lanes > 1 else None,
+                    **extra)
 
 
 def kernel_name(chain: Sequence[ReorderProblem]) -> str:

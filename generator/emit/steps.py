@@ -105,6 +105,14 @@ class TransposeTiles(Step):
     network: list
     lanes: int = 1                  # 16 x 16 tiles transposed side by side (`chunk` is a multiple of it)
     tall: bool = False              # ... stacked along R instead (16-element loads, whole-register stores)
+    # a partial last channel block (`relayout.BlockTail`): `b2` channel blocks per image (workgroup z),
+    # the source's stride between them, the destination's (N, Cb, S) strides; `valid` channels in the
+    # last block, `side` "rows" (the block is R) or "cols" (the block is S); valid 0: no such block
+    b2: int = 1
+    x2: int = 0
+    ystrides: list | None = None
+    valid: int = 0
+    side: str = ""
     wide_network: list | None = None
 
 

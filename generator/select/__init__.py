@@ -197,11 +197,11 @@ def _shuffle_by_default(chain) -> bool:
     vectors with rows shorter than 16 (nChw4c, nChw8c): s8 1x256x56x56 nchw -> nChw4c 26 against 16,
     nchw -> nChw8c 48 against 31, nChw8c -> nchw 48-49 against 17; bf16 nChw8c -> nchw 45-47 against
     34."""
-    from ..emit.reorder import shuffle_plan, shuffle_tiles
+    from ..emit.reorder import shuffle_plan, shuffle_tiles, transposed_dims
 
     p = chain[0]
     geometry = shuffle_plan(chain)
-    _, r, s, _, _ = geometry
+    r, s = transposed_dims(geometry)
     return p.src.dtype.bits == 32 or shuffle_tiles(p, geometry)[0] > 1 or (s >= r and r >= 16)
 
 

@@ -302,6 +302,7 @@ stream.executable private @reorder_1x64x56x56__f32_aBcd4b__to_f32_abcd_shuffle {
 
           }
         }
+
         return
       }
     }

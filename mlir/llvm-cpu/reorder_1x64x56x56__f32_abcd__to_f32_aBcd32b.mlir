@@ -174,6 +174,7 @@ stream.executable private @reorder_1x64x56x56__f32_abcd__to_f32_aBcd32b_shuffle 
 
           }
         }
+
         return
       }
     }

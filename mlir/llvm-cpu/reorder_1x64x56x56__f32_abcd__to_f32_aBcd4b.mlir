@@ -164,6 +164,7 @@ stream.executable private @reorder_1x64x56x56__f32_abcd__to_f32_aBcd4b_shuffle {
           vector.store %u_w15, %y[%b, %u_si15, %rf] : memref<16x3136x4xf32>, vector<4xf32>
 
         }
+
         return
       }
     }

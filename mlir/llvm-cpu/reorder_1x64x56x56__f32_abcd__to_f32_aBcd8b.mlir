@@ -172,6 +172,7 @@ stream.executable private @reorder_1x64x56x56__f32_abcd__to_f32_aBcd8b_shuffle {
           vector.store %u_w15, %y[%b, %u_si15, %rf] : memref<8x3136x8xf32>, vector<8xf32>
 
         }
+
         return
       }
     }

@@ -498,6 +498,7 @@ stream.executable private @reorder_1x64x56x56__s8_aBcd32b__to_s8_abcd_shuffle {
 
           }
         }
+
         return
       }
     }

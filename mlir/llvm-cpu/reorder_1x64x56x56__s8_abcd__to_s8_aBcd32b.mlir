@@ -520,6 +520,7 @@ stream.executable private @reorder_1x64x56x56__s8_abcd__to_s8_aBcd32b_shuffle {
 
           }
         }
+
         return
       }
     }
