@@ -39,7 +39,8 @@ def quiet_blas() -> str:
     came first. With one BLAS thread the checks' references take up to twice as long, and nothing
     spins. OpenBLAS is found among the libraries the process has loaded (/proc/self/maps); another
     BLAS (MKL, Accelerate) is left as it is."""
-    import numpy  # noqa: F401 - loads NumPy's BLAS, so that it is found below
+    import importlib
+    importlib.import_module("numpy")      # loads NumPy's BLAS, so that it is found below
     try:
         with open("/proc/self/maps") as f:
             paths = {line.split()[-1] for line in f if "openblas" in line.rsplit("/", 1)[-1].lower()}
