@@ -312,7 +312,9 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
     With `passes` > 1 the round-robin runs that many times and each candidate keeps its best median:
     on a VM a window of a second or two where the other vCPU is taken makes the two-thread
     candidates look slower than one thread (`kgen tune` once stored local-sync, 437 GOP/s, for the
-    u8 ic512 7x7 layer, which host-threads ran at 714 in the bench a minute later)."""
+    u8 ic512 7x7 layer, which host-threads ran at 714 in the bench a minute later). One such window
+    was of our own making and is gone: NumPy's BLAS thread spinning after the checks' references
+    (`timing.quiet_blas`)."""
     from ..api import ConvKernel
     from ..compile.backends import cpu_threads
     from ..emit.conv import plain_blocks
