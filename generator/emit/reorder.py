@@ -87,11 +87,12 @@ SHUFFLE_CHUNKS = 16
 SHUFFLE_STREAM_BYTES = 8 << 20
 
 
-def shuffle_plan(chain: Sequence[ReorderProblem]) -> tuple[int, int, int, int, int] | str:
-    """The "shuffle" form's geometry, `relayout.transposition`'s (B, R, S, sb, sr), or why the form does
-    not apply: one reorder of 8-, 16- or 32-bit elements that copies them (no conversion, no
-    quantization) into a dense destination, as one 2-D transposition per batch (nchw <-> nhwc; nchw <->
-    nChw16c with whole blocks). The tile is 16 x 16 elements whatever their width: the network permutes
+def shuffle_plan(chain: Sequence[ReorderProblem]) -> "tuple[int, int, int, int, int] | relayout.BlockTail | str":
+    """The "shuffle" form's geometry, `relayout.transposition`'s (B, R, S, sb, sr) or a
+    `relayout.BlockTail`, or why the form does not apply: one reorder of 8-, 16- or 32-bit elements that
+    copies them (no conversion, no quantization) into a dense destination, as one 2-D transposition per
+    batch (nchw <-> nhwc; nchw <-> nChw16c with whole blocks; dense nchw <-> nChw16c with a partial last
+    block, per image and block). The tile is 16 x 16 elements whatever their width: the network permutes
     element indices. 16- and 8-bit tiles go 2 or 4 side by side through one 512-bit register where a
     row has that many whole 16-column blocks (`relayout.widened_network`); the rest on 256- or 128-bit
     vectors."""
@@ -118,7 +119,7 @@ def transposed_dims(geometry) -> tuple[int, int]:
     return geometry[1], geometry[2]
 
 
-def shuffle_tiles(p: ReorderProblem, geometry: tuple[int, int, int, int, int]) -> tuple[int, bool]:
+def shuffle_tiles(p: ReorderProblem, geometry) -> tuple[int, bool]:
     """How the "shuffle" form groups its 16 x 16 tiles: (lanes, tall). 8- and 16-bit tiles fill a
     quarter or half of a 512-bit register, so 4 or 2 of them go through the network together: side by
     side (a row's next 16-column blocks: 512-bit loads, 16-element stores) where the rows hold that
@@ -136,7 +137,7 @@ def shuffle_tiles(p: ReorderProblem, geometry: tuple[int, int, int, int, int]) -
     return 1, False
 
 
-def _shuffle(plan: Plan, src: Value, p: ReorderProblem, fn: str, geometry: tuple[int, int, int, int, int]) -> Value:
+def _shuffle(plan: Plan, src: Value, p: ReorderProblem, fn: str, geometry) -> Value:
     """The "shuffle" form: one custom dispatch (templates/reorder_shuffle.mlir.j2). Measured on the Zen 4
     EPYC, one thread: 1x256x56x56 f32 nchw -> nhwc 97 us against 140 us in the transpose form, 4x17x56x56
     28 us against 47 us (IREE 3.13 peels the 17th channel into scalar code). Four 8-bit tiles side by
