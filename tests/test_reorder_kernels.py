@@ -999,8 +999,8 @@ SHUFFLE_CASES = [
     ("nChw16c-nchw", MemoryDesc((2, 32, 5, 7), "f32", "nChw16c"), "nchw"),
     ("nchw-NCHW4-s32", MemoryDesc((3, 8, 3, 5), "s32", "nchw"), "NCHW4"),
     ("nChw8c-nchw-3d", MemoryDesc((1, 16, 2, 3, 19), "f32", "nCdhw8c"), "ncdhw"),
-    # 16- and 8-bit elements: the same 16 x 16 network on 256- and 128-bit vectors; tails, whole
-    # 64-byte rows (32 bf16, 64 u8: streamed), a view, blocks
+    # 16- and 8-bit elements (the 16 x 16 network on 256- and 128-bit vectors, or 2 or 4 tiles at a
+    # time: WIDE_CASES, TALL_CASES); tails, whole 64-byte rows (32 bf16, 64 u8: streamed), a view, blocks
     ("nchw-nhwc-bf16-tails", MemoryDesc((2, 19, 7, 8), "bf16", "nchw"), "nhwc"),
     ("nhwc-nchw-f16-33", MemoryDesc((2, 33, 4, 9), "f16", "nhwc"), "nchw"),
     ("nchw-nhwc-bf16-whole-rows", MemoryDesc((1, 32, 8, 8), "bf16", "nchw"), "nhwc"),
