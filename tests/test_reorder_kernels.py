@@ -978,6 +978,35 @@ def test_widened_shuffle_network_transposes_tiles_side_by_side(lanes):
         assert np.array_equal(np.stack([rows[f"o{j}"][16 * lane:16 * lane + 16] for j in range(16)]), tile.T)
 
 
+@pytest.mark.parametrize("lanes", [2, 4])
+def test_lane_split_gives_each_stacked_tiles_row(lanes):
+    """The lane split turns 16 whole-register loads of contiguous 16-element rows into r_m = row m of
+    each stacked tile (tile L's in lane L), which the widened network then transposes."""
+    from generator.emit.relayout import lane_split_network
+    w = 16 * lanes
+    rows = np.random.default_rng(20 + lanes).standard_normal((16 * lanes, 16))
+    regs = {f"z{k}": rows[lanes * k:lanes * k + lanes].reshape(-1) for k in range(16)}
+    for out, a, b, mask in lane_split_network(lanes):
+        regs[out] = np.concatenate([regs[a], regs[b]])[mask]
+    for m in range(16):
+        assert np.array_equal(regs[f"r{m}"], rows[m::16].reshape(-1)), m
+    assert len(regs["r0"]) == w
+
+
+@pytest.mark.parametrize("lanes", [2, 4])
+def test_lane_merge_gives_whole_columns_in_order(lanes):
+    """After the widened network, the lane merge leaves d_m = columns lanes * m .. + lanes - 1 of the
+    block, each column's 16 values in row order: one store where the destination rows are 16 long."""
+    from generator.emit.relayout import TRANSPOSE_16, lane_merge_network, widened_network
+    w = 16 * lanes
+    block = np.random.default_rng(10 + lanes).standard_normal((16, w))
+    regs = {f"r{i}": block[i] for i in range(16)}
+    for out, a, b, mask in widened_network(TRANSPOSE_16, lanes) + lane_merge_network(lanes):
+        regs[out] = np.concatenate([regs[a], regs[b]])[mask]
+    for m in range(16):
+        assert np.array_equal(regs[f"d{m}"], block[:, lanes * m:lanes * m + lanes].T.reshape(-1))
+
+
 def _big_view():
     # channels 3..21 and rows 1..7 of a 2x24x9x10 image: a channel and a row pitch, full rows
     return MemoryDesc((2, 24, 9, 10), "f32", "nchw").submemory((2, 19, 7, 10), (0, 3, 1, 0))
@@ -1036,6 +1065,7 @@ SHUFFLE_CASES = [
     ("ncw-nCw16c-tail-f32", MemoryDesc((3, 20, 37), "f32", "ncw"), "nCw16c"),
     ("ncdhw-nCdhw16c-tail-s8", MemoryDesc((1, 18, 3, 4, 7), "s8", "ncdhw"), "nCdhw16c"),
     ("nCdhw16c-ncdhw-tail-u8", MemoryDesc((2, 18, 2, 5, 7), "u8", "nCdhw16c"), "ncdhw"),
+    ("nchw-nChw16c-bf16-wide", MemoryDesc((2, 32, 5, 9), "bf16", "nchw"), "nChw16c"),
 ]
 
 
@@ -1055,13 +1085,21 @@ def test_shuffle_form_matches_reference(cid, src, dtag, stream, monkeypatch):
     lanes = 4 // src.dtype.itemsize
     assert (f"vector<{16 * lanes}x" in text and lanes > 1) == (cid in WIDE_CASES | TALL_CASES), cid
     assert ("%h_o0 = vector.shuffle" in text) == (cid in TALL_CASES), cid
+    # side by side into rows of 16 elements (nChw16c, nhwc with C = 16): whole-register stores
+    assert ("%yf = memref.collapse_shape" in text) == (cid in MERGED_CASES), cid
+    # stacked from rows of 16 contiguous elements (nChw16c): whole-register loads
+    assert ("%xf = memref.collapse_shape" in text) == (cid in SPLIT_CASES), cid
     k = ReorderKernel([p], "llvm-cpu", form="shuffle", driver="local-sync")
     assert check_reorder(k, p) is None, cid
 
 
 WIDE_CASES = {"nchw-nhwc-bf16-tails", "nhwc-nchw-f16-33", "nchw-nhwc-bf16-whole-rows", "nchw-view-nhwc-bf16", "nchw-nhwc-s8-wide-tails", "nchw-nChw16c-u8-wide",
               "nchw-nhwc-u8-wide-chunks", "nchw-nhwc-bf16-wide", "nchw-view-nhwc-s8-wide", "nchw-nChw16c-stem-s8",
-              "nchw-nChw32c-tail-u8", "nChw32c-nchw-tail-bf16", "ncdhw-nCdhw16c-tail-s8"}
+              "nchw-nChw32c-tail-u8", "nChw32c-nchw-tail-bf16", "ncdhw-nCdhw16c-tail-s8", "nchw-nChw16c-bf16-wide"}
+SPLIT_CASES = {"nChw16c-nchw-s8-tall-tails", "nChw16c-nchw-u8-tall-whole", "nChw16c-nchw-bf16-tall",
+               "nChw16c-nchw-tail-s8-tall", "nCdhw16c-ncdhw-tail-u8"}
+MERGED_CASES = {"nchw-nChw16c-u8-wide", "nchw-nhwc-u8-wide-chunks", "nchw-nChw16c-stem-s8", "ncdhw-nCdhw16c-tail-s8",
+                "nchw-nChw16c-bf16-wide"}
 TALL_CASES = {"nChw16c-nchw-s8-tall-tails", "nChw16c-nchw-u8-tall-whole", "nChw16c-nchw-bf16-tall",
               "nhwc-nchw-s8-tall-17", "nhwc-view-nchw-u8-tall", "nchw-nhwc-u8-whole-rows", "nChw16c-nchw-tail-s8-tall",
               "nCdhw16c-ncdhw-tail-u8"}

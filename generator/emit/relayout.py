@@ -454,6 +454,66 @@ def widened_network(net: list[tuple[str, str, str, list[int]]], lanes: int) -> l
     return out
 
 
+def _lane_transpose(xs: list[str], outs: list[str], w: int, tag: str) -> list[tuple[str, str, str, list[int]]]:
+    """Shuffles making outs[i]'s lane j = xs[j]'s lane i (lanes of 16 elements, `w` elements a
+    register, len(xs) == w // 16 lanes): 2 registers in one step, 4 in two (pairs interleaved, then
+    halves joined)."""
+    def pick(src_lanes):                      # a mask taking (source 0 or 1, lane) per output lane
+        return [k * w + lane * 16 + e for k, lane in src_lanes for e in range(16)]
+
+    if len(xs) == 2:
+        return [(outs[i], xs[0], xs[1], pick([(0, i), (1, i)])) for i in range(2)]
+    lo, hi = pick([(0, 0), (1, 0), (0, 1), (1, 1)]), pick([(0, 2), (1, 2), (0, 3), (1, 3)])
+    first, second = pick([(0, 0), (0, 1), (1, 0), (1, 1)]), pick([(0, 2), (0, 3), (1, 2), (1, 3)])
+    m = [f"{tag}_{k}" for k in range(4)]
+    return [(m[0], xs[0], xs[1], lo), (m[1], xs[0], xs[1], hi), (m[2], xs[2], xs[3], lo), (m[3], xs[2], xs[3], hi),
+            (outs[0], m[0], m[2], first), (outs[1], m[0], m[2], second),
+            (outs[2], m[1], m[3], first), (outs[3], m[1], m[3], second)]
+
+
+def lane_merge_network(lanes: int) -> list[tuple[str, str, str, list[int]]]:
+    """After `widened_network(net, lanes)`, whose o_j holds column 16 * L + j of the 16 * lanes
+    transposed columns in lane L: shuffles into d0..d15, d_m holding columns lanes * m .. lanes * m +
+    lanes - 1 whole, so that where the destination's rows are 16 elements (nChw16c) each d_m is one
+    512-bit store of consecutive rows instead of `lanes` 16-element ones. A lanes x lanes transpose of
+    16-element lanes within each group of registers: 2 shuffles a register for 4 lanes (8-bit), 1 for
+    2 (16-bit). Checked on indices."""
+    w, n = 16 * lanes, 16 // lanes            # elements a register; groups
+    net = []
+    for q in range(n):
+        net += _lane_transpose([f"o{lanes * q + t}" for t in range(lanes)], [f"d{n * L + q}" for L in range(lanes)],
+                               w, f"m{q}")
+    # o_j lane L holds column 16 L + j: element e of it is (column, e)
+    regs = {f"o{j}": [(16 * (i // 16) + j, i % 16) for i in range(w)] for j in range(16)}
+    for out, a, b, mask in net:
+        both = regs[a] + regs[b]
+        regs[out] = [both[m] for m in mask]
+    if any(regs[f"d{m}"] != [(lanes * m + i // 16, i % 16) for i in range(w)] for m in range(16)):
+        raise AssertionError(f"the lane merge ({lanes} lanes) does not give whole columns in order")
+    return net
+
+
+def lane_split_network(lanes: int) -> list[tuple[str, str, str, list[int]]]:
+    """The stacked tiles' loads where the source rows are 16 elements and contiguous (nChw16c -> nchw):
+    z0..z15, z_k the 16 * lanes rows' k-th register-full (rows lanes * k .. lanes * k + lanes - 1),
+    shuffled into r0..r15, r_m holding row m of each stacked tile (tile L in lane L: row 16 L + m), as
+    `widened_network` reads them; 16 whole-register loads instead of 16 * lanes 16-element ones. The
+    inverse regrouping of `lane_merge_network`. Checked on indices."""
+    w, n = 16 * lanes, 16 // lanes
+    net = []
+    for g in range(n):
+        net += _lane_transpose([f"z{n * L + g}" for L in range(lanes)], [f"r{lanes * g + t}" for t in range(lanes)],
+                               w, f"l{g}")
+    # z_k holds rows lanes * k .. lanes * k + lanes - 1 of 16 elements: element e is (row, e)
+    regs = {f"z{k}": [(lanes * k + i // 16, i % 16) for i in range(w)] for k in range(16)}
+    for out, a, b, mask in net:
+        both = regs[a] + regs[b]
+        regs[out] = [both[m] for m in mask]
+    if any(regs[f"r{m}"] != [(16 * (i // 16) + m, i % 16) for i in range(w)] for m in range(16)):
+        raise AssertionError(f"the lane split ({lanes} lanes) does not give each tile's row m")
+    return net
+
+
 def gather_logical(plan: Plan, buf: Value, desc: MemoryDesc) -> Value:
     """Interleaved strides: read each logical element at its offset (plain formats only)."""
     return plan.add("gather", buf, desc.dims, strides=list(desc.strides), offset0=desc.offset0)

@@ -164,6 +164,8 @@ def _shuffle(plan: Plan, src: Value, p: ReorderProblem, fn: str, geometry) -> Va
                     nontemporal=p.dst.size_bytes > SHUFFLE_STREAM_BYTES and r % line == 0,
                     network=relayout.TRANSPOSE_16, lanes=lanes, tall=tall,
                     wide_network=relayout.widened_network(relayout.TRANSPOSE_16, lanes) if lanes > 1 else None,
+                    merge_network=relayout.lane_merge_network(lanes) if lanes > 1 and not tall and r == 16 else None,
+                    split_network=relayout.lane_split_network(lanes) if tall and s == 16 and sr == 16 else None,
                     **extra)
 
 

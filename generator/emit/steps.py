@@ -114,6 +114,8 @@ class TransposeTiles(Step):
     valid: int = 0
     side: str = ""
     wide_network: list | None = None
+    merge_network: list | None = None     # side by side into 16-element rows: whole-register stores
+    split_network: list | None = None     # stacked from contiguous 16-element rows: whole-register loads
 
 
 @dataclass(frozen=True, kw_only=True)

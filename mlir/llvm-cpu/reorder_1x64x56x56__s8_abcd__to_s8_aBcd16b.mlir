@@ -81,6 +81,7 @@ stream.executable private @reorder_1x64x56x56__s8_abcd__to_s8_aBcd16b_shuffle {
         %x_raw = stream.binding.subspan %x_binding[%c0] : !stream.binding -> memref<200704xi8>
         %x = memref.reinterpret_cast %x_raw to offset: [0], sizes: [4, 16, 3136], strides: [50176, 3136, 1] : memref<200704xi8> to memref<4x16x3136xi8, strided<[50176, 3136, 1], offset: 0>>
         %y = stream.binding.subspan %y_binding[%c0] : !stream.binding -> memref<4x3136x16xi8>
+        %yf = memref.collapse_shape %y [[0], [1, 2]] : memref<4x3136x16xi8> into memref<4x50176xi8>
         %w = hal.interface.workgroup.id[0] : index
         %b = hal.interface.workgroup.id[1] : index
         %span = arith.constant 256 : index
@@ -192,198 +193,87 @@ stream.executable private @reorder_1x64x56x56__s8_abcd__to_s8_aBcd16b_shuffle {
           %w_o14 = vector.shuffle %w_c6, %w_c14 [4, 5, 6, 7, 12, 13, 14, 15, 68, 69, 70, 71, 76, 77, 78, 79, 20, 21, 22, 23, 28, 29, 30, 31, 84, 85, 86, 87, 92, 93, 94, 95, 36, 37, 38, 39, 44, 45, 46, 47, 100, 101, 102, 103, 108, 109, 110, 111, 52, 53, 54, 55, 60, 61, 62, 63, 116, 117, 118, 119, 124, 125, 126, 127] : vector<64xi8>, vector<64xi8>
           %w_o7 = vector.shuffle %w_c7, %w_c15 [0, 1, 2, 3, 8, 9, 10, 11, 64, 65, 66, 67, 72, 73, 74, 75, 16, 17, 18, 19, 24, 25, 26, 27, 80, 81, 82, 83, 88, 89, 90, 91, 32, 33, 34, 35, 40, 41, 42, 43, 96, 97, 98, 99, 104, 105, 106, 107, 48, 49, 50, 51, 56, 57, 58, 59, 112, 113, 114, 115, 120, 121, 122, 123] : vector<64xi8>, vector<64xi8>
           %w_o15 = vector.shuffle %w_c7, %w_c15 [4, 5, 6, 7, 12, 13, 14, 15, 68, 69, 70, 71, 76, 77, 78, 79, 20, 21, 22, 23, 28, 29, 30, 31, 84, 85, 86, 87, 92, 93, 94, 95, 36, 37, 38, 39, 44, 45, 46, 47, 100, 101, 102, 103, 108, 109, 110, 111, 52, 53, 54, 55, 60, 61, 62, 63, 116, 117, 118, 119, 124, 125, 126, 127] : vector<64xi8>, vector<64xi8>
-          %w_si0_0 = arith.addi %s0, %c0 : index
-          %w_e0_0 = vector.shuffle %w_o0, %w_o0 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e0_0, %y[%b, %w_si0_0, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si0_1 = arith.addi %s0, %c1 : index
-          %w_e0_1 = vector.shuffle %w_o1, %w_o1 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e0_1, %y[%b, %w_si0_1, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si0_2 = arith.addi %s0, %c2 : index
-          %w_e0_2 = vector.shuffle %w_o2, %w_o2 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e0_2, %y[%b, %w_si0_2, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si0_3 = arith.addi %s0, %c3 : index
-          %w_e0_3 = vector.shuffle %w_o3, %w_o3 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e0_3, %y[%b, %w_si0_3, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si0_4 = arith.addi %s0, %c4 : index
-          %w_e0_4 = vector.shuffle %w_o4, %w_o4 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e0_4, %y[%b, %w_si0_4, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si0_5 = arith.addi %s0, %c5 : index
-          %w_e0_5 = vector.shuffle %w_o5, %w_o5 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e0_5, %y[%b, %w_si0_5, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si0_6 = arith.addi %s0, %c6 : index
-          %w_e0_6 = vector.shuffle %w_o6, %w_o6 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e0_6, %y[%b, %w_si0_6, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si0_7 = arith.addi %s0, %c7 : index
-          %w_e0_7 = vector.shuffle %w_o7, %w_o7 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e0_7, %y[%b, %w_si0_7, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si0_8 = arith.addi %s0, %c8 : index
-          %w_e0_8 = vector.shuffle %w_o8, %w_o8 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e0_8, %y[%b, %w_si0_8, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si0_9 = arith.addi %s0, %c9 : index
-          %w_e0_9 = vector.shuffle %w_o9, %w_o9 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e0_9, %y[%b, %w_si0_9, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si0_10 = arith.addi %s0, %c10 : index
-          %w_e0_10 = vector.shuffle %w_o10, %w_o10 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e0_10, %y[%b, %w_si0_10, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si0_11 = arith.addi %s0, %c11 : index
-          %w_e0_11 = vector.shuffle %w_o11, %w_o11 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e0_11, %y[%b, %w_si0_11, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si0_12 = arith.addi %s0, %c12 : index
-          %w_e0_12 = vector.shuffle %w_o12, %w_o12 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e0_12, %y[%b, %w_si0_12, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si0_13 = arith.addi %s0, %c13 : index
-          %w_e0_13 = vector.shuffle %w_o13, %w_o13 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e0_13, %y[%b, %w_si0_13, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si0_14 = arith.addi %s0, %c14 : index
-          %w_e0_14 = vector.shuffle %w_o14, %w_o14 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e0_14, %y[%b, %w_si0_14, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si0_15 = arith.addi %s0, %c15 : index
-          %w_e0_15 = vector.shuffle %w_o15, %w_o15 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e0_15, %y[%b, %w_si0_15, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si1_0 = arith.addi %s0, %c16 : index
-          %w_e1_0 = vector.shuffle %w_o0, %w_o0 [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e1_0, %y[%b, %w_si1_0, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si1_1 = arith.addi %s0, %c17 : index
-          %w_e1_1 = vector.shuffle %w_o1, %w_o1 [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e1_1, %y[%b, %w_si1_1, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si1_2 = arith.addi %s0, %c18 : index
-          %w_e1_2 = vector.shuffle %w_o2, %w_o2 [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e1_2, %y[%b, %w_si1_2, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si1_3 = arith.addi %s0, %c19 : index
-          %w_e1_3 = vector.shuffle %w_o3, %w_o3 [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e1_3, %y[%b, %w_si1_3, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si1_4 = arith.addi %s0, %c20 : index
-          %w_e1_4 = vector.shuffle %w_o4, %w_o4 [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e1_4, %y[%b, %w_si1_4, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si1_5 = arith.addi %s0, %c21 : index
-          %w_e1_5 = vector.shuffle %w_o5, %w_o5 [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e1_5, %y[%b, %w_si1_5, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si1_6 = arith.addi %s0, %c22 : index
-          %w_e1_6 = vector.shuffle %w_o6, %w_o6 [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e1_6, %y[%b, %w_si1_6, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si1_7 = arith.addi %s0, %c23 : index
-          %w_e1_7 = vector.shuffle %w_o7, %w_o7 [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e1_7, %y[%b, %w_si1_7, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si1_8 = arith.addi %s0, %c24 : index
-          %w_e1_8 = vector.shuffle %w_o8, %w_o8 [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e1_8, %y[%b, %w_si1_8, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si1_9 = arith.addi %s0, %c25 : index
-          %w_e1_9 = vector.shuffle %w_o9, %w_o9 [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e1_9, %y[%b, %w_si1_9, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si1_10 = arith.addi %s0, %c26 : index
-          %w_e1_10 = vector.shuffle %w_o10, %w_o10 [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e1_10, %y[%b, %w_si1_10, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si1_11 = arith.addi %s0, %c27 : index
-          %w_e1_11 = vector.shuffle %w_o11, %w_o11 [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e1_11, %y[%b, %w_si1_11, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si1_12 = arith.addi %s0, %c28 : index
-          %w_e1_12 = vector.shuffle %w_o12, %w_o12 [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e1_12, %y[%b, %w_si1_12, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si1_13 = arith.addi %s0, %c29 : index
-          %w_e1_13 = vector.shuffle %w_o13, %w_o13 [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e1_13, %y[%b, %w_si1_13, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si1_14 = arith.addi %s0, %c30 : index
-          %w_e1_14 = vector.shuffle %w_o14, %w_o14 [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e1_14, %y[%b, %w_si1_14, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si1_15 = arith.addi %s0, %c31 : index
-          %w_e1_15 = vector.shuffle %w_o15, %w_o15 [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e1_15, %y[%b, %w_si1_15, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si2_0 = arith.addi %s0, %c32 : index
-          %w_e2_0 = vector.shuffle %w_o0, %w_o0 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e2_0, %y[%b, %w_si2_0, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si2_1 = arith.addi %s0, %c33 : index
-          %w_e2_1 = vector.shuffle %w_o1, %w_o1 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e2_1, %y[%b, %w_si2_1, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si2_2 = arith.addi %s0, %c34 : index
-          %w_e2_2 = vector.shuffle %w_o2, %w_o2 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e2_2, %y[%b, %w_si2_2, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si2_3 = arith.addi %s0, %c35 : index
-          %w_e2_3 = vector.shuffle %w_o3, %w_o3 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e2_3, %y[%b, %w_si2_3, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si2_4 = arith.addi %s0, %c36 : index
-          %w_e2_4 = vector.shuffle %w_o4, %w_o4 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e2_4, %y[%b, %w_si2_4, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si2_5 = arith.addi %s0, %c37 : index
-          %w_e2_5 = vector.shuffle %w_o5, %w_o5 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e2_5, %y[%b, %w_si2_5, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si2_6 = arith.addi %s0, %c38 : index
-          %w_e2_6 = vector.shuffle %w_o6, %w_o6 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e2_6, %y[%b, %w_si2_6, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si2_7 = arith.addi %s0, %c39 : index
-          %w_e2_7 = vector.shuffle %w_o7, %w_o7 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e2_7, %y[%b, %w_si2_7, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si2_8 = arith.addi %s0, %c40 : index
-          %w_e2_8 = vector.shuffle %w_o8, %w_o8 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e2_8, %y[%b, %w_si2_8, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si2_9 = arith.addi %s0, %c41 : index
-          %w_e2_9 = vector.shuffle %w_o9, %w_o9 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e2_9, %y[%b, %w_si2_9, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si2_10 = arith.addi %s0, %c42 : index
-          %w_e2_10 = vector.shuffle %w_o10, %w_o10 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e2_10, %y[%b, %w_si2_10, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si2_11 = arith.addi %s0, %c43 : index
-          %w_e2_11 = vector.shuffle %w_o11, %w_o11 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e2_11, %y[%b, %w_si2_11, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si2_12 = arith.addi %s0, %c44 : index
-          %w_e2_12 = vector.shuffle %w_o12, %w_o12 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e2_12, %y[%b, %w_si2_12, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si2_13 = arith.addi %s0, %c45 : index
-          %w_e2_13 = vector.shuffle %w_o13, %w_o13 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e2_13, %y[%b, %w_si2_13, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si2_14 = arith.addi %s0, %c46 : index
-          %w_e2_14 = vector.shuffle %w_o14, %w_o14 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e2_14, %y[%b, %w_si2_14, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si2_15 = arith.addi %s0, %c47 : index
-          %w_e2_15 = vector.shuffle %w_o15, %w_o15 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e2_15, %y[%b, %w_si2_15, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si3_0 = arith.addi %s0, %c48 : index
-          %w_e3_0 = vector.shuffle %w_o0, %w_o0 [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e3_0, %y[%b, %w_si3_0, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si3_1 = arith.addi %s0, %c49 : index
-          %w_e3_1 = vector.shuffle %w_o1, %w_o1 [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e3_1, %y[%b, %w_si3_1, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si3_2 = arith.addi %s0, %c50 : index
-          %w_e3_2 = vector.shuffle %w_o2, %w_o2 [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e3_2, %y[%b, %w_si3_2, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si3_3 = arith.addi %s0, %c51 : index
-          %w_e3_3 = vector.shuffle %w_o3, %w_o3 [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e3_3, %y[%b, %w_si3_3, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si3_4 = arith.addi %s0, %c52 : index
-          %w_e3_4 = vector.shuffle %w_o4, %w_o4 [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e3_4, %y[%b, %w_si3_4, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si3_5 = arith.addi %s0, %c53 : index
-          %w_e3_5 = vector.shuffle %w_o5, %w_o5 [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e3_5, %y[%b, %w_si3_5, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si3_6 = arith.addi %s0, %c54 : index
-          %w_e3_6 = vector.shuffle %w_o6, %w_o6 [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e3_6, %y[%b, %w_si3_6, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si3_7 = arith.addi %s0, %c55 : index
-          %w_e3_7 = vector.shuffle %w_o7, %w_o7 [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e3_7, %y[%b, %w_si3_7, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si3_8 = arith.addi %s0, %c56 : index
-          %w_e3_8 = vector.shuffle %w_o8, %w_o8 [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e3_8, %y[%b, %w_si3_8, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si3_9 = arith.addi %s0, %c57 : index
-          %w_e3_9 = vector.shuffle %w_o9, %w_o9 [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e3_9, %y[%b, %w_si3_9, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si3_10 = arith.addi %s0, %c58 : index
-          %w_e3_10 = vector.shuffle %w_o10, %w_o10 [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e3_10, %y[%b, %w_si3_10, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si3_11 = arith.addi %s0, %c59 : index
-          %w_e3_11 = vector.shuffle %w_o11, %w_o11 [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e3_11, %y[%b, %w_si3_11, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si3_12 = arith.addi %s0, %c60 : index
-          %w_e3_12 = vector.shuffle %w_o12, %w_o12 [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e3_12, %y[%b, %w_si3_12, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si3_13 = arith.addi %s0, %c61 : index
-          %w_e3_13 = vector.shuffle %w_o13, %w_o13 [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e3_13, %y[%b, %w_si3_13, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si3_14 = arith.addi %s0, %c62 : index
-          %w_e3_14 = vector.shuffle %w_o14, %w_o14 [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e3_14, %y[%b, %w_si3_14, %r0] : memref<4x3136x16xi8>, vector<16xi8>
-          %w_si3_15 = arith.addi %s0, %c63 : index
-          %w_e3_15 = vector.shuffle %w_o15, %w_o15 [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63] : vector<64xi8>, vector<64xi8>
-          vector.store %w_e3_15, %y[%b, %w_si3_15, %r0] : memref<4x3136x16xi8>, vector<16xi8>
+          %w_m0_0 = vector.shuffle %w_o0, %w_o1 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95] : vector<64xi8>, vector<64xi8>
+          %w_m0_1 = vector.shuffle %w_o0, %w_o1 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127] : vector<64xi8>, vector<64xi8>
+          %w_m0_2 = vector.shuffle %w_o2, %w_o3 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95] : vector<64xi8>, vector<64xi8>
+          %w_m0_3 = vector.shuffle %w_o2, %w_o3 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127] : vector<64xi8>, vector<64xi8>
+          %w_d0 = vector.shuffle %w_m0_0, %w_m0_2 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95] : vector<64xi8>, vector<64xi8>
+          %w_d4 = vector.shuffle %w_m0_0, %w_m0_2 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127] : vector<64xi8>, vector<64xi8>
+          %w_d8 = vector.shuffle %w_m0_1, %w_m0_3 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95] : vector<64xi8>, vector<64xi8>
+          %w_d12 = vector.shuffle %w_m0_1, %w_m0_3 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127] : vector<64xi8>, vector<64xi8>
+          %w_m1_0 = vector.shuffle %w_o4, %w_o5 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95] : vector<64xi8>, vector<64xi8>
+          %w_m1_1 = vector.shuffle %w_o4, %w_o5 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127] : vector<64xi8>, vector<64xi8>
+          %w_m1_2 = vector.shuffle %w_o6, %w_o7 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95] : vector<64xi8>, vector<64xi8>
+          %w_m1_3 = vector.shuffle %w_o6, %w_o7 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127] : vector<64xi8>, vector<64xi8>
+          %w_d1 = vector.shuffle %w_m1_0, %w_m1_2 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95] : vector<64xi8>, vector<64xi8>
+          %w_d5 = vector.shuffle %w_m1_0, %w_m1_2 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127] : vector<64xi8>, vector<64xi8>
+          %w_d9 = vector.shuffle %w_m1_1, %w_m1_3 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95] : vector<64xi8>, vector<64xi8>
+          %w_d13 = vector.shuffle %w_m1_1, %w_m1_3 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127] : vector<64xi8>, vector<64xi8>
+          %w_m2_0 = vector.shuffle %w_o8, %w_o9 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95] : vector<64xi8>, vector<64xi8>
+          %w_m2_1 = vector.shuffle %w_o8, %w_o9 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127] : vector<64xi8>, vector<64xi8>
+          %w_m2_2 = vector.shuffle %w_o10, %w_o11 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95] : vector<64xi8>, vector<64xi8>
+          %w_m2_3 = vector.shuffle %w_o10, %w_o11 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127] : vector<64xi8>, vector<64xi8>
+          %w_d2 = vector.shuffle %w_m2_0, %w_m2_2 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95] : vector<64xi8>, vector<64xi8>
+          %w_d6 = vector.shuffle %w_m2_0, %w_m2_2 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127] : vector<64xi8>, vector<64xi8>
+          %w_d10 = vector.shuffle %w_m2_1, %w_m2_3 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95] : vector<64xi8>, vector<64xi8>
+          %w_d14 = vector.shuffle %w_m2_1, %w_m2_3 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127] : vector<64xi8>, vector<64xi8>
+          %w_m3_0 = vector.shuffle %w_o12, %w_o13 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95] : vector<64xi8>, vector<64xi8>
+          %w_m3_1 = vector.shuffle %w_o12, %w_o13 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127] : vector<64xi8>, vector<64xi8>
+          %w_m3_2 = vector.shuffle %w_o14, %w_o15 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95] : vector<64xi8>, vector<64xi8>
+          %w_m3_3 = vector.shuffle %w_o14, %w_o15 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127] : vector<64xi8>, vector<64xi8>
+          %w_d3 = vector.shuffle %w_m3_0, %w_m3_2 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95] : vector<64xi8>, vector<64xi8>
+          %w_d7 = vector.shuffle %w_m3_0, %w_m3_2 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127] : vector<64xi8>, vector<64xi8>
+          %w_d11 = vector.shuffle %w_m3_1, %w_m3_3 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95] : vector<64xi8>, vector<64xi8>
+          %w_d15 = vector.shuffle %w_m3_1, %w_m3_3 [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127] : vector<64xi8>, vector<64xi8>
+          %w_fc = arith.muli %s0, %c16 : index
+          %w_fo0 = arith.constant 0 : index
+          %w_fi0 = arith.addi %w_fc, %w_fo0 : index
+          vector.store %w_d0, %yf[%b, %w_fi0] : memref<4x50176xi8>, vector<64xi8>
+          %w_fo1 = arith.constant 64 : index
+          %w_fi1 = arith.addi %w_fc, %w_fo1 : index
+          vector.store %w_d1, %yf[%b, %w_fi1] : memref<4x50176xi8>, vector<64xi8>
+          %w_fo2 = arith.constant 128 : index
+          %w_fi2 = arith.addi %w_fc, %w_fo2 : index
+          vector.store %w_d2, %yf[%b, %w_fi2] : memref<4x50176xi8>, vector<64xi8>
+          %w_fo3 = arith.constant 192 : index
+          %w_fi3 = arith.addi %w_fc, %w_fo3 : index
+          vector.store %w_d3, %yf[%b, %w_fi3] : memref<4x50176xi8>, vector<64xi8>
+          %w_fo4 = arith.constant 256 : index
+          %w_fi4 = arith.addi %w_fc, %w_fo4 : index
+          vector.store %w_d4, %yf[%b, %w_fi4] : memref<4x50176xi8>, vector<64xi8>
+          %w_fo5 = arith.constant 320 : index
+          %w_fi5 = arith.addi %w_fc, %w_fo5 : index
+          vector.store %w_d5, %yf[%b, %w_fi5] : memref<4x50176xi8>, vector<64xi8>
+          %w_fo6 = arith.constant 384 : index
+          %w_fi6 = arith.addi %w_fc, %w_fo6 : index
+          vector.store %w_d6, %yf[%b, %w_fi6] : memref<4x50176xi8>, vector<64xi8>
+          %w_fo7 = arith.constant 448 : index
+          %w_fi7 = arith.addi %w_fc, %w_fo7 : index
+          vector.store %w_d7, %yf[%b, %w_fi7] : memref<4x50176xi8>, vector<64xi8>
+          %w_fo8 = arith.constant 512 : index
+          %w_fi8 = arith.addi %w_fc, %w_fo8 : index
+          vector.store %w_d8, %yf[%b, %w_fi8] : memref<4x50176xi8>, vector<64xi8>
+          %w_fo9 = arith.constant 576 : index
+          %w_fi9 = arith.addi %w_fc, %w_fo9 : index
+          vector.store %w_d9, %yf[%b, %w_fi9] : memref<4x50176xi8>, vector<64xi8>
+          %w_fo10 = arith.constant 640 : index
+          %w_fi10 = arith.addi %w_fc, %w_fo10 : index
+          vector.store %w_d10, %yf[%b, %w_fi10] : memref<4x50176xi8>, vector<64xi8>
+          %w_fo11 = arith.constant 704 : index
+          %w_fi11 = arith.addi %w_fc, %w_fo11 : index
+          vector.store %w_d11, %yf[%b, %w_fi11] : memref<4x50176xi8>, vector<64xi8>
+          %w_fo12 = arith.constant 768 : index
+          %w_fi12 = arith.addi %w_fc, %w_fo12 : index
+          vector.store %w_d12, %yf[%b, %w_fi12] : memref<4x50176xi8>, vector<64xi8>
+          %w_fo13 = arith.constant 832 : index
+          %w_fi13 = arith.addi %w_fc, %w_fo13 : index
+          vector.store %w_d13, %yf[%b, %w_fi13] : memref<4x50176xi8>, vector<64xi8>
+          %w_fo14 = arith.constant 896 : index
+          %w_fi14 = arith.addi %w_fc, %w_fo14 : index
+          vector.store %w_d14, %yf[%b, %w_fi14] : memref<4x50176xi8>, vector<64xi8>
+          %w_fo15 = arith.constant 960 : index
+          %w_fi15 = arith.addi %w_fc, %w_fo15 : index
+          vector.store %w_d15, %yf[%b, %w_fi15] : memref<4x50176xi8>, vector<64xi8>
 
           }
         }
