@@ -63,8 +63,11 @@ def reorder_quant_values(problem: ReorderProblem, rng: np.random.Generator,
     return out
 
 
-def check_reorder(kernel, problem: ReorderProblem, given: dict[str, float] | None = None) -> str | None:
-    """Run `kernel` once on generated data; None when exact, else the reason it failed."""
+def reorder_call(problem: ReorderProblem, given: dict[str, float] | None = None
+                 ) -> tuple[np.ndarray, dict[str, np.ndarray], np.ndarray | None]:
+    """The seeded arguments of one call of a reorder kernel: (source buffer, quantization values, the
+    prior destination where the destination has gaps, else None). `check_reorder` runs with them; the
+    benchmarks time with them."""
     rng = np.random.default_rng(SEED)
     src = fill_reorder_source(problem.src, rng, problem.dst)
     q = reorder_quant_values(problem, rng, given)
@@ -74,6 +77,13 @@ def check_reorder(kernel, problem: ReorderProblem, given: dict[str, float] | Non
         init = rng.integers(-3, 4, dst.buffer_nelems).astype(dst.dtype.np_dtype)
         if dst.dtype.is_packed:
             init = dst.buffer_from_elements(init)
+    return src, q, init
+
+
+def check_reorder(kernel, problem: ReorderProblem, given: dict[str, float] | None = None) -> str | None:
+    """Run `kernel` once on generated data (`reorder_call`); None when exact, else the reason it failed."""
+    src, q, init = reorder_call(problem, given)
+    dst = problem.dst
     got_buf = kernel(src, dst_init=init, **q)
     want_buf = problem.reference(src, q, init)
     if got_buf.shape != want_buf.shape or got_buf.dtype != want_buf.dtype:

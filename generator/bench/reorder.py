@@ -64,6 +64,11 @@ def _torch_reorder(torch, x, sdesc: MemoryDesc, ddesc: MemoryDesc):
     return None
 
 
+def default_problems(dtype: str = "f32") -> list[ReorderProblem]:
+    """`DEFAULT_CASES` in `dtype`: what `kgen bench reorder` and `kgen tune reorder` measure by default."""
+    return [_problem(case, dtype)[0] for case in DEFAULT_CASES]
+
+
 def _problem(case, dtype: str) -> tuple[ReorderProblem, str]:
     """A case of `bench_reorders`, (dims, src tag, dst tag) in `dtype` or a ReorderProblem, and its name."""
     if isinstance(case, ReorderProblem):
@@ -79,7 +84,7 @@ def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = 
                    log=print, given=None) -> list[Row]:
     """`cases`: (dims, src tag, dst tag) in `dtype`, or ReorderProblems (a conversion, quantization);
     `given[i]`: case i's named quantization values (benchdnn's --attr-scales / --attr-zero-points)."""
-    from ..verify import SEED, check_reorder, fill_reorder_source, reorder_quant_values
+    from ..verify import check_reorder, reorder_call
 
     torch = import_torch(log)
     one = get_backend(backend).memory_bound_default      # the evidence columns: each form on one thread
@@ -88,10 +93,7 @@ def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = 
         p, name = _problem(case, dtype)
         s, d = p.src, p.dst
         q_given = (given or {}).get(i)
-        rng = np.random.default_rng(SEED)
-        buf = fill_reorder_source(s, rng, d)
-        q = reorder_quant_values(p, rng, q_given)
-        init = np.zeros(d.buffer_len, d.buffer_dtype) if p.needs_dst_init else None
+        buf, q, init = reorder_call(p, q_given)
         nbytes = s.size_bytes + d.size_bytes
         copy_src = np.ascontiguousarray(buf)
         copy_dst = np.empty_like(copy_src)

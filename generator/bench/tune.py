@@ -116,7 +116,7 @@ def tune_reorders(problems, backend: str = "llvm-cpu", *, given=None, rounds: in
     from ..errors import KgenError
     from ..problem.reorder import host_parts
     from ..select import reorder_forms, table as tuned
-    from ..verify import SEED, check_reorder, fill_reorder_source, reorder_quant_values
+    from ..verify import check_reorder, reorder_call
     from .timing import median_times
     b = get_backend(backend)
     one = b.memory_bound_default
@@ -124,11 +124,7 @@ def tune_reorders(problems, backend: str = "llvm-cpu", *, given=None, rounds: in
     for i, p in enumerate(problems):
         q_given = (given or {}).get(i)
         fns, status = {}, {}
-        rng = np.random.default_rng(SEED)
-        src = fill_reorder_source(p.src, rng, p.dst)
-        q = reorder_quant_values(p, rng, q_given)
-        init = (np.zeros(p.dst.buffer_len, np.uint8 if p.dst.dtype.is_packed else p.dst.dtype.np_dtype)
-                if p.needs_dst_init else None)
+        src, q, init = reorder_call(p, q_given)
         name = kernel_name([p])
         drivers = [one]
         if b.host_threads_driver and isinstance(host_parts([p], cpu_threads()), tuple):

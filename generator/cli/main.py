@@ -241,8 +241,6 @@ def _tune_reorder(argv: list[str]) -> int:
     from ..bench.tune import format_reorder_choices, tune_reorders
     from ..benchdnn.reorder import given_quant_values, parse_args as parse_reorder_args, reorder_problem
     from ..compile import get_backend
-    from ..layout import MemoryDesc
-    from ..problem.reorder import ReorderProblem
 
     backend = get_backend(a.backend)
     problems, given = [], {}
@@ -251,8 +249,8 @@ def _tune_reorder(argv: list[str]) -> int:
             given[len(problems)] = given_quant_values(case)
             problems.append(reorder_problem(case))
     else:
-        from ..bench.reorder import DEFAULT_CASES
-        problems = [ReorderProblem(MemoryDesc(dims, "f32", s), MemoryDesc(dims, "f32", d)) for dims, s, d in DEFAULT_CASES]
+        from ..bench.reorder import default_problems
+        problems = default_problems("f32")
     rows, path = tune_reorders(problems, backend.name, given=given, rounds=a.rounds, log=log_stderr,
                                path=Path(a.table) if a.table else None)
     print(format_reorder_choices(rows))

@@ -393,6 +393,15 @@ def block_tail_transposition(src: MemoryDesc, dst: MemoryDesc) -> BlockTail | No
     return None
 
 
+def _replay(regs: dict[str, list], net: list[tuple[str, str, str, list[int]]]) -> dict[str, list]:
+    """`net`'s two-input shuffles applied to `regs` (register name -> its elements, any labels): how
+    each network below checks itself on indices before it is used."""
+    for out, a, b, mask in net:
+        both = regs[a] + regs[b]
+        regs[out] = [both[m] for m in mask]
+    return regs
+
+
 def _transpose_16_network() -> list[tuple[str, str, str, list[int]]]:
     """A 16 x 16 transpose of rows r0..r15 into o0..o15 as 64 two-input shuffles, AVX-512's own
     network (the masks of unpcklps / unpckhps, unpcklpd / unpckhpd, then shuf_f32x4 0x88 / 0xdd twice,
@@ -420,10 +429,7 @@ def _transpose_16_network() -> list[tuple[str, str, str, list[int]]]:
             net += [(f"c{h + k}", f"b{h + k}", f"b{h + k + 4}", even), (f"c{h + k + 4}", f"b{h + k}", f"b{h + k + 4}", odd)]
     for k in range(8):
         net += [(f"o{k}", f"c{k}", f"c{k + 8}", even), (f"o{k + 8}", f"c{k}", f"c{k + 8}", odd)]
-    rows = {f"r{i}": [16 * i + j for j in range(16)] for i in range(16)}
-    for out, a, b, mask in net:
-        both = rows[a] + rows[b]
-        rows[out] = [both[m] for m in mask]
+    rows = _replay({f"r{i}": [16 * i + j for j in range(16)] for i in range(16)}, net)
     if [rows[f"o{i}"] for i in range(16)] != [[16 * j + i for j in range(16)] for i in range(16)]:
         raise AssertionError("the 16 x 16 shuffle network does not transpose")
     return net
@@ -444,10 +450,7 @@ def widened_network(net: list[tuple[str, str, str, list[int]]], lanes: int) -> l
         return [lane * 16 + m if m < 16 else w + lane * 16 + m - 16 for lane in range(lanes) for m in mask]
 
     out = [(o, a, b, wide(mask)) for o, a, b, mask in net]
-    rows = {f"r{i}": [w * i + j for j in range(w)] for i in range(16)}
-    for o, a, b, mask in out:
-        both = rows[a] + rows[b]
-        rows[o] = [both[m] for m in mask]
+    rows = _replay({f"r{i}": [w * i + j for j in range(w)] for i in range(16)}, out)
     if any(rows[f"o{j}"][16 * lane:16 * lane + 16] != [w * i + 16 * lane + j for i in range(16)]
            for j in range(16) for lane in range(lanes)):
         raise AssertionError(f"the widened shuffle network ({lanes} lanes) does not transpose")
@@ -484,10 +487,7 @@ def lane_merge_network(lanes: int) -> list[tuple[str, str, str, list[int]]]:
         net += _lane_transpose([f"o{lanes * q + t}" for t in range(lanes)], [f"d{n * L + q}" for L in range(lanes)],
                                w, f"m{q}")
     # o_j lane L holds column 16 L + j: element e of it is (column, e)
-    regs = {f"o{j}": [(16 * (i // 16) + j, i % 16) for i in range(w)] for j in range(16)}
-    for out, a, b, mask in net:
-        both = regs[a] + regs[b]
-        regs[out] = [both[m] for m in mask]
+    regs = _replay({f"o{j}": [(16 * (i // 16) + j, i % 16) for i in range(w)] for j in range(16)}, net)
     if any(regs[f"d{m}"] != [(lanes * m + i // 16, i % 16) for i in range(w)] for m in range(16)):
         raise AssertionError(f"the lane merge ({lanes} lanes) does not give whole columns in order")
     return net
@@ -505,10 +505,7 @@ def lane_split_network(lanes: int) -> list[tuple[str, str, str, list[int]]]:
         net += _lane_transpose([f"z{n * L + g}" for L in range(lanes)], [f"r{lanes * g + t}" for t in range(lanes)],
                                w, f"l{g}")
     # z_k holds rows lanes * k .. lanes * k + lanes - 1 of 16 elements: element e is (row, e)
-    regs = {f"z{k}": [(lanes * k + i // 16, i % 16) for i in range(w)] for k in range(16)}
-    for out, a, b, mask in net:
-        both = regs[a] + regs[b]
-        regs[out] = [both[m] for m in mask]
+    regs = _replay({f"z{k}": [(lanes * k + i // 16, i % 16) for i in range(w)] for k in range(16)}, net)
     if any(regs[f"r{m}"] != [(16 * (i // 16) + m, i % 16) for i in range(w)] for m in range(16)):
         raise AssertionError(f"the lane split ({lanes} lanes) does not give each tile's row m")
     return net
