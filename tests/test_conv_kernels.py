@@ -1095,6 +1095,80 @@ def test_winograd_llvm_cpu(line, kgen_cache_dir):
     assert reason is None, f"{line}: {reason}"
 
 
+# The channels-last CPU form (AVX-512, f32, ungrouped): vector tile transforms around brgemm's f32
+# microkernel. Tails everywhere: output rows and columns that are not whole tiles (the last tiles'
+# overhanging pixels are not stored), channels not multiples of 16 (zero input channels, output
+# channels cropped), a blocked destination whose padded channels must stay zero under f(0) = 1, a sum,
+# asymmetric padding, one input channel, several images.
+WINOGRAD_CL_LINES = [
+    "--alg=winograd_f4 --dt=f32 --stag=nhwc --dtag=nChw16c --attr-post-ops=linear:1:1 mb2ic20ih10iw13oc20oh10ow13kh3kw3ph1pw1",
+    "--alg=winograd_f6 --dt=f32 --stag=nhwc --dtag=nhwc mb1ic32ih17iw9oc48oh15ow9kh3kw3ph0pw1",
+    "--alg=winograd_f2 --dt=f32 --dir=FWD_B mb3ic1ih4oc3oh4kh3ph1",
+    "--alg=winograd_f4 --dt=f32 --stag=nchw --dtag=nchw --attr-post-ops=sum:0.5+relu mb1ic64ih28oc64oh28kh3ph1",
+    "--alg=winograd_f6 --dt=f32 --stag=nChw16c --dtag=nhwc mb2ic16ih7oc17oh7kh3ph1",
+]
+
+
+@pytest.mark.parametrize("line", WINOGRAD_CL_LINES)
+def test_winograd_channels_last_llvm_cpu(line, kgen_cache_dir):
+    from generator.compile.backends import host_matrix_features
+    from generator.emit.conv import winograd_channels_last
+
+    p = problem_of(line)
+    kernel = ConvKernel(p, "llvm-cpu", cache_dir=kgen_cache_dir)
+    on_avx512 = "avx512f" in host_matrix_features()
+    assert winograd_channels_last(p, get_backend("llvm-cpu")) == on_avx512
+    assert ("wino_input" in render_conv(p, get_backend("llvm-cpu"))) == on_avx512
+    reason = check_conv(kernel, p)
+    assert reason is None, f"{line}: {reason}"
+
+
+def test_golden_winograd_channels_last_form():
+    # F(4,3), mb2, IC 20 -> 32 zero-padded channels, 11x11 outputs in 3x3 tiles of 4: the input transform
+    # writes (N, TH, TW, 36 * 32), brgemm multiplies it as a 1x1 conv with 36 groups, the output
+    # transform writes (N, 11, 11, 16) and guards the overhanging last row and column; grouped, bf16
+    # and CPUs without avx512f keep the mmt4d form
+    avx512 = TargetCaps(mmt4d_tile=Mmt4dTile(16, 16), cpu_features=frozenset({"avx512f"}))
+    text = render_conv(problem_of("--alg=winograd_f4 --dt=f32 ic20ih11oc5oh11kh3ph1"), avx512, header=False)
+    assert "flow.dispatch @v" in text and "_wino_input(%" in text and "_wino_output(%" in text
+    assert "-> tensor<2x3x3x1152xf32>" in text and "-> tensor<2x11x11x16xf32>" in text
+    assert "batch_mmt4d" not in text and "_brgemm(%" in text
+    assert "%rok3 = arith.cmpi ult" in text and "%cok3 = arith.cmpi ult" in text and "%rok2" not in text
+    for line in ("--alg=winograd_f4 --dt=f32 g2ic8ih11oc8oh11kh3ph1", "--alg=winograd_f4 --dt=bf16 ic16ih11oc5oh11kh3ph1"):
+        assert "batch_mmt4d" in render_conv(problem_of(line), avx512, header=False)
+    assert "batch_mmt4d" in render_conv(problem_of("--alg=winograd_f4 --dt=f32 ic20ih11oc5oh11kh3ph1"),
+                                        TargetCaps(mmt4d_tile=Mmt4dTile(8, 8)), header=False)
+
+
+@pytest.mark.parametrize("m", [2, 4, 6])
+def test_winograd_tile_program_replays_the_transform(m):
+    # the unrolled instructions, replayed on values, give L . X . R^T for both transforms, and they
+    # never multiply by 0 or +-1
+    from generator.emit.conv import winograd_tile_program
+    from generator.problem.conv_math import winograd_matrices
+
+    at, _, bt = winograd_matrices(m, 3)
+    rng = np.random.default_rng(m)
+    for mat in (bt, at):
+        prog = winograd_tile_program(mat, mat)
+        consts = dict(prog["consts"])
+        assert all(abs(c) not in (0.0, 1.0) for c in consts.values())
+        x = rng.integers(-8, 9, size=(mat.shape[1], mat.shape[1], 16)).astype(np.float64)
+        env = {name: x[i, j] for name, i, j in prog["loads"]}
+        for op in prog["ops"]:
+            k = consts.get(op.coef, 0.0)
+            env[op.res] = {"mul": lambda: k * env[op.x], "neg": lambda: -env[op.x],
+                           "add": lambda: env[op.acc] + env[op.x], "sub": lambda: env[op.acc] - env[op.x],
+                           "fma": lambda: k * env[op.x] + env[op.acc]}[op.kind]()
+        want = np.einsum("ik,kjc,qj->iqc", mat.astype(np.float32).astype(np.float64), x,
+                         mat.astype(np.float32).astype(np.float64))
+        assert len(prog["stores"]) == mat.shape[0] ** 2
+        for name, i, q in prog["stores"]:
+            np.testing.assert_allclose(env[name], want[i, q], rtol=1e-12, atol=1e-9)
+        dense = 2 * mat.shape[0] * mat.shape[1] * mat.shape[1]
+        assert len(prog["ops"]) < dense
+
+
 @pytest.mark.parametrize("line", WINOGRAD_CASES[1::3])
 def test_winograd_vulkan(line, kgen_cache_dir):
     # The transforms are two one-factor contractions each: IREE 3.13 on Vulkan got the three-factor

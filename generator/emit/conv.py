@@ -25,12 +25,12 @@ import numpy as np
 from ..errors import InternalError, UnsupportedError
 from ..layout import MemoryDesc, get_dtype
 from ..problem.attr import RELU, Sum
-from ..problem.conv import ConvProblem
+from ..problem.conv import ConvDesc, ConvProblem
 from ..problem.geometry import kernel_extent
 from . import relayout
 from .epilogue import AccLayout, channel_mask, plan_attr_epilogue, prepare_zp_weights
 from .relayout import Plan, Value
-from .steps import BrgemmDepth, BrgemmView, StoreEpilogue
+from .steps import BrgemmDepth, BrgemmView, LinearOp, StoreEpilogue
 from .target import GENERIC, Mmt4dTile, TargetCaps
 from .render import render
 
@@ -1120,6 +1120,14 @@ def _winograd_weights(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) 
     a = m + 2
     rows = _transform(plan, "filter_rows", w, (a,) + w.shape[:3] + (3,), gm)
     u = _transform(plan, "filter_cols", rows, (a, a) + w.shape[:3], gm)    # (a, b, G, OCg, ICg)
+    if winograd_channels_last(p, target):
+        # packed once as the tile GEMM's grouped 1x1 weights, one group per transform position
+        gemm = _winograd_gemm_problem(p)
+        icp = gemm.desc.ic // gemm.desc.g
+        u = plan.pad(u, [0, 0, 0, 0, icp - u.shape[4]])
+        u = plan.collapse(u, [[0, 1, 2], [3], [4]])                             # (a*b, OC, ICp)
+        u = plan.expand(u, [[0], [1], [2, 3, 4]], u.shape + (1, 1))
+        return _brgemm_weights(plan, u, gemm, target)
     tile = target.mmt4d_tile
     if tile is None:
         return u
@@ -1156,6 +1164,8 @@ def _winograd_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Ta
     at, _, bt = winograd_matrices(m, 3)
     (th, eh), (tw, ew) = (winograd_tiles(s.o, m, 3) for s in d.spatial())
     a = m + 2
+    if winograd_channels_last(p, target):
+        return _winograd_compute_channels_last(plan, x, w, p, target)
     btc = _f32_constant(plan, bt)
     if target.mmt4d_tile is not None:
         # on the CPU the tile GEMM is a batched mmt4d over operands packed by the transforms themselves
@@ -1209,6 +1219,106 @@ def _winograd_compute_mmt4d(plan: Plan, x: Value, w: Value, p: ConvProblem, m: i
     return plan.slice(y, [0] * 5, _out_shape(p))
 
 
+# Winograd on AVX-512 CPUs, channels last: the tile transforms are custom dispatches on 16-channel
+# vectors (templates/conv_winograd.mlir.j2, `WinogradTiles`) and the tile GEMM is brgemm's f32
+# microkernel, one group per transform position. The earlier CPU form (`_winograd_compute_mmt4d`:
+# transforms as linalg contractions over gathered tiles, IREE's mmt4d ukernel) spent most of its time
+# outside the GEMM: ic64 56x56 3x3 F(4,3) ran at 470 GFLOP/s-equivalent on the two Zen 5 cores, below
+# brgemm's direct conv (485), though it does a quarter of the multiplies.
+def winograd_channels_last(p: ConvProblem, target: TargetCaps) -> bool:
+    """Whether Winograd takes the channels-last form (`_winograd_compute_channels_last`): ungrouped f32
+    on a CPU target with avx512f (brgemm's f32 microkernel). Other problems and targets keep the
+    mmt4d form (CPUs) or the generic one (GPUs)."""
+    return (p.alg in WINOGRAD_M and target.mmt4d_tile is not None and "avx512f" in target.cpu_features
+            and p.desc.g == 1 and p.src.dtype.name == "f32" and p.wei.dtype.name == "f32")
+
+
+def _winograd_tile_grid(p: ConvProblem) -> tuple[int, int]:
+    """(TH, TW): the output tiles of m x m that cover the output."""
+    m = WINOGRAD_M[p.alg]
+    oh, ow = (s.o for s in p.desc.spatial())
+    return -(-oh // m), -(-ow // m)
+
+
+def _winograd_gemm_problem(p: ConvProblem) -> ConvProblem:
+    """The tile GEMM of the channels-last form as the brgemm conv computes it: a grouped 1x1 conv over
+    the (N, 1, TH*TW) tiles, one group per transform position (alpha^2), ICp = IC padded to 16 -> OC
+    channels each. Prepare packs the weights and the conv runs the kernel from this one problem."""
+    d = p.desc
+    a = WINOGRAD_M[p.alg] + 2
+    g, icp, tiles = a * a, -(-d.ic // 16) * 16, math.prod(_winograd_tile_grid(p))
+    desc = ConvDesc(g=g, mb=d.mb, ic=g * icp, oc=g * d.oc, ndims=4, ih=1, iw=tiles, oh=1, ow=tiles,
+                    has_groups=True)
+    f32 = get_dtype("f32")
+    return ConvProblem(desc=desc, src=MemoryDesc(desc.src_dims, f32, "nhwc"),
+                       wei=MemoryDesc(desc.wei_dims, f32, "goihw"), dst=MemoryDesc(desc.dst_dims, f32, "nhwc"),
+                       acc=f32, bias=False, alg="brgemm")
+
+
+def winograd_tile_program(left, right) -> dict:
+    """Y = L . X . R^T for one tile X (L.shape[1] x R.shape[1] vectors of 16 channels), unrolled into
+    16-lane instructions that skip the zero coefficients and add or subtract the +-1 ones: first
+    T = L . X by rows, then Y = T . R^T. Returns `WinogradTiles`' consts, ops, loads and stores."""
+    consts: dict[float, str] = {}
+    ops: list[LinearOp] = []
+
+    def combine(res: str, terms: list[tuple[float, str]]) -> str:
+        cur = None
+        for k, (c, x) in enumerate(terms):
+            name = res if k == len(terms) - 1 else f"{res}_{k}"
+            coef = "" if abs(c) == 1 else consts.setdefault(c, f"k{len(consts)}")
+            if cur is None:
+                if c == 1:
+                    cur = x
+                    continue
+                ops.append(LinearOp(name, "neg" if c == -1 else "mul", x, coef=coef))
+            else:
+                ops.append(LinearOp(name, {1: "add", -1: "sub"}.get(c, "fma"), x, acc=cur, coef=coef))
+            cur = name
+        if cur is None:
+            raise InternalError(f"a Winograd transform row of zeros ({res})")
+        return cur
+
+    left, right = np.asarray(left, np.float32), np.asarray(right, np.float32)
+    rows, cols = left.shape[1], right.shape[1]
+    loads = [(f"ld{i}_{j}", i, j) for i in range(rows) for j in range(cols)]
+    t = {(i, j): combine(f"tr{i}_{j}", [(float(left[i, k]), f"ld{k}_{j}") for k in range(rows) if left[i, k]])
+         for i in range(left.shape[0]) for j in range(cols)}
+    stores = [(combine(f"out{i}_{q}", [(float(right[q, j]), t[i, j]) for j in range(cols) if right[q, j]]), i, q)
+              for i in range(left.shape[0]) for q in range(right.shape[0])]
+    return {"consts": [(name, c) for c, name in consts.items()], "ops": ops, "loads": loads, "stores": stores}
+
+
+def _winograd_compute_channels_last(plan: Plan, x: Value, w: Value, p: ConvProblem, target: TargetCaps) -> Value:
+    """x (N, Hp, Wp, 1, IC), padded for the conv -> (N, OH, OW, 1, OC): V = BT d B per tile and
+    16-channel vector (`wino_input`, into the GEMM's grouped source), M = V . U by brgemm (one group per
+    transform position), Y = AT M A (`wino_output`, storing only the output's pixels)."""
+    from ..problem.conv_math import winograd_matrices
+
+    d = p.desc
+    m = WINOGRAD_M[p.alg]
+    a = m + 2
+    at, _, bt = winograd_matrices(m, 3)
+    oh, ow = (s.o for s in d.spatial())
+    th, tw = _winograd_tile_grid(p)
+    gemm = _winograd_gemm_problem(p)
+    n, hp, wp, _, ic = x.shape
+    icp, ocp = gemm.desc.ic // gemm.desc.g, -(-d.oc // 16) * 16
+    # zero rows and columns to whole tiles, zero channels to whole vectors
+    x = plan.pad(x, [0, th * m + 2 - hp, tw * m + 2 - wp, 0, icp - ic])
+    x = plan.collapse(x, [[0], [1], [2], [3, 4]])
+    v = plan.add("wino_input", x, (n, th, tw, a * a * icp), "f32", m=m, alpha=a, tiles=(th, tw), valid=(0, 0),
+                 **winograd_tile_program(bt, bt))
+    v = plan.expand(plan.collapse(v, [[0], [1, 2], [3]]), [[0], [1, 2], [3, 4]], (n, 1, th * tw, a * a, icp))
+    mm = _brgemm_compute(plan, v, w, gemm, target)                              # (N, 1, T, a*a, OC)
+    mm = plan.pad(mm, [0, 0, 0, 0, ocp - d.oc])
+    mm = plan.expand(plan.collapse(mm, [[0], [1, 2], [3, 4]]), [[0], [1, 2], [3]], (n, th, tw, a * a * ocp))
+    y = plan.add("wino_output", mm, (n, oh, ow, ocp), "f32", m=m, alpha=a, tiles=(th, tw), valid=(oh, ow),
+                 **winograd_tile_program(at, at))
+    y = plan.slice(y, [0] * 4, (n, oh, ow, d.oc))
+    return plan.expand(y, [[0], [1], [2], [3, 4]], (n, oh, ow, 1, d.oc))
+
+
 VARIANTS = {v.name: v for v in (
     Variant("direct", _applies_always, _direct_weights, _direct_compute,
             "linalg named convs for plain layouts (NCHW or NHWC forms, depthwise, grouped 2D), else one "
@@ -1240,7 +1350,9 @@ VARIANTS = {v.name: v for v in (
             extra_prepared=_brgemm_compensation, pads_in_compute=True, fuses_epilogue=_brgemm_fuses_epilogue),
     *(Variant(name, _winograd_why_not, _winograd_weights, _winograd_compute,
               f"Winograd F({m}x{m}, 3x3): matrices from interpolation points (conv_math), filter transform in "
-              f"prepare, tiles batched into one matmul over IC per transform position", refused=_winograd_refused)
+              f"prepare, tiles batched into one matmul over IC per transform position (on AVX-512 CPUs, f32: "
+              f"channels last, vector transforms around brgemm's microkernel)", refused=_winograd_refused,
+              channels_last=winograd_channels_last)
       for name, m in WINOGRAD_M.items()),
 )}
 

@@ -231,6 +231,38 @@ class WinogradTransform(Step):
 
 
 @dataclass(frozen=True)
+class LinearOp:
+    """One 16-lane f32 instruction of a Winograd tile transform's unrolled linear combinations
+    (emit.conv.winograd_tile_program): `res` = coef * x ("mul"), -x ("neg"), acc + x ("add"),
+    acc - x ("sub") or coef * x + acc ("fma"); `coef` names a constant vector of `WinogradTiles.consts`."""
+    res: str
+    kind: str
+    x: str
+    acc: str = ""
+    coef: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class WinogradTiles(Step):
+    """A Winograd tile transform as a custom dispatch on 16-channel vectors, channels last
+    (templates/conv_winograd.mlir.j2, `wino_tiles_executable`):
+      wino_input:  (N, TH*m+2, TW*m+2, C) source -> V = BT d B, (N, TH, TW, alpha*alpha*C), each tile's
+                   transform positions as alpha*alpha groups of C channels (the GEMM's grouped 1x1 source);
+      wino_output: (N, TH, TW, alpha*alpha*C) GEMM result -> Y = AT M A, (N, OH, OW, C), the pixels of the
+                   last row and column of tiles past (OH, OW) not stored.
+    C is a multiple of 16. `ops` computes the tile from `loads` (SSA name, i, j: tile element (i, j)) into
+    the values `stores` names (SSA name, i, j)."""
+    m: int                          # output tile size
+    alpha: int                      # input tile size, m + 2
+    tiles: tuple[int, int]          # (TH, TW)
+    valid: tuple[int, int]          # wino_output: the output rows and columns (OH, OW); wino_input: unused
+    consts: list[tuple[str, float]] # the coefficients other than +-1, as named constant vectors
+    ops: list[LinearOp]
+    loads: list[tuple[str, int, int]]
+    stores: list[tuple[str, int, int]]
+
+
+@dataclass(frozen=True)
 class StoreEpilogue:
     """The epilogue a compute step applies in its own stores (brgemm): accumulator -> f32 -> x (src
     scale x wei scale, common or per output channel, multiplied once per workgroup as oneDNN
@@ -430,6 +462,7 @@ STEP_TYPES: dict[str, type[Step]] = {
     "gemm": Contraction,            # (N, G, R, O) columns x (G, OC, R) weights
     "gemm_cl": Contraction,         # (N, O, G, R) rows x (G, R, OC) weights
     "indirect_gather": IndirectGather, "indirect": Indirect, "wino_transform": WinogradTransform,
+    "wino_input": WinogradTiles, "wino_output": WinogradTiles,
     "wino_gemm": WithWeights,       # per transform position, V x U over IC (GPUs)
     "batch_mmt4d": WithWeights,     # the same on operands packed in mmt4d tiles (CPUs)
     "conv_epilogue": ConvEpilogue, "conv_attr_epilogue": ConvAttrEpilogue,
