@@ -1099,13 +1099,17 @@ def test_winograd_llvm_cpu(line, kgen_cache_dir):
 # microkernel. Tails everywhere: output rows and columns that are not whole tiles (the last tiles'
 # overhanging pixels are not stored), channels not multiples of 16 (zero input channels, output
 # channels cropped), a blocked destination whose padded channels must stay zero under f(0) = 1, a sum,
-# asymmetric padding, one input channel, several images.
+# asymmetric padding, one input channel, several images, groups, bf16 and f16 (widened to f32).
 WINOGRAD_CL_LINES = [
     "--alg=winograd_f4 --dt=f32 --stag=nhwc --dtag=nChw16c --attr-post-ops=linear:1:1 mb2ic20ih10iw13oc20oh10ow13kh3kw3ph1pw1",
     "--alg=winograd_f6 --dt=f32 --stag=nhwc --dtag=nhwc mb1ic32ih17iw9oc48oh15ow9kh3kw3ph0pw1",
     "--alg=winograd_f2 --dt=f32 --dir=FWD_B mb3ic1ih4oc3oh4kh3ph1",
     "--alg=winograd_f4 --dt=f32 --stag=nchw --dtag=nchw --attr-post-ops=sum:0.5+relu mb1ic64ih28oc64oh28kh3ph1",
     "--alg=winograd_f6 --dt=f32 --stag=nChw16c --dtag=nhwc mb2ic16ih7oc17oh7kh3ph1",
+    "--alg=winograd_f4 --dt=f32 --stag=nhwc --dtag=nhwc g2mb1ic40ih10iw13oc34oh10ow13kh3kw3ph1pw1",
+    "--alg=winograd_f4 --dt=bf16 --stag=nhwc --dtag=nChw16c --attr-post-ops=linear:1:1 g4mb2ic64ih7oc80oh7kh3ph1",
+    "--alg=winograd_f6 --dt=bf16:bf16:f32 --stag=nhwc --dtag=nhwc mb1ic24ih9oc16oh9kh3ph1",
+    "--alg=winograd_f2 --dt=f16 --stag=nchw --dtag=nchw mb1ic16ih6iw11oc5oh6ow11kh3kw3ph1pw1",
 ]
 
 
@@ -1126,16 +1130,22 @@ def test_winograd_channels_last_llvm_cpu(line, kgen_cache_dir):
 def test_golden_winograd_channels_last_form():
     # F(4,3), mb2, IC 20 -> 32 zero-padded channels, 11x11 outputs in 3x3 tiles of 4: the input transform
     # writes (N, TH, TW, 36 * 32), brgemm multiplies it as a 1x1 conv with 36 groups, the output
-    # transform writes (N, 11, 11, 16) and guards the overhanging last row and column; grouped, bf16
-    # and CPUs without avx512f keep the mmt4d form
+    # transform writes (N, 11, 11, 16) and guards the overhanging last row and column; groups of fewer
+    # than 16 channels and CPUs without avx512f keep the mmt4d form
     avx512 = TargetCaps(mmt4d_tile=Mmt4dTile(16, 16), cpu_features=frozenset({"avx512f"}))
     text = render_conv(problem_of("--alg=winograd_f4 --dt=f32 ic20ih11oc5oh11kh3ph1"), avx512, header=False)
     assert "flow.dispatch @v" in text and "_wino_input(%" in text and "_wino_output(%" in text
     assert "-> tensor<2x3x3x1152xf32>" in text and "-> tensor<2x11x11x16xf32>" in text
     assert "batch_mmt4d" not in text and "_brgemm(%" in text
     assert "%rok3 = arith.cmpi ult" in text and "%cok3 = arith.cmpi ult" in text and "%rok2" not in text
-    for line in ("--alg=winograd_f4 --dt=f32 g2ic8ih11oc8oh11kh3ph1", "--alg=winograd_f4 --dt=bf16 ic16ih11oc5oh11kh3ph1"):
-        assert "batch_mmt4d" in render_conv(problem_of(line), avx512, header=False)
+    # bf16 is widened to f32 before the input transform; groups of 20 and 17 channels pad to 32 each:
+    # 36 positions x 2 groups of 32 channels in the GEMM's source
+    bf16 = render_conv(problem_of("--alg=winograd_f4 --dt=bf16 ic16ih11oc5oh11kh3ph1"), avx512, header=False)
+    assert "_wino_input(%" in bf16 and "arith.extf" in bf16
+    grouped = render_conv(problem_of("--alg=winograd_f4 --dt=f32 g2ic40ih11oc34oh11kh3ph1"), avx512, header=False)
+    assert "-> tensor<2x3x3x2304xf32>" in grouped and "-> tensor<2x11x11x64xf32>" in grouped
+    assert "batch_mmt4d" in render_conv(problem_of("--alg=winograd_f4 --dt=f32 g2ic8ih11oc8oh11kh3ph1"), avx512,
+                                        header=False)
     assert "batch_mmt4d" in render_conv(problem_of("--alg=winograd_f4 --dt=f32 ic20ih11oc5oh11kh3ph1"),
                                         TargetCaps(mmt4d_tile=Mmt4dTile(8, 8)), header=False)
 

@@ -1225,12 +1225,22 @@ def _winograd_compute_mmt4d(plan: Plan, x: Value, w: Value, p: ConvProblem, m: i
 # transforms as linalg contractions over gathered tiles, IREE's mmt4d ukernel) spent most of its time
 # outside the GEMM: ic64 56x56 3x3 F(4,3) ran at 470 GFLOP/s-equivalent on the two Zen 5 cores, below
 # brgemm's direct conv (485), though it does a quarter of the multiplies.
+#: the operand types of the channels-last form: bf16 and f16 are widened to f32 exactly (the source
+#: before the input transform, in the dispatch that pads it; the weights by prepare's filter
+#: transform), so the form computes in f32 whatever they are, as the other Winograd forms do
+WINOGRAD_CL_TYPES = ("f32", "bf16", "f16")
+
+
 def winograd_channels_last(p: ConvProblem, target: TargetCaps) -> bool:
-    """Whether Winograd takes the channels-last form (`_winograd_compute_channels_last`): ungrouped f32
-    on a CPU target with avx512f (brgemm's f32 microkernel). Other problems and targets keep the
-    mmt4d form (CPUs) or the generic one (GPUs)."""
+    """Whether Winograd takes the channels-last form (`_winograd_compute_channels_last`): f32, bf16 or
+    f16 on a CPU target with avx512f (brgemm's f32 microkernel), ungrouped or with groups of at least
+    16 input and 16 output channels (each group's channels are padded to whole 16-channel vectors,
+    which smaller groups would mostly waste). Other problems and targets keep the mmt4d form (CPUs)
+    or the generic one (GPUs)."""
+    d = p.desc
+    whole_groups = d.g == 1 or (d.ic // d.g >= 16 and d.oc // d.g >= 16)
     return (p.alg in WINOGRAD_M and target.mmt4d_tile is not None and "avx512f" in target.cpu_features
-            and p.desc.g == 1 and p.src.dtype.name == "f32" and p.wei.dtype.name == "f32")
+            and whole_groups and p.src.dtype.name in WINOGRAD_CL_TYPES and p.wei.dtype.name in WINOGRAD_CL_TYPES)
 
 
 def _winograd_tile_grid(p: ConvProblem) -> tuple[int, int]:
@@ -1242,12 +1252,13 @@ def _winograd_tile_grid(p: ConvProblem) -> tuple[int, int]:
 
 def _winograd_gemm_problem(p: ConvProblem) -> ConvProblem:
     """The tile GEMM of the channels-last form as the brgemm conv computes it: a grouped 1x1 conv over
-    the (N, 1, TH*TW) tiles, one group per transform position (alpha^2), ICp = IC padded to 16 -> OC
-    channels each. Prepare packs the weights and the conv runs the kernel from this one problem."""
+    the (N, 1, TH*TW) tiles, one group per transform position (alpha^2) and conv group (G), position
+    major, each ICp = IC/G padded to 16 -> OC/G channels. Prepare packs the weights and the conv runs
+    the kernel from this one problem."""
     d = p.desc
     a = WINOGRAD_M[p.alg] + 2
-    g, icp, tiles = a * a, -(-d.ic // 16) * 16, math.prod(_winograd_tile_grid(p))
-    desc = ConvDesc(g=g, mb=d.mb, ic=g * icp, oc=g * d.oc, ndims=4, ih=1, iw=tiles, oh=1, ow=tiles,
+    g, icp, tiles = a * a * d.g, -(-(d.ic // d.g) // 16) * 16, math.prod(_winograd_tile_grid(p))
+    desc = ConvDesc(g=g, mb=d.mb, ic=g * icp, oc=g * (d.oc // d.g), ndims=4, ih=1, iw=tiles, oh=1, ow=tiles,
                     has_groups=True)
     f32 = get_dtype("f32")
     return ConvProblem(desc=desc, src=MemoryDesc(desc.src_dims, f32, "nhwc"),
@@ -1290,9 +1301,11 @@ def winograd_tile_program(left, right) -> dict:
 
 
 def _winograd_compute_channels_last(plan: Plan, x: Value, w: Value, p: ConvProblem, target: TargetCaps) -> Value:
-    """x (N, Hp, Wp, 1, IC), padded for the conv -> (N, OH, OW, 1, OC): V = BT d B per tile and
+    """x (N, Hp, Wp, G, IC/G), padded for the conv -> (N, OH, OW, G, OC/G): V = BT d B per tile and
     16-channel vector (`wino_input`, into the GEMM's grouped source), M = V . U by brgemm (one group per
-    transform position), Y = AT M A (`wino_output`, storing only the output's pixels)."""
+    transform position and conv group), Y = AT M A (`wino_output`, storing only the output's pixels).
+    Each conv group's channels are padded to whole vectors: IC/G with zeros before the input
+    transform, OC/G after the GEMM; the padded outputs are cropped at the end."""
     from ..problem.conv_math import winograd_matrices
 
     d = p.desc
@@ -1302,21 +1315,24 @@ def _winograd_compute_channels_last(plan: Plan, x: Value, w: Value, p: ConvProbl
     oh, ow = (s.o for s in d.spatial())
     th, tw = _winograd_tile_grid(p)
     gemm = _winograd_gemm_problem(p)
-    n, hp, wp, _, ic = x.shape
-    icp, ocp = gemm.desc.ic // gemm.desc.g, -(-d.oc // 16) * 16
+    n, hp, wp, g, icg = x.shape
+    ocg = d.oc // g
+    icp, ocp = gemm.desc.ic // gemm.desc.g, -(-ocg // 16) * 16
+    if p.src.dtype.name != "f32":
+        x = _widen(plan, x, p.src.dtype, "f32")
     # zero rows and columns to whole tiles, zero channels to whole vectors
-    x = plan.pad(x, [0, th * m + 2 - hp, tw * m + 2 - wp, 0, icp - ic])
-    x = plan.collapse(x, [[0], [1], [2], [3, 4]])
-    v = plan.add("wino_input", x, (n, th, tw, a * a * icp), "f32", m=m, alpha=a, tiles=(th, tw), valid=(0, 0),
-                 **winograd_tile_program(bt, bt))
-    v = plan.expand(plan.collapse(v, [[0], [1, 2], [3]]), [[0], [1, 2], [3, 4]], (n, 1, th * tw, a * a, icp))
-    mm = _brgemm_compute(plan, v, w, gemm, target)                              # (N, 1, T, a*a, OC)
-    mm = plan.pad(mm, [0, 0, 0, 0, ocp - d.oc])
-    mm = plan.expand(plan.collapse(mm, [[0], [1, 2], [3, 4]]), [[0], [1, 2], [3]], (n, th, tw, a * a * ocp))
-    y = plan.add("wino_output", mm, (n, oh, ow, ocp), "f32", m=m, alpha=a, tiles=(th, tw), valid=(oh, ow),
+    x = plan.pad(x, [0, th * m + 2 - hp, tw * m + 2 - wp, 0, icp - icg])
+    x = plan.collapse(x, [[0], [1], [2], [3, 4]])                              # (N, EH, EW, G*ICp)
+    v = plan.add("wino_input", x, (n, th, tw, a * a * g * icp), "f32", m=m, alpha=a, tiles=(th, tw),
+                 valid=(0, 0), **winograd_tile_program(bt, bt))
+    v = plan.expand(plan.collapse(v, [[0], [1, 2], [3]]), [[0], [1, 2], [3, 4]], (n, 1, th * tw, a * a * g, icp))
+    mm = _brgemm_compute(plan, v, w, gemm, target)                              # (N, 1, T, a*a*G, OC/G)
+    mm = plan.pad(mm, [0, 0, 0, 0, ocp - ocg])
+    mm = plan.expand(plan.collapse(mm, [[0], [1, 2], [3, 4]]), [[0], [1, 2], [3]], (n, th, tw, a * a * g * ocp))
+    y = plan.add("wino_output", mm, (n, oh, ow, g * ocp), "f32", m=m, alpha=a, tiles=(th, tw), valid=(oh, ow),
                  **winograd_tile_program(at, at))
-    y = plan.slice(y, [0] * 4, (n, oh, ow, d.oc))
-    return plan.expand(y, [[0], [1], [2], [3, 4]], (n, oh, ow, 1, d.oc))
+    y = plan.expand(y, [[0], [1], [2], [3, 4]], (n, oh, ow, g, ocp))
+    return plan.slice(y, [0] * 5, (n, oh, ow, g, ocg))
 
 
 VARIANTS = {v.name: v for v in (
