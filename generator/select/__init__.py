@@ -290,8 +290,9 @@ def heuristic_layouts(p: ConvProblem, backend: str) -> tuple[str, str, str]:
       layers keeps one layout and needs no reorder between them (strided: the plain form of its order);
     * both: channels last (axb: nwc, nhwc, ndhwc) when the variant (`--alg=auto`'s choice in that
       layout) computes with channels last, so its compute reads the source in place with no relayout
-      (brgemm always; im2col and direct on plain channels-last tensors); else plain (abx), the layout
-      of the variants that compute on logical NCHW (Winograd, spatial pack, indirect).
+      (brgemm always; im2col and direct on plain channels-last tensors; Winograd on AVX-512 CPUs); else
+      plain (abx), the layout of the variants that compute on logical NCHW (Winograd elsewhere,
+      spatial pack, indirect).
     """
     from ..compile.backends import get_backend
     b = get_backend(backend)
