@@ -3,9 +3,1123 @@
 //   Generator: kgen 0.1.0
 !src_dst_buf = tensor<200704xf32>
 !wei_buf = tensor<36864xf32>
-!wei_prepared = tensor<36x8x64x8x1xf32>
+!wei_prepared = tensor<36x1x1x64x4x16xf32>
 !bias = tensor<64xf32>
 
+stream.executable private @v6_wino_input {
+    stream.executable.export public @v6_wino_input workgroups() -> (index, index, index) {
+      %x = arith.constant 14 : index
+      %y = arith.constant 1 : index
+      %z = arith.constant 1 : index
+      stream.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @v6_wino_input(%src_binding: !stream.binding, %dst_binding: !stream.binding) {
+        %c0 = arith.constant 0 : index
+        %c1 = arith.constant 1 : index
+        %c16 = arith.constant 16 : index
+        %cm = arith.constant 4 : index
+        %tw_n = arith.constant 14 : index
+        %ch_n = arith.constant 64 : index
+        %src = stream.binding.subspan %src_binding[%c0] : !stream.binding -> memref<1x58x58x64xf32>
+        %dst = stream.binding.subspan %dst_binding[%c0] : !stream.binding -> memref<1x14x14x2304xf32>
+        %k0 = arith.constant dense<4.000000000e+00> : vector<16xf32>
+        %k1 = arith.constant dense<-5.000000000e+00> : vector<16xf32>
+        %k2 = arith.constant dense<-4.000000000e+00> : vector<16xf32>
+        %k3 = arith.constant dense<-2.000000000e+00> : vector<16xf32>
+        %k4 = arith.constant dense<2.000000000e+00> : vector<16xf32>
+        %i0 = arith.constant 0 : index
+        %i1 = arith.constant 1 : index
+        %i2 = arith.constant 2 : index
+        %i3 = arith.constant 3 : index
+        %i4 = arith.constant 4 : index
+        %i5 = arith.constant 5 : index
+        %pos0 = arith.constant 0 : index
+        %pos1 = arith.constant 64 : index
+        %pos2 = arith.constant 128 : index
+        %pos3 = arith.constant 192 : index
+        %pos4 = arith.constant 256 : index
+        %pos5 = arith.constant 320 : index
+        %pos6 = arith.constant 384 : index
+        %pos7 = arith.constant 448 : index
+        %pos8 = arith.constant 512 : index
+        %pos9 = arith.constant 576 : index
+        %pos10 = arith.constant 640 : index
+        %pos11 = arith.constant 704 : index
+        %pos12 = arith.constant 768 : index
+        %pos13 = arith.constant 832 : index
+        %pos14 = arith.constant 896 : index
+        %pos15 = arith.constant 960 : index
+        %pos16 = arith.constant 1024 : index
+        %pos17 = arith.constant 1088 : index
+        %pos18 = arith.constant 1152 : index
+        %pos19 = arith.constant 1216 : index
+        %pos20 = arith.constant 1280 : index
+        %pos21 = arith.constant 1344 : index
+        %pos22 = arith.constant 1408 : index
+        %pos23 = arith.constant 1472 : index
+        %pos24 = arith.constant 1536 : index
+        %pos25 = arith.constant 1600 : index
+        %pos26 = arith.constant 1664 : index
+        %pos27 = arith.constant 1728 : index
+        %pos28 = arith.constant 1792 : index
+        %pos29 = arith.constant 1856 : index
+        %pos30 = arith.constant 1920 : index
+        %pos31 = arith.constant 1984 : index
+        %pos32 = arith.constant 2048 : index
+        %pos33 = arith.constant 2112 : index
+        %pos34 = arith.constant 2176 : index
+        %pos35 = arith.constant 2240 : index
+        %th = hal.interface.workgroup.id[0] : index
+        %n = hal.interface.workgroup.id[1] : index
+        %hb = arith.muli %th, %cm : index
+        %h0 = arith.addi %hb, %i0 : index
+        %h1 = arith.addi %hb, %i1 : index
+        %h2 = arith.addi %hb, %i2 : index
+        %h3 = arith.addi %hb, %i3 : index
+        %h4 = arith.addi %hb, %i4 : index
+        %h5 = arith.addi %hb, %i5 : index
+        scf.for %tw = %c0 to %tw_n step %c1 {
+          %wb = arith.muli %tw, %cm : index
+          %w0 = arith.addi %wb, %i0 : index
+          %w1 = arith.addi %wb, %i1 : index
+          %w2 = arith.addi %wb, %i2 : index
+          %w3 = arith.addi %wb, %i3 : index
+          %w4 = arith.addi %wb, %i4 : index
+          %w5 = arith.addi %wb, %i5 : index
+          scf.for %c = %c0 to %ch_n step %c16 {
+            %ld0_0 = vector.load %src[%n, %h0, %w0, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld0_1 = vector.load %src[%n, %h0, %w1, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld0_2 = vector.load %src[%n, %h0, %w2, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld0_3 = vector.load %src[%n, %h0, %w3, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld0_4 = vector.load %src[%n, %h0, %w4, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld0_5 = vector.load %src[%n, %h0, %w5, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld1_0 = vector.load %src[%n, %h1, %w0, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld1_1 = vector.load %src[%n, %h1, %w1, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld1_2 = vector.load %src[%n, %h1, %w2, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld1_3 = vector.load %src[%n, %h1, %w3, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld1_4 = vector.load %src[%n, %h1, %w4, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld1_5 = vector.load %src[%n, %h1, %w5, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld2_0 = vector.load %src[%n, %h2, %w0, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld2_1 = vector.load %src[%n, %h2, %w1, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld2_2 = vector.load %src[%n, %h2, %w2, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld2_3 = vector.load %src[%n, %h2, %w3, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld2_4 = vector.load %src[%n, %h2, %w4, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld2_5 = vector.load %src[%n, %h2, %w5, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld3_0 = vector.load %src[%n, %h3, %w0, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld3_1 = vector.load %src[%n, %h3, %w1, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld3_2 = vector.load %src[%n, %h3, %w2, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld3_3 = vector.load %src[%n, %h3, %w3, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld3_4 = vector.load %src[%n, %h3, %w4, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld3_5 = vector.load %src[%n, %h3, %w5, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld4_0 = vector.load %src[%n, %h4, %w0, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld4_1 = vector.load %src[%n, %h4, %w1, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld4_2 = vector.load %src[%n, %h4, %w2, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld4_3 = vector.load %src[%n, %h4, %w3, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld4_4 = vector.load %src[%n, %h4, %w4, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld4_5 = vector.load %src[%n, %h4, %w5, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld5_0 = vector.load %src[%n, %h5, %w0, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld5_1 = vector.load %src[%n, %h5, %w1, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld5_2 = vector.load %src[%n, %h5, %w2, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld5_3 = vector.load %src[%n, %h5, %w3, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld5_4 = vector.load %src[%n, %h5, %w4, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld5_5 = vector.load %src[%n, %h5, %w5, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %tr0_0_0 = arith.mulf %k0, %ld0_0 : vector<16xf32>
+            %tr0_0_1 = vector.fma %k1, %ld2_0, %tr0_0_0 : vector<16xf32>
+            %tr0_0 = arith.addf %tr0_0_1, %ld4_0 : vector<16xf32>
+            %tr0_1_0 = arith.mulf %k0, %ld0_1 : vector<16xf32>
+            %tr0_1_1 = vector.fma %k1, %ld2_1, %tr0_1_0 : vector<16xf32>
+            %tr0_1 = arith.addf %tr0_1_1, %ld4_1 : vector<16xf32>
+            %tr0_2_0 = arith.mulf %k0, %ld0_2 : vector<16xf32>
+            %tr0_2_1 = vector.fma %k1, %ld2_2, %tr0_2_0 : vector<16xf32>
+            %tr0_2 = arith.addf %tr0_2_1, %ld4_2 : vector<16xf32>
+            %tr0_3_0 = arith.mulf %k0, %ld0_3 : vector<16xf32>
+            %tr0_3_1 = vector.fma %k1, %ld2_3, %tr0_3_0 : vector<16xf32>
+            %tr0_3 = arith.addf %tr0_3_1, %ld4_3 : vector<16xf32>
+            %tr0_4_0 = arith.mulf %k0, %ld0_4 : vector<16xf32>
+            %tr0_4_1 = vector.fma %k1, %ld2_4, %tr0_4_0 : vector<16xf32>
+            %tr0_4 = arith.addf %tr0_4_1, %ld4_4 : vector<16xf32>
+            %tr0_5_0 = arith.mulf %k0, %ld0_5 : vector<16xf32>
+            %tr0_5_1 = vector.fma %k1, %ld2_5, %tr0_5_0 : vector<16xf32>
+            %tr0_5 = arith.addf %tr0_5_1, %ld4_5 : vector<16xf32>
+            %tr1_0_0 = arith.mulf %k2, %ld1_0 : vector<16xf32>
+            %tr1_0_1 = vector.fma %k2, %ld2_0, %tr1_0_0 : vector<16xf32>
+            %tr1_0_2 = arith.addf %tr1_0_1, %ld3_0 : vector<16xf32>
+            %tr1_0 = arith.addf %tr1_0_2, %ld4_0 : vector<16xf32>
+            %tr1_1_0 = arith.mulf %k2, %ld1_1 : vector<16xf32>
+            %tr1_1_1 = vector.fma %k2, %ld2_1, %tr1_1_0 : vector<16xf32>
+            %tr1_1_2 = arith.addf %tr1_1_1, %ld3_1 : vector<16xf32>
+            %tr1_1 = arith.addf %tr1_1_2, %ld4_1 : vector<16xf32>
+            %tr1_2_0 = arith.mulf %k2, %ld1_2 : vector<16xf32>
+            %tr1_2_1 = vector.fma %k2, %ld2_2, %tr1_2_0 : vector<16xf32>
+            %tr1_2_2 = arith.addf %tr1_2_1, %ld3_2 : vector<16xf32>
+            %tr1_2 = arith.addf %tr1_2_2, %ld4_2 : vector<16xf32>
+            %tr1_3_0 = arith.mulf %k2, %ld1_3 : vector<16xf32>
+            %tr1_3_1 = vector.fma %k2, %ld2_3, %tr1_3_0 : vector<16xf32>
+            %tr1_3_2 = arith.addf %tr1_3_1, %ld3_3 : vector<16xf32>
+            %tr1_3 = arith.addf %tr1_3_2, %ld4_3 : vector<16xf32>
+            %tr1_4_0 = arith.mulf %k2, %ld1_4 : vector<16xf32>
+            %tr1_4_1 = vector.fma %k2, %ld2_4, %tr1_4_0 : vector<16xf32>
+            %tr1_4_2 = arith.addf %tr1_4_1, %ld3_4 : vector<16xf32>
+            %tr1_4 = arith.addf %tr1_4_2, %ld4_4 : vector<16xf32>
+            %tr1_5_0 = arith.mulf %k2, %ld1_5 : vector<16xf32>
+            %tr1_5_1 = vector.fma %k2, %ld2_5, %tr1_5_0 : vector<16xf32>
+            %tr1_5_2 = arith.addf %tr1_5_1, %ld3_5 : vector<16xf32>
+            %tr1_5 = arith.addf %tr1_5_2, %ld4_5 : vector<16xf32>
+            %tr2_0_0 = arith.mulf %k0, %ld1_0 : vector<16xf32>
+            %tr2_0_1 = vector.fma %k2, %ld2_0, %tr2_0_0 : vector<16xf32>
+            %tr2_0_2 = arith.subf %tr2_0_1, %ld3_0 : vector<16xf32>
+            %tr2_0 = arith.addf %tr2_0_2, %ld4_0 : vector<16xf32>
+            %tr2_1_0 = arith.mulf %k0, %ld1_1 : vector<16xf32>
+            %tr2_1_1 = vector.fma %k2, %ld2_1, %tr2_1_0 : vector<16xf32>
+            %tr2_1_2 = arith.subf %tr2_1_1, %ld3_1 : vector<16xf32>
+            %tr2_1 = arith.addf %tr2_1_2, %ld4_1 : vector<16xf32>
+            %tr2_2_0 = arith.mulf %k0, %ld1_2 : vector<16xf32>
+            %tr2_2_1 = vector.fma %k2, %ld2_2, %tr2_2_0 : vector<16xf32>
+            %tr2_2_2 = arith.subf %tr2_2_1, %ld3_2 : vector<16xf32>
+            %tr2_2 = arith.addf %tr2_2_2, %ld4_2 : vector<16xf32>
+            %tr2_3_0 = arith.mulf %k0, %ld1_3 : vector<16xf32>
+            %tr2_3_1 = vector.fma %k2, %ld2_3, %tr2_3_0 : vector<16xf32>
+            %tr2_3_2 = arith.subf %tr2_3_1, %ld3_3 : vector<16xf32>
+            %tr2_3 = arith.addf %tr2_3_2, %ld4_3 : vector<16xf32>
+            %tr2_4_0 = arith.mulf %k0, %ld1_4 : vector<16xf32>
+            %tr2_4_1 = vector.fma %k2, %ld2_4, %tr2_4_0 : vector<16xf32>
+            %tr2_4_2 = arith.subf %tr2_4_1, %ld3_4 : vector<16xf32>
+            %tr2_4 = arith.addf %tr2_4_2, %ld4_4 : vector<16xf32>
+            %tr2_5_0 = arith.mulf %k0, %ld1_5 : vector<16xf32>
+            %tr2_5_1 = vector.fma %k2, %ld2_5, %tr2_5_0 : vector<16xf32>
+            %tr2_5_2 = arith.subf %tr2_5_1, %ld3_5 : vector<16xf32>
+            %tr2_5 = arith.addf %tr2_5_2, %ld4_5 : vector<16xf32>
+            %tr3_0_0 = arith.mulf %k3, %ld1_0 : vector<16xf32>
+            %tr3_0_1 = arith.subf %tr3_0_0, %ld2_0 : vector<16xf32>
+            %tr3_0_2 = vector.fma %k4, %ld3_0, %tr3_0_1 : vector<16xf32>
+            %tr3_0 = arith.addf %tr3_0_2, %ld4_0 : vector<16xf32>
+            %tr3_1_0 = arith.mulf %k3, %ld1_1 : vector<16xf32>
+            %tr3_1_1 = arith.subf %tr3_1_0, %ld2_1 : vector<16xf32>
+            %tr3_1_2 = vector.fma %k4, %ld3_1, %tr3_1_1 : vector<16xf32>
+            %tr3_1 = arith.addf %tr3_1_2, %ld4_1 : vector<16xf32>
+            %tr3_2_0 = arith.mulf %k3, %ld1_2 : vector<16xf32>
+            %tr3_2_1 = arith.subf %tr3_2_0, %ld2_2 : vector<16xf32>
+            %tr3_2_2 = vector.fma %k4, %ld3_2, %tr3_2_1 : vector<16xf32>
+            %tr3_2 = arith.addf %tr3_2_2, %ld4_2 : vector<16xf32>
+            %tr3_3_0 = arith.mulf %k3, %ld1_3 : vector<16xf32>
+            %tr3_3_1 = arith.subf %tr3_3_0, %ld2_3 : vector<16xf32>
+            %tr3_3_2 = vector.fma %k4, %ld3_3, %tr3_3_1 : vector<16xf32>
+            %tr3_3 = arith.addf %tr3_3_2, %ld4_3 : vector<16xf32>
+            %tr3_4_0 = arith.mulf %k3, %ld1_4 : vector<16xf32>
+            %tr3_4_1 = arith.subf %tr3_4_0, %ld2_4 : vector<16xf32>
+            %tr3_4_2 = vector.fma %k4, %ld3_4, %tr3_4_1 : vector<16xf32>
+            %tr3_4 = arith.addf %tr3_4_2, %ld4_4 : vector<16xf32>
+            %tr3_5_0 = arith.mulf %k3, %ld1_5 : vector<16xf32>
+            %tr3_5_1 = arith.subf %tr3_5_0, %ld2_5 : vector<16xf32>
+            %tr3_5_2 = vector.fma %k4, %ld3_5, %tr3_5_1 : vector<16xf32>
+            %tr3_5 = arith.addf %tr3_5_2, %ld4_5 : vector<16xf32>
+            %tr4_0_0 = arith.mulf %k4, %ld1_0 : vector<16xf32>
+            %tr4_0_1 = arith.subf %tr4_0_0, %ld2_0 : vector<16xf32>
+            %tr4_0_2 = vector.fma %k3, %ld3_0, %tr4_0_1 : vector<16xf32>
+            %tr4_0 = arith.addf %tr4_0_2, %ld4_0 : vector<16xf32>
+            %tr4_1_0 = arith.mulf %k4, %ld1_1 : vector<16xf32>
+            %tr4_1_1 = arith.subf %tr4_1_0, %ld2_1 : vector<16xf32>
+            %tr4_1_2 = vector.fma %k3, %ld3_1, %tr4_1_1 : vector<16xf32>
+            %tr4_1 = arith.addf %tr4_1_2, %ld4_1 : vector<16xf32>
+            %tr4_2_0 = arith.mulf %k4, %ld1_2 : vector<16xf32>
+            %tr4_2_1 = arith.subf %tr4_2_0, %ld2_2 : vector<16xf32>
+            %tr4_2_2 = vector.fma %k3, %ld3_2, %tr4_2_1 : vector<16xf32>
+            %tr4_2 = arith.addf %tr4_2_2, %ld4_2 : vector<16xf32>
+            %tr4_3_0 = arith.mulf %k4, %ld1_3 : vector<16xf32>
+            %tr4_3_1 = arith.subf %tr4_3_0, %ld2_3 : vector<16xf32>
+            %tr4_3_2 = vector.fma %k3, %ld3_3, %tr4_3_1 : vector<16xf32>
+            %tr4_3 = arith.addf %tr4_3_2, %ld4_3 : vector<16xf32>
+            %tr4_4_0 = arith.mulf %k4, %ld1_4 : vector<16xf32>
+            %tr4_4_1 = arith.subf %tr4_4_0, %ld2_4 : vector<16xf32>
+            %tr4_4_2 = vector.fma %k3, %ld3_4, %tr4_4_1 : vector<16xf32>
+            %tr4_4 = arith.addf %tr4_4_2, %ld4_4 : vector<16xf32>
+            %tr4_5_0 = arith.mulf %k4, %ld1_5 : vector<16xf32>
+            %tr4_5_1 = arith.subf %tr4_5_0, %ld2_5 : vector<16xf32>
+            %tr4_5_2 = vector.fma %k3, %ld3_5, %tr4_5_1 : vector<16xf32>
+            %tr4_5 = arith.addf %tr4_5_2, %ld4_5 : vector<16xf32>
+            %tr5_0_0 = arith.mulf %k0, %ld1_0 : vector<16xf32>
+            %tr5_0_1 = vector.fma %k1, %ld3_0, %tr5_0_0 : vector<16xf32>
+            %tr5_0 = arith.addf %tr5_0_1, %ld5_0 : vector<16xf32>
+            %tr5_1_0 = arith.mulf %k0, %ld1_1 : vector<16xf32>
+            %tr5_1_1 = vector.fma %k1, %ld3_1, %tr5_1_0 : vector<16xf32>
+            %tr5_1 = arith.addf %tr5_1_1, %ld5_1 : vector<16xf32>
+            %tr5_2_0 = arith.mulf %k0, %ld1_2 : vector<16xf32>
+            %tr5_2_1 = vector.fma %k1, %ld3_2, %tr5_2_0 : vector<16xf32>
+            %tr5_2 = arith.addf %tr5_2_1, %ld5_2 : vector<16xf32>
+            %tr5_3_0 = arith.mulf %k0, %ld1_3 : vector<16xf32>
+            %tr5_3_1 = vector.fma %k1, %ld3_3, %tr5_3_0 : vector<16xf32>
+            %tr5_3 = arith.addf %tr5_3_1, %ld5_3 : vector<16xf32>
+            %tr5_4_0 = arith.mulf %k0, %ld1_4 : vector<16xf32>
+            %tr5_4_1 = vector.fma %k1, %ld3_4, %tr5_4_0 : vector<16xf32>
+            %tr5_4 = arith.addf %tr5_4_1, %ld5_4 : vector<16xf32>
+            %tr5_5_0 = arith.mulf %k0, %ld1_5 : vector<16xf32>
+            %tr5_5_1 = vector.fma %k1, %ld3_5, %tr5_5_0 : vector<16xf32>
+            %tr5_5 = arith.addf %tr5_5_1, %ld5_5 : vector<16xf32>
+            %out0_0_0 = arith.mulf %k0, %tr0_0 : vector<16xf32>
+            %out0_0_1 = vector.fma %k1, %tr0_2, %out0_0_0 : vector<16xf32>
+            %out0_0 = arith.addf %out0_0_1, %tr0_4 : vector<16xf32>
+            %out0_1_0 = arith.mulf %k2, %tr0_1 : vector<16xf32>
+            %out0_1_1 = vector.fma %k2, %tr0_2, %out0_1_0 : vector<16xf32>
+            %out0_1_2 = arith.addf %out0_1_1, %tr0_3 : vector<16xf32>
+            %out0_1 = arith.addf %out0_1_2, %tr0_4 : vector<16xf32>
+            %out0_2_0 = arith.mulf %k0, %tr0_1 : vector<16xf32>
+            %out0_2_1 = vector.fma %k2, %tr0_2, %out0_2_0 : vector<16xf32>
+            %out0_2_2 = arith.subf %out0_2_1, %tr0_3 : vector<16xf32>
+            %out0_2 = arith.addf %out0_2_2, %tr0_4 : vector<16xf32>
+            %out0_3_0 = arith.mulf %k3, %tr0_1 : vector<16xf32>
+            %out0_3_1 = arith.subf %out0_3_0, %tr0_2 : vector<16xf32>
+            %out0_3_2 = vector.fma %k4, %tr0_3, %out0_3_1 : vector<16xf32>
+            %out0_3 = arith.addf %out0_3_2, %tr0_4 : vector<16xf32>
+            %out0_4_0 = arith.mulf %k4, %tr0_1 : vector<16xf32>
+            %out0_4_1 = arith.subf %out0_4_0, %tr0_2 : vector<16xf32>
+            %out0_4_2 = vector.fma %k3, %tr0_3, %out0_4_1 : vector<16xf32>
+            %out0_4 = arith.addf %out0_4_2, %tr0_4 : vector<16xf32>
+            %out0_5_0 = arith.mulf %k0, %tr0_1 : vector<16xf32>
+            %out0_5_1 = vector.fma %k1, %tr0_3, %out0_5_0 : vector<16xf32>
+            %out0_5 = arith.addf %out0_5_1, %tr0_5 : vector<16xf32>
+            %out1_0_0 = arith.mulf %k0, %tr1_0 : vector<16xf32>
+            %out1_0_1 = vector.fma %k1, %tr1_2, %out1_0_0 : vector<16xf32>
+            %out1_0 = arith.addf %out1_0_1, %tr1_4 : vector<16xf32>
+            %out1_1_0 = arith.mulf %k2, %tr1_1 : vector<16xf32>
+            %out1_1_1 = vector.fma %k2, %tr1_2, %out1_1_0 : vector<16xf32>
+            %out1_1_2 = arith.addf %out1_1_1, %tr1_3 : vector<16xf32>
+            %out1_1 = arith.addf %out1_1_2, %tr1_4 : vector<16xf32>
+            %out1_2_0 = arith.mulf %k0, %tr1_1 : vector<16xf32>
+            %out1_2_1 = vector.fma %k2, %tr1_2, %out1_2_0 : vector<16xf32>
+            %out1_2_2 = arith.subf %out1_2_1, %tr1_3 : vector<16xf32>
+            %out1_2 = arith.addf %out1_2_2, %tr1_4 : vector<16xf32>
+            %out1_3_0 = arith.mulf %k3, %tr1_1 : vector<16xf32>
+            %out1_3_1 = arith.subf %out1_3_0, %tr1_2 : vector<16xf32>
+            %out1_3_2 = vector.fma %k4, %tr1_3, %out1_3_1 : vector<16xf32>
+            %out1_3 = arith.addf %out1_3_2, %tr1_4 : vector<16xf32>
+            %out1_4_0 = arith.mulf %k4, %tr1_1 : vector<16xf32>
+            %out1_4_1 = arith.subf %out1_4_0, %tr1_2 : vector<16xf32>
+            %out1_4_2 = vector.fma %k3, %tr1_3, %out1_4_1 : vector<16xf32>
+            %out1_4 = arith.addf %out1_4_2, %tr1_4 : vector<16xf32>
+            %out1_5_0 = arith.mulf %k0, %tr1_1 : vector<16xf32>
+            %out1_5_1 = vector.fma %k1, %tr1_3, %out1_5_0 : vector<16xf32>
+            %out1_5 = arith.addf %out1_5_1, %tr1_5 : vector<16xf32>
+            %out2_0_0 = arith.mulf %k0, %tr2_0 : vector<16xf32>
+            %out2_0_1 = vector.fma %k1, %tr2_2, %out2_0_0 : vector<16xf32>
+            %out2_0 = arith.addf %out2_0_1, %tr2_4 : vector<16xf32>
+            %out2_1_0 = arith.mulf %k2, %tr2_1 : vector<16xf32>
+            %out2_1_1 = vector.fma %k2, %tr2_2, %out2_1_0 : vector<16xf32>
+            %out2_1_2 = arith.addf %out2_1_1, %tr2_3 : vector<16xf32>
+            %out2_1 = arith.addf %out2_1_2, %tr2_4 : vector<16xf32>
+            %out2_2_0 = arith.mulf %k0, %tr2_1 : vector<16xf32>
+            %out2_2_1 = vector.fma %k2, %tr2_2, %out2_2_0 : vector<16xf32>
+            %out2_2_2 = arith.subf %out2_2_1, %tr2_3 : vector<16xf32>
+            %out2_2 = arith.addf %out2_2_2, %tr2_4 : vector<16xf32>
+            %out2_3_0 = arith.mulf %k3, %tr2_1 : vector<16xf32>
+            %out2_3_1 = arith.subf %out2_3_0, %tr2_2 : vector<16xf32>
+            %out2_3_2 = vector.fma %k4, %tr2_3, %out2_3_1 : vector<16xf32>
+            %out2_3 = arith.addf %out2_3_2, %tr2_4 : vector<16xf32>
+            %out2_4_0 = arith.mulf %k4, %tr2_1 : vector<16xf32>
+            %out2_4_1 = arith.subf %out2_4_0, %tr2_2 : vector<16xf32>
+            %out2_4_2 = vector.fma %k3, %tr2_3, %out2_4_1 : vector<16xf32>
+            %out2_4 = arith.addf %out2_4_2, %tr2_4 : vector<16xf32>
+            %out2_5_0 = arith.mulf %k0, %tr2_1 : vector<16xf32>
+            %out2_5_1 = vector.fma %k1, %tr2_3, %out2_5_0 : vector<16xf32>
+            %out2_5 = arith.addf %out2_5_1, %tr2_5 : vector<16xf32>
+            %out3_0_0 = arith.mulf %k0, %tr3_0 : vector<16xf32>
+            %out3_0_1 = vector.fma %k1, %tr3_2, %out3_0_0 : vector<16xf32>
+            %out3_0 = arith.addf %out3_0_1, %tr3_4 : vector<16xf32>
+            %out3_1_0 = arith.mulf %k2, %tr3_1 : vector<16xf32>
+            %out3_1_1 = vector.fma %k2, %tr3_2, %out3_1_0 : vector<16xf32>
+            %out3_1_2 = arith.addf %out3_1_1, %tr3_3 : vector<16xf32>
+            %out3_1 = arith.addf %out3_1_2, %tr3_4 : vector<16xf32>
+            %out3_2_0 = arith.mulf %k0, %tr3_1 : vector<16xf32>
+            %out3_2_1 = vector.fma %k2, %tr3_2, %out3_2_0 : vector<16xf32>
+            %out3_2_2 = arith.subf %out3_2_1, %tr3_3 : vector<16xf32>
+            %out3_2 = arith.addf %out3_2_2, %tr3_4 : vector<16xf32>
+            %out3_3_0 = arith.mulf %k3, %tr3_1 : vector<16xf32>
+            %out3_3_1 = arith.subf %out3_3_0, %tr3_2 : vector<16xf32>
+            %out3_3_2 = vector.fma %k4, %tr3_3, %out3_3_1 : vector<16xf32>
+            %out3_3 = arith.addf %out3_3_2, %tr3_4 : vector<16xf32>
+            %out3_4_0 = arith.mulf %k4, %tr3_1 : vector<16xf32>
+            %out3_4_1 = arith.subf %out3_4_0, %tr3_2 : vector<16xf32>
+            %out3_4_2 = vector.fma %k3, %tr3_3, %out3_4_1 : vector<16xf32>
+            %out3_4 = arith.addf %out3_4_2, %tr3_4 : vector<16xf32>
+            %out3_5_0 = arith.mulf %k0, %tr3_1 : vector<16xf32>
+            %out3_5_1 = vector.fma %k1, %tr3_3, %out3_5_0 : vector<16xf32>
+            %out3_5 = arith.addf %out3_5_1, %tr3_5 : vector<16xf32>
+            %out4_0_0 = arith.mulf %k0, %tr4_0 : vector<16xf32>
+            %out4_0_1 = vector.fma %k1, %tr4_2, %out4_0_0 : vector<16xf32>
+            %out4_0 = arith.addf %out4_0_1, %tr4_4 : vector<16xf32>
+            %out4_1_0 = arith.mulf %k2, %tr4_1 : vector<16xf32>
+            %out4_1_1 = vector.fma %k2, %tr4_2, %out4_1_0 : vector<16xf32>
+            %out4_1_2 = arith.addf %out4_1_1, %tr4_3 : vector<16xf32>
+            %out4_1 = arith.addf %out4_1_2, %tr4_4 : vector<16xf32>
+            %out4_2_0 = arith.mulf %k0, %tr4_1 : vector<16xf32>
+            %out4_2_1 = vector.fma %k2, %tr4_2, %out4_2_0 : vector<16xf32>
+            %out4_2_2 = arith.subf %out4_2_1, %tr4_3 : vector<16xf32>
+            %out4_2 = arith.addf %out4_2_2, %tr4_4 : vector<16xf32>
+            %out4_3_0 = arith.mulf %k3, %tr4_1 : vector<16xf32>
+            %out4_3_1 = arith.subf %out4_3_0, %tr4_2 : vector<16xf32>
+            %out4_3_2 = vector.fma %k4, %tr4_3, %out4_3_1 : vector<16xf32>
+            %out4_3 = arith.addf %out4_3_2, %tr4_4 : vector<16xf32>
+            %out4_4_0 = arith.mulf %k4, %tr4_1 : vector<16xf32>
+            %out4_4_1 = arith.subf %out4_4_0, %tr4_2 : vector<16xf32>
+            %out4_4_2 = vector.fma %k3, %tr4_3, %out4_4_1 : vector<16xf32>
+            %out4_4 = arith.addf %out4_4_2, %tr4_4 : vector<16xf32>
+            %out4_5_0 = arith.mulf %k0, %tr4_1 : vector<16xf32>
+            %out4_5_1 = vector.fma %k1, %tr4_3, %out4_5_0 : vector<16xf32>
+            %out4_5 = arith.addf %out4_5_1, %tr4_5 : vector<16xf32>
+            %out5_0_0 = arith.mulf %k0, %tr5_0 : vector<16xf32>
+            %out5_0_1 = vector.fma %k1, %tr5_2, %out5_0_0 : vector<16xf32>
+            %out5_0 = arith.addf %out5_0_1, %tr5_4 : vector<16xf32>
+            %out5_1_0 = arith.mulf %k2, %tr5_1 : vector<16xf32>
+            %out5_1_1 = vector.fma %k2, %tr5_2, %out5_1_0 : vector<16xf32>
+            %out5_1_2 = arith.addf %out5_1_1, %tr5_3 : vector<16xf32>
+            %out5_1 = arith.addf %out5_1_2, %tr5_4 : vector<16xf32>
+            %out5_2_0 = arith.mulf %k0, %tr5_1 : vector<16xf32>
+            %out5_2_1 = vector.fma %k2, %tr5_2, %out5_2_0 : vector<16xf32>
+            %out5_2_2 = arith.subf %out5_2_1, %tr5_3 : vector<16xf32>
+            %out5_2 = arith.addf %out5_2_2, %tr5_4 : vector<16xf32>
+            %out5_3_0 = arith.mulf %k3, %tr5_1 : vector<16xf32>
+            %out5_3_1 = arith.subf %out5_3_0, %tr5_2 : vector<16xf32>
+            %out5_3_2 = vector.fma %k4, %tr5_3, %out5_3_1 : vector<16xf32>
+            %out5_3 = arith.addf %out5_3_2, %tr5_4 : vector<16xf32>
+            %out5_4_0 = arith.mulf %k4, %tr5_1 : vector<16xf32>
+            %out5_4_1 = arith.subf %out5_4_0, %tr5_2 : vector<16xf32>
+            %out5_4_2 = vector.fma %k3, %tr5_3, %out5_4_1 : vector<16xf32>
+            %out5_4 = arith.addf %out5_4_2, %tr5_4 : vector<16xf32>
+            %out5_5_0 = arith.mulf %k0, %tr5_1 : vector<16xf32>
+            %out5_5_1 = vector.fma %k1, %tr5_3, %out5_5_0 : vector<16xf32>
+            %out5_5 = arith.addf %out5_5_1, %tr5_5 : vector<16xf32>
+
+            %st0_0 = arith.addi %c, %pos0 : index
+            vector.store %out0_0, %dst[%n, %th, %tw, %st0_0] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st0_1 = arith.addi %c, %pos1 : index
+            vector.store %out0_1, %dst[%n, %th, %tw, %st0_1] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st0_2 = arith.addi %c, %pos2 : index
+            vector.store %out0_2, %dst[%n, %th, %tw, %st0_2] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st0_3 = arith.addi %c, %pos3 : index
+            vector.store %out0_3, %dst[%n, %th, %tw, %st0_3] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st0_4 = arith.addi %c, %pos4 : index
+            vector.store %out0_4, %dst[%n, %th, %tw, %st0_4] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st0_5 = arith.addi %c, %pos5 : index
+            vector.store %out0_5, %dst[%n, %th, %tw, %st0_5] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st1_0 = arith.addi %c, %pos6 : index
+            vector.store %out1_0, %dst[%n, %th, %tw, %st1_0] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st1_1 = arith.addi %c, %pos7 : index
+            vector.store %out1_1, %dst[%n, %th, %tw, %st1_1] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st1_2 = arith.addi %c, %pos8 : index
+            vector.store %out1_2, %dst[%n, %th, %tw, %st1_2] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st1_3 = arith.addi %c, %pos9 : index
+            vector.store %out1_3, %dst[%n, %th, %tw, %st1_3] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st1_4 = arith.addi %c, %pos10 : index
+            vector.store %out1_4, %dst[%n, %th, %tw, %st1_4] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st1_5 = arith.addi %c, %pos11 : index
+            vector.store %out1_5, %dst[%n, %th, %tw, %st1_5] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st2_0 = arith.addi %c, %pos12 : index
+            vector.store %out2_0, %dst[%n, %th, %tw, %st2_0] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st2_1 = arith.addi %c, %pos13 : index
+            vector.store %out2_1, %dst[%n, %th, %tw, %st2_1] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st2_2 = arith.addi %c, %pos14 : index
+            vector.store %out2_2, %dst[%n, %th, %tw, %st2_2] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st2_3 = arith.addi %c, %pos15 : index
+            vector.store %out2_3, %dst[%n, %th, %tw, %st2_3] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st2_4 = arith.addi %c, %pos16 : index
+            vector.store %out2_4, %dst[%n, %th, %tw, %st2_4] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st2_5 = arith.addi %c, %pos17 : index
+            vector.store %out2_5, %dst[%n, %th, %tw, %st2_5] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st3_0 = arith.addi %c, %pos18 : index
+            vector.store %out3_0, %dst[%n, %th, %tw, %st3_0] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st3_1 = arith.addi %c, %pos19 : index
+            vector.store %out3_1, %dst[%n, %th, %tw, %st3_1] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st3_2 = arith.addi %c, %pos20 : index
+            vector.store %out3_2, %dst[%n, %th, %tw, %st3_2] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st3_3 = arith.addi %c, %pos21 : index
+            vector.store %out3_3, %dst[%n, %th, %tw, %st3_3] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st3_4 = arith.addi %c, %pos22 : index
+            vector.store %out3_4, %dst[%n, %th, %tw, %st3_4] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st3_5 = arith.addi %c, %pos23 : index
+            vector.store %out3_5, %dst[%n, %th, %tw, %st3_5] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st4_0 = arith.addi %c, %pos24 : index
+            vector.store %out4_0, %dst[%n, %th, %tw, %st4_0] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st4_1 = arith.addi %c, %pos25 : index
+            vector.store %out4_1, %dst[%n, %th, %tw, %st4_1] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st4_2 = arith.addi %c, %pos26 : index
+            vector.store %out4_2, %dst[%n, %th, %tw, %st4_2] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st4_3 = arith.addi %c, %pos27 : index
+            vector.store %out4_3, %dst[%n, %th, %tw, %st4_3] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st4_4 = arith.addi %c, %pos28 : index
+            vector.store %out4_4, %dst[%n, %th, %tw, %st4_4] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st4_5 = arith.addi %c, %pos29 : index
+            vector.store %out4_5, %dst[%n, %th, %tw, %st4_5] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st5_0 = arith.addi %c, %pos30 : index
+            vector.store %out5_0, %dst[%n, %th, %tw, %st5_0] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st5_1 = arith.addi %c, %pos31 : index
+            vector.store %out5_1, %dst[%n, %th, %tw, %st5_1] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st5_2 = arith.addi %c, %pos32 : index
+            vector.store %out5_2, %dst[%n, %th, %tw, %st5_2] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st5_3 = arith.addi %c, %pos33 : index
+            vector.store %out5_3, %dst[%n, %th, %tw, %st5_3] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st5_4 = arith.addi %c, %pos34 : index
+            vector.store %out5_4, %dst[%n, %th, %tw, %st5_4] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %st5_5 = arith.addi %c, %pos35 : index
+            vector.store %out5_5, %dst[%n, %th, %tw, %st5_5] : memref<1x14x14x2304xf32>, vector<16xf32>
+          }
+        }
+        return
+      }
+    }
+}
+stream.executable private @v10_brgemm {
+    stream.executable.export public @v10_brgemm workgroups() -> (index, index, index) {
+      %x = arith.constant 1 : index
+      %y = arith.constant 36 : index
+      %z = arith.constant 1 : index
+      stream.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @v10_brgemm(%x_binding: !stream.binding, %w_binding: !stream.binding, %y_binding: !stream.binding) {
+        %c0 = arith.constant 0 : index
+        %c1 = arith.constant 1 : index
+        %x = stream.binding.subspan %x_binding[%c0] : !stream.binding -> memref<1x1x196x2304xf32>
+        %w = stream.binding.subspan %w_binding[%c0] : !stream.binding -> memref<36x1x1x64x4x16xf32>
+        %y = stream.binding.subspan %y_binding[%c0] : !stream.binding -> memref<1x1x196x2304xf32>
+        %ohb = hal.interface.workgroup.id[0] : index
+        %ob = hal.interface.workgroup.id[1] : index        %z = hal.interface.workgroup.id[2] : index
+        %n = arith.addi %z, %c0 : index
+        %img0 = arith.addi %z, %c0 : index
+        %kh_n = arith.constant 1 : index
+        %kw_n = arith.constant 1 : index        %ick_n = arith.constant 64 : index
+        %sh = arith.constant 1 : index
+        %sw = arith.constant 1 : index
+        %dh = arith.constant 1 : index
+        %dw = arith.constant 1 : index
+        %rw = arith.constant 6 : index
+        %rh = arith.constant 1 : index
+        %oh_n = arith.constant 1 : index
+        %owb_n = arith.constant 32 : index
+        %oc_step = arith.constant 64 : index
+        %oc0 = arith.muli %ob, %oc_step : index        %ocbg_n = arith.constant 1 : index
+        %g = arith.divui %ob, %ocbg_n : index
+        %icgp = arith.constant 64 : index
+        %icg0 = arith.muli %g, %icgp : index
+        %oh_lo = arith.muli %ohb, %rh : index
+        %oh_end = arith.addi %oh_lo, %rh : index
+        %oh_hi = arith.minui %oh_end, %oh_n : index
+        %zero = arith.constant dense<0.0> : vector<16xf32>
+        %ck = arith.constant 1 : index
+        %r0 = arith.constant 0 : index
+        %rs0 = arith.constant 0 : index
+        %r1 = arith.constant 1 : index
+        %rs1 = arith.constant 1 : index
+        %r2 = arith.constant 2 : index
+        %rs2 = arith.constant 2 : index
+        %r3 = arith.constant 3 : index
+        %rs3 = arith.constant 3 : index
+        %r4 = arith.constant 4 : index
+        %rs4 = arith.constant 4 : index
+        %r5 = arith.constant 5 : index
+        %rs5 = arith.constant 5 : index
+        %o0 = arith.constant 0 : index
+        %o16_0 = arith.constant 0 : index
+        %ocv0 = arith.addi %oc0, %o16_0 : index
+        %o1 = arith.constant 1 : index
+        %o16_1 = arith.constant 16 : index
+        %ocv1 = arith.addi %oc0, %o16_1 : index
+        %o2 = arith.constant 2 : index
+        %o16_2 = arith.constant 32 : index
+        %ocv2 = arith.addi %oc0, %o16_2 : index
+        %o3 = arith.constant 3 : index
+        %o16_3 = arith.constant 48 : index
+        %ocv3 = arith.addi %oc0, %o16_3 : index
+        scf.for %oh = %oh_lo to %oh_hi step %c1 {
+          %ih0 = arith.muli %oh, %sh : index
+          scf.for %owb = %c0 to %owb_n step %c1 {
+            %ow0 = arith.muli %owb, %rw : index
+            %iwb = arith.muli %ow0, %sw : index
+            %h:24 = scf.for %kh = %c0 to %kh_n step %c1 iter_args(%h0_0 = %zero, %h0_1 = %zero, %h0_2 = %zero, %h0_3 = %zero, %h1_0 = %zero, %h1_1 = %zero, %h1_2 = %zero, %h1_3 = %zero, %h2_0 = %zero, %h2_1 = %zero, %h2_2 = %zero, %h2_3 = %zero, %h3_0 = %zero, %h3_1 = %zero, %h3_2 = %zero, %h3_3 = %zero, %h4_0 = %zero, %h4_1 = %zero, %h4_2 = %zero, %h4_3 = %zero, %h5_0 = %zero, %h5_1 = %zero, %h5_2 = %zero, %h5_3 = %zero) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+              %img = arith.addi %img0, %c0 : index
+              %khi = arith.addi %kh, %c0 : index
+              %khd = arith.muli %kh, %dh : index
+              %ih = arith.addi %ih0, %khd : index
+              %t:24 = scf.for %kw = %c0 to %kw_n step %c1 iter_args(%t0_0 = %h0_0, %t0_1 = %h0_1, %t0_2 = %h0_2, %t0_3 = %h0_3, %t1_0 = %h1_0, %t1_1 = %h1_1, %t1_2 = %h1_2, %t1_3 = %h1_3, %t2_0 = %h2_0, %t2_1 = %h2_1, %t2_2 = %h2_2, %t2_3 = %h2_3, %t3_0 = %h3_0, %t3_1 = %h3_1, %t3_2 = %h3_2, %t3_3 = %h3_3, %t4_0 = %h4_0, %t4_1 = %h4_1, %t4_2 = %h4_2, %t4_3 = %h4_3, %t5_0 = %h5_0, %t5_1 = %h5_1, %t5_2 = %h5_2, %t5_3 = %h5_3) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+                %kwd = arith.muli %kw, %dw : index
+                %iwk = arith.addi %iwb, %kwd : index
+                %q:24 = scf.for %ig = %c0 to %ick_n step %c1 iter_args(%q0_0 = %t0_0, %q0_1 = %t0_1, %q0_2 = %t0_2, %q0_3 = %t0_3, %q1_0 = %t1_0, %q1_1 = %t1_1, %q1_2 = %t1_2, %q1_3 = %t1_3, %q2_0 = %t2_0, %q2_1 = %t2_1, %q2_2 = %t2_2, %q2_3 = %t2_3, %q3_0 = %t3_0, %q3_1 = %t3_1, %q3_2 = %t3_2, %q3_3 = %t3_3, %q4_0 = %t4_0, %q4_1 = %t4_1, %q4_2 = %t4_2, %q4_3 = %t4_3, %q5_0 = %t5_0, %q5_1 = %t5_1, %q5_2 = %t5_2, %q5_3 = %t5_3) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+                  %icl = arith.muli %ig, %ck : index
+                  %ic = arith.addi %icg0, %icl : index
+                  %wv0 = vector.load %w[%ob, %khi, %kw, %ig, %o0, %c0] : memref<36x1x1x64x4x16xf32>, vector<16xf32>
+                  %wv1 = vector.load %w[%ob, %khi, %kw, %ig, %o1, %c0] : memref<36x1x1x64x4x16xf32>, vector<16xf32>
+                  %wv2 = vector.load %w[%ob, %khi, %kw, %ig, %o2, %c0] : memref<36x1x1x64x4x16xf32>, vector<16xf32>
+                  %wv3 = vector.load %w[%ob, %khi, %kw, %ig, %o3, %c0] : memref<36x1x1x64x4x16xf32>, vector<16xf32>
+                  %ix0 = arith.addi %iwk, %rs0 : index                  %xq0 = vector.load %x[%img, %ih, %ix0, %ic] : memref<1x1x196x2304xf32>, vector<1xf32>
+                  %xd0 = vector.bitcast %xq0 : vector<1xf32> to vector<1xi32>
+                  %xs0 = vector.extract %xd0[0] : i32 from vector<1xi32>
+                  %xb0 = vector.broadcast %xs0 : i32 to vector<16xi32>
+                  %xv0 = vector.bitcast %xb0 : vector<16xi32> to vector<16xf32>
+                  %s0_0 = vector.fma %xv0, %wv0, %q0_0 : vector<16xf32>
+
+                  %s0_1 = vector.fma %xv0, %wv1, %q0_1 : vector<16xf32>
+
+                  %s0_2 = vector.fma %xv0, %wv2, %q0_2 : vector<16xf32>
+
+                  %s0_3 = vector.fma %xv0, %wv3, %q0_3 : vector<16xf32>
+
+                  %ix1 = arith.addi %iwk, %rs1 : index                  %xq1 = vector.load %x[%img, %ih, %ix1, %ic] : memref<1x1x196x2304xf32>, vector<1xf32>
+                  %xd1 = vector.bitcast %xq1 : vector<1xf32> to vector<1xi32>
+                  %xs1 = vector.extract %xd1[0] : i32 from vector<1xi32>
+                  %xb1 = vector.broadcast %xs1 : i32 to vector<16xi32>
+                  %xv1 = vector.bitcast %xb1 : vector<16xi32> to vector<16xf32>
+                  %s1_0 = vector.fma %xv1, %wv0, %q1_0 : vector<16xf32>
+
+                  %s1_1 = vector.fma %xv1, %wv1, %q1_1 : vector<16xf32>
+
+                  %s1_2 = vector.fma %xv1, %wv2, %q1_2 : vector<16xf32>
+
+                  %s1_3 = vector.fma %xv1, %wv3, %q1_3 : vector<16xf32>
+
+                  %ix2 = arith.addi %iwk, %rs2 : index                  %xq2 = vector.load %x[%img, %ih, %ix2, %ic] : memref<1x1x196x2304xf32>, vector<1xf32>
+                  %xd2 = vector.bitcast %xq2 : vector<1xf32> to vector<1xi32>
+                  %xs2 = vector.extract %xd2[0] : i32 from vector<1xi32>
+                  %xb2 = vector.broadcast %xs2 : i32 to vector<16xi32>
+                  %xv2 = vector.bitcast %xb2 : vector<16xi32> to vector<16xf32>
+                  %s2_0 = vector.fma %xv2, %wv0, %q2_0 : vector<16xf32>
+
+                  %s2_1 = vector.fma %xv2, %wv1, %q2_1 : vector<16xf32>
+
+                  %s2_2 = vector.fma %xv2, %wv2, %q2_2 : vector<16xf32>
+
+                  %s2_3 = vector.fma %xv2, %wv3, %q2_3 : vector<16xf32>
+
+                  %ix3 = arith.addi %iwk, %rs3 : index                  %xq3 = vector.load %x[%img, %ih, %ix3, %ic] : memref<1x1x196x2304xf32>, vector<1xf32>
+                  %xd3 = vector.bitcast %xq3 : vector<1xf32> to vector<1xi32>
+                  %xs3 = vector.extract %xd3[0] : i32 from vector<1xi32>
+                  %xb3 = vector.broadcast %xs3 : i32 to vector<16xi32>
+                  %xv3 = vector.bitcast %xb3 : vector<16xi32> to vector<16xf32>
+                  %s3_0 = vector.fma %xv3, %wv0, %q3_0 : vector<16xf32>
+
+                  %s3_1 = vector.fma %xv3, %wv1, %q3_1 : vector<16xf32>
+
+                  %s3_2 = vector.fma %xv3, %wv2, %q3_2 : vector<16xf32>
+
+                  %s3_3 = vector.fma %xv3, %wv3, %q3_3 : vector<16xf32>
+
+                  %ix4 = arith.addi %iwk, %rs4 : index                  %xq4 = vector.load %x[%img, %ih, %ix4, %ic] : memref<1x1x196x2304xf32>, vector<1xf32>
+                  %xd4 = vector.bitcast %xq4 : vector<1xf32> to vector<1xi32>
+                  %xs4 = vector.extract %xd4[0] : i32 from vector<1xi32>
+                  %xb4 = vector.broadcast %xs4 : i32 to vector<16xi32>
+                  %xv4 = vector.bitcast %xb4 : vector<16xi32> to vector<16xf32>
+                  %s4_0 = vector.fma %xv4, %wv0, %q4_0 : vector<16xf32>
+
+                  %s4_1 = vector.fma %xv4, %wv1, %q4_1 : vector<16xf32>
+
+                  %s4_2 = vector.fma %xv4, %wv2, %q4_2 : vector<16xf32>
+
+                  %s4_3 = vector.fma %xv4, %wv3, %q4_3 : vector<16xf32>
+
+                  %ix5 = arith.addi %iwk, %rs5 : index                  %xq5 = vector.load %x[%img, %ih, %ix5, %ic] : memref<1x1x196x2304xf32>, vector<1xf32>
+                  %xd5 = vector.bitcast %xq5 : vector<1xf32> to vector<1xi32>
+                  %xs5 = vector.extract %xd5[0] : i32 from vector<1xi32>
+                  %xb5 = vector.broadcast %xs5 : i32 to vector<16xi32>
+                  %xv5 = vector.bitcast %xb5 : vector<16xi32> to vector<16xf32>
+                  %s5_0 = vector.fma %xv5, %wv0, %q5_0 : vector<16xf32>
+
+                  %s5_1 = vector.fma %xv5, %wv1, %q5_1 : vector<16xf32>
+
+                  %s5_2 = vector.fma %xv5, %wv2, %q5_2 : vector<16xf32>
+
+                  %s5_3 = vector.fma %xv5, %wv3, %q5_3 : vector<16xf32>
+
+                  scf.yield %s0_0, %s0_1, %s0_2, %s0_3, %s1_0, %s1_1, %s1_2, %s1_3, %s2_0, %s2_1, %s2_2, %s2_3, %s3_0, %s3_1, %s3_2, %s3_3, %s4_0, %s4_1, %s4_2, %s4_3, %s5_0, %s5_1, %s5_2, %s5_3 : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
+                }
+                scf.yield %q#0, %q#1, %q#2, %q#3, %q#4, %q#5, %q#6, %q#7, %q#8, %q#9, %q#10, %q#11, %q#12, %q#13, %q#14, %q#15, %q#16, %q#17, %q#18, %q#19, %q#20, %q#21, %q#22, %q#23 : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
+              }
+              scf.yield %t#0, %t#1, %t#2, %t#3, %t#4, %t#5, %t#6, %t#7, %t#8, %t#9, %t#10, %t#11, %t#12, %t#13, %t#14, %t#15, %t#16, %t#17, %t#18, %t#19, %t#20, %t#21, %t#22, %t#23 : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
+            }
+            %owr0 = arith.addi %ow0, %r0 : index
+            vector.store %h#0, %y[%z, %oh, %owr0, %ocv0] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h#1, %y[%z, %oh, %owr0, %ocv1] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h#2, %y[%z, %oh, %owr0, %ocv2] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h#3, %y[%z, %oh, %owr0, %ocv3] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            %owr1 = arith.addi %ow0, %r1 : index
+            vector.store %h#4, %y[%z, %oh, %owr1, %ocv0] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h#5, %y[%z, %oh, %owr1, %ocv1] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h#6, %y[%z, %oh, %owr1, %ocv2] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h#7, %y[%z, %oh, %owr1, %ocv3] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            %owr2 = arith.addi %ow0, %r2 : index
+            vector.store %h#8, %y[%z, %oh, %owr2, %ocv0] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h#9, %y[%z, %oh, %owr2, %ocv1] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h#10, %y[%z, %oh, %owr2, %ocv2] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h#11, %y[%z, %oh, %owr2, %ocv3] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            %owr3 = arith.addi %ow0, %r3 : index
+            vector.store %h#12, %y[%z, %oh, %owr3, %ocv0] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h#13, %y[%z, %oh, %owr3, %ocv1] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h#14, %y[%z, %oh, %owr3, %ocv2] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h#15, %y[%z, %oh, %owr3, %ocv3] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            %owr4 = arith.addi %ow0, %r4 : index
+            vector.store %h#16, %y[%z, %oh, %owr4, %ocv0] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h#17, %y[%z, %oh, %owr4, %ocv1] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h#18, %y[%z, %oh, %owr4, %ocv2] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h#19, %y[%z, %oh, %owr4, %ocv3] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            %owr5 = arith.addi %ow0, %r5 : index
+            vector.store %h#20, %y[%z, %oh, %owr5, %ocv0] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h#21, %y[%z, %oh, %owr5, %ocv1] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h#22, %y[%z, %oh, %owr5, %ocv2] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h#23, %y[%z, %oh, %owr5, %ocv3] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+
+          }
+          %ow0_t = arith.constant 192 : index
+            %iwb_t = arith.muli %ow0_t, %sw : index
+            %h_t:16 = scf.for %kh = %c0 to %kh_n step %c1 iter_args(%h0_0 = %zero, %h0_1 = %zero, %h0_2 = %zero, %h0_3 = %zero, %h1_0 = %zero, %h1_1 = %zero, %h1_2 = %zero, %h1_3 = %zero, %h2_0 = %zero, %h2_1 = %zero, %h2_2 = %zero, %h2_3 = %zero, %h3_0 = %zero, %h3_1 = %zero, %h3_2 = %zero, %h3_3 = %zero) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+              %img = arith.addi %img0, %c0 : index
+              %khi = arith.addi %kh, %c0 : index
+              %khd = arith.muli %kh, %dh : index
+              %ih = arith.addi %ih0, %khd : index
+              %t:16 = scf.for %kw = %c0 to %kw_n step %c1 iter_args(%t0_0 = %h0_0, %t0_1 = %h0_1, %t0_2 = %h0_2, %t0_3 = %h0_3, %t1_0 = %h1_0, %t1_1 = %h1_1, %t1_2 = %h1_2, %t1_3 = %h1_3, %t2_0 = %h2_0, %t2_1 = %h2_1, %t2_2 = %h2_2, %t2_3 = %h2_3, %t3_0 = %h3_0, %t3_1 = %h3_1, %t3_2 = %h3_2, %t3_3 = %h3_3) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+                %kwd = arith.muli %kw, %dw : index
+                %iwk = arith.addi %iwb_t, %kwd : index
+                %q:16 = scf.for %ig = %c0 to %ick_n step %c1 iter_args(%q0_0 = %t0_0, %q0_1 = %t0_1, %q0_2 = %t0_2, %q0_3 = %t0_3, %q1_0 = %t1_0, %q1_1 = %t1_1, %q1_2 = %t1_2, %q1_3 = %t1_3, %q2_0 = %t2_0, %q2_1 = %t2_1, %q2_2 = %t2_2, %q2_3 = %t2_3, %q3_0 = %t3_0, %q3_1 = %t3_1, %q3_2 = %t3_2, %q3_3 = %t3_3) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+                  %icl = arith.muli %ig, %ck : index
+                  %ic = arith.addi %icg0, %icl : index
+                  %wv0 = vector.load %w[%ob, %khi, %kw, %ig, %o0, %c0] : memref<36x1x1x64x4x16xf32>, vector<16xf32>
+                  %wv1 = vector.load %w[%ob, %khi, %kw, %ig, %o1, %c0] : memref<36x1x1x64x4x16xf32>, vector<16xf32>
+                  %wv2 = vector.load %w[%ob, %khi, %kw, %ig, %o2, %c0] : memref<36x1x1x64x4x16xf32>, vector<16xf32>
+                  %wv3 = vector.load %w[%ob, %khi, %kw, %ig, %o3, %c0] : memref<36x1x1x64x4x16xf32>, vector<16xf32>
+                  %ix0 = arith.addi %iwk, %rs0 : index                  %xq0 = vector.load %x[%img, %ih, %ix0, %ic] : memref<1x1x196x2304xf32>, vector<1xf32>
+                  %xd0 = vector.bitcast %xq0 : vector<1xf32> to vector<1xi32>
+                  %xs0 = vector.extract %xd0[0] : i32 from vector<1xi32>
+                  %xb0 = vector.broadcast %xs0 : i32 to vector<16xi32>
+                  %xv0 = vector.bitcast %xb0 : vector<16xi32> to vector<16xf32>
+                  %s0_0 = vector.fma %xv0, %wv0, %q0_0 : vector<16xf32>
+
+                  %s0_1 = vector.fma %xv0, %wv1, %q0_1 : vector<16xf32>
+
+                  %s0_2 = vector.fma %xv0, %wv2, %q0_2 : vector<16xf32>
+
+                  %s0_3 = vector.fma %xv0, %wv3, %q0_3 : vector<16xf32>
+
+                  %ix1 = arith.addi %iwk, %rs1 : index                  %xq1 = vector.load %x[%img, %ih, %ix1, %ic] : memref<1x1x196x2304xf32>, vector<1xf32>
+                  %xd1 = vector.bitcast %xq1 : vector<1xf32> to vector<1xi32>
+                  %xs1 = vector.extract %xd1[0] : i32 from vector<1xi32>
+                  %xb1 = vector.broadcast %xs1 : i32 to vector<16xi32>
+                  %xv1 = vector.bitcast %xb1 : vector<16xi32> to vector<16xf32>
+                  %s1_0 = vector.fma %xv1, %wv0, %q1_0 : vector<16xf32>
+
+                  %s1_1 = vector.fma %xv1, %wv1, %q1_1 : vector<16xf32>
+
+                  %s1_2 = vector.fma %xv1, %wv2, %q1_2 : vector<16xf32>
+
+                  %s1_3 = vector.fma %xv1, %wv3, %q1_3 : vector<16xf32>
+
+                  %ix2 = arith.addi %iwk, %rs2 : index                  %xq2 = vector.load %x[%img, %ih, %ix2, %ic] : memref<1x1x196x2304xf32>, vector<1xf32>
+                  %xd2 = vector.bitcast %xq2 : vector<1xf32> to vector<1xi32>
+                  %xs2 = vector.extract %xd2[0] : i32 from vector<1xi32>
+                  %xb2 = vector.broadcast %xs2 : i32 to vector<16xi32>
+                  %xv2 = vector.bitcast %xb2 : vector<16xi32> to vector<16xf32>
+                  %s2_0 = vector.fma %xv2, %wv0, %q2_0 : vector<16xf32>
+
+                  %s2_1 = vector.fma %xv2, %wv1, %q2_1 : vector<16xf32>
+
+                  %s2_2 = vector.fma %xv2, %wv2, %q2_2 : vector<16xf32>
+
+                  %s2_3 = vector.fma %xv2, %wv3, %q2_3 : vector<16xf32>
+
+                  %ix3 = arith.addi %iwk, %rs3 : index                  %xq3 = vector.load %x[%img, %ih, %ix3, %ic] : memref<1x1x196x2304xf32>, vector<1xf32>
+                  %xd3 = vector.bitcast %xq3 : vector<1xf32> to vector<1xi32>
+                  %xs3 = vector.extract %xd3[0] : i32 from vector<1xi32>
+                  %xb3 = vector.broadcast %xs3 : i32 to vector<16xi32>
+                  %xv3 = vector.bitcast %xb3 : vector<16xi32> to vector<16xf32>
+                  %s3_0 = vector.fma %xv3, %wv0, %q3_0 : vector<16xf32>
+
+                  %s3_1 = vector.fma %xv3, %wv1, %q3_1 : vector<16xf32>
+
+                  %s3_2 = vector.fma %xv3, %wv2, %q3_2 : vector<16xf32>
+
+                  %s3_3 = vector.fma %xv3, %wv3, %q3_3 : vector<16xf32>
+
+                  scf.yield %s0_0, %s0_1, %s0_2, %s0_3, %s1_0, %s1_1, %s1_2, %s1_3, %s2_0, %s2_1, %s2_2, %s2_3, %s3_0, %s3_1, %s3_2, %s3_3 : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
+                }
+                scf.yield %q#0, %q#1, %q#2, %q#3, %q#4, %q#5, %q#6, %q#7, %q#8, %q#9, %q#10, %q#11, %q#12, %q#13, %q#14, %q#15 : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
+              }
+              scf.yield %t#0, %t#1, %t#2, %t#3, %t#4, %t#5, %t#6, %t#7, %t#8, %t#9, %t#10, %t#11, %t#12, %t#13, %t#14, %t#15 : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
+            }
+            %owr0_t = arith.addi %ow0_t, %r0 : index
+            vector.store %h_t#0, %y[%z, %oh, %owr0_t, %ocv0] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h_t#1, %y[%z, %oh, %owr0_t, %ocv1] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h_t#2, %y[%z, %oh, %owr0_t, %ocv2] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h_t#3, %y[%z, %oh, %owr0_t, %ocv3] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            %owr1_t = arith.addi %ow0_t, %r1 : index
+            vector.store %h_t#4, %y[%z, %oh, %owr1_t, %ocv0] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h_t#5, %y[%z, %oh, %owr1_t, %ocv1] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h_t#6, %y[%z, %oh, %owr1_t, %ocv2] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h_t#7, %y[%z, %oh, %owr1_t, %ocv3] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            %owr2_t = arith.addi %ow0_t, %r2 : index
+            vector.store %h_t#8, %y[%z, %oh, %owr2_t, %ocv0] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h_t#9, %y[%z, %oh, %owr2_t, %ocv1] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h_t#10, %y[%z, %oh, %owr2_t, %ocv2] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h_t#11, %y[%z, %oh, %owr2_t, %ocv3] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            %owr3_t = arith.addi %ow0_t, %r3 : index
+            vector.store %h_t#12, %y[%z, %oh, %owr3_t, %ocv0] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h_t#13, %y[%z, %oh, %owr3_t, %ocv1] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h_t#14, %y[%z, %oh, %owr3_t, %ocv2] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+            vector.store %h_t#15, %y[%z, %oh, %owr3_t, %ocv3] : memref<1x1x196x2304xf32>, vector<16xf32>
+
+
+        }
+
+        return
+      }
+    }
+}
+stream.executable private @v14_wino_output {
+    stream.executable.export public @v14_wino_output workgroups() -> (index, index, index) {
+      %x = arith.constant 14 : index
+      %y = arith.constant 1 : index
+      %z = arith.constant 1 : index
+      stream.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @v14_wino_output(%src_binding: !stream.binding, %dst_binding: !stream.binding) {
+        %c0 = arith.constant 0 : index
+        %c1 = arith.constant 1 : index
+        %c16 = arith.constant 16 : index
+        %cm = arith.constant 4 : index
+        %tw_n = arith.constant 14 : index
+        %ch_n = arith.constant 64 : index
+        %src = stream.binding.subspan %src_binding[%c0] : !stream.binding -> memref<1x14x14x2304xf32>
+        %dst = stream.binding.subspan %dst_binding[%c0] : !stream.binding -> memref<1x56x56x64xf32>
+        %k0 = arith.constant dense<2.000000000e+00> : vector<16xf32>
+        %k1 = arith.constant dense<-2.000000000e+00> : vector<16xf32>
+        %k2 = arith.constant dense<4.000000000e+00> : vector<16xf32>
+        %k3 = arith.constant dense<8.000000000e+00> : vector<16xf32>
+        %k4 = arith.constant dense<-8.000000000e+00> : vector<16xf32>
+        %i0 = arith.constant 0 : index
+        %i1 = arith.constant 1 : index
+        %i2 = arith.constant 2 : index
+        %i3 = arith.constant 3 : index
+        %i4 = arith.constant 4 : index
+        %i5 = arith.constant 5 : index
+        %pos0 = arith.constant 0 : index
+        %pos1 = arith.constant 64 : index
+        %pos2 = arith.constant 128 : index
+        %pos3 = arith.constant 192 : index
+        %pos4 = arith.constant 256 : index
+        %pos5 = arith.constant 320 : index
+        %pos6 = arith.constant 384 : index
+        %pos7 = arith.constant 448 : index
+        %pos8 = arith.constant 512 : index
+        %pos9 = arith.constant 576 : index
+        %pos10 = arith.constant 640 : index
+        %pos11 = arith.constant 704 : index
+        %pos12 = arith.constant 768 : index
+        %pos13 = arith.constant 832 : index
+        %pos14 = arith.constant 896 : index
+        %pos15 = arith.constant 960 : index
+        %pos16 = arith.constant 1024 : index
+        %pos17 = arith.constant 1088 : index
+        %pos18 = arith.constant 1152 : index
+        %pos19 = arith.constant 1216 : index
+        %pos20 = arith.constant 1280 : index
+        %pos21 = arith.constant 1344 : index
+        %pos22 = arith.constant 1408 : index
+        %pos23 = arith.constant 1472 : index
+        %pos24 = arith.constant 1536 : index
+        %pos25 = arith.constant 1600 : index
+        %pos26 = arith.constant 1664 : index
+        %pos27 = arith.constant 1728 : index
+        %pos28 = arith.constant 1792 : index
+        %pos29 = arith.constant 1856 : index
+        %pos30 = arith.constant 1920 : index
+        %pos31 = arith.constant 1984 : index
+        %pos32 = arith.constant 2048 : index
+        %pos33 = arith.constant 2112 : index
+        %pos34 = arith.constant 2176 : index
+        %pos35 = arith.constant 2240 : index
+        %th = hal.interface.workgroup.id[0] : index
+        %n = hal.interface.workgroup.id[1] : index
+        %hb = arith.muli %th, %cm : index
+        %h0 = arith.addi %hb, %i0 : index
+        %h1 = arith.addi %hb, %i1 : index
+        %h2 = arith.addi %hb, %i2 : index
+        %h3 = arith.addi %hb, %i3 : index
+        scf.for %tw = %c0 to %tw_n step %c1 {
+          %wb = arith.muli %tw, %cm : index
+          %w0 = arith.addi %wb, %i0 : index
+          %w1 = arith.addi %wb, %i1 : index
+          %w2 = arith.addi %wb, %i2 : index
+          %w3 = arith.addi %wb, %i3 : index
+          scf.for %c = %c0 to %ch_n step %c16 {
+            %ld0_0_at = arith.addi %c, %pos0 : index
+            %ld0_0 = vector.load %src[%n, %th, %tw, %ld0_0_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld0_1_at = arith.addi %c, %pos1 : index
+            %ld0_1 = vector.load %src[%n, %th, %tw, %ld0_1_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld0_2_at = arith.addi %c, %pos2 : index
+            %ld0_2 = vector.load %src[%n, %th, %tw, %ld0_2_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld0_3_at = arith.addi %c, %pos3 : index
+            %ld0_3 = vector.load %src[%n, %th, %tw, %ld0_3_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld0_4_at = arith.addi %c, %pos4 : index
+            %ld0_4 = vector.load %src[%n, %th, %tw, %ld0_4_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld0_5_at = arith.addi %c, %pos5 : index
+            %ld0_5 = vector.load %src[%n, %th, %tw, %ld0_5_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld1_0_at = arith.addi %c, %pos6 : index
+            %ld1_0 = vector.load %src[%n, %th, %tw, %ld1_0_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld1_1_at = arith.addi %c, %pos7 : index
+            %ld1_1 = vector.load %src[%n, %th, %tw, %ld1_1_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld1_2_at = arith.addi %c, %pos8 : index
+            %ld1_2 = vector.load %src[%n, %th, %tw, %ld1_2_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld1_3_at = arith.addi %c, %pos9 : index
+            %ld1_3 = vector.load %src[%n, %th, %tw, %ld1_3_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld1_4_at = arith.addi %c, %pos10 : index
+            %ld1_4 = vector.load %src[%n, %th, %tw, %ld1_4_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld1_5_at = arith.addi %c, %pos11 : index
+            %ld1_5 = vector.load %src[%n, %th, %tw, %ld1_5_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld2_0_at = arith.addi %c, %pos12 : index
+            %ld2_0 = vector.load %src[%n, %th, %tw, %ld2_0_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld2_1_at = arith.addi %c, %pos13 : index
+            %ld2_1 = vector.load %src[%n, %th, %tw, %ld2_1_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld2_2_at = arith.addi %c, %pos14 : index
+            %ld2_2 = vector.load %src[%n, %th, %tw, %ld2_2_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld2_3_at = arith.addi %c, %pos15 : index
+            %ld2_3 = vector.load %src[%n, %th, %tw, %ld2_3_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld2_4_at = arith.addi %c, %pos16 : index
+            %ld2_4 = vector.load %src[%n, %th, %tw, %ld2_4_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld2_5_at = arith.addi %c, %pos17 : index
+            %ld2_5 = vector.load %src[%n, %th, %tw, %ld2_5_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld3_0_at = arith.addi %c, %pos18 : index
+            %ld3_0 = vector.load %src[%n, %th, %tw, %ld3_0_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld3_1_at = arith.addi %c, %pos19 : index
+            %ld3_1 = vector.load %src[%n, %th, %tw, %ld3_1_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld3_2_at = arith.addi %c, %pos20 : index
+            %ld3_2 = vector.load %src[%n, %th, %tw, %ld3_2_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld3_3_at = arith.addi %c, %pos21 : index
+            %ld3_3 = vector.load %src[%n, %th, %tw, %ld3_3_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld3_4_at = arith.addi %c, %pos22 : index
+            %ld3_4 = vector.load %src[%n, %th, %tw, %ld3_4_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld3_5_at = arith.addi %c, %pos23 : index
+            %ld3_5 = vector.load %src[%n, %th, %tw, %ld3_5_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld4_0_at = arith.addi %c, %pos24 : index
+            %ld4_0 = vector.load %src[%n, %th, %tw, %ld4_0_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld4_1_at = arith.addi %c, %pos25 : index
+            %ld4_1 = vector.load %src[%n, %th, %tw, %ld4_1_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld4_2_at = arith.addi %c, %pos26 : index
+            %ld4_2 = vector.load %src[%n, %th, %tw, %ld4_2_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld4_3_at = arith.addi %c, %pos27 : index
+            %ld4_3 = vector.load %src[%n, %th, %tw, %ld4_3_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld4_4_at = arith.addi %c, %pos28 : index
+            %ld4_4 = vector.load %src[%n, %th, %tw, %ld4_4_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld4_5_at = arith.addi %c, %pos29 : index
+            %ld4_5 = vector.load %src[%n, %th, %tw, %ld4_5_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld5_0_at = arith.addi %c, %pos30 : index
+            %ld5_0 = vector.load %src[%n, %th, %tw, %ld5_0_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld5_1_at = arith.addi %c, %pos31 : index
+            %ld5_1 = vector.load %src[%n, %th, %tw, %ld5_1_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld5_2_at = arith.addi %c, %pos32 : index
+            %ld5_2 = vector.load %src[%n, %th, %tw, %ld5_2_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld5_3_at = arith.addi %c, %pos33 : index
+            %ld5_3 = vector.load %src[%n, %th, %tw, %ld5_3_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld5_4_at = arith.addi %c, %pos34 : index
+            %ld5_4 = vector.load %src[%n, %th, %tw, %ld5_4_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld5_5_at = arith.addi %c, %pos35 : index
+            %ld5_5 = vector.load %src[%n, %th, %tw, %ld5_5_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %tr0_0_1 = arith.addf %ld0_0, %ld1_0 : vector<16xf32>
+            %tr0_0_2 = arith.addf %tr0_0_1, %ld2_0 : vector<16xf32>
+            %tr0_0_3 = arith.addf %tr0_0_2, %ld3_0 : vector<16xf32>
+            %tr0_0 = arith.addf %tr0_0_3, %ld4_0 : vector<16xf32>
+            %tr0_1_1 = arith.addf %ld0_1, %ld1_1 : vector<16xf32>
+            %tr0_1_2 = arith.addf %tr0_1_1, %ld2_1 : vector<16xf32>
+            %tr0_1_3 = arith.addf %tr0_1_2, %ld3_1 : vector<16xf32>
+            %tr0_1 = arith.addf %tr0_1_3, %ld4_1 : vector<16xf32>
+            %tr0_2_1 = arith.addf %ld0_2, %ld1_2 : vector<16xf32>
+            %tr0_2_2 = arith.addf %tr0_2_1, %ld2_2 : vector<16xf32>
+            %tr0_2_3 = arith.addf %tr0_2_2, %ld3_2 : vector<16xf32>
+            %tr0_2 = arith.addf %tr0_2_3, %ld4_2 : vector<16xf32>
+            %tr0_3_1 = arith.addf %ld0_3, %ld1_3 : vector<16xf32>
+            %tr0_3_2 = arith.addf %tr0_3_1, %ld2_3 : vector<16xf32>
+            %tr0_3_3 = arith.addf %tr0_3_2, %ld3_3 : vector<16xf32>
+            %tr0_3 = arith.addf %tr0_3_3, %ld4_3 : vector<16xf32>
+            %tr0_4_1 = arith.addf %ld0_4, %ld1_4 : vector<16xf32>
+            %tr0_4_2 = arith.addf %tr0_4_1, %ld2_4 : vector<16xf32>
+            %tr0_4_3 = arith.addf %tr0_4_2, %ld3_4 : vector<16xf32>
+            %tr0_4 = arith.addf %tr0_4_3, %ld4_4 : vector<16xf32>
+            %tr0_5_1 = arith.addf %ld0_5, %ld1_5 : vector<16xf32>
+            %tr0_5_2 = arith.addf %tr0_5_1, %ld2_5 : vector<16xf32>
+            %tr0_5_3 = arith.addf %tr0_5_2, %ld3_5 : vector<16xf32>
+            %tr0_5 = arith.addf %tr0_5_3, %ld4_5 : vector<16xf32>
+            %tr1_0_1 = arith.subf %ld1_0, %ld2_0 : vector<16xf32>
+            %tr1_0_2 = vector.fma %k0, %ld3_0, %tr1_0_1 : vector<16xf32>
+            %tr1_0 = vector.fma %k1, %ld4_0, %tr1_0_2 : vector<16xf32>
+            %tr1_1_1 = arith.subf %ld1_1, %ld2_1 : vector<16xf32>
+            %tr1_1_2 = vector.fma %k0, %ld3_1, %tr1_1_1 : vector<16xf32>
+            %tr1_1 = vector.fma %k1, %ld4_1, %tr1_1_2 : vector<16xf32>
+            %tr1_2_1 = arith.subf %ld1_2, %ld2_2 : vector<16xf32>
+            %tr1_2_2 = vector.fma %k0, %ld3_2, %tr1_2_1 : vector<16xf32>
+            %tr1_2 = vector.fma %k1, %ld4_2, %tr1_2_2 : vector<16xf32>
+            %tr1_3_1 = arith.subf %ld1_3, %ld2_3 : vector<16xf32>
+            %tr1_3_2 = vector.fma %k0, %ld3_3, %tr1_3_1 : vector<16xf32>
+            %tr1_3 = vector.fma %k1, %ld4_3, %tr1_3_2 : vector<16xf32>
+            %tr1_4_1 = arith.subf %ld1_4, %ld2_4 : vector<16xf32>
+            %tr1_4_2 = vector.fma %k0, %ld3_4, %tr1_4_1 : vector<16xf32>
+            %tr1_4 = vector.fma %k1, %ld4_4, %tr1_4_2 : vector<16xf32>
+            %tr1_5_1 = arith.subf %ld1_5, %ld2_5 : vector<16xf32>
+            %tr1_5_2 = vector.fma %k0, %ld3_5, %tr1_5_1 : vector<16xf32>
+            %tr1_5 = vector.fma %k1, %ld4_5, %tr1_5_2 : vector<16xf32>
+            %tr2_0_1 = arith.addf %ld1_0, %ld2_0 : vector<16xf32>
+            %tr2_0_2 = vector.fma %k2, %ld3_0, %tr2_0_1 : vector<16xf32>
+            %tr2_0 = vector.fma %k2, %ld4_0, %tr2_0_2 : vector<16xf32>
+            %tr2_1_1 = arith.addf %ld1_1, %ld2_1 : vector<16xf32>
+            %tr2_1_2 = vector.fma %k2, %ld3_1, %tr2_1_1 : vector<16xf32>
+            %tr2_1 = vector.fma %k2, %ld4_1, %tr2_1_2 : vector<16xf32>
+            %tr2_2_1 = arith.addf %ld1_2, %ld2_2 : vector<16xf32>
+            %tr2_2_2 = vector.fma %k2, %ld3_2, %tr2_2_1 : vector<16xf32>
+            %tr2_2 = vector.fma %k2, %ld4_2, %tr2_2_2 : vector<16xf32>
+            %tr2_3_1 = arith.addf %ld1_3, %ld2_3 : vector<16xf32>
+            %tr2_3_2 = vector.fma %k2, %ld3_3, %tr2_3_1 : vector<16xf32>
+            %tr2_3 = vector.fma %k2, %ld4_3, %tr2_3_2 : vector<16xf32>
+            %tr2_4_1 = arith.addf %ld1_4, %ld2_4 : vector<16xf32>
+            %tr2_4_2 = vector.fma %k2, %ld3_4, %tr2_4_1 : vector<16xf32>
+            %tr2_4 = vector.fma %k2, %ld4_4, %tr2_4_2 : vector<16xf32>
+            %tr2_5_1 = arith.addf %ld1_5, %ld2_5 : vector<16xf32>
+            %tr2_5_2 = vector.fma %k2, %ld3_5, %tr2_5_1 : vector<16xf32>
+            %tr2_5 = vector.fma %k2, %ld4_5, %tr2_5_2 : vector<16xf32>
+            %tr3_0_1 = arith.subf %ld1_0, %ld2_0 : vector<16xf32>
+            %tr3_0_2 = vector.fma %k3, %ld3_0, %tr3_0_1 : vector<16xf32>
+            %tr3_0_3 = vector.fma %k4, %ld4_0, %tr3_0_2 : vector<16xf32>
+            %tr3_0 = arith.addf %tr3_0_3, %ld5_0 : vector<16xf32>
+            %tr3_1_1 = arith.subf %ld1_1, %ld2_1 : vector<16xf32>
+            %tr3_1_2 = vector.fma %k3, %ld3_1, %tr3_1_1 : vector<16xf32>
+            %tr3_1_3 = vector.fma %k4, %ld4_1, %tr3_1_2 : vector<16xf32>
+            %tr3_1 = arith.addf %tr3_1_3, %ld5_1 : vector<16xf32>
+            %tr3_2_1 = arith.subf %ld1_2, %ld2_2 : vector<16xf32>
+            %tr3_2_2 = vector.fma %k3, %ld3_2, %tr3_2_1 : vector<16xf32>
+            %tr3_2_3 = vector.fma %k4, %ld4_2, %tr3_2_2 : vector<16xf32>
+            %tr3_2 = arith.addf %tr3_2_3, %ld5_2 : vector<16xf32>
+            %tr3_3_1 = arith.subf %ld1_3, %ld2_3 : vector<16xf32>
+            %tr3_3_2 = vector.fma %k3, %ld3_3, %tr3_3_1 : vector<16xf32>
+            %tr3_3_3 = vector.fma %k4, %ld4_3, %tr3_3_2 : vector<16xf32>
+            %tr3_3 = arith.addf %tr3_3_3, %ld5_3 : vector<16xf32>
+            %tr3_4_1 = arith.subf %ld1_4, %ld2_4 : vector<16xf32>
+            %tr3_4_2 = vector.fma %k3, %ld3_4, %tr3_4_1 : vector<16xf32>
+            %tr3_4_3 = vector.fma %k4, %ld4_4, %tr3_4_2 : vector<16xf32>
+            %tr3_4 = arith.addf %tr3_4_3, %ld5_4 : vector<16xf32>
+            %tr3_5_1 = arith.subf %ld1_5, %ld2_5 : vector<16xf32>
+            %tr3_5_2 = vector.fma %k3, %ld3_5, %tr3_5_1 : vector<16xf32>
+            %tr3_5_3 = vector.fma %k4, %ld4_5, %tr3_5_2 : vector<16xf32>
+            %tr3_5 = arith.addf %tr3_5_3, %ld5_5 : vector<16xf32>
+            %out0_0_1 = arith.addf %tr0_0, %tr0_1 : vector<16xf32>
+            %out0_0_2 = arith.addf %out0_0_1, %tr0_2 : vector<16xf32>
+            %out0_0_3 = arith.addf %out0_0_2, %tr0_3 : vector<16xf32>
+            %out0_0 = arith.addf %out0_0_3, %tr0_4 : vector<16xf32>
+            %out0_1_1 = arith.subf %tr0_1, %tr0_2 : vector<16xf32>
+            %out0_1_2 = vector.fma %k0, %tr0_3, %out0_1_1 : vector<16xf32>
+            %out0_1 = vector.fma %k1, %tr0_4, %out0_1_2 : vector<16xf32>
+            %out0_2_1 = arith.addf %tr0_1, %tr0_2 : vector<16xf32>
+            %out0_2_2 = vector.fma %k2, %tr0_3, %out0_2_1 : vector<16xf32>
+            %out0_2 = vector.fma %k2, %tr0_4, %out0_2_2 : vector<16xf32>
+            %out0_3_1 = arith.subf %tr0_1, %tr0_2 : vector<16xf32>
+            %out0_3_2 = vector.fma %k3, %tr0_3, %out0_3_1 : vector<16xf32>
+            %out0_3_3 = vector.fma %k4, %tr0_4, %out0_3_2 : vector<16xf32>
+            %out0_3 = arith.addf %out0_3_3, %tr0_5 : vector<16xf32>
+            %out1_0_1 = arith.addf %tr1_0, %tr1_1 : vector<16xf32>
+            %out1_0_2 = arith.addf %out1_0_1, %tr1_2 : vector<16xf32>
+            %out1_0_3 = arith.addf %out1_0_2, %tr1_3 : vector<16xf32>
+            %out1_0 = arith.addf %out1_0_3, %tr1_4 : vector<16xf32>
+            %out1_1_1 = arith.subf %tr1_1, %tr1_2 : vector<16xf32>
+            %out1_1_2 = vector.fma %k0, %tr1_3, %out1_1_1 : vector<16xf32>
+            %out1_1 = vector.fma %k1, %tr1_4, %out1_1_2 : vector<16xf32>
+            %out1_2_1 = arith.addf %tr1_1, %tr1_2 : vector<16xf32>
+            %out1_2_2 = vector.fma %k2, %tr1_3, %out1_2_1 : vector<16xf32>
+            %out1_2 = vector.fma %k2, %tr1_4, %out1_2_2 : vector<16xf32>
+            %out1_3_1 = arith.subf %tr1_1, %tr1_2 : vector<16xf32>
+            %out1_3_2 = vector.fma %k3, %tr1_3, %out1_3_1 : vector<16xf32>
+            %out1_3_3 = vector.fma %k4, %tr1_4, %out1_3_2 : vector<16xf32>
+            %out1_3 = arith.addf %out1_3_3, %tr1_5 : vector<16xf32>
+            %out2_0_1 = arith.addf %tr2_0, %tr2_1 : vector<16xf32>
+            %out2_0_2 = arith.addf %out2_0_1, %tr2_2 : vector<16xf32>
+            %out2_0_3 = arith.addf %out2_0_2, %tr2_3 : vector<16xf32>
+            %out2_0 = arith.addf %out2_0_3, %tr2_4 : vector<16xf32>
+            %out2_1_1 = arith.subf %tr2_1, %tr2_2 : vector<16xf32>
+            %out2_1_2 = vector.fma %k0, %tr2_3, %out2_1_1 : vector<16xf32>
+            %out2_1 = vector.fma %k1, %tr2_4, %out2_1_2 : vector<16xf32>
+            %out2_2_1 = arith.addf %tr2_1, %tr2_2 : vector<16xf32>
+            %out2_2_2 = vector.fma %k2, %tr2_3, %out2_2_1 : vector<16xf32>
+            %out2_2 = vector.fma %k2, %tr2_4, %out2_2_2 : vector<16xf32>
+            %out2_3_1 = arith.subf %tr2_1, %tr2_2 : vector<16xf32>
+            %out2_3_2 = vector.fma %k3, %tr2_3, %out2_3_1 : vector<16xf32>
+            %out2_3_3 = vector.fma %k4, %tr2_4, %out2_3_2 : vector<16xf32>
+            %out2_3 = arith.addf %out2_3_3, %tr2_5 : vector<16xf32>
+            %out3_0_1 = arith.addf %tr3_0, %tr3_1 : vector<16xf32>
+            %out3_0_2 = arith.addf %out3_0_1, %tr3_2 : vector<16xf32>
+            %out3_0_3 = arith.addf %out3_0_2, %tr3_3 : vector<16xf32>
+            %out3_0 = arith.addf %out3_0_3, %tr3_4 : vector<16xf32>
+            %out3_1_1 = arith.subf %tr3_1, %tr3_2 : vector<16xf32>
+            %out3_1_2 = vector.fma %k0, %tr3_3, %out3_1_1 : vector<16xf32>
+            %out3_1 = vector.fma %k1, %tr3_4, %out3_1_2 : vector<16xf32>
+            %out3_2_1 = arith.addf %tr3_1, %tr3_2 : vector<16xf32>
+            %out3_2_2 = vector.fma %k2, %tr3_3, %out3_2_1 : vector<16xf32>
+            %out3_2 = vector.fma %k2, %tr3_4, %out3_2_2 : vector<16xf32>
+            %out3_3_1 = arith.subf %tr3_1, %tr3_2 : vector<16xf32>
+            %out3_3_2 = vector.fma %k3, %tr3_3, %out3_3_1 : vector<16xf32>
+            %out3_3_3 = vector.fma %k4, %tr3_4, %out3_3_2 : vector<16xf32>
+            %out3_3 = arith.addf %out3_3_3, %tr3_5 : vector<16xf32>
+
+            vector.store %out0_0, %dst[%n, %h0, %w0, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            vector.store %out0_1, %dst[%n, %h0, %w1, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            vector.store %out0_2, %dst[%n, %h0, %w2, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            vector.store %out0_3, %dst[%n, %h0, %w3, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            vector.store %out1_0, %dst[%n, %h1, %w0, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            vector.store %out1_1, %dst[%n, %h1, %w1, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            vector.store %out1_2, %dst[%n, %h1, %w2, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            vector.store %out1_3, %dst[%n, %h1, %w3, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            vector.store %out2_0, %dst[%n, %h2, %w0, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            vector.store %out2_1, %dst[%n, %h2, %w1, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            vector.store %out2_2, %dst[%n, %h2, %w2, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            vector.store %out2_3, %dst[%n, %h2, %w3, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            vector.store %out3_0, %dst[%n, %h3, %w0, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            vector.store %out3_1, %dst[%n, %h3, %w1, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            vector.store %out3_2, %dst[%n, %h3, %w2, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            vector.store %out3_3, %dst[%n, %h3, %w3, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+          }
+        }
+        return
+      }
+    }
+}
 func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias_prepare(%wei: !wei_buf) -> !wei_prepared {
     %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [64, 64, 3, 3] : !wei_buf into tensor<64x64x3x3xf32>
 
@@ -32,110 +1146,68 @@ func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abc
       %w5_s = arith.addf %w5_a, %w5_m : f32
       linalg.yield %w5_s : f32
     } -> tensor<6x6x1x64x64xf32>
-    %w6 = tensor.expand_shape %w5 [[0], [1], [2], [3, 4], [5]] output_shape [6, 6, 1, 8, 8, 64] : tensor<6x6x1x64x64xf32> into tensor<6x6x1x8x8x64xf32>
+    %w6 = tensor.collapse_shape %w5 [[0, 1, 2], [3], [4]] : tensor<6x6x1x64x64xf32> into tensor<36x64x64xf32>
 
-    %w7_e = tensor.empty() : tensor<6x6x1x8x64x8xf32>
-    %w7 = linalg.transpose ins(%w6 : tensor<6x6x1x8x8x64xf32>) outs(%w7_e : tensor<6x6x1x8x64x8xf32>) permutation = [0, 1, 2, 3, 5, 4]
+    %w7 = tensor.expand_shape %w6 [[0], [1], [2, 3, 4]] output_shape [36, 64, 64, 1, 1] : tensor<36x64x64xf32> into tensor<36x64x64x1x1xf32>
 
-    %w8 = tensor.collapse_shape %w7 [[0, 1, 2], [3], [4], [5]] : tensor<6x6x1x8x64x8xf32> into tensor<36x8x64x8xf32>
+    %w8 = tensor.expand_shape %w7 [[0], [1, 2, 3], [4, 5], [6], [7]] output_shape [36, 1, 4, 16, 64, 1, 1, 1] : tensor<36x64x64x1x1xf32> into tensor<36x1x4x16x64x1x1x1xf32>
 
-    %w9 = tensor.expand_shape %w8 [[0], [1], [2], [3, 4]] output_shape [36, 8, 64, 8, 1] : tensor<36x8x64x8xf32> into !wei_prepared
+    %w9_e = tensor.empty() : tensor<36x1x1x1x64x4x16x1xf32>
+    %w9 = linalg.transpose ins(%w8 : tensor<36x1x4x16x64x1x1x1xf32>) outs(%w9_e : tensor<36x1x1x1x64x4x16x1xf32>) permutation = [0, 1, 6, 7, 4, 2, 3, 5]
 
-    return %w9 : !wei_prepared
+    %w10 = tensor.collapse_shape %w9 [[0, 1], [2], [3], [4], [5], [6, 7]] : tensor<36x1x1x1x64x4x16x1xf32> into !wei_prepared
+
+    return %w10 : !wei_prepared
 }
 
 func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias(%src: !src_dst_buf, %w: !wei_prepared, %bias: !bias) -> !src_dst_buf {
     %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 64, 56, 56] : !src_dst_buf into tensor<1x64x56x56xf32>
 
-    %v2_z = arith.constant 0.0 : f32
-    %v2 = tensor.pad %v1 low[0, 0, 1, 1] high[0, 0, 1, 1] {
-    ^bb0(%v2_i0: index, %v2_i1: index, %v2_i2: index, %v2_i3: index):
-      tensor.yield %v2_z : f32
-    } : tensor<1x64x56x56xf32> to tensor<1x64x58x58xf32>
+    %v2_e = tensor.empty() : tensor<1x56x56x64xf32>
+    %v2 = linalg.transpose ins(%v1 : tensor<1x64x56x56xf32>) outs(%v2_e : tensor<1x56x56x64xf32>) permutation = [0, 2, 3, 1]
 
-    %v3 = tensor.expand_shape %v2 [[0], [1, 2], [3], [4]] output_shape [1, 1, 64, 58, 58] : tensor<1x64x58x58xf32> into tensor<1x1x64x58x58xf32>
+    %v3_z = arith.constant 0.0 : f32
+    %v3 = tensor.pad %v2 low[0, 1, 1, 0] high[0, 1, 1, 0] {
+    ^bb0(%v3_i0: index, %v3_i1: index, %v3_i2: index, %v3_i3: index):
+      tensor.yield %v3_z : f32
+    } : tensor<1x56x56x64xf32> to tensor<1x58x58x64xf32>
 
-    %v4 = arith.constant dense<"0x00008040000000000000A0C0000000000000803F0000000000000000000080C0000080C00000803F0000803F000000000000000000008040000080C0000080BF0000803F0000000000000000000000C0000080BF000000400000803F000000000000000000000040000080BF000000C00000803F000000000000000000008040000000000000A0C0000000000000803F"> : tensor<6x6xf32>
-    %v5 = arith.constant dense<"0x0000803F0000803F0000803F0000803F0000803F00000000000000000000803F000080BF00000040000000C000000000000000000000803F0000803F000080400000804000000000000000000000803F000080BF00000041000000C10000803F"> : tensor<4x6xf32>
-    %v6_z = arith.constant 0.0 : f32
-    %v6 = tensor.pad %v3 low[0, 0, 0, 0, 0] high[0, 0, 0, 0, 8] {
-    ^bb0(%v6_i0: index, %v6_i1: index, %v6_i2: index, %v6_i3: index, %v6_i4: index):
-      tensor.yield %v6_z : f32
-    } : tensor<1x1x64x58x58xf32> to tensor<1x1x64x58x66xf32>
+    %v4 = tensor.expand_shape %v3 [[0], [1], [2], [3, 4]] output_shape [1, 58, 58, 1, 64] : tensor<1x58x58x64xf32> into tensor<1x58x58x1x64xf32>
 
-    %v7_e = tensor.empty() : tensor<6x6x1x1x14x2x64x8xf32>
-    %v7 = linalg.generic {indexing_maps = [affine_map<(i, j, g, n, th, t1, ic, t0) -> (n, g, ic, th * 4 + i, (t1 * 8 + t0) * 4 + j)>, affine_map<(i, j, g, n, th, t1, ic, t0) -> (i, j, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v6 : tensor<1x1x64x58x66xf32>) outs(%v7_e : tensor<6x6x1x1x14x2x64x8xf32>) {
-    ^bb0(%v7_x: f32, %v7_y: f32):
-      linalg.yield %v7_x : f32
-    } -> tensor<6x6x1x1x14x2x64x8xf32>
-    %v8 = util.optimization_barrier %v7 : tensor<6x6x1x1x14x2x64x8xf32>
-    %v9_z = arith.constant 0.0 : f32
-    %v9_e = tensor.empty() : tensor<6x6x1x1x14x2x64x8xf32>
-    %v9_acc = linalg.fill ins(%v9_z : f32) outs(%v9_e : tensor<6x6x1x1x14x2x64x8xf32>) -> tensor<6x6x1x1x14x2x64x8xf32>
-    %v9 = linalg.generic {indexing_maps = [affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (a, i)>, affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (i, j, g, n, th, t1, ic, t0)>, affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (a, j, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v4, %v8 : tensor<6x6xf32>, tensor<6x6x1x1x14x2x64x8xf32>) outs(%v9_acc : tensor<6x6x1x1x14x2x64x8xf32>) {
-    ^bb0(%v9_c: f32, %v9_x: f32, %v9_a: f32):
-      %v9_m = arith.mulf %v9_c, %v9_x : f32
-      %v9_s = arith.addf %v9_a, %v9_m : f32
-      linalg.yield %v9_s : f32
-    } -> tensor<6x6x1x1x14x2x64x8xf32>
-    %v10_z = arith.constant 0.0 : f32
-    %v10_e = tensor.empty() : tensor<6x6x1x1x14x2x64x8xf32>
-    %v10_acc = linalg.fill ins(%v10_z : f32) outs(%v10_e : tensor<6x6x1x1x14x2x64x8xf32>) -> tensor<6x6x1x1x14x2x64x8xf32>
-    %v10 = linalg.generic {indexing_maps = [affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (b, j)>, affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (a, j, g, n, th, t1, ic, t0)>, affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (a, b, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v4, %v9 : tensor<6x6xf32>, tensor<6x6x1x1x14x2x64x8xf32>) outs(%v10_acc : tensor<6x6x1x1x14x2x64x8xf32>) {
-    ^bb0(%v10_c: f32, %v10_x: f32, %v10_a: f32):
-      %v10_m = arith.mulf %v10_c, %v10_x : f32
-      %v10_s = arith.addf %v10_a, %v10_m : f32
-      linalg.yield %v10_s : f32
-    } -> tensor<6x6x1x1x14x2x64x8xf32>
-    %v11 = tensor.collapse_shape %v10 [[0, 1, 2], [3, 4, 5], [6], [7]] : tensor<6x6x1x1x14x2x64x8xf32> into tensor<36x28x64x8xf32>
+    %v5 = tensor.collapse_shape %v4 [[0], [1], [2], [3, 4]] : tensor<1x58x58x1x64xf32> into tensor<1x58x58x64xf32>
 
-    %v12 = tensor.expand_shape %v11 [[0], [1], [2], [3, 4]] output_shape [36, 28, 64, 8, 1] : tensor<36x28x64x8xf32> into tensor<36x28x64x8x1xf32>
+    %v6 = flow.dispatch @v6_wino_input::@v6_wino_input(%v5) : (tensor<1x58x58x64xf32>) -> tensor<1x14x14x2304xf32>
+    %v7 = tensor.collapse_shape %v6 [[0], [1, 2], [3]] : tensor<1x14x14x2304xf32> into tensor<1x196x2304xf32>
 
-    %v13_z = arith.constant 0.0 : f32
-    %v13_e = tensor.empty() : tensor<36x28x8x8x8xf32>
-    %v13_acc = linalg.fill ins(%v13_z : f32) outs(%v13_e : tensor<36x28x8x8x8xf32>) -> tensor<36x28x8x8x8xf32>
-    %v13 = linalg.batch_mmt4d ins(%v12, %w : tensor<36x28x64x8x1xf32>, !wei_prepared) outs(%v13_acc : tensor<36x28x8x8x8xf32>) -> tensor<36x28x8x8x8xf32>
-    %v14 = tensor.expand_shape %v13 [[0, 1, 2], [3, 4, 5], [6], [7], [8]] output_shape [6, 6, 1, 1, 14, 2, 8, 8, 8] : tensor<36x28x8x8x8xf32> into tensor<6x6x1x1x14x2x8x8x8xf32>
+    %v8 = tensor.expand_shape %v7 [[0], [1, 2], [3, 4]] output_shape [1, 1, 196, 36, 64] : tensor<1x196x2304xf32> into tensor<1x1x196x36x64xf32>
 
-    %v15_z = arith.constant 0.0 : f32
-    %v15_e = tensor.empty() : tensor<4x6x1x1x14x2x8x8x8xf32>
-    %v15_acc = linalg.fill ins(%v15_z : f32) outs(%v15_e : tensor<4x6x1x1x14x2x8x8x8xf32>) -> tensor<4x6x1x1x14x2x8x8x8xf32>
-    %v15 = linalg.generic {indexing_maps = [affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (p, a)>, affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (a, b, g, n, th, t1, ob, t0, o0)>, affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (p, b, g, n, th, t1, ob, t0, o0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v5, %v14 : tensor<4x6xf32>, tensor<6x6x1x1x14x2x8x8x8xf32>) outs(%v15_acc : tensor<4x6x1x1x14x2x8x8x8xf32>) {
-    ^bb0(%v15_c: f32, %v15_x: f32, %v15_a: f32):
-      %v15_m = arith.mulf %v15_c, %v15_x : f32
-      %v15_s = arith.addf %v15_a, %v15_m : f32
-      linalg.yield %v15_s : f32
-    } -> tensor<4x6x1x1x14x2x8x8x8xf32>
-    %v16_z = arith.constant 0.0 : f32
-    %v16_e = tensor.empty() : tensor<1x1x8x8x14x4x2x8x4xf32>
-    %v16_acc = linalg.fill ins(%v16_z : f32) outs(%v16_e : tensor<1x1x8x8x14x4x2x8x4xf32>) -> tensor<1x1x8x8x14x4x2x8x4xf32>
-    %v16 = linalg.generic {indexing_maps = [affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (q, b)>, affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (p, b, g, n, th, t1, ob, t0, o0)>, affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (n, g, ob, o0, th, p, t1, t0, q)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v5, %v15 : tensor<4x6xf32>, tensor<4x6x1x1x14x2x8x8x8xf32>) outs(%v16_acc : tensor<1x1x8x8x14x4x2x8x4xf32>) {
-    ^bb0(%v16_c: f32, %v16_x: f32, %v16_a: f32):
-      %v16_m = arith.mulf %v16_c, %v16_x : f32
-      %v16_s = arith.addf %v16_a, %v16_m : f32
-      linalg.yield %v16_s : f32
-    } -> tensor<1x1x8x8x14x4x2x8x4xf32>
-    %v17 = tensor.collapse_shape %v16 [[0], [1], [2, 3], [4, 5], [6, 7, 8]] : tensor<1x1x8x8x14x4x2x8x4xf32> into tensor<1x1x64x56x64xf32>
+    %v9 = tensor.collapse_shape %v8 [[0], [1], [2], [3, 4]] : tensor<1x1x196x36x64xf32> into tensor<1x1x196x2304xf32>
 
-    %v18 = tensor.extract_slice %v17[0, 0, 0, 0, 0] [1, 1, 64, 56, 56] [1, 1, 1, 1, 1] : tensor<1x1x64x56x64xf32> to tensor<1x1x64x56x56xf32>
+    %v10 = flow.dispatch @v10_brgemm::@v10_brgemm(%v9, %w) : (tensor<1x1x196x2304xf32>, !wei_prepared) -> tensor<1x1x196x2304xf32>
+    %v11 = tensor.expand_shape %v10 [[0], [1], [2], [3, 4]] output_shape [1, 1, 196, 36, 64] : tensor<1x1x196x2304xf32> into tensor<1x1x196x36x64xf32>
 
-    %v19 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : !bias into tensor<1x64xf32>
+    %v12 = tensor.collapse_shape %v11 [[0], [1, 2], [3, 4]] : tensor<1x1x196x36x64xf32> into tensor<1x196x2304xf32>
 
-    %v20_e = tensor.empty() : tensor<1x1x64x56x56xf32>
-    %v20 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v18, %v19 : tensor<1x1x64x56x56xf32>, tensor<1x64xf32>) outs(%v20_e : tensor<1x1x64x56x56xf32>) {
-    ^bb0(%v20_a: f32, %v20_b: f32, %v20_out: f32):
-      %v20_ab = arith.addf %v20_a, %v20_b : f32
-      linalg.yield %v20_ab : f32
-    } -> tensor<1x1x64x56x56xf32>
-    %v21 = tensor.collapse_shape %v20 [[0], [1, 2], [3], [4]] : tensor<1x1x64x56x56xf32> into tensor<1x64x56x56xf32>
+    %v13 = tensor.expand_shape %v12 [[0], [1, 2], [3]] output_shape [1, 14, 14, 2304] : tensor<1x196x2304xf32> into tensor<1x14x14x2304xf32>
 
-    %v22 = tensor.collapse_shape %v21 [[0, 1, 2, 3]] : tensor<1x64x56x56xf32> into !src_dst_buf
+    %v14 = flow.dispatch @v14_wino_output::@v14_wino_output(%v13) : (tensor<1x14x14x2304xf32>) -> tensor<1x56x56x64xf32>
+    %v15 = tensor.expand_shape %v14 [[0], [1], [2], [3, 4]] output_shape [1, 56, 56, 1, 64] : tensor<1x56x56x64xf32> into tensor<1x56x56x1x64xf32>
 
-    return %v22 : !src_dst_buf
+    %v16 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : !bias into tensor<1x64xf32>
+
+    %v17_e = tensor.empty() : tensor<1x56x56x1x64xf32>
+    %v17 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v15, %v16 : tensor<1x56x56x1x64xf32>, tensor<1x64xf32>) outs(%v17_e : tensor<1x56x56x1x64xf32>) {
+    ^bb0(%v17_a: f32, %v17_b: f32, %v17_out: f32):
+      %v17_ab = arith.addf %v17_a, %v17_b : f32
+      linalg.yield %v17_ab : f32
+    } -> tensor<1x56x56x1x64xf32>
+    %v18 = tensor.collapse_shape %v17 [[0], [1], [2], [3, 4]] : tensor<1x56x56x1x64xf32> into tensor<1x56x56x64xf32>
+
+    %v19_e = tensor.empty() : tensor<1x64x56x56xf32>
+    %v19 = linalg.transpose ins(%v18 : tensor<1x56x56x64xf32>) outs(%v19_e : tensor<1x64x56x56xf32>) permutation = [0, 3, 1, 2]
+
+    %v20 = tensor.collapse_shape %v19 [[0, 1, 2, 3]] : tensor<1x64x56x56xf32> into !src_dst_buf
+
+    return %v20 : !src_dst_buf
 }

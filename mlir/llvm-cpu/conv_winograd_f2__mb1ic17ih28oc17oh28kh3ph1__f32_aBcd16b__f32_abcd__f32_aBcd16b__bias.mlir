@@ -3,9 +3,569 @@
 //   Generator: kgen 0.1.0
 !src_dst_buf = tensor<25088xf32>
 !wei_buf = tensor<2601xf32>
-!wei_prepared = tensor<16x3x17x8x1xf32>
+!wei_prepared = tensor<16x1x1x32x2x16xf32>
 !bias = tensor<17xf32>
 
+stream.executable private @v7_wino_input {
+    stream.executable.export public @v7_wino_input workgroups() -> (index, index, index) {
+      %x = arith.constant 14 : index
+      %y = arith.constant 1 : index
+      %z = arith.constant 1 : index
+      stream.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @v7_wino_input(%src_binding: !stream.binding, %dst_binding: !stream.binding) {
+        %c0 = arith.constant 0 : index
+        %c1 = arith.constant 1 : index
+        %c16 = arith.constant 16 : index
+        %cm = arith.constant 2 : index
+        %tw_n = arith.constant 14 : index
+        %ch_n = arith.constant 32 : index
+        %src = stream.binding.subspan %src_binding[%c0] : !stream.binding -> memref<1x30x30x32xf32>
+        %dst = stream.binding.subspan %dst_binding[%c0] : !stream.binding -> memref<1x14x14x512xf32>
+        %i0 = arith.constant 0 : index
+        %i1 = arith.constant 1 : index
+        %i2 = arith.constant 2 : index
+        %i3 = arith.constant 3 : index
+        %pos0 = arith.constant 0 : index
+        %pos1 = arith.constant 32 : index
+        %pos2 = arith.constant 64 : index
+        %pos3 = arith.constant 96 : index
+        %pos4 = arith.constant 128 : index
+        %pos5 = arith.constant 160 : index
+        %pos6 = arith.constant 192 : index
+        %pos7 = arith.constant 224 : index
+        %pos8 = arith.constant 256 : index
+        %pos9 = arith.constant 288 : index
+        %pos10 = arith.constant 320 : index
+        %pos11 = arith.constant 352 : index
+        %pos12 = arith.constant 384 : index
+        %pos13 = arith.constant 416 : index
+        %pos14 = arith.constant 448 : index
+        %pos15 = arith.constant 480 : index
+        %th = hal.interface.workgroup.id[0] : index
+        %n = hal.interface.workgroup.id[1] : index
+        %hb = arith.muli %th, %cm : index
+        %h0 = arith.addi %hb, %i0 : index
+        %h1 = arith.addi %hb, %i1 : index
+        %h2 = arith.addi %hb, %i2 : index
+        %h3 = arith.addi %hb, %i3 : index
+        scf.for %tw = %c0 to %tw_n step %c1 {
+          %wb = arith.muli %tw, %cm : index
+          %w0 = arith.addi %wb, %i0 : index
+          %w1 = arith.addi %wb, %i1 : index
+          %w2 = arith.addi %wb, %i2 : index
+          %w3 = arith.addi %wb, %i3 : index
+          scf.for %c = %c0 to %ch_n step %c16 {
+            %ld0_0 = vector.load %src[%n, %h0, %w0, %c] : memref<1x30x30x32xf32>, vector<16xf32>
+            %ld0_1 = vector.load %src[%n, %h0, %w1, %c] : memref<1x30x30x32xf32>, vector<16xf32>
+            %ld0_2 = vector.load %src[%n, %h0, %w2, %c] : memref<1x30x30x32xf32>, vector<16xf32>
+            %ld0_3 = vector.load %src[%n, %h0, %w3, %c] : memref<1x30x30x32xf32>, vector<16xf32>
+            %ld1_0 = vector.load %src[%n, %h1, %w0, %c] : memref<1x30x30x32xf32>, vector<16xf32>
+            %ld1_1 = vector.load %src[%n, %h1, %w1, %c] : memref<1x30x30x32xf32>, vector<16xf32>
+            %ld1_2 = vector.load %src[%n, %h1, %w2, %c] : memref<1x30x30x32xf32>, vector<16xf32>
+            %ld1_3 = vector.load %src[%n, %h1, %w3, %c] : memref<1x30x30x32xf32>, vector<16xf32>
+            %ld2_0 = vector.load %src[%n, %h2, %w0, %c] : memref<1x30x30x32xf32>, vector<16xf32>
+            %ld2_1 = vector.load %src[%n, %h2, %w1, %c] : memref<1x30x30x32xf32>, vector<16xf32>
+            %ld2_2 = vector.load %src[%n, %h2, %w2, %c] : memref<1x30x30x32xf32>, vector<16xf32>
+            %ld2_3 = vector.load %src[%n, %h2, %w3, %c] : memref<1x30x30x32xf32>, vector<16xf32>
+            %ld3_0 = vector.load %src[%n, %h3, %w0, %c] : memref<1x30x30x32xf32>, vector<16xf32>
+            %ld3_1 = vector.load %src[%n, %h3, %w1, %c] : memref<1x30x30x32xf32>, vector<16xf32>
+            %ld3_2 = vector.load %src[%n, %h3, %w2, %c] : memref<1x30x30x32xf32>, vector<16xf32>
+            %ld3_3 = vector.load %src[%n, %h3, %w3, %c] : memref<1x30x30x32xf32>, vector<16xf32>
+            %tr0_0 = arith.subf %ld0_0, %ld2_0 : vector<16xf32>
+            %tr0_1 = arith.subf %ld0_1, %ld2_1 : vector<16xf32>
+            %tr0_2 = arith.subf %ld0_2, %ld2_2 : vector<16xf32>
+            %tr0_3 = arith.subf %ld0_3, %ld2_3 : vector<16xf32>
+            %tr1_0 = arith.addf %ld1_0, %ld2_0 : vector<16xf32>
+            %tr1_1 = arith.addf %ld1_1, %ld2_1 : vector<16xf32>
+            %tr1_2 = arith.addf %ld1_2, %ld2_2 : vector<16xf32>
+            %tr1_3 = arith.addf %ld1_3, %ld2_3 : vector<16xf32>
+            %tr2_0_0 = arith.negf %ld1_0 : vector<16xf32>
+            %tr2_0 = arith.addf %tr2_0_0, %ld2_0 : vector<16xf32>
+            %tr2_1_0 = arith.negf %ld1_1 : vector<16xf32>
+            %tr2_1 = arith.addf %tr2_1_0, %ld2_1 : vector<16xf32>
+            %tr2_2_0 = arith.negf %ld1_2 : vector<16xf32>
+            %tr2_2 = arith.addf %tr2_2_0, %ld2_2 : vector<16xf32>
+            %tr2_3_0 = arith.negf %ld1_3 : vector<16xf32>
+            %tr2_3 = arith.addf %tr2_3_0, %ld2_3 : vector<16xf32>
+            %tr3_0 = arith.subf %ld1_0, %ld3_0 : vector<16xf32>
+            %tr3_1 = arith.subf %ld1_1, %ld3_1 : vector<16xf32>
+            %tr3_2 = arith.subf %ld1_2, %ld3_2 : vector<16xf32>
+            %tr3_3 = arith.subf %ld1_3, %ld3_3 : vector<16xf32>
+            %out0_0 = arith.subf %tr0_0, %tr0_2 : vector<16xf32>
+            %out0_1 = arith.addf %tr0_1, %tr0_2 : vector<16xf32>
+            %out0_2_0 = arith.negf %tr0_1 : vector<16xf32>
+            %out0_2 = arith.addf %out0_2_0, %tr0_2 : vector<16xf32>
+            %out0_3 = arith.subf %tr0_1, %tr0_3 : vector<16xf32>
+            %out1_0 = arith.subf %tr1_0, %tr1_2 : vector<16xf32>
+            %out1_1 = arith.addf %tr1_1, %tr1_2 : vector<16xf32>
+            %out1_2_0 = arith.negf %tr1_1 : vector<16xf32>
+            %out1_2 = arith.addf %out1_2_0, %tr1_2 : vector<16xf32>
+            %out1_3 = arith.subf %tr1_1, %tr1_3 : vector<16xf32>
+            %out2_0 = arith.subf %tr2_0, %tr2_2 : vector<16xf32>
+            %out2_1 = arith.addf %tr2_1, %tr2_2 : vector<16xf32>
+            %out2_2_0 = arith.negf %tr2_1 : vector<16xf32>
+            %out2_2 = arith.addf %out2_2_0, %tr2_2 : vector<16xf32>
+            %out2_3 = arith.subf %tr2_1, %tr2_3 : vector<16xf32>
+            %out3_0 = arith.subf %tr3_0, %tr3_2 : vector<16xf32>
+            %out3_1 = arith.addf %tr3_1, %tr3_2 : vector<16xf32>
+            %out3_2_0 = arith.negf %tr3_1 : vector<16xf32>
+            %out3_2 = arith.addf %out3_2_0, %tr3_2 : vector<16xf32>
+            %out3_3 = arith.subf %tr3_1, %tr3_3 : vector<16xf32>
+
+            %st0_0 = arith.addi %c, %pos0 : index
+            vector.store %out0_0, %dst[%n, %th, %tw, %st0_0] : memref<1x14x14x512xf32>, vector<16xf32>
+            %st0_1 = arith.addi %c, %pos1 : index
+            vector.store %out0_1, %dst[%n, %th, %tw, %st0_1] : memref<1x14x14x512xf32>, vector<16xf32>
+            %st0_2 = arith.addi %c, %pos2 : index
+            vector.store %out0_2, %dst[%n, %th, %tw, %st0_2] : memref<1x14x14x512xf32>, vector<16xf32>
+            %st0_3 = arith.addi %c, %pos3 : index
+            vector.store %out0_3, %dst[%n, %th, %tw, %st0_3] : memref<1x14x14x512xf32>, vector<16xf32>
+            %st1_0 = arith.addi %c, %pos4 : index
+            vector.store %out1_0, %dst[%n, %th, %tw, %st1_0] : memref<1x14x14x512xf32>, vector<16xf32>
+            %st1_1 = arith.addi %c, %pos5 : index
+            vector.store %out1_1, %dst[%n, %th, %tw, %st1_1] : memref<1x14x14x512xf32>, vector<16xf32>
+            %st1_2 = arith.addi %c, %pos6 : index
+            vector.store %out1_2, %dst[%n, %th, %tw, %st1_2] : memref<1x14x14x512xf32>, vector<16xf32>
+            %st1_3 = arith.addi %c, %pos7 : index
+            vector.store %out1_3, %dst[%n, %th, %tw, %st1_3] : memref<1x14x14x512xf32>, vector<16xf32>
+            %st2_0 = arith.addi %c, %pos8 : index
+            vector.store %out2_0, %dst[%n, %th, %tw, %st2_0] : memref<1x14x14x512xf32>, vector<16xf32>
+            %st2_1 = arith.addi %c, %pos9 : index
+            vector.store %out2_1, %dst[%n, %th, %tw, %st2_1] : memref<1x14x14x512xf32>, vector<16xf32>
+            %st2_2 = arith.addi %c, %pos10 : index
+            vector.store %out2_2, %dst[%n, %th, %tw, %st2_2] : memref<1x14x14x512xf32>, vector<16xf32>
+            %st2_3 = arith.addi %c, %pos11 : index
+            vector.store %out2_3, %dst[%n, %th, %tw, %st2_3] : memref<1x14x14x512xf32>, vector<16xf32>
+            %st3_0 = arith.addi %c, %pos12 : index
+            vector.store %out3_0, %dst[%n, %th, %tw, %st3_0] : memref<1x14x14x512xf32>, vector<16xf32>
+            %st3_1 = arith.addi %c, %pos13 : index
+            vector.store %out3_1, %dst[%n, %th, %tw, %st3_1] : memref<1x14x14x512xf32>, vector<16xf32>
+            %st3_2 = arith.addi %c, %pos14 : index
+            vector.store %out3_2, %dst[%n, %th, %tw, %st3_2] : memref<1x14x14x512xf32>, vector<16xf32>
+            %st3_3 = arith.addi %c, %pos15 : index
+            vector.store %out3_3, %dst[%n, %th, %tw, %st3_3] : memref<1x14x14x512xf32>, vector<16xf32>
+          }
+        }
+        return
+      }
+    }
+}
+stream.executable private @v11_brgemm {
+    stream.executable.export public @v11_brgemm workgroups() -> (index, index, index) {
+      %x = arith.constant 1 : index
+      %y = arith.constant 16 : index
+      %z = arith.constant 1 : index
+      stream.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @v11_brgemm(%x_binding: !stream.binding, %w_binding: !stream.binding, %y_binding: !stream.binding) {
+        %c0 = arith.constant 0 : index
+        %c1 = arith.constant 1 : index
+        %x = stream.binding.subspan %x_binding[%c0] : !stream.binding -> memref<1x1x196x512xf32>
+        %w = stream.binding.subspan %w_binding[%c0] : !stream.binding -> memref<16x1x1x32x2x16xf32>
+        %y = stream.binding.subspan %y_binding[%c0] : !stream.binding -> memref<1x1x196x512xf32>
+        %ohb = hal.interface.workgroup.id[0] : index
+        %ob = hal.interface.workgroup.id[1] : index        %z = hal.interface.workgroup.id[2] : index
+        %n = arith.addi %z, %c0 : index
+        %img0 = arith.addi %z, %c0 : index
+        %kh_n = arith.constant 1 : index
+        %kw_n = arith.constant 1 : index        %ick_n = arith.constant 32 : index
+        %sh = arith.constant 1 : index
+        %sw = arith.constant 1 : index
+        %dh = arith.constant 1 : index
+        %dw = arith.constant 1 : index
+        %rw = arith.constant 14 : index
+        %rh = arith.constant 1 : index
+        %oh_n = arith.constant 1 : index
+        %owb_n = arith.constant 14 : index
+        %oc_step = arith.constant 32 : index
+        %oc0 = arith.muli %ob, %oc_step : index        %ocbg_n = arith.constant 1 : index
+        %g = arith.divui %ob, %ocbg_n : index
+        %icgp = arith.constant 32 : index
+        %icg0 = arith.muli %g, %icgp : index
+        %oh_lo = arith.muli %ohb, %rh : index
+        %oh_end = arith.addi %oh_lo, %rh : index
+        %oh_hi = arith.minui %oh_end, %oh_n : index
+        %zero = arith.constant dense<0.0> : vector<16xf32>
+        %ck = arith.constant 1 : index
+        %r0 = arith.constant 0 : index
+        %rs0 = arith.constant 0 : index
+        %r1 = arith.constant 1 : index
+        %rs1 = arith.constant 1 : index
+        %r2 = arith.constant 2 : index
+        %rs2 = arith.constant 2 : index
+        %r3 = arith.constant 3 : index
+        %rs3 = arith.constant 3 : index
+        %r4 = arith.constant 4 : index
+        %rs4 = arith.constant 4 : index
+        %r5 = arith.constant 5 : index
+        %rs5 = arith.constant 5 : index
+        %r6 = arith.constant 6 : index
+        %rs6 = arith.constant 6 : index
+        %r7 = arith.constant 7 : index
+        %rs7 = arith.constant 7 : index
+        %r8 = arith.constant 8 : index
+        %rs8 = arith.constant 8 : index
+        %r9 = arith.constant 9 : index
+        %rs9 = arith.constant 9 : index
+        %r10 = arith.constant 10 : index
+        %rs10 = arith.constant 10 : index
+        %r11 = arith.constant 11 : index
+        %rs11 = arith.constant 11 : index
+        %r12 = arith.constant 12 : index
+        %rs12 = arith.constant 12 : index
+        %r13 = arith.constant 13 : index
+        %rs13 = arith.constant 13 : index
+        %o0 = arith.constant 0 : index
+        %o16_0 = arith.constant 0 : index
+        %ocv0 = arith.addi %oc0, %o16_0 : index
+        %o1 = arith.constant 1 : index
+        %o16_1 = arith.constant 16 : index
+        %ocv1 = arith.addi %oc0, %o16_1 : index
+        scf.for %oh = %oh_lo to %oh_hi step %c1 {
+          %ih0 = arith.muli %oh, %sh : index
+          scf.for %owb = %c0 to %owb_n step %c1 {
+            %ow0 = arith.muli %owb, %rw : index
+            %iwb = arith.muli %ow0, %sw : index
+            %h:28 = scf.for %kh = %c0 to %kh_n step %c1 iter_args(%h0_0 = %zero, %h0_1 = %zero, %h1_0 = %zero, %h1_1 = %zero, %h2_0 = %zero, %h2_1 = %zero, %h3_0 = %zero, %h3_1 = %zero, %h4_0 = %zero, %h4_1 = %zero, %h5_0 = %zero, %h5_1 = %zero, %h6_0 = %zero, %h6_1 = %zero, %h7_0 = %zero, %h7_1 = %zero, %h8_0 = %zero, %h8_1 = %zero, %h9_0 = %zero, %h9_1 = %zero, %h10_0 = %zero, %h10_1 = %zero, %h11_0 = %zero, %h11_1 = %zero, %h12_0 = %zero, %h12_1 = %zero, %h13_0 = %zero, %h13_1 = %zero) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+              %img = arith.addi %img0, %c0 : index
+              %khi = arith.addi %kh, %c0 : index
+              %khd = arith.muli %kh, %dh : index
+              %ih = arith.addi %ih0, %khd : index
+              %t:28 = scf.for %kw = %c0 to %kw_n step %c1 iter_args(%t0_0 = %h0_0, %t0_1 = %h0_1, %t1_0 = %h1_0, %t1_1 = %h1_1, %t2_0 = %h2_0, %t2_1 = %h2_1, %t3_0 = %h3_0, %t3_1 = %h3_1, %t4_0 = %h4_0, %t4_1 = %h4_1, %t5_0 = %h5_0, %t5_1 = %h5_1, %t6_0 = %h6_0, %t6_1 = %h6_1, %t7_0 = %h7_0, %t7_1 = %h7_1, %t8_0 = %h8_0, %t8_1 = %h8_1, %t9_0 = %h9_0, %t9_1 = %h9_1, %t10_0 = %h10_0, %t10_1 = %h10_1, %t11_0 = %h11_0, %t11_1 = %h11_1, %t12_0 = %h12_0, %t12_1 = %h12_1, %t13_0 = %h13_0, %t13_1 = %h13_1) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+                %kwd = arith.muli %kw, %dw : index
+                %iwk = arith.addi %iwb, %kwd : index
+                %q:28 = scf.for %ig = %c0 to %ick_n step %c1 iter_args(%q0_0 = %t0_0, %q0_1 = %t0_1, %q1_0 = %t1_0, %q1_1 = %t1_1, %q2_0 = %t2_0, %q2_1 = %t2_1, %q3_0 = %t3_0, %q3_1 = %t3_1, %q4_0 = %t4_0, %q4_1 = %t4_1, %q5_0 = %t5_0, %q5_1 = %t5_1, %q6_0 = %t6_0, %q6_1 = %t6_1, %q7_0 = %t7_0, %q7_1 = %t7_1, %q8_0 = %t8_0, %q8_1 = %t8_1, %q9_0 = %t9_0, %q9_1 = %t9_1, %q10_0 = %t10_0, %q10_1 = %t10_1, %q11_0 = %t11_0, %q11_1 = %t11_1, %q12_0 = %t12_0, %q12_1 = %t12_1, %q13_0 = %t13_0, %q13_1 = %t13_1) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+                  %icl = arith.muli %ig, %ck : index
+                  %ic = arith.addi %icg0, %icl : index
+                  %wv0 = vector.load %w[%ob, %khi, %kw, %ig, %o0, %c0] : memref<16x1x1x32x2x16xf32>, vector<16xf32>
+                  %wv1 = vector.load %w[%ob, %khi, %kw, %ig, %o1, %c0] : memref<16x1x1x32x2x16xf32>, vector<16xf32>
+                  %ix0 = arith.addi %iwk, %rs0 : index                  %xq0 = vector.load %x[%img, %ih, %ix0, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %xd0 = vector.bitcast %xq0 : vector<1xf32> to vector<1xi32>
+                  %xs0 = vector.extract %xd0[0] : i32 from vector<1xi32>
+                  %xb0 = vector.broadcast %xs0 : i32 to vector<16xi32>
+                  %xv0 = vector.bitcast %xb0 : vector<16xi32> to vector<16xf32>
+                  %s0_0 = vector.fma %xv0, %wv0, %q0_0 : vector<16xf32>
+
+                  %s0_1 = vector.fma %xv0, %wv1, %q0_1 : vector<16xf32>
+
+                  %ix1 = arith.addi %iwk, %rs1 : index                  %xq1 = vector.load %x[%img, %ih, %ix1, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %xd1 = vector.bitcast %xq1 : vector<1xf32> to vector<1xi32>
+                  %xs1 = vector.extract %xd1[0] : i32 from vector<1xi32>
+                  %xb1 = vector.broadcast %xs1 : i32 to vector<16xi32>
+                  %xv1 = vector.bitcast %xb1 : vector<16xi32> to vector<16xf32>
+                  %s1_0 = vector.fma %xv1, %wv0, %q1_0 : vector<16xf32>
+
+                  %s1_1 = vector.fma %xv1, %wv1, %q1_1 : vector<16xf32>
+
+                  %ix2 = arith.addi %iwk, %rs2 : index                  %xq2 = vector.load %x[%img, %ih, %ix2, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %xd2 = vector.bitcast %xq2 : vector<1xf32> to vector<1xi32>
+                  %xs2 = vector.extract %xd2[0] : i32 from vector<1xi32>
+                  %xb2 = vector.broadcast %xs2 : i32 to vector<16xi32>
+                  %xv2 = vector.bitcast %xb2 : vector<16xi32> to vector<16xf32>
+                  %s2_0 = vector.fma %xv2, %wv0, %q2_0 : vector<16xf32>
+
+                  %s2_1 = vector.fma %xv2, %wv1, %q2_1 : vector<16xf32>
+
+                  %ix3 = arith.addi %iwk, %rs3 : index                  %xq3 = vector.load %x[%img, %ih, %ix3, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %xd3 = vector.bitcast %xq3 : vector<1xf32> to vector<1xi32>
+                  %xs3 = vector.extract %xd3[0] : i32 from vector<1xi32>
+                  %xb3 = vector.broadcast %xs3 : i32 to vector<16xi32>
+                  %xv3 = vector.bitcast %xb3 : vector<16xi32> to vector<16xf32>
+                  %s3_0 = vector.fma %xv3, %wv0, %q3_0 : vector<16xf32>
+
+                  %s3_1 = vector.fma %xv3, %wv1, %q3_1 : vector<16xf32>
+
+                  %ix4 = arith.addi %iwk, %rs4 : index                  %xq4 = vector.load %x[%img, %ih, %ix4, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %xd4 = vector.bitcast %xq4 : vector<1xf32> to vector<1xi32>
+                  %xs4 = vector.extract %xd4[0] : i32 from vector<1xi32>
+                  %xb4 = vector.broadcast %xs4 : i32 to vector<16xi32>
+                  %xv4 = vector.bitcast %xb4 : vector<16xi32> to vector<16xf32>
+                  %s4_0 = vector.fma %xv4, %wv0, %q4_0 : vector<16xf32>
+
+                  %s4_1 = vector.fma %xv4, %wv1, %q4_1 : vector<16xf32>
+
+                  %ix5 = arith.addi %iwk, %rs5 : index                  %xq5 = vector.load %x[%img, %ih, %ix5, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %xd5 = vector.bitcast %xq5 : vector<1xf32> to vector<1xi32>
+                  %xs5 = vector.extract %xd5[0] : i32 from vector<1xi32>
+                  %xb5 = vector.broadcast %xs5 : i32 to vector<16xi32>
+                  %xv5 = vector.bitcast %xb5 : vector<16xi32> to vector<16xf32>
+                  %s5_0 = vector.fma %xv5, %wv0, %q5_0 : vector<16xf32>
+
+                  %s5_1 = vector.fma %xv5, %wv1, %q5_1 : vector<16xf32>
+
+                  %ix6 = arith.addi %iwk, %rs6 : index                  %xq6 = vector.load %x[%img, %ih, %ix6, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %xd6 = vector.bitcast %xq6 : vector<1xf32> to vector<1xi32>
+                  %xs6 = vector.extract %xd6[0] : i32 from vector<1xi32>
+                  %xb6 = vector.broadcast %xs6 : i32 to vector<16xi32>
+                  %xv6 = vector.bitcast %xb6 : vector<16xi32> to vector<16xf32>
+                  %s6_0 = vector.fma %xv6, %wv0, %q6_0 : vector<16xf32>
+
+                  %s6_1 = vector.fma %xv6, %wv1, %q6_1 : vector<16xf32>
+
+                  %ix7 = arith.addi %iwk, %rs7 : index                  %xq7 = vector.load %x[%img, %ih, %ix7, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %xd7 = vector.bitcast %xq7 : vector<1xf32> to vector<1xi32>
+                  %xs7 = vector.extract %xd7[0] : i32 from vector<1xi32>
+                  %xb7 = vector.broadcast %xs7 : i32 to vector<16xi32>
+                  %xv7 = vector.bitcast %xb7 : vector<16xi32> to vector<16xf32>
+                  %s7_0 = vector.fma %xv7, %wv0, %q7_0 : vector<16xf32>
+
+                  %s7_1 = vector.fma %xv7, %wv1, %q7_1 : vector<16xf32>
+
+                  %ix8 = arith.addi %iwk, %rs8 : index                  %xq8 = vector.load %x[%img, %ih, %ix8, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %xd8 = vector.bitcast %xq8 : vector<1xf32> to vector<1xi32>
+                  %xs8 = vector.extract %xd8[0] : i32 from vector<1xi32>
+                  %xb8 = vector.broadcast %xs8 : i32 to vector<16xi32>
+                  %xv8 = vector.bitcast %xb8 : vector<16xi32> to vector<16xf32>
+                  %s8_0 = vector.fma %xv8, %wv0, %q8_0 : vector<16xf32>
+
+                  %s8_1 = vector.fma %xv8, %wv1, %q8_1 : vector<16xf32>
+
+                  %ix9 = arith.addi %iwk, %rs9 : index                  %xq9 = vector.load %x[%img, %ih, %ix9, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %xd9 = vector.bitcast %xq9 : vector<1xf32> to vector<1xi32>
+                  %xs9 = vector.extract %xd9[0] : i32 from vector<1xi32>
+                  %xb9 = vector.broadcast %xs9 : i32 to vector<16xi32>
+                  %xv9 = vector.bitcast %xb9 : vector<16xi32> to vector<16xf32>
+                  %s9_0 = vector.fma %xv9, %wv0, %q9_0 : vector<16xf32>
+
+                  %s9_1 = vector.fma %xv9, %wv1, %q9_1 : vector<16xf32>
+
+                  %ix10 = arith.addi %iwk, %rs10 : index                  %xq10 = vector.load %x[%img, %ih, %ix10, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %xd10 = vector.bitcast %xq10 : vector<1xf32> to vector<1xi32>
+                  %xs10 = vector.extract %xd10[0] : i32 from vector<1xi32>
+                  %xb10 = vector.broadcast %xs10 : i32 to vector<16xi32>
+                  %xv10 = vector.bitcast %xb10 : vector<16xi32> to vector<16xf32>
+                  %s10_0 = vector.fma %xv10, %wv0, %q10_0 : vector<16xf32>
+
+                  %s10_1 = vector.fma %xv10, %wv1, %q10_1 : vector<16xf32>
+
+                  %ix11 = arith.addi %iwk, %rs11 : index                  %xq11 = vector.load %x[%img, %ih, %ix11, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %xd11 = vector.bitcast %xq11 : vector<1xf32> to vector<1xi32>
+                  %xs11 = vector.extract %xd11[0] : i32 from vector<1xi32>
+                  %xb11 = vector.broadcast %xs11 : i32 to vector<16xi32>
+                  %xv11 = vector.bitcast %xb11 : vector<16xi32> to vector<16xf32>
+                  %s11_0 = vector.fma %xv11, %wv0, %q11_0 : vector<16xf32>
+
+                  %s11_1 = vector.fma %xv11, %wv1, %q11_1 : vector<16xf32>
+
+                  %ix12 = arith.addi %iwk, %rs12 : index                  %xq12 = vector.load %x[%img, %ih, %ix12, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %xd12 = vector.bitcast %xq12 : vector<1xf32> to vector<1xi32>
+                  %xs12 = vector.extract %xd12[0] : i32 from vector<1xi32>
+                  %xb12 = vector.broadcast %xs12 : i32 to vector<16xi32>
+                  %xv12 = vector.bitcast %xb12 : vector<16xi32> to vector<16xf32>
+                  %s12_0 = vector.fma %xv12, %wv0, %q12_0 : vector<16xf32>
+
+                  %s12_1 = vector.fma %xv12, %wv1, %q12_1 : vector<16xf32>
+
+                  %ix13 = arith.addi %iwk, %rs13 : index                  %xq13 = vector.load %x[%img, %ih, %ix13, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %xd13 = vector.bitcast %xq13 : vector<1xf32> to vector<1xi32>
+                  %xs13 = vector.extract %xd13[0] : i32 from vector<1xi32>
+                  %xb13 = vector.broadcast %xs13 : i32 to vector<16xi32>
+                  %xv13 = vector.bitcast %xb13 : vector<16xi32> to vector<16xf32>
+                  %s13_0 = vector.fma %xv13, %wv0, %q13_0 : vector<16xf32>
+
+                  %s13_1 = vector.fma %xv13, %wv1, %q13_1 : vector<16xf32>
+
+                  scf.yield %s0_0, %s0_1, %s1_0, %s1_1, %s2_0, %s2_1, %s3_0, %s3_1, %s4_0, %s4_1, %s5_0, %s5_1, %s6_0, %s6_1, %s7_0, %s7_1, %s8_0, %s8_1, %s9_0, %s9_1, %s10_0, %s10_1, %s11_0, %s11_1, %s12_0, %s12_1, %s13_0, %s13_1 : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
+                }
+                scf.yield %q#0, %q#1, %q#2, %q#3, %q#4, %q#5, %q#6, %q#7, %q#8, %q#9, %q#10, %q#11, %q#12, %q#13, %q#14, %q#15, %q#16, %q#17, %q#18, %q#19, %q#20, %q#21, %q#22, %q#23, %q#24, %q#25, %q#26, %q#27 : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
+              }
+              scf.yield %t#0, %t#1, %t#2, %t#3, %t#4, %t#5, %t#6, %t#7, %t#8, %t#9, %t#10, %t#11, %t#12, %t#13, %t#14, %t#15, %t#16, %t#17, %t#18, %t#19, %t#20, %t#21, %t#22, %t#23, %t#24, %t#25, %t#26, %t#27 : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
+            }
+            %owr0 = arith.addi %ow0, %r0 : index
+            vector.store %h#0, %y[%z, %oh, %owr0, %ocv0] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            vector.store %h#1, %y[%z, %oh, %owr0, %ocv1] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            %owr1 = arith.addi %ow0, %r1 : index
+            vector.store %h#2, %y[%z, %oh, %owr1, %ocv0] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            vector.store %h#3, %y[%z, %oh, %owr1, %ocv1] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            %owr2 = arith.addi %ow0, %r2 : index
+            vector.store %h#4, %y[%z, %oh, %owr2, %ocv0] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            vector.store %h#5, %y[%z, %oh, %owr2, %ocv1] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            %owr3 = arith.addi %ow0, %r3 : index
+            vector.store %h#6, %y[%z, %oh, %owr3, %ocv0] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            vector.store %h#7, %y[%z, %oh, %owr3, %ocv1] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            %owr4 = arith.addi %ow0, %r4 : index
+            vector.store %h#8, %y[%z, %oh, %owr4, %ocv0] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            vector.store %h#9, %y[%z, %oh, %owr4, %ocv1] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            %owr5 = arith.addi %ow0, %r5 : index
+            vector.store %h#10, %y[%z, %oh, %owr5, %ocv0] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            vector.store %h#11, %y[%z, %oh, %owr5, %ocv1] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            %owr6 = arith.addi %ow0, %r6 : index
+            vector.store %h#12, %y[%z, %oh, %owr6, %ocv0] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            vector.store %h#13, %y[%z, %oh, %owr6, %ocv1] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            %owr7 = arith.addi %ow0, %r7 : index
+            vector.store %h#14, %y[%z, %oh, %owr7, %ocv0] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            vector.store %h#15, %y[%z, %oh, %owr7, %ocv1] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            %owr8 = arith.addi %ow0, %r8 : index
+            vector.store %h#16, %y[%z, %oh, %owr8, %ocv0] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            vector.store %h#17, %y[%z, %oh, %owr8, %ocv1] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            %owr9 = arith.addi %ow0, %r9 : index
+            vector.store %h#18, %y[%z, %oh, %owr9, %ocv0] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            vector.store %h#19, %y[%z, %oh, %owr9, %ocv1] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            %owr10 = arith.addi %ow0, %r10 : index
+            vector.store %h#20, %y[%z, %oh, %owr10, %ocv0] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            vector.store %h#21, %y[%z, %oh, %owr10, %ocv1] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            %owr11 = arith.addi %ow0, %r11 : index
+            vector.store %h#22, %y[%z, %oh, %owr11, %ocv0] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            vector.store %h#23, %y[%z, %oh, %owr11, %ocv1] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            %owr12 = arith.addi %ow0, %r12 : index
+            vector.store %h#24, %y[%z, %oh, %owr12, %ocv0] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            vector.store %h#25, %y[%z, %oh, %owr12, %ocv1] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            %owr13 = arith.addi %ow0, %r13 : index
+            vector.store %h#26, %y[%z, %oh, %owr13, %ocv0] : memref<1x1x196x512xf32>, vector<16xf32>
+
+            vector.store %h#27, %y[%z, %oh, %owr13, %ocv1] : memref<1x1x196x512xf32>, vector<16xf32>
+
+
+          }
+        }
+
+        return
+      }
+    }
+}
+stream.executable private @v17_wino_output {
+    stream.executable.export public @v17_wino_output workgroups() -> (index, index, index) {
+      %x = arith.constant 14 : index
+      %y = arith.constant 1 : index
+      %z = arith.constant 1 : index
+      stream.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @v17_wino_output(%src_binding: !stream.binding, %dst_binding: !stream.binding) {
+        %c0 = arith.constant 0 : index
+        %c1 = arith.constant 1 : index
+        %c16 = arith.constant 16 : index
+        %cm = arith.constant 2 : index
+        %tw_n = arith.constant 14 : index
+        %ch_n = arith.constant 32 : index
+        %src = stream.binding.subspan %src_binding[%c0] : !stream.binding -> memref<1x14x14x512xf32>
+        %dst = stream.binding.subspan %dst_binding[%c0] : !stream.binding -> memref<1x28x28x32xf32>
+        %i0 = arith.constant 0 : index
+        %i1 = arith.constant 1 : index
+        %i2 = arith.constant 2 : index
+        %i3 = arith.constant 3 : index
+        %pos0 = arith.constant 0 : index
+        %pos1 = arith.constant 32 : index
+        %pos2 = arith.constant 64 : index
+        %pos3 = arith.constant 96 : index
+        %pos4 = arith.constant 128 : index
+        %pos5 = arith.constant 160 : index
+        %pos6 = arith.constant 192 : index
+        %pos7 = arith.constant 224 : index
+        %pos8 = arith.constant 256 : index
+        %pos9 = arith.constant 288 : index
+        %pos10 = arith.constant 320 : index
+        %pos11 = arith.constant 352 : index
+        %pos12 = arith.constant 384 : index
+        %pos13 = arith.constant 416 : index
+        %pos14 = arith.constant 448 : index
+        %pos15 = arith.constant 480 : index
+        %th = hal.interface.workgroup.id[0] : index
+        %n = hal.interface.workgroup.id[1] : index
+        %hb = arith.muli %th, %cm : index
+        %h0 = arith.addi %hb, %i0 : index
+        %h1 = arith.addi %hb, %i1 : index
+        scf.for %tw = %c0 to %tw_n step %c1 {
+          %wb = arith.muli %tw, %cm : index
+          %w0 = arith.addi %wb, %i0 : index
+          %w1 = arith.addi %wb, %i1 : index
+          scf.for %c = %c0 to %ch_n step %c16 {
+            %ld0_0_at = arith.addi %c, %pos0 : index
+            %ld0_0 = vector.load %src[%n, %th, %tw, %ld0_0_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld0_1_at = arith.addi %c, %pos1 : index
+            %ld0_1 = vector.load %src[%n, %th, %tw, %ld0_1_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld0_2_at = arith.addi %c, %pos2 : index
+            %ld0_2 = vector.load %src[%n, %th, %tw, %ld0_2_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld0_3_at = arith.addi %c, %pos3 : index
+            %ld0_3 = vector.load %src[%n, %th, %tw, %ld0_3_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld1_0_at = arith.addi %c, %pos4 : index
+            %ld1_0 = vector.load %src[%n, %th, %tw, %ld1_0_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld1_1_at = arith.addi %c, %pos5 : index
+            %ld1_1 = vector.load %src[%n, %th, %tw, %ld1_1_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld1_2_at = arith.addi %c, %pos6 : index
+            %ld1_2 = vector.load %src[%n, %th, %tw, %ld1_2_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld1_3_at = arith.addi %c, %pos7 : index
+            %ld1_3 = vector.load %src[%n, %th, %tw, %ld1_3_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld2_0_at = arith.addi %c, %pos8 : index
+            %ld2_0 = vector.load %src[%n, %th, %tw, %ld2_0_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld2_1_at = arith.addi %c, %pos9 : index
+            %ld2_1 = vector.load %src[%n, %th, %tw, %ld2_1_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld2_2_at = arith.addi %c, %pos10 : index
+            %ld2_2 = vector.load %src[%n, %th, %tw, %ld2_2_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld2_3_at = arith.addi %c, %pos11 : index
+            %ld2_3 = vector.load %src[%n, %th, %tw, %ld2_3_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld3_0_at = arith.addi %c, %pos12 : index
+            %ld3_0 = vector.load %src[%n, %th, %tw, %ld3_0_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld3_1_at = arith.addi %c, %pos13 : index
+            %ld3_1 = vector.load %src[%n, %th, %tw, %ld3_1_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld3_2_at = arith.addi %c, %pos14 : index
+            %ld3_2 = vector.load %src[%n, %th, %tw, %ld3_2_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld3_3_at = arith.addi %c, %pos15 : index
+            %ld3_3 = vector.load %src[%n, %th, %tw, %ld3_3_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %tr0_0_1 = arith.addf %ld0_0, %ld1_0 : vector<16xf32>
+            %tr0_0 = arith.addf %tr0_0_1, %ld2_0 : vector<16xf32>
+            %tr0_1_1 = arith.addf %ld0_1, %ld1_1 : vector<16xf32>
+            %tr0_1 = arith.addf %tr0_1_1, %ld2_1 : vector<16xf32>
+            %tr0_2_1 = arith.addf %ld0_2, %ld1_2 : vector<16xf32>
+            %tr0_2 = arith.addf %tr0_2_1, %ld2_2 : vector<16xf32>
+            %tr0_3_1 = arith.addf %ld0_3, %ld1_3 : vector<16xf32>
+            %tr0_3 = arith.addf %tr0_3_1, %ld2_3 : vector<16xf32>
+            %tr1_0_1 = arith.subf %ld1_0, %ld2_0 : vector<16xf32>
+            %tr1_0 = arith.subf %tr1_0_1, %ld3_0 : vector<16xf32>
+            %tr1_1_1 = arith.subf %ld1_1, %ld2_1 : vector<16xf32>
+            %tr1_1 = arith.subf %tr1_1_1, %ld3_1 : vector<16xf32>
+            %tr1_2_1 = arith.subf %ld1_2, %ld2_2 : vector<16xf32>
+            %tr1_2 = arith.subf %tr1_2_1, %ld3_2 : vector<16xf32>
+            %tr1_3_1 = arith.subf %ld1_3, %ld2_3 : vector<16xf32>
+            %tr1_3 = arith.subf %tr1_3_1, %ld3_3 : vector<16xf32>
+            %out0_0_1 = arith.addf %tr0_0, %tr0_1 : vector<16xf32>
+            %out0_0 = arith.addf %out0_0_1, %tr0_2 : vector<16xf32>
+            %out0_1_1 = arith.subf %tr0_1, %tr0_2 : vector<16xf32>
+            %out0_1 = arith.subf %out0_1_1, %tr0_3 : vector<16xf32>
+            %out1_0_1 = arith.addf %tr1_0, %tr1_1 : vector<16xf32>
+            %out1_0 = arith.addf %out1_0_1, %tr1_2 : vector<16xf32>
+            %out1_1_1 = arith.subf %tr1_1, %tr1_2 : vector<16xf32>
+            %out1_1 = arith.subf %out1_1_1, %tr1_3 : vector<16xf32>
+
+            vector.store %out0_0, %dst[%n, %h0, %w0, %c] : memref<1x28x28x32xf32>, vector<16xf32>
+            vector.store %out0_1, %dst[%n, %h0, %w1, %c] : memref<1x28x28x32xf32>, vector<16xf32>
+            vector.store %out1_0, %dst[%n, %h1, %w0, %c] : memref<1x28x28x32xf32>, vector<16xf32>
+            vector.store %out1_1, %dst[%n, %h1, %w1, %c] : memref<1x28x28x32xf32>, vector<16xf32>
+          }
+        }
+        return
+      }
+    }
+}
 func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f32_aBcd16b__bias_prepare(%wei: !wei_buf) -> !wei_prepared {
     %w1 = tensor.expand_shape %wei [[0, 1, 2, 3]] output_shape [17, 17, 3, 3] : !wei_buf into tensor<17x17x3x3xf32>
 
@@ -33,120 +593,94 @@ func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f
       linalg.yield %w5_s : f32
     } -> tensor<4x4x1x17x17xf32>
     %w6_z = arith.constant 0.0 : f32
-    %w6 = tensor.pad %w5 low[0, 0, 0, 0, 0] high[0, 0, 0, 7, 0] {
+    %w6 = tensor.pad %w5 low[0, 0, 0, 0, 0] high[0, 0, 0, 0, 15] {
     ^bb0(%w6_i0: index, %w6_i1: index, %w6_i2: index, %w6_i3: index, %w6_i4: index):
       tensor.yield %w6_z : f32
-    } : tensor<4x4x1x17x17xf32> to tensor<4x4x1x24x17xf32>
+    } : tensor<4x4x1x17x17xf32> to tensor<4x4x1x17x32xf32>
 
-    %w7 = tensor.expand_shape %w6 [[0], [1], [2], [3, 4], [5]] output_shape [4, 4, 1, 3, 8, 17] : tensor<4x4x1x24x17xf32> into tensor<4x4x1x3x8x17xf32>
+    %w7 = tensor.collapse_shape %w6 [[0, 1, 2], [3], [4]] : tensor<4x4x1x17x32xf32> into tensor<16x17x32xf32>
 
-    %w8_e = tensor.empty() : tensor<4x4x1x3x17x8xf32>
-    %w8 = linalg.transpose ins(%w7 : tensor<4x4x1x3x8x17xf32>) outs(%w8_e : tensor<4x4x1x3x17x8xf32>) permutation = [0, 1, 2, 3, 5, 4]
+    %w8 = tensor.expand_shape %w7 [[0], [1], [2, 3, 4]] output_shape [16, 17, 32, 1, 1] : tensor<16x17x32xf32> into tensor<16x17x32x1x1xf32>
 
-    %w9 = tensor.collapse_shape %w8 [[0, 1, 2], [3], [4], [5]] : tensor<4x4x1x3x17x8xf32> into tensor<16x3x17x8xf32>
+    %w9_z = arith.constant 0.0 : f32
+    %w9 = tensor.pad %w8 low[0, 0, 0, 0, 0] high[0, 15, 0, 0, 0] {
+    ^bb0(%w9_i0: index, %w9_i1: index, %w9_i2: index, %w9_i3: index, %w9_i4: index):
+      tensor.yield %w9_z : f32
+    } : tensor<16x17x32x1x1xf32> to tensor<16x32x32x1x1xf32>
 
-    %w10 = tensor.expand_shape %w9 [[0], [1], [2], [3, 4]] output_shape [16, 3, 17, 8, 1] : tensor<16x3x17x8xf32> into !wei_prepared
+    %w10 = tensor.expand_shape %w9 [[0], [1, 2, 3], [4, 5], [6], [7]] output_shape [16, 1, 2, 16, 32, 1, 1, 1] : tensor<16x32x32x1x1xf32> into tensor<16x1x2x16x32x1x1x1xf32>
 
-    return %w10 : !wei_prepared
+    %w11_e = tensor.empty() : tensor<16x1x1x1x32x2x16x1xf32>
+    %w11 = linalg.transpose ins(%w10 : tensor<16x1x2x16x32x1x1x1xf32>) outs(%w11_e : tensor<16x1x1x1x32x2x16x1xf32>) permutation = [0, 1, 6, 7, 4, 2, 3, 5]
+
+    %w12 = tensor.collapse_shape %w11 [[0, 1], [2], [3], [4], [5], [6, 7]] : tensor<16x1x1x1x32x2x16x1xf32> into !wei_prepared
+
+    return %w12 : !wei_prepared
 }
 
 func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f32_aBcd16b__bias(%src: !src_dst_buf, %w: !wei_prepared, %bias: !bias) -> !src_dst_buf {
     %v1 = tensor.expand_shape %src [[0, 1, 2, 3, 4]] output_shape [1, 2, 28, 28, 16] : !src_dst_buf into tensor<1x2x28x28x16xf32>
 
-    %v2_e = tensor.empty() : tensor<1x17x28x28xf32>
-    %v2 = linalg.unpack %v1 outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [16] into %v2_e : tensor<1x2x28x28x16xf32> -> tensor<1x17x28x28xf32>
+    %v2_e = tensor.empty() : tensor<1x28x28x17xf32>
+    %v2 = linalg.unpack %v1 outer_dims_perm = [0, 3, 1, 2] inner_dims_pos = [3] inner_tiles = [16] into %v2_e : tensor<1x2x28x28x16xf32> -> tensor<1x28x28x17xf32>
 
     %v3_z = arith.constant 0.0 : f32
-    %v3 = tensor.pad %v2 low[0, 0, 1, 1] high[0, 0, 1, 1] {
+    %v3 = tensor.pad %v2 low[0, 1, 1, 0] high[0, 1, 1, 0] {
     ^bb0(%v3_i0: index, %v3_i1: index, %v3_i2: index, %v3_i3: index):
       tensor.yield %v3_z : f32
-    } : tensor<1x17x28x28xf32> to tensor<1x17x30x30xf32>
+    } : tensor<1x28x28x17xf32> to tensor<1x30x30x17xf32>
 
-    %v4 = tensor.expand_shape %v3 [[0], [1, 2], [3], [4]] output_shape [1, 1, 17, 30, 30] : tensor<1x17x30x30xf32> into tensor<1x1x17x30x30xf32>
+    %v4 = tensor.expand_shape %v3 [[0], [1], [2], [3, 4]] output_shape [1, 30, 30, 1, 17] : tensor<1x30x30x17xf32> into tensor<1x30x30x1x17xf32>
 
-    %v5 = arith.constant dense<"0x0000803F00000000000080BF00000000000000000000803F0000803F0000000000000000000080BF0000803F00000000000000000000803F00000000000080BF"> : tensor<4x4xf32>
-    %v6 = arith.constant dense<"0x0000803F0000803F0000803F00000000000000000000803F000080BF000080BF"> : tensor<2x4xf32>
-    %v7_z = arith.constant 0.0 : f32
-    %v7 = tensor.pad %v4 low[0, 0, 0, 0, 0] high[0, 0, 0, 0, 4] {
-    ^bb0(%v7_i0: index, %v7_i1: index, %v7_i2: index, %v7_i3: index, %v7_i4: index):
-      tensor.yield %v7_z : f32
-    } : tensor<1x1x17x30x30xf32> to tensor<1x1x17x30x34xf32>
+    %v5_z = arith.constant 0.0 : f32
+    %v5 = tensor.pad %v4 low[0, 0, 0, 0, 0] high[0, 0, 0, 0, 15] {
+    ^bb0(%v5_i0: index, %v5_i1: index, %v5_i2: index, %v5_i3: index, %v5_i4: index):
+      tensor.yield %v5_z : f32
+    } : tensor<1x30x30x1x17xf32> to tensor<1x30x30x1x32xf32>
 
-    %v8_e = tensor.empty() : tensor<4x4x1x1x14x2x17x8xf32>
-    %v8 = linalg.generic {indexing_maps = [affine_map<(i, j, g, n, th, t1, ic, t0) -> (n, g, ic, th * 2 + i, (t1 * 8 + t0) * 2 + j)>, affine_map<(i, j, g, n, th, t1, ic, t0) -> (i, j, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v7 : tensor<1x1x17x30x34xf32>) outs(%v8_e : tensor<4x4x1x1x14x2x17x8xf32>) {
-    ^bb0(%v8_x: f32, %v8_y: f32):
-      linalg.yield %v8_x : f32
-    } -> tensor<4x4x1x1x14x2x17x8xf32>
-    %v9 = util.optimization_barrier %v8 : tensor<4x4x1x1x14x2x17x8xf32>
-    %v10_z = arith.constant 0.0 : f32
-    %v10_e = tensor.empty() : tensor<4x4x1x1x14x2x17x8xf32>
-    %v10_acc = linalg.fill ins(%v10_z : f32) outs(%v10_e : tensor<4x4x1x1x14x2x17x8xf32>) -> tensor<4x4x1x1x14x2x17x8xf32>
-    %v10 = linalg.generic {indexing_maps = [affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (a, i)>, affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (i, j, g, n, th, t1, ic, t0)>, affine_map<(a, j, g, n, th, t1, ic, t0, i) -> (a, j, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v5, %v9 : tensor<4x4xf32>, tensor<4x4x1x1x14x2x17x8xf32>) outs(%v10_acc : tensor<4x4x1x1x14x2x17x8xf32>) {
-    ^bb0(%v10_c: f32, %v10_x: f32, %v10_a: f32):
-      %v10_m = arith.mulf %v10_c, %v10_x : f32
-      %v10_s = arith.addf %v10_a, %v10_m : f32
-      linalg.yield %v10_s : f32
-    } -> tensor<4x4x1x1x14x2x17x8xf32>
-    %v11_z = arith.constant 0.0 : f32
-    %v11_e = tensor.empty() : tensor<4x4x1x1x14x2x17x8xf32>
-    %v11_acc = linalg.fill ins(%v11_z : f32) outs(%v11_e : tensor<4x4x1x1x14x2x17x8xf32>) -> tensor<4x4x1x1x14x2x17x8xf32>
-    %v11 = linalg.generic {indexing_maps = [affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (b, j)>, affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (a, j, g, n, th, t1, ic, t0)>, affine_map<(a, b, g, n, th, t1, ic, t0, j) -> (a, b, g, n, th, t1, ic, t0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v5, %v10 : tensor<4x4xf32>, tensor<4x4x1x1x14x2x17x8xf32>) outs(%v11_acc : tensor<4x4x1x1x14x2x17x8xf32>) {
-    ^bb0(%v11_c: f32, %v11_x: f32, %v11_a: f32):
-      %v11_m = arith.mulf %v11_c, %v11_x : f32
-      %v11_s = arith.addf %v11_a, %v11_m : f32
-      linalg.yield %v11_s : f32
-    } -> tensor<4x4x1x1x14x2x17x8xf32>
-    %v12 = tensor.collapse_shape %v11 [[0, 1, 2], [3, 4, 5], [6], [7]] : tensor<4x4x1x1x14x2x17x8xf32> into tensor<16x28x17x8xf32>
+    %v6 = tensor.collapse_shape %v5 [[0], [1], [2], [3, 4]] : tensor<1x30x30x1x32xf32> into tensor<1x30x30x32xf32>
 
-    %v13 = tensor.expand_shape %v12 [[0], [1], [2], [3, 4]] output_shape [16, 28, 17, 8, 1] : tensor<16x28x17x8xf32> into tensor<16x28x17x8x1xf32>
+    %v7 = flow.dispatch @v7_wino_input::@v7_wino_input(%v6) : (tensor<1x30x30x32xf32>) -> tensor<1x14x14x512xf32>
+    %v8 = tensor.collapse_shape %v7 [[0], [1, 2], [3]] : tensor<1x14x14x512xf32> into tensor<1x196x512xf32>
+
+    %v9 = tensor.expand_shape %v8 [[0], [1, 2], [3, 4]] output_shape [1, 1, 196, 16, 32] : tensor<1x196x512xf32> into tensor<1x1x196x16x32xf32>
+
+    %v10 = tensor.collapse_shape %v9 [[0], [1], [2], [3, 4]] : tensor<1x1x196x16x32xf32> into tensor<1x1x196x512xf32>
+
+    %v11 = flow.dispatch @v11_brgemm::@v11_brgemm(%v10, %w) : (tensor<1x1x196x512xf32>, !wei_prepared) -> tensor<1x1x196x512xf32>
+    %v12 = tensor.expand_shape %v11 [[0], [1], [2], [3, 4]] output_shape [1, 1, 196, 16, 32] : tensor<1x1x196x512xf32> into tensor<1x1x196x16x32xf32>
+
+    %v13 = tensor.extract_slice %v12[0, 0, 0, 0, 0] [1, 1, 196, 16, 17] [1, 1, 1, 1, 1] : tensor<1x1x196x16x32xf32> to tensor<1x1x196x16x17xf32>
 
     %v14_z = arith.constant 0.0 : f32
-    %v14_e = tensor.empty() : tensor<16x28x3x8x8xf32>
-    %v14_acc = linalg.fill ins(%v14_z : f32) outs(%v14_e : tensor<16x28x3x8x8xf32>) -> tensor<16x28x3x8x8xf32>
-    %v14 = linalg.batch_mmt4d ins(%v13, %w : tensor<16x28x17x8x1xf32>, !wei_prepared) outs(%v14_acc : tensor<16x28x3x8x8xf32>) -> tensor<16x28x3x8x8xf32>
-    %v15 = tensor.expand_shape %v14 [[0, 1, 2], [3, 4, 5], [6], [7], [8]] output_shape [4, 4, 1, 1, 14, 2, 3, 8, 8] : tensor<16x28x3x8x8xf32> into tensor<4x4x1x1x14x2x3x8x8xf32>
+    %v14 = tensor.pad %v13 low[0, 0, 0, 0, 0] high[0, 0, 0, 0, 15] {
+    ^bb0(%v14_i0: index, %v14_i1: index, %v14_i2: index, %v14_i3: index, %v14_i4: index):
+      tensor.yield %v14_z : f32
+    } : tensor<1x1x196x16x17xf32> to tensor<1x1x196x16x32xf32>
 
-    %v16_z = arith.constant 0.0 : f32
-    %v16_e = tensor.empty() : tensor<2x4x1x1x14x2x3x8x8xf32>
-    %v16_acc = linalg.fill ins(%v16_z : f32) outs(%v16_e : tensor<2x4x1x1x14x2x3x8x8xf32>) -> tensor<2x4x1x1x14x2x3x8x8xf32>
-    %v16 = linalg.generic {indexing_maps = [affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (p, a)>, affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (a, b, g, n, th, t1, ob, t0, o0)>, affine_map<(p, b, g, n, th, t1, ob, t0, o0, a) -> (p, b, g, n, th, t1, ob, t0, o0)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v6, %v15 : tensor<2x4xf32>, tensor<4x4x1x1x14x2x3x8x8xf32>) outs(%v16_acc : tensor<2x4x1x1x14x2x3x8x8xf32>) {
-    ^bb0(%v16_c: f32, %v16_x: f32, %v16_a: f32):
-      %v16_m = arith.mulf %v16_c, %v16_x : f32
-      %v16_s = arith.addf %v16_a, %v16_m : f32
-      linalg.yield %v16_s : f32
-    } -> tensor<2x4x1x1x14x2x3x8x8xf32>
-    %v17_z = arith.constant 0.0 : f32
-    %v17_e = tensor.empty() : tensor<1x1x3x8x14x2x2x8x2xf32>
-    %v17_acc = linalg.fill ins(%v17_z : f32) outs(%v17_e : tensor<1x1x3x8x14x2x2x8x2xf32>) -> tensor<1x1x3x8x14x2x2x8x2xf32>
-    %v17 = linalg.generic {indexing_maps = [affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (q, b)>, affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (p, b, g, n, th, t1, ob, t0, o0)>, affine_map<(n, g, ob, o0, th, p, t1, t0, q, b) -> (n, g, ob, o0, th, p, t1, t0, q)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-        ins(%v6, %v16 : tensor<2x4xf32>, tensor<2x4x1x1x14x2x3x8x8xf32>) outs(%v17_acc : tensor<1x1x3x8x14x2x2x8x2xf32>) {
-    ^bb0(%v17_c: f32, %v17_x: f32, %v17_a: f32):
-      %v17_m = arith.mulf %v17_c, %v17_x : f32
-      %v17_s = arith.addf %v17_a, %v17_m : f32
-      linalg.yield %v17_s : f32
-    } -> tensor<1x1x3x8x14x2x2x8x2xf32>
-    %v18 = tensor.collapse_shape %v17 [[0], [1], [2, 3], [4, 5], [6, 7, 8]] : tensor<1x1x3x8x14x2x2x8x2xf32> into tensor<1x1x24x28x32xf32>
+    %v15 = tensor.collapse_shape %v14 [[0], [1, 2], [3, 4]] : tensor<1x1x196x16x32xf32> into tensor<1x196x512xf32>
 
-    %v19 = tensor.extract_slice %v18[0, 0, 0, 0, 0] [1, 1, 17, 28, 28] [1, 1, 1, 1, 1] : tensor<1x1x24x28x32xf32> to tensor<1x1x17x28x28xf32>
+    %v16 = tensor.expand_shape %v15 [[0], [1, 2], [3]] output_shape [1, 14, 14, 512] : tensor<1x196x512xf32> into tensor<1x14x14x512xf32>
+
+    %v17 = flow.dispatch @v17_wino_output::@v17_wino_output(%v16) : (tensor<1x14x14x512xf32>) -> tensor<1x28x28x32xf32>
+    %v18 = tensor.expand_shape %v17 [[0], [1], [2], [3, 4]] output_shape [1, 28, 28, 1, 32] : tensor<1x28x28x32xf32> into tensor<1x28x28x1x32xf32>
+
+    %v19 = tensor.extract_slice %v18[0, 0, 0, 0, 0] [1, 28, 28, 1, 17] [1, 1, 1, 1, 1] : tensor<1x28x28x1x32xf32> to tensor<1x28x28x1x17xf32>
 
     %v20 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 17] : !bias into tensor<1x17xf32>
 
-    %v21_e = tensor.empty() : tensor<1x1x17x28x28xf32>
-    %v21 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v19, %v20 : tensor<1x1x17x28x28xf32>, tensor<1x17xf32>) outs(%v21_e : tensor<1x1x17x28x28xf32>) {
+    %v21_e = tensor.empty() : tensor<1x28x28x1x17xf32>
+    %v21 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+        ins(%v19, %v20 : tensor<1x28x28x1x17xf32>, tensor<1x17xf32>) outs(%v21_e : tensor<1x28x28x1x17xf32>) {
     ^bb0(%v21_a: f32, %v21_b: f32, %v21_out: f32):
       %v21_ab = arith.addf %v21_a, %v21_b : f32
       linalg.yield %v21_ab : f32
-    } -> tensor<1x1x17x28x28xf32>
-    %v22 = tensor.collapse_shape %v21 [[0], [1, 2], [3], [4]] : tensor<1x1x17x28x28xf32> into tensor<1x17x28x28xf32>
+    } -> tensor<1x28x28x1x17xf32>
+    %v22 = tensor.collapse_shape %v21 [[0], [1], [2], [3, 4]] : tensor<1x28x28x1x17xf32> into tensor<1x28x28x17xf32>
 
     %v23_z = arith.constant 0.0 : f32
     %v23_e = tensor.empty() : tensor<1x2x28x28x16xf32>
-    %v23 = linalg.pack %v22 padding_value(%v23_z : f32) outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [16] into %v23_e : tensor<1x17x28x28xf32> -> tensor<1x2x28x28x16xf32>
+    %v23 = linalg.pack %v22 padding_value(%v23_z : f32) outer_dims_perm = [0, 3, 1, 2] inner_dims_pos = [3] inner_tiles = [16] into %v23_e : tensor<1x28x28x17xf32> -> tensor<1x2x28x28x16xf32>
 
     %v24 = tensor.collapse_shape %v23 [[0, 1, 2, 3, 4]] : tensor<1x2x28x28x16xf32> into !src_dst_buf
 
