@@ -1110,6 +1110,7 @@ WINOGRAD_CL_LINES = [
     "--alg=winograd_f4 --dt=bf16 --stag=nhwc --dtag=nChw16c --attr-post-ops=linear:1:1 g4mb2ic64ih7oc80oh7kh3ph1",
     "--alg=winograd_f6 --dt=bf16:bf16:f32 --stag=nhwc --dtag=nhwc mb1ic24ih9oc16oh9kh3ph1",
     "--alg=winograd_f2 --dt=f16 --stag=nchw --dtag=nchw mb1ic16ih6iw11oc5oh6ow11kh3kw3ph1pw1",
+    "--alg=winograd_f6 --dt=f32 --stag=nhwc --dtag=nhwc mb2ic16ih12iw10oc16oh12ow8kh3kw3ph2pw0",
 ]
 
 
@@ -1138,6 +1139,20 @@ def test_golden_winograd_channels_last_form():
     assert "-> tensor<2x3x3x1152xf32>" in text and "-> tensor<2x11x11x16xf32>" in text
     assert "batch_mmt4d" not in text and "_brgemm(%" in text
     assert "%rok3 = arith.cmpi ult" in text and "%cok3 = arith.cmpi ult" in text and "%rok2" not in text
+    # IC 20 is padded to 32 channels by a pad dispatch before the transform; with whole 16-channel
+    # vectors (IC 32) the transform reads the unpadded source itself, zeros by masked loads
+    assert "vector.maskedload" not in text and "low[0, 1, 1, 0, 0]" in text
+    # the output transform stores the destination with a bias and a ReLU (one pass fewer); other
+    # post-ops keep the shared epilogue after it
+    relu = render_conv(problem_of("--alg=winograd_f4 --dt=bf16 --dir=FWD_B --attr-post-ops=relu ic16ih11oc5oh11kh3ph1"),
+                       avx512, header=False)
+    assert "_wino_output(%src_binding: !stream.binding, %bias_binding" in relu
+    assert "arith.maximumf" in relu and "to vector<16xbf16>" in relu and "-> tensor<2x11x11x16xbf16>" in relu
+    summed = render_conv(problem_of("--alg=winograd_f4 --dt=f32 --dir=FWD_B --attr-post-ops=sum ic16ih11oc5oh11kh3ph1"),
+                         avx512, header=False)
+    assert "_wino_output(%src_binding: !stream.binding, %dst_binding" in summed
+    whole = render_conv(problem_of("--alg=winograd_f4 --dt=f32 ic32ih11oc5oh11kh3ph1"), avx512, header=False)
+    assert "vector.maskedload" in whole and "low[0, 1, 1, 0, 0]" not in whole and "-> tensor<2x3x3x1152xf32>" in whole
     # bf16 is widened to f32 before the input transform; groups of 20 and 17 channels pad to 32 each:
     # 36 positions x 2 groups of 32 channels in the GEMM's source
     bf16 = render_conv(problem_of("--alg=winograd_f4 --dt=bf16 ic16ih11oc5oh11kh3ph1"), avx512, header=False)

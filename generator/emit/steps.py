@@ -246,8 +246,9 @@ class LinearOp:
 class WinogradTiles(Step):
     """A Winograd tile transform as a custom dispatch on 16-channel vectors, channels last
     (templates/conv_winograd.mlir.j2, `wino_tiles_executable`):
-      wino_input:  (N, TH*m+2, TW*m+2, C) source -> V = BT d B, (N, TH, TW, alpha*alpha*C), each tile's
-                   transform positions as alpha*alpha groups of C channels (the GEMM's grouped 1x1 source);
+      wino_input:  (N, TH*m+2, TW*m+2, C) source, or the unpadded one (`src_pad`) -> V = BT d B,
+                   (N, TH, TW, alpha*alpha*C), each tile's transform positions as alpha*alpha groups of
+                   C channels (the GEMM's grouped 1x1 source);
       wino_output: (N, TH, TW, alpha*alpha*C) GEMM result -> Y = AT M A, (N, OH, OW, C), the pixels of the
                    last row and column of tiles past (OH, OW) not stored.
     C is a multiple of 16. `ops` computes the tile from `loads` (SSA name, i, j: tile element (i, j)) into
@@ -260,6 +261,14 @@ class WinogradTiles(Step):
     ops: list[LinearOp]
     loads: list[tuple[str, int, int]]
     stores: list[tuple[str, int, int]]
+    # wino_input reading the conv's unpadded source (N, IH, IW, C) in place: [top padding, left padding,
+    # the source rows and columns the conv reads]; tile element (i, j) of tile (th, tw) is source pixel
+    # (th*m + i - top, tw*m + j - left), zero outside them. None: the source arrives padded to whole tiles
+    src_pad: list[int] | None
+    # wino_output's epilogue in its stores (emit.conv._winograd_fuses_epilogue): a bias per channel
+    # (C,) f32, then a ReLU; the result in `out.elem` (f32, bf16 or f16)
+    bias: Value | None = None
+    relu: bool = False
 
 
 @dataclass(frozen=True)
