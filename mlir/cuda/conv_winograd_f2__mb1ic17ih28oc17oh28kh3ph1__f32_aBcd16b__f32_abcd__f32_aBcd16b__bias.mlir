@@ -41,13 +41,13 @@ func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f
     %v2_e = tensor.empty() : tensor<1x17x28x28xf32>
     %v2 = linalg.unpack %v1 outer_dims_perm = [0, 1, 2, 3] inner_dims_pos = [1] inner_tiles = [16] into %v2_e : tensor<1x2x28x28x16xf32> -> tensor<1x17x28x28xf32>
 
-    %v3_z = arith.constant 0.0 : f32
-    %v3 = tensor.pad %v2 low[0, 0, 1, 1] high[0, 0, 1, 1] {
-    ^bb0(%v3_i0: index, %v3_i1: index, %v3_i2: index, %v3_i3: index):
-      tensor.yield %v3_z : f32
-    } : tensor<1x17x28x28xf32> to tensor<1x17x30x30xf32>
+    %v3 = tensor.expand_shape %v2 [[0], [1, 2], [3], [4]] output_shape [1, 1, 17, 28, 28] : tensor<1x17x28x28xf32> into tensor<1x1x17x28x28xf32>
 
-    %v4 = tensor.expand_shape %v3 [[0], [1, 2], [3], [4]] output_shape [1, 1, 17, 30, 30] : tensor<1x17x30x30xf32> into tensor<1x1x17x30x30xf32>
+    %v4_z = arith.constant 0.0 : f32
+    %v4 = tensor.pad %v3 low[0, 0, 0, 1, 1] high[0, 0, 0, 1, 1] {
+    ^bb0(%v4_i0: index, %v4_i1: index, %v4_i2: index, %v4_i3: index, %v4_i4: index):
+      tensor.yield %v4_z : f32
+    } : tensor<1x1x17x28x28xf32> to tensor<1x1x17x30x30xf32>
 
     %v5 = arith.constant dense<"0x0000803F00000000000080BF00000000000000000000803F0000803F0000000000000000000080BF0000803F00000000000000000000803F00000000000080BF"> : tensor<4x4xf32>
     %v6_e = tensor.empty() : tensor<4x4x1x1x17x14x14xf32>

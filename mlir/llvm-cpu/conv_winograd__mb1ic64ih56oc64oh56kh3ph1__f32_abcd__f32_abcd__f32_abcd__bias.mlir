@@ -6,22 +6,22 @@
 !wei_prepared = tensor<36x1x1x64x4x16xf32>
 !bias = tensor<64xf32>
 
-stream.executable private @v6_wino_input {
-    stream.executable.export public @v6_wino_input workgroups() -> (index, index, index) {
+stream.executable private @v5_wino_input {
+    stream.executable.export public @v5_wino_input workgroups() -> (index, index, index) {
       %x = arith.constant 14 : index
       %y = arith.constant 1 : index
       %z = arith.constant 1 : index
       stream.return %x, %y, %z : index, index, index
     }
     builtin.module {
-      func.func @v6_wino_input(%src_binding: !stream.binding, %dst_binding: !stream.binding) {
+      func.func @v5_wino_input(%src_binding: !stream.binding, %dst_binding: !stream.binding) {
         %c0 = arith.constant 0 : index
         %c1 = arith.constant 1 : index
         %c16 = arith.constant 16 : index
         %cm = arith.constant 4 : index
         %tw_n = arith.constant 14 : index
         %ch_n = arith.constant 64 : index
-        %src = stream.binding.subspan %src_binding[%c0] : !stream.binding -> memref<1x58x58x64xf32>
+        %src = stream.binding.subspan %src_binding[%c0] : !stream.binding -> memref<1x56x56x64xf32>
         %dst = stream.binding.subspan %dst_binding[%c0] : !stream.binding -> memref<1x14x14x2304xf32>
         %k0 = arith.constant dense<4.000000000e+00> : vector<16xf32>
         %k1 = arith.constant dense<-5.000000000e+00> : vector<16xf32>
@@ -72,58 +72,209 @@ stream.executable private @v6_wino_input {
         %pos35 = arith.constant 2240 : index
         %th = hal.interface.workgroup.id[0] : index
         %n = hal.interface.workgroup.id[1] : index
+        %top = arith.constant 1 : index
+        %left = arith.constant 1 : index
+        %rows_n = arith.constant 56 : index
+        %cols_n = arith.constant 56 : index
+        %row_last = arith.constant 55 : index
+        %col_last = arith.constant 55 : index
+        %zero_v = arith.constant dense<0.0> : vector<16xf32>
         %hb = arith.muli %th, %cm : index
-        %h0 = arith.addi %hb, %i0 : index
-        %h1 = arith.addi %hb, %i1 : index
-        %h2 = arith.addi %hb, %i2 : index
-        %h3 = arith.addi %hb, %i3 : index
-        %h4 = arith.addi %hb, %i4 : index
-        %h5 = arith.addi %hb, %i5 : index
+        %hp0 = arith.addi %hb, %i0 : index
+        %hs0 = arith.subi %hp0, %top : index
+        %hlo0 = arith.cmpi sge, %hs0, %c0 : index
+        %hhi0 = arith.cmpi slt, %hs0, %rows_n : index
+        %hok0 = arith.andi %hlo0, %hhi0 : i1
+        %hmin0 = arith.minsi %hs0, %row_last : index
+        %h0 = arith.maxsi %hmin0, %c0 : index
+        %hp1 = arith.addi %hb, %i1 : index
+        %hs1 = arith.subi %hp1, %top : index
+        %hlo1 = arith.cmpi sge, %hs1, %c0 : index
+        %hhi1 = arith.cmpi slt, %hs1, %rows_n : index
+        %hok1 = arith.andi %hlo1, %hhi1 : i1
+        %hmin1 = arith.minsi %hs1, %row_last : index
+        %h1 = arith.maxsi %hmin1, %c0 : index
+        %hp2 = arith.addi %hb, %i2 : index
+        %hs2 = arith.subi %hp2, %top : index
+        %hlo2 = arith.cmpi sge, %hs2, %c0 : index
+        %hhi2 = arith.cmpi slt, %hs2, %rows_n : index
+        %hok2 = arith.andi %hlo2, %hhi2 : i1
+        %hmin2 = arith.minsi %hs2, %row_last : index
+        %h2 = arith.maxsi %hmin2, %c0 : index
+        %hp3 = arith.addi %hb, %i3 : index
+        %hs3 = arith.subi %hp3, %top : index
+        %hlo3 = arith.cmpi sge, %hs3, %c0 : index
+        %hhi3 = arith.cmpi slt, %hs3, %rows_n : index
+        %hok3 = arith.andi %hlo3, %hhi3 : i1
+        %hmin3 = arith.minsi %hs3, %row_last : index
+        %h3 = arith.maxsi %hmin3, %c0 : index
+        %hp4 = arith.addi %hb, %i4 : index
+        %hs4 = arith.subi %hp4, %top : index
+        %hlo4 = arith.cmpi sge, %hs4, %c0 : index
+        %hhi4 = arith.cmpi slt, %hs4, %rows_n : index
+        %hok4 = arith.andi %hlo4, %hhi4 : i1
+        %hmin4 = arith.minsi %hs4, %row_last : index
+        %h4 = arith.maxsi %hmin4, %c0 : index
+        %hp5 = arith.addi %hb, %i5 : index
+        %hs5 = arith.subi %hp5, %top : index
+        %hlo5 = arith.cmpi sge, %hs5, %c0 : index
+        %hhi5 = arith.cmpi slt, %hs5, %rows_n : index
+        %hok5 = arith.andi %hlo5, %hhi5 : i1
+        %hmin5 = arith.minsi %hs5, %row_last : index
+        %h5 = arith.maxsi %hmin5, %c0 : index
         scf.for %tw = %c0 to %tw_n step %c1 {
           %wb = arith.muli %tw, %cm : index
-          %w0 = arith.addi %wb, %i0 : index
-          %w1 = arith.addi %wb, %i1 : index
-          %w2 = arith.addi %wb, %i2 : index
-          %w3 = arith.addi %wb, %i3 : index
-          %w4 = arith.addi %wb, %i4 : index
-          %w5 = arith.addi %wb, %i5 : index
+          %wp0 = arith.addi %wb, %i0 : index
+          %ws0 = arith.subi %wp0, %left : index
+          %wlo0 = arith.cmpi sge, %ws0, %c0 : index
+          %whi0 = arith.cmpi slt, %ws0, %cols_n : index
+          %wok0 = arith.andi %wlo0, %whi0 : i1
+          %wmin0 = arith.minsi %ws0, %col_last : index
+          %w0 = arith.maxsi %wmin0, %c0 : index
+          %wp1 = arith.addi %wb, %i1 : index
+          %ws1 = arith.subi %wp1, %left : index
+          %wlo1 = arith.cmpi sge, %ws1, %c0 : index
+          %whi1 = arith.cmpi slt, %ws1, %cols_n : index
+          %wok1 = arith.andi %wlo1, %whi1 : i1
+          %wmin1 = arith.minsi %ws1, %col_last : index
+          %w1 = arith.maxsi %wmin1, %c0 : index
+          %wp2 = arith.addi %wb, %i2 : index
+          %ws2 = arith.subi %wp2, %left : index
+          %wlo2 = arith.cmpi sge, %ws2, %c0 : index
+          %whi2 = arith.cmpi slt, %ws2, %cols_n : index
+          %wok2 = arith.andi %wlo2, %whi2 : i1
+          %wmin2 = arith.minsi %ws2, %col_last : index
+          %w2 = arith.maxsi %wmin2, %c0 : index
+          %wp3 = arith.addi %wb, %i3 : index
+          %ws3 = arith.subi %wp3, %left : index
+          %wlo3 = arith.cmpi sge, %ws3, %c0 : index
+          %whi3 = arith.cmpi slt, %ws3, %cols_n : index
+          %wok3 = arith.andi %wlo3, %whi3 : i1
+          %wmin3 = arith.minsi %ws3, %col_last : index
+          %w3 = arith.maxsi %wmin3, %c0 : index
+          %wp4 = arith.addi %wb, %i4 : index
+          %ws4 = arith.subi %wp4, %left : index
+          %wlo4 = arith.cmpi sge, %ws4, %c0 : index
+          %whi4 = arith.cmpi slt, %ws4, %cols_n : index
+          %wok4 = arith.andi %wlo4, %whi4 : i1
+          %wmin4 = arith.minsi %ws4, %col_last : index
+          %w4 = arith.maxsi %wmin4, %c0 : index
+          %wp5 = arith.addi %wb, %i5 : index
+          %ws5 = arith.subi %wp5, %left : index
+          %wlo5 = arith.cmpi sge, %ws5, %c0 : index
+          %whi5 = arith.cmpi slt, %ws5, %cols_n : index
+          %wok5 = arith.andi %wlo5, %whi5 : i1
+          %wmin5 = arith.minsi %ws5, %col_last : index
+          %w5 = arith.maxsi %wmin5, %c0 : index
+          %ld0_0_ok = arith.andi %hok0, %wok0 : i1
+          %ld0_0_mask = vector.broadcast %ld0_0_ok : i1 to vector<16xi1>
+          %ld0_1_ok = arith.andi %hok0, %wok1 : i1
+          %ld0_1_mask = vector.broadcast %ld0_1_ok : i1 to vector<16xi1>
+          %ld0_2_ok = arith.andi %hok0, %wok2 : i1
+          %ld0_2_mask = vector.broadcast %ld0_2_ok : i1 to vector<16xi1>
+          %ld0_3_ok = arith.andi %hok0, %wok3 : i1
+          %ld0_3_mask = vector.broadcast %ld0_3_ok : i1 to vector<16xi1>
+          %ld0_4_ok = arith.andi %hok0, %wok4 : i1
+          %ld0_4_mask = vector.broadcast %ld0_4_ok : i1 to vector<16xi1>
+          %ld0_5_ok = arith.andi %hok0, %wok5 : i1
+          %ld0_5_mask = vector.broadcast %ld0_5_ok : i1 to vector<16xi1>
+          %ld1_0_ok = arith.andi %hok1, %wok0 : i1
+          %ld1_0_mask = vector.broadcast %ld1_0_ok : i1 to vector<16xi1>
+          %ld1_1_ok = arith.andi %hok1, %wok1 : i1
+          %ld1_1_mask = vector.broadcast %ld1_1_ok : i1 to vector<16xi1>
+          %ld1_2_ok = arith.andi %hok1, %wok2 : i1
+          %ld1_2_mask = vector.broadcast %ld1_2_ok : i1 to vector<16xi1>
+          %ld1_3_ok = arith.andi %hok1, %wok3 : i1
+          %ld1_3_mask = vector.broadcast %ld1_3_ok : i1 to vector<16xi1>
+          %ld1_4_ok = arith.andi %hok1, %wok4 : i1
+          %ld1_4_mask = vector.broadcast %ld1_4_ok : i1 to vector<16xi1>
+          %ld1_5_ok = arith.andi %hok1, %wok5 : i1
+          %ld1_5_mask = vector.broadcast %ld1_5_ok : i1 to vector<16xi1>
+          %ld2_0_ok = arith.andi %hok2, %wok0 : i1
+          %ld2_0_mask = vector.broadcast %ld2_0_ok : i1 to vector<16xi1>
+          %ld2_1_ok = arith.andi %hok2, %wok1 : i1
+          %ld2_1_mask = vector.broadcast %ld2_1_ok : i1 to vector<16xi1>
+          %ld2_2_ok = arith.andi %hok2, %wok2 : i1
+          %ld2_2_mask = vector.broadcast %ld2_2_ok : i1 to vector<16xi1>
+          %ld2_3_ok = arith.andi %hok2, %wok3 : i1
+          %ld2_3_mask = vector.broadcast %ld2_3_ok : i1 to vector<16xi1>
+          %ld2_4_ok = arith.andi %hok2, %wok4 : i1
+          %ld2_4_mask = vector.broadcast %ld2_4_ok : i1 to vector<16xi1>
+          %ld2_5_ok = arith.andi %hok2, %wok5 : i1
+          %ld2_5_mask = vector.broadcast %ld2_5_ok : i1 to vector<16xi1>
+          %ld3_0_ok = arith.andi %hok3, %wok0 : i1
+          %ld3_0_mask = vector.broadcast %ld3_0_ok : i1 to vector<16xi1>
+          %ld3_1_ok = arith.andi %hok3, %wok1 : i1
+          %ld3_1_mask = vector.broadcast %ld3_1_ok : i1 to vector<16xi1>
+          %ld3_2_ok = arith.andi %hok3, %wok2 : i1
+          %ld3_2_mask = vector.broadcast %ld3_2_ok : i1 to vector<16xi1>
+          %ld3_3_ok = arith.andi %hok3, %wok3 : i1
+          %ld3_3_mask = vector.broadcast %ld3_3_ok : i1 to vector<16xi1>
+          %ld3_4_ok = arith.andi %hok3, %wok4 : i1
+          %ld3_4_mask = vector.broadcast %ld3_4_ok : i1 to vector<16xi1>
+          %ld3_5_ok = arith.andi %hok3, %wok5 : i1
+          %ld3_5_mask = vector.broadcast %ld3_5_ok : i1 to vector<16xi1>
+          %ld4_0_ok = arith.andi %hok4, %wok0 : i1
+          %ld4_0_mask = vector.broadcast %ld4_0_ok : i1 to vector<16xi1>
+          %ld4_1_ok = arith.andi %hok4, %wok1 : i1
+          %ld4_1_mask = vector.broadcast %ld4_1_ok : i1 to vector<16xi1>
+          %ld4_2_ok = arith.andi %hok4, %wok2 : i1
+          %ld4_2_mask = vector.broadcast %ld4_2_ok : i1 to vector<16xi1>
+          %ld4_3_ok = arith.andi %hok4, %wok3 : i1
+          %ld4_3_mask = vector.broadcast %ld4_3_ok : i1 to vector<16xi1>
+          %ld4_4_ok = arith.andi %hok4, %wok4 : i1
+          %ld4_4_mask = vector.broadcast %ld4_4_ok : i1 to vector<16xi1>
+          %ld4_5_ok = arith.andi %hok4, %wok5 : i1
+          %ld4_5_mask = vector.broadcast %ld4_5_ok : i1 to vector<16xi1>
+          %ld5_0_ok = arith.andi %hok5, %wok0 : i1
+          %ld5_0_mask = vector.broadcast %ld5_0_ok : i1 to vector<16xi1>
+          %ld5_1_ok = arith.andi %hok5, %wok1 : i1
+          %ld5_1_mask = vector.broadcast %ld5_1_ok : i1 to vector<16xi1>
+          %ld5_2_ok = arith.andi %hok5, %wok2 : i1
+          %ld5_2_mask = vector.broadcast %ld5_2_ok : i1 to vector<16xi1>
+          %ld5_3_ok = arith.andi %hok5, %wok3 : i1
+          %ld5_3_mask = vector.broadcast %ld5_3_ok : i1 to vector<16xi1>
+          %ld5_4_ok = arith.andi %hok5, %wok4 : i1
+          %ld5_4_mask = vector.broadcast %ld5_4_ok : i1 to vector<16xi1>
+          %ld5_5_ok = arith.andi %hok5, %wok5 : i1
+          %ld5_5_mask = vector.broadcast %ld5_5_ok : i1 to vector<16xi1>
           scf.for %c = %c0 to %ch_n step %c16 {
-            %ld0_0 = vector.load %src[%n, %h0, %w0, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld0_1 = vector.load %src[%n, %h0, %w1, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld0_2 = vector.load %src[%n, %h0, %w2, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld0_3 = vector.load %src[%n, %h0, %w3, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld0_4 = vector.load %src[%n, %h0, %w4, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld0_5 = vector.load %src[%n, %h0, %w5, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld1_0 = vector.load %src[%n, %h1, %w0, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld1_1 = vector.load %src[%n, %h1, %w1, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld1_2 = vector.load %src[%n, %h1, %w2, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld1_3 = vector.load %src[%n, %h1, %w3, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld1_4 = vector.load %src[%n, %h1, %w4, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld1_5 = vector.load %src[%n, %h1, %w5, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld2_0 = vector.load %src[%n, %h2, %w0, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld2_1 = vector.load %src[%n, %h2, %w1, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld2_2 = vector.load %src[%n, %h2, %w2, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld2_3 = vector.load %src[%n, %h2, %w3, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld2_4 = vector.load %src[%n, %h2, %w4, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld2_5 = vector.load %src[%n, %h2, %w5, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld3_0 = vector.load %src[%n, %h3, %w0, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld3_1 = vector.load %src[%n, %h3, %w1, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld3_2 = vector.load %src[%n, %h3, %w2, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld3_3 = vector.load %src[%n, %h3, %w3, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld3_4 = vector.load %src[%n, %h3, %w4, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld3_5 = vector.load %src[%n, %h3, %w5, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld4_0 = vector.load %src[%n, %h4, %w0, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld4_1 = vector.load %src[%n, %h4, %w1, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld4_2 = vector.load %src[%n, %h4, %w2, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld4_3 = vector.load %src[%n, %h4, %w3, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld4_4 = vector.load %src[%n, %h4, %w4, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld4_5 = vector.load %src[%n, %h4, %w5, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld5_0 = vector.load %src[%n, %h5, %w0, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld5_1 = vector.load %src[%n, %h5, %w1, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld5_2 = vector.load %src[%n, %h5, %w2, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld5_3 = vector.load %src[%n, %h5, %w3, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld5_4 = vector.load %src[%n, %h5, %w4, %c] : memref<1x58x58x64xf32>, vector<16xf32>
-            %ld5_5 = vector.load %src[%n, %h5, %w5, %c] : memref<1x58x58x64xf32>, vector<16xf32>
+            %ld0_0 = vector.maskedload %src[%n, %h0, %w0, %c], %ld0_0_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld0_1 = vector.maskedload %src[%n, %h0, %w1, %c], %ld0_1_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld0_2 = vector.maskedload %src[%n, %h0, %w2, %c], %ld0_2_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld0_3 = vector.maskedload %src[%n, %h0, %w3, %c], %ld0_3_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld0_4 = vector.maskedload %src[%n, %h0, %w4, %c], %ld0_4_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld0_5 = vector.maskedload %src[%n, %h0, %w5, %c], %ld0_5_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld1_0 = vector.maskedload %src[%n, %h1, %w0, %c], %ld1_0_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld1_1 = vector.maskedload %src[%n, %h1, %w1, %c], %ld1_1_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld1_2 = vector.maskedload %src[%n, %h1, %w2, %c], %ld1_2_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld1_3 = vector.maskedload %src[%n, %h1, %w3, %c], %ld1_3_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld1_4 = vector.maskedload %src[%n, %h1, %w4, %c], %ld1_4_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld1_5 = vector.maskedload %src[%n, %h1, %w5, %c], %ld1_5_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld2_0 = vector.maskedload %src[%n, %h2, %w0, %c], %ld2_0_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld2_1 = vector.maskedload %src[%n, %h2, %w1, %c], %ld2_1_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld2_2 = vector.maskedload %src[%n, %h2, %w2, %c], %ld2_2_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld2_3 = vector.maskedload %src[%n, %h2, %w3, %c], %ld2_3_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld2_4 = vector.maskedload %src[%n, %h2, %w4, %c], %ld2_4_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld2_5 = vector.maskedload %src[%n, %h2, %w5, %c], %ld2_5_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld3_0 = vector.maskedload %src[%n, %h3, %w0, %c], %ld3_0_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld3_1 = vector.maskedload %src[%n, %h3, %w1, %c], %ld3_1_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld3_2 = vector.maskedload %src[%n, %h3, %w2, %c], %ld3_2_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld3_3 = vector.maskedload %src[%n, %h3, %w3, %c], %ld3_3_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld3_4 = vector.maskedload %src[%n, %h3, %w4, %c], %ld3_4_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld3_5 = vector.maskedload %src[%n, %h3, %w5, %c], %ld3_5_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld4_0 = vector.maskedload %src[%n, %h4, %w0, %c], %ld4_0_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld4_1 = vector.maskedload %src[%n, %h4, %w1, %c], %ld4_1_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld4_2 = vector.maskedload %src[%n, %h4, %w2, %c], %ld4_2_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld4_3 = vector.maskedload %src[%n, %h4, %w3, %c], %ld4_3_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld4_4 = vector.maskedload %src[%n, %h4, %w4, %c], %ld4_4_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld4_5 = vector.maskedload %src[%n, %h4, %w5, %c], %ld4_5_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld5_0 = vector.maskedload %src[%n, %h5, %w0, %c], %ld5_0_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld5_1 = vector.maskedload %src[%n, %h5, %w1, %c], %ld5_1_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld5_2 = vector.maskedload %src[%n, %h5, %w2, %c], %ld5_2_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld5_3 = vector.maskedload %src[%n, %h5, %w3, %c], %ld5_3_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld5_4 = vector.maskedload %src[%n, %h5, %w4, %c], %ld5_4_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+            %ld5_5 = vector.maskedload %src[%n, %h5, %w5, %c], %ld5_5_mask, %zero_v : memref<1x56x56x64xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
             %tr0_0_0 = arith.mulf %k0, %ld0_0 : vector<16xf32>
             %tr0_0_1 = vector.fma %k1, %ld2_0, %tr0_0_0 : vector<16xf32>
             %tr0_0 = arith.addf %tr0_0_1, %ld4_0 : vector<16xf32>
@@ -467,15 +618,15 @@ stream.executable private @v6_wino_input {
       }
     }
 }
-stream.executable private @v10_brgemm {
-    stream.executable.export public @v10_brgemm workgroups() -> (index, index, index) {
+stream.executable private @v9_brgemm {
+    stream.executable.export public @v9_brgemm workgroups() -> (index, index, index) {
       %x = arith.constant 1 : index
       %y = arith.constant 36 : index
       %z = arith.constant 1 : index
       stream.return %x, %y, %z : index, index, index
     }
     builtin.module {
-      func.func @v10_brgemm(%x_binding: !stream.binding, %w_binding: !stream.binding, %y_binding: !stream.binding) {
+      func.func @v9_brgemm(%x_binding: !stream.binding, %w_binding: !stream.binding, %y_binding: !stream.binding) {
         %c0 = arith.constant 0 : index
         %c1 = arith.constant 1 : index
         %x = stream.binding.subspan %x_binding[%c0] : !stream.binding -> memref<1x1x196x2304xf32>
@@ -807,15 +958,15 @@ stream.executable private @v10_brgemm {
       }
     }
 }
-stream.executable private @v14_wino_output {
-    stream.executable.export public @v14_wino_output workgroups() -> (index, index, index) {
+stream.executable private @v15_wino_output {
+    stream.executable.export public @v15_wino_output workgroups() -> (index, index, index) {
       %x = arith.constant 14 : index
       %y = arith.constant 1 : index
       %z = arith.constant 1 : index
       stream.return %x, %y, %z : index, index, index
     }
     builtin.module {
-      func.func @v14_wino_output(%src_binding: !stream.binding, %dst_binding: !stream.binding) {
+      func.func @v15_wino_output(%src_binding: !stream.binding, %bias_binding: !stream.binding, %dst_binding: !stream.binding) {
         %c0 = arith.constant 0 : index
         %c1 = arith.constant 1 : index
         %c16 = arith.constant 16 : index
@@ -824,6 +975,7 @@ stream.executable private @v14_wino_output {
         %ch_n = arith.constant 64 : index
         %src = stream.binding.subspan %src_binding[%c0] : !stream.binding -> memref<1x14x14x2304xf32>
         %dst = stream.binding.subspan %dst_binding[%c0] : !stream.binding -> memref<1x56x56x64xf32>
+        %bias = stream.binding.subspan %bias_binding[%c0] : !stream.binding -> memref<64xf32>
         %k0 = arith.constant dense<2.000000000e+00> : vector<16xf32>
         %k1 = arith.constant dense<-2.000000000e+00> : vector<16xf32>
         %k2 = arith.constant dense<4.000000000e+00> : vector<16xf32>
@@ -1098,22 +1250,39 @@ stream.executable private @v14_wino_output {
             %out3_3_3 = vector.fma %k4, %tr3_4, %out3_3_2 : vector<16xf32>
             %out3_3 = arith.addf %out3_3_3, %tr3_5 : vector<16xf32>
 
-            vector.store %out0_0, %dst[%n, %h0, %w0, %c] : memref<1x56x56x64xf32>, vector<16xf32>
-            vector.store %out0_1, %dst[%n, %h0, %w1, %c] : memref<1x56x56x64xf32>, vector<16xf32>
-            vector.store %out0_2, %dst[%n, %h0, %w2, %c] : memref<1x56x56x64xf32>, vector<16xf32>
-            vector.store %out0_3, %dst[%n, %h0, %w3, %c] : memref<1x56x56x64xf32>, vector<16xf32>
-            vector.store %out1_0, %dst[%n, %h1, %w0, %c] : memref<1x56x56x64xf32>, vector<16xf32>
-            vector.store %out1_1, %dst[%n, %h1, %w1, %c] : memref<1x56x56x64xf32>, vector<16xf32>
-            vector.store %out1_2, %dst[%n, %h1, %w2, %c] : memref<1x56x56x64xf32>, vector<16xf32>
-            vector.store %out1_3, %dst[%n, %h1, %w3, %c] : memref<1x56x56x64xf32>, vector<16xf32>
-            vector.store %out2_0, %dst[%n, %h2, %w0, %c] : memref<1x56x56x64xf32>, vector<16xf32>
-            vector.store %out2_1, %dst[%n, %h2, %w1, %c] : memref<1x56x56x64xf32>, vector<16xf32>
-            vector.store %out2_2, %dst[%n, %h2, %w2, %c] : memref<1x56x56x64xf32>, vector<16xf32>
-            vector.store %out2_3, %dst[%n, %h2, %w3, %c] : memref<1x56x56x64xf32>, vector<16xf32>
-            vector.store %out3_0, %dst[%n, %h3, %w0, %c] : memref<1x56x56x64xf32>, vector<16xf32>
-            vector.store %out3_1, %dst[%n, %h3, %w1, %c] : memref<1x56x56x64xf32>, vector<16xf32>
-            vector.store %out3_2, %dst[%n, %h3, %w2, %c] : memref<1x56x56x64xf32>, vector<16xf32>
-            vector.store %out3_3, %dst[%n, %h3, %w3, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            %bias_v = vector.load %bias[%c] : memref<64xf32>, vector<16xf32>
+            %ep0_0_b = arith.addf %out0_0, %bias_v : vector<16xf32>
+            vector.store %ep0_0_b, %dst[%n, %h0, %w0, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            %ep0_1_b = arith.addf %out0_1, %bias_v : vector<16xf32>
+            vector.store %ep0_1_b, %dst[%n, %h0, %w1, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            %ep0_2_b = arith.addf %out0_2, %bias_v : vector<16xf32>
+            vector.store %ep0_2_b, %dst[%n, %h0, %w2, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            %ep0_3_b = arith.addf %out0_3, %bias_v : vector<16xf32>
+            vector.store %ep0_3_b, %dst[%n, %h0, %w3, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            %ep1_0_b = arith.addf %out1_0, %bias_v : vector<16xf32>
+            vector.store %ep1_0_b, %dst[%n, %h1, %w0, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            %ep1_1_b = arith.addf %out1_1, %bias_v : vector<16xf32>
+            vector.store %ep1_1_b, %dst[%n, %h1, %w1, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            %ep1_2_b = arith.addf %out1_2, %bias_v : vector<16xf32>
+            vector.store %ep1_2_b, %dst[%n, %h1, %w2, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            %ep1_3_b = arith.addf %out1_3, %bias_v : vector<16xf32>
+            vector.store %ep1_3_b, %dst[%n, %h1, %w3, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            %ep2_0_b = arith.addf %out2_0, %bias_v : vector<16xf32>
+            vector.store %ep2_0_b, %dst[%n, %h2, %w0, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            %ep2_1_b = arith.addf %out2_1, %bias_v : vector<16xf32>
+            vector.store %ep2_1_b, %dst[%n, %h2, %w1, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            %ep2_2_b = arith.addf %out2_2, %bias_v : vector<16xf32>
+            vector.store %ep2_2_b, %dst[%n, %h2, %w2, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            %ep2_3_b = arith.addf %out2_3, %bias_v : vector<16xf32>
+            vector.store %ep2_3_b, %dst[%n, %h2, %w3, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            %ep3_0_b = arith.addf %out3_0, %bias_v : vector<16xf32>
+            vector.store %ep3_0_b, %dst[%n, %h3, %w0, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            %ep3_1_b = arith.addf %out3_1, %bias_v : vector<16xf32>
+            vector.store %ep3_1_b, %dst[%n, %h3, %w1, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            %ep3_2_b = arith.addf %out3_2, %bias_v : vector<16xf32>
+            vector.store %ep3_2_b, %dst[%n, %h3, %w2, %c] : memref<1x56x56x64xf32>, vector<16xf32>
+            %ep3_3_b = arith.addf %out3_3, %bias_v : vector<16xf32>
+            vector.store %ep3_3_b, %dst[%n, %h3, %w3, %c] : memref<1x56x56x64xf32>, vector<16xf32>
           }
         }
         return
@@ -1166,48 +1335,37 @@ func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abc
     %v2_e = tensor.empty() : tensor<1x56x56x64xf32>
     %v2 = linalg.transpose ins(%v1 : tensor<1x64x56x56xf32>) outs(%v2_e : tensor<1x56x56x64xf32>) permutation = [0, 2, 3, 1]
 
-    %v3_z = arith.constant 0.0 : f32
-    %v3 = tensor.pad %v2 low[0, 1, 1, 0] high[0, 1, 1, 0] {
-    ^bb0(%v3_i0: index, %v3_i1: index, %v3_i2: index, %v3_i3: index):
-      tensor.yield %v3_z : f32
-    } : tensor<1x56x56x64xf32> to tensor<1x58x58x64xf32>
+    %v3 = tensor.expand_shape %v2 [[0], [1], [2], [3, 4]] output_shape [1, 56, 56, 1, 64] : tensor<1x56x56x64xf32> into tensor<1x56x56x1x64xf32>
 
-    %v4 = tensor.expand_shape %v3 [[0], [1], [2], [3, 4]] output_shape [1, 58, 58, 1, 64] : tensor<1x58x58x64xf32> into tensor<1x58x58x1x64xf32>
+    %v4 = tensor.collapse_shape %v3 [[0], [1], [2], [3, 4]] : tensor<1x56x56x1x64xf32> into tensor<1x56x56x64xf32>
 
-    %v5 = tensor.collapse_shape %v4 [[0], [1], [2], [3, 4]] : tensor<1x58x58x1x64xf32> into tensor<1x58x58x64xf32>
+    %v5 = flow.dispatch @v5_wino_input::@v5_wino_input(%v4) : (tensor<1x56x56x64xf32>) -> tensor<1x14x14x2304xf32>
+    %v6 = tensor.collapse_shape %v5 [[0], [1, 2], [3]] : tensor<1x14x14x2304xf32> into tensor<1x196x2304xf32>
 
-    %v6 = flow.dispatch @v6_wino_input::@v6_wino_input(%v5) : (tensor<1x58x58x64xf32>) -> tensor<1x14x14x2304xf32>
-    %v7 = tensor.collapse_shape %v6 [[0], [1, 2], [3]] : tensor<1x14x14x2304xf32> into tensor<1x196x2304xf32>
+    %v7 = tensor.expand_shape %v6 [[0], [1, 2], [3, 4]] output_shape [1, 1, 196, 36, 64] : tensor<1x196x2304xf32> into tensor<1x1x196x36x64xf32>
 
-    %v8 = tensor.expand_shape %v7 [[0], [1, 2], [3, 4]] output_shape [1, 1, 196, 36, 64] : tensor<1x196x2304xf32> into tensor<1x1x196x36x64xf32>
+    %v8 = tensor.collapse_shape %v7 [[0], [1], [2], [3, 4]] : tensor<1x1x196x36x64xf32> into tensor<1x1x196x2304xf32>
 
-    %v9 = tensor.collapse_shape %v8 [[0], [1], [2], [3, 4]] : tensor<1x1x196x36x64xf32> into tensor<1x1x196x2304xf32>
+    %v9 = flow.dispatch @v9_brgemm::@v9_brgemm(%v8, %w) : (tensor<1x1x196x2304xf32>, !wei_prepared) -> tensor<1x1x196x2304xf32>
+    %v10 = tensor.expand_shape %v9 [[0], [1], [2], [3, 4]] output_shape [1, 1, 196, 36, 64] : tensor<1x1x196x2304xf32> into tensor<1x1x196x36x64xf32>
 
-    %v10 = flow.dispatch @v10_brgemm::@v10_brgemm(%v9, %w) : (tensor<1x1x196x2304xf32>, !wei_prepared) -> tensor<1x1x196x2304xf32>
-    %v11 = tensor.expand_shape %v10 [[0], [1], [2], [3, 4]] output_shape [1, 1, 196, 36, 64] : tensor<1x1x196x2304xf32> into tensor<1x1x196x36x64xf32>
+    %v11 = tensor.collapse_shape %v10 [[0], [1, 2], [3, 4]] : tensor<1x1x196x36x64xf32> into tensor<1x196x2304xf32>
 
-    %v12 = tensor.collapse_shape %v11 [[0], [1, 2], [3, 4]] : tensor<1x1x196x36x64xf32> into tensor<1x196x2304xf32>
+    %v12 = tensor.expand_shape %v11 [[0], [1, 2], [3]] output_shape [1, 14, 14, 2304] : tensor<1x196x2304xf32> into tensor<1x14x14x2304xf32>
 
-    %v13 = tensor.expand_shape %v12 [[0], [1, 2], [3]] output_shape [1, 14, 14, 2304] : tensor<1x196x2304xf32> into tensor<1x14x14x2304xf32>
+    %v13 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : !bias into tensor<1x64xf32>
 
-    %v14 = flow.dispatch @v14_wino_output::@v14_wino_output(%v13) : (tensor<1x14x14x2304xf32>) -> tensor<1x56x56x64xf32>
-    %v15 = tensor.expand_shape %v14 [[0], [1], [2], [3, 4]] output_shape [1, 56, 56, 1, 64] : tensor<1x56x56x64xf32> into tensor<1x56x56x1x64xf32>
+    %v14 = tensor.collapse_shape %v13 [[0, 1]] : tensor<1x64xf32> into !bias
 
-    %v16 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : !bias into tensor<1x64xf32>
+    %v15 = flow.dispatch @v15_wino_output::@v15_wino_output(%v12, %v14) : (tensor<1x14x14x2304xf32>, !bias) -> tensor<1x56x56x64xf32>
+    %v16 = tensor.expand_shape %v15 [[0], [1], [2], [3, 4]] output_shape [1, 56, 56, 1, 64] : tensor<1x56x56x64xf32> into tensor<1x56x56x1x64xf32>
 
-    %v17_e = tensor.empty() : tensor<1x56x56x1x64xf32>
-    %v17 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v15, %v16 : tensor<1x56x56x1x64xf32>, tensor<1x64xf32>) outs(%v17_e : tensor<1x56x56x1x64xf32>) {
-    ^bb0(%v17_a: f32, %v17_b: f32, %v17_out: f32):
-      %v17_ab = arith.addf %v17_a, %v17_b : f32
-      linalg.yield %v17_ab : f32
-    } -> tensor<1x56x56x1x64xf32>
-    %v18 = tensor.collapse_shape %v17 [[0], [1], [2], [3, 4]] : tensor<1x56x56x1x64xf32> into tensor<1x56x56x64xf32>
+    %v17 = tensor.collapse_shape %v16 [[0], [1], [2], [3, 4]] : tensor<1x56x56x1x64xf32> into tensor<1x56x56x64xf32>
 
-    %v19_e = tensor.empty() : tensor<1x64x56x56xf32>
-    %v19 = linalg.transpose ins(%v18 : tensor<1x56x56x64xf32>) outs(%v19_e : tensor<1x64x56x56xf32>) permutation = [0, 3, 1, 2]
+    %v18_e = tensor.empty() : tensor<1x64x56x56xf32>
+    %v18 = linalg.transpose ins(%v17 : tensor<1x56x56x64xf32>) outs(%v18_e : tensor<1x64x56x56xf32>) permutation = [0, 3, 1, 2]
 
-    %v20 = tensor.collapse_shape %v19 [[0, 1, 2, 3]] : tensor<1x64x56x56xf32> into !src_dst_buf
+    %v19 = tensor.collapse_shape %v18 [[0, 1, 2, 3]] : tensor<1x64x56x56xf32> into !src_dst_buf
 
-    return %v20 : !src_dst_buf
+    return %v19 : !src_dst_buf
 }

@@ -452,15 +452,15 @@ stream.executable private @v11_brgemm {
       }
     }
 }
-stream.executable private @v17_wino_output {
-    stream.executable.export public @v17_wino_output workgroups() -> (index, index, index) {
+stream.executable private @v20_wino_output {
+    stream.executable.export public @v20_wino_output workgroups() -> (index, index, index) {
       %x = arith.constant 14 : index
       %y = arith.constant 1 : index
       %z = arith.constant 1 : index
       stream.return %x, %y, %z : index, index, index
     }
     builtin.module {
-      func.func @v17_wino_output(%src_binding: !stream.binding, %dst_binding: !stream.binding) {
+      func.func @v20_wino_output(%src_binding: !stream.binding, %bias_binding: !stream.binding, %dst_binding: !stream.binding) {
         %c0 = arith.constant 0 : index
         %c1 = arith.constant 1 : index
         %c16 = arith.constant 16 : index
@@ -469,6 +469,7 @@ stream.executable private @v17_wino_output {
         %ch_n = arith.constant 32 : index
         %src = stream.binding.subspan %src_binding[%c0] : !stream.binding -> memref<1x14x14x512xf32>
         %dst = stream.binding.subspan %dst_binding[%c0] : !stream.binding -> memref<1x28x28x32xf32>
+        %bias = stream.binding.subspan %bias_binding[%c0] : !stream.binding -> memref<32xf32>
         %i0 = arith.constant 0 : index
         %i1 = arith.constant 1 : index
         %i2 = arith.constant 2 : index
@@ -556,10 +557,15 @@ stream.executable private @v17_wino_output {
             %out1_1_1 = arith.subf %tr1_1, %tr1_2 : vector<16xf32>
             %out1_1 = arith.subf %out1_1_1, %tr1_3 : vector<16xf32>
 
-            vector.store %out0_0, %dst[%n, %h0, %w0, %c] : memref<1x28x28x32xf32>, vector<16xf32>
-            vector.store %out0_1, %dst[%n, %h0, %w1, %c] : memref<1x28x28x32xf32>, vector<16xf32>
-            vector.store %out1_0, %dst[%n, %h1, %w0, %c] : memref<1x28x28x32xf32>, vector<16xf32>
-            vector.store %out1_1, %dst[%n, %h1, %w1, %c] : memref<1x28x28x32xf32>, vector<16xf32>
+            %bias_v = vector.load %bias[%c] : memref<32xf32>, vector<16xf32>
+            %ep0_0_b = arith.addf %out0_0, %bias_v : vector<16xf32>
+            vector.store %ep0_0_b, %dst[%n, %h0, %w0, %c] : memref<1x28x28x32xf32>, vector<16xf32>
+            %ep0_1_b = arith.addf %out0_1, %bias_v : vector<16xf32>
+            vector.store %ep0_1_b, %dst[%n, %h0, %w1, %c] : memref<1x28x28x32xf32>, vector<16xf32>
+            %ep1_0_b = arith.addf %out1_0, %bias_v : vector<16xf32>
+            vector.store %ep1_0_b, %dst[%n, %h1, %w0, %c] : memref<1x28x28x32xf32>, vector<16xf32>
+            %ep1_1_b = arith.addf %out1_1, %bias_v : vector<16xf32>
+            vector.store %ep1_1_b, %dst[%n, %h1, %w1, %c] : memref<1x28x28x32xf32>, vector<16xf32>
           }
         }
         return
@@ -624,13 +630,13 @@ func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f
     %v2_e = tensor.empty() : tensor<1x28x28x17xf32>
     %v2 = linalg.unpack %v1 outer_dims_perm = [0, 3, 1, 2] inner_dims_pos = [3] inner_tiles = [16] into %v2_e : tensor<1x2x28x28x16xf32> -> tensor<1x28x28x17xf32>
 
-    %v3_z = arith.constant 0.0 : f32
-    %v3 = tensor.pad %v2 low[0, 1, 1, 0] high[0, 1, 1, 0] {
-    ^bb0(%v3_i0: index, %v3_i1: index, %v3_i2: index, %v3_i3: index):
-      tensor.yield %v3_z : f32
-    } : tensor<1x28x28x17xf32> to tensor<1x30x30x17xf32>
+    %v3 = tensor.expand_shape %v2 [[0], [1], [2], [3, 4]] output_shape [1, 28, 28, 1, 17] : tensor<1x28x28x17xf32> into tensor<1x28x28x1x17xf32>
 
-    %v4 = tensor.expand_shape %v3 [[0], [1], [2], [3, 4]] output_shape [1, 30, 30, 1, 17] : tensor<1x30x30x17xf32> into tensor<1x30x30x1x17xf32>
+    %v4_z = arith.constant 0.0 : f32
+    %v4 = tensor.pad %v3 low[0, 1, 1, 0, 0] high[0, 1, 1, 0, 0] {
+    ^bb0(%v4_i0: index, %v4_i1: index, %v4_i2: index, %v4_i3: index, %v4_i4: index):
+      tensor.yield %v4_z : f32
+    } : tensor<1x28x28x1x17xf32> to tensor<1x30x30x1x17xf32>
 
     %v5_z = arith.constant 0.0 : f32
     %v5 = tensor.pad %v4 low[0, 0, 0, 0, 0] high[0, 0, 0, 0, 15] {
@@ -662,27 +668,28 @@ func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f
 
     %v16 = tensor.expand_shape %v15 [[0], [1, 2], [3]] output_shape [1, 14, 14, 512] : tensor<1x196x512xf32> into tensor<1x14x14x512xf32>
 
-    %v17 = flow.dispatch @v17_wino_output::@v17_wino_output(%v16) : (tensor<1x14x14x512xf32>) -> tensor<1x28x28x32xf32>
-    %v18 = tensor.expand_shape %v17 [[0], [1], [2], [3, 4]] output_shape [1, 28, 28, 1, 32] : tensor<1x28x28x32xf32> into tensor<1x28x28x1x32xf32>
+    %v17 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 17] : !bias into tensor<1x17xf32>
 
-    %v19 = tensor.extract_slice %v18[0, 0, 0, 0, 0] [1, 28, 28, 1, 17] [1, 1, 1, 1, 1] : tensor<1x28x28x1x32xf32> to tensor<1x28x28x1x17xf32>
+    %v18_z = arith.constant 0.0 : f32
+    %v18 = tensor.pad %v17 low[0, 0] high[0, 15] {
+    ^bb0(%v18_i0: index, %v18_i1: index):
+      tensor.yield %v18_z : f32
+    } : tensor<1x17xf32> to tensor<1x32xf32>
 
-    %v20 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 17] : !bias into tensor<1x17xf32>
+    %v19 = tensor.collapse_shape %v18 [[0, 1]] : tensor<1x32xf32> into tensor<32xf32>
 
-    %v21_e = tensor.empty() : tensor<1x28x28x1x17xf32>
-    %v21 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
-        ins(%v19, %v20 : tensor<1x28x28x1x17xf32>, tensor<1x17xf32>) outs(%v21_e : tensor<1x28x28x1x17xf32>) {
-    ^bb0(%v21_a: f32, %v21_b: f32, %v21_out: f32):
-      %v21_ab = arith.addf %v21_a, %v21_b : f32
-      linalg.yield %v21_ab : f32
-    } -> tensor<1x28x28x1x17xf32>
-    %v22 = tensor.collapse_shape %v21 [[0], [1], [2], [3, 4]] : tensor<1x28x28x1x17xf32> into tensor<1x28x28x17xf32>
+    %v20 = flow.dispatch @v20_wino_output::@v20_wino_output(%v16, %v19) : (tensor<1x14x14x512xf32>, tensor<32xf32>) -> tensor<1x28x28x32xf32>
+    %v21 = tensor.expand_shape %v20 [[0], [1], [2], [3, 4]] output_shape [1, 28, 28, 1, 32] : tensor<1x28x28x32xf32> into tensor<1x28x28x1x32xf32>
 
-    %v23_z = arith.constant 0.0 : f32
-    %v23_e = tensor.empty() : tensor<1x2x28x28x16xf32>
-    %v23 = linalg.pack %v22 padding_value(%v23_z : f32) outer_dims_perm = [0, 3, 1, 2] inner_dims_pos = [3] inner_tiles = [16] into %v23_e : tensor<1x28x28x17xf32> -> tensor<1x2x28x28x16xf32>
+    %v22 = tensor.extract_slice %v21[0, 0, 0, 0, 0] [1, 28, 28, 1, 17] [1, 1, 1, 1, 1] : tensor<1x28x28x1x32xf32> to tensor<1x28x28x1x17xf32>
 
-    %v24 = tensor.collapse_shape %v23 [[0, 1, 2, 3, 4]] : tensor<1x2x28x28x16xf32> into !src_dst_buf
+    %v23 = tensor.collapse_shape %v22 [[0], [1], [2], [3, 4]] : tensor<1x28x28x1x17xf32> into tensor<1x28x28x17xf32>
 
-    return %v24 : !src_dst_buf
+    %v24_z = arith.constant 0.0 : f32
+    %v24_e = tensor.empty() : tensor<1x2x28x28x16xf32>
+    %v24 = linalg.pack %v23 padding_value(%v24_z : f32) outer_dims_perm = [0, 3, 1, 2] inner_dims_pos = [3] inner_tiles = [16] into %v24_e : tensor<1x28x28x17xf32> -> tensor<1x2x28x28x16xf32>
+
+    %v25 = tensor.collapse_shape %v24 [[0, 1, 2, 3, 4]] : tensor<1x2x28x28x16xf32> into !src_dst_buf
+
+    return %v25 : !src_dst_buf
 }

@@ -38,13 +38,13 @@ func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abc
 func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abcd__bias(%src: !src_dst_buf, %w: !wei_prepared, %bias: !bias) -> !src_dst_buf {
     %v1 = tensor.expand_shape %src [[0, 1, 2, 3]] output_shape [1, 64, 56, 56] : !src_dst_buf into tensor<1x64x56x56xf32>
 
-    %v2_z = arith.constant 0.0 : f32
-    %v2 = tensor.pad %v1 low[0, 0, 1, 1] high[0, 0, 1, 1] {
-    ^bb0(%v2_i0: index, %v2_i1: index, %v2_i2: index, %v2_i3: index):
-      tensor.yield %v2_z : f32
-    } : tensor<1x64x56x56xf32> to tensor<1x64x58x58xf32>
+    %v2 = tensor.expand_shape %v1 [[0], [1, 2], [3], [4]] output_shape [1, 1, 64, 56, 56] : tensor<1x64x56x56xf32> into tensor<1x1x64x56x56xf32>
 
-    %v3 = tensor.expand_shape %v2 [[0], [1, 2], [3], [4]] output_shape [1, 1, 64, 58, 58] : tensor<1x64x58x58xf32> into tensor<1x1x64x58x58xf32>
+    %v3_z = arith.constant 0.0 : f32
+    %v3 = tensor.pad %v2 low[0, 0, 0, 1, 1] high[0, 0, 0, 1, 1] {
+    ^bb0(%v3_i0: index, %v3_i1: index, %v3_i2: index, %v3_i3: index, %v3_i4: index):
+      tensor.yield %v3_z : f32
+    } : tensor<1x1x64x56x56xf32> to tensor<1x1x64x58x58xf32>
 
     %v4 = arith.constant dense<"0x00008040000000000000A0C0000000000000803F0000000000000000000080C0000080C00000803F0000803F000000000000000000008040000080C0000080BF0000803F0000000000000000000000C0000080BF000000400000803F000000000000000000000040000080BF000000C00000803F000000000000000000008040000000000000A0C0000000000000803F"> : tensor<6x6xf32>
     %v5_e = tensor.empty() : tensor<6x6x1x1x64x14x14xf32>

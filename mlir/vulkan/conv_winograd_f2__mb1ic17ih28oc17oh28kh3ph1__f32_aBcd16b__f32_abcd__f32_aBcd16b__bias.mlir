@@ -54,13 +54,13 @@ func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f
 
     %v8 = tensor.concat dim(1) %v4, %v7 : (tensor<1x16x28x28xf32>, tensor<1x1x28x28xf32>) -> tensor<1x17x28x28xf32>
 
-    %v9_z = arith.constant 0.0 : f32
-    %v9 = tensor.pad %v8 low[0, 0, 1, 1] high[0, 0, 1, 1] {
-    ^bb0(%v9_i0: index, %v9_i1: index, %v9_i2: index, %v9_i3: index):
-      tensor.yield %v9_z : f32
-    } : tensor<1x17x28x28xf32> to tensor<1x17x30x30xf32>
+    %v9 = tensor.expand_shape %v8 [[0], [1, 2], [3], [4]] output_shape [1, 1, 17, 28, 28] : tensor<1x17x28x28xf32> into tensor<1x1x17x28x28xf32>
 
-    %v10 = tensor.expand_shape %v9 [[0], [1, 2], [3], [4]] output_shape [1, 1, 17, 30, 30] : tensor<1x17x30x30xf32> into tensor<1x1x17x30x30xf32>
+    %v10_z = arith.constant 0.0 : f32
+    %v10 = tensor.pad %v9 low[0, 0, 0, 1, 1] high[0, 0, 0, 1, 1] {
+    ^bb0(%v10_i0: index, %v10_i1: index, %v10_i2: index, %v10_i3: index, %v10_i4: index):
+      tensor.yield %v10_z : f32
+    } : tensor<1x1x17x28x28xf32> to tensor<1x1x17x30x30xf32>
 
     %v11 = arith.constant dense<"0x0000803F00000000000080BF00000000000000000000803F0000803F0000000000000000000080BF0000803F00000000000000000000803F00000000000080BF"> : tensor<4x4xf32>
     %v12_e = tensor.empty() : tensor<4x4x1x1x17x14x14xf32>
