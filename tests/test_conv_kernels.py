@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 import re
 import shlex
 import subprocess
@@ -1124,6 +1125,22 @@ def test_winograd_channels_last_llvm_cpu(line, kgen_cache_dir):
     on_avx512 = "avx512f" in host_matrix_features()
     assert winograd_channels_last(p, get_backend("llvm-cpu")) == on_avx512
     assert ("wino_input" in render_conv(p, get_backend("llvm-cpu"))) == on_avx512
+    reason = check_conv(kernel, p)
+    assert reason is None, f"{line}: {reason}"
+
+
+@pytest.mark.parametrize("line", [
+    # the host-threads cuts: rows of one image (a bias and a ReLU in the stores), images, output
+    # channels of a blocked destination, and of a 7-row image (channels-last slabs)
+    "--alg=winograd_f4 --dt=f32 --stag=nhwc --dtag=nhwc --dir=FWD_B --attr-post-ops=relu mb1ic32ih14iw9oc48oh14ow9kh3kw3ph1pw1",
+    "--alg=winograd_f6 --dt=bf16 --stag=nhwc --dtag=nhwc mb3ic16ih9oc32oh9kh3ph1",
+    "--alg=winograd_f2 --dt=f32 --stag=nchw --dtag=nChw16c mb1ic16ih7oc64oh7kh3ph1",
+    "--alg=winograd_f4 --dt=f32 --stag=nhwc --dtag=nhwc mb1ic64ih7oc64oh7kh3ph1",
+])
+def test_winograd_channels_last_host_threads(line, kgen_cache_dir):
+    p = problem_of(line)
+    kernel = ConvKernel(p, "llvm-cpu", driver="host-threads", cache_dir=kgen_cache_dir)
+    assert len(kernel._parts) >= 2 or os.cpu_count() == 1
     reason = check_conv(kernel, p)
     assert reason is None, f"{line}: {reason}"
 
