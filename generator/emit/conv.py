@@ -1349,14 +1349,15 @@ def _winograd_compute_channels_last(plan: Plan, x: Value, w: Value, p: ConvProbl
     n, ih, iw, g, icg = x.shape
     ocg = d.oc // g
     icp, ocp = gemm.desc.ic // gemm.desc.g, -(-ocg // 16) * 16
-    if p.src.dtype.name == "f32" and icg == icp:
-        # the transform reads the source where it lies: a tile's rows and columns outside the rows
-        # and columns the conv reads (its padding, the tiles' overhang, a cropped border) load as zeros
+    if icg == icp:
+        # the transform reads the source where it lies (bf16 and f16 widened as they are loaded): a
+        # tile's rows and columns outside the rows and columns the conv reads (its padding, the
+        # tiles' overhang) load as zeros
         hs, ws = d.spatial()
         src_pad = [hs.p, ws.p, min(ih, oh + 2 - hs.p), min(iw, ow + 2 - ws.p)]
     else:
         # else one dispatch widens and pads it: the conv's padding, zero rows and columns to whole
-        # tiles, zero channels to whole vectors
+        # tiles, zero channels to whole vectors (the transform's loads are whole vectors)
         src_pad = None
         x = pad_spatial(plan, x, d.spatial(), [1, 2])
         if p.src.dtype.name != "f32":

@@ -261,7 +261,8 @@ class WinogradTiles(Step):
     ops: list[LinearOp]
     loads: list[tuple[str, int, int]]
     stores: list[tuple[str, int, int]]
-    # wino_input reading the conv's unpadded source (N, IH, IW, C) in place: [top padding, left padding,
+    # wino_input reading the conv's unpadded source (N, IH, IW, C) in place, f32 or bf16 / f16 widened
+    # as it is loaded: [top padding, left padding,
     # the source rows and columns the conv reads]; tile element (i, j) of tile (th, tw) is source pixel
     # (th*m + i - top, tw*m + j - left), zero outside them. None: the source arrives padded to whole tiles
     src_pad: list[int] | None
