@@ -1183,16 +1183,18 @@ def _winograd_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
 
 def _winograd_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: TargetCaps,
                       epilogue: StoreEpilogue | None = None) -> Value:
-    """F(m x m, 3 x 3): input tiles V = BT d B, one batched matmul over IC per (xi, nu), Y = AT M A."""
+    """F(m x m, 3 x 3): input tiles V = BT d B, one batched matmul over IC per (xi, nu), Y = AT M A;
+    x is the unpadded source, (N, G, IC/G, IH, IW), or (N, IH, IW, G, IC/G) where the problem takes the
+    channels-last form (`winograd_channels_last`)."""
     from ..problem.conv_math import winograd_matrices, winograd_tiles
 
+    if winograd_channels_last(p, target):
+        return _winograd_compute_channels_last(plan, x, w, p, target, epilogue)
     d = p.desc
     m = WINOGRAD_M[p.alg]
     at, _, bt = winograd_matrices(m, 3)
     (th, eh), (tw, ew) = (winograd_tiles(s.o, m, 3) for s in d.spatial())
     a = m + 2
-    if winograd_channels_last(p, target):
-        return _winograd_compute_channels_last(plan, x, w, p, target, epilogue)
     x = pad_spatial(plan, x, d.spatial(), [3, 4])                               # (N, G, IC/G, Hp, Wp)
     btc = _f32_constant(plan, bt)
     if target.mmt4d_tile is not None:
@@ -1254,7 +1256,7 @@ def _winograd_compute_mmt4d(plan: Plan, x: Value, w: Value, p: ConvProblem, m: i
 # outside the GEMM: ic64 56x56 3x3 F(4,3) ran at 470 GFLOP/s-equivalent on the two Zen 5 cores, below
 # brgemm's direct conv (485), though it does a quarter of the multiplies.
 #: the operand types of the channels-last form: bf16 and f16 are widened to f32 exactly (the source
-#: before the input transform, in the dispatch that pads it; the weights by prepare's filter
+#: as the input transform loads it, or in the dispatch that pads it; the weights by prepare's filter
 #: transform), so the form computes in f32 whatever they are, as the other Winograd forms do
 WINOGRAD_CL_TYPES = ("f32", "bf16", "f16")
 
@@ -1411,8 +1413,8 @@ VARIANTS = {v.name: v for v in (
             extra_prepared=_brgemm_compensation, pads_in_compute=True, fuses_epilogue=_brgemm_fuses_epilogue),
     *(Variant(name, _winograd_why_not, _winograd_weights, _winograd_compute,
               f"Winograd F({m}x{m}, 3x3): matrices from interpolation points (conv_math), filter transform in "
-              f"prepare, tiles batched into one matmul over IC per transform position (on AVX-512 CPUs, f32: "
-              f"channels last, vector transforms around brgemm's microkernel)", refused=_winograd_refused,
+              f"prepare, tiles batched into one matmul over IC per transform position (on AVX-512 CPUs, f32 / bf16 / "
+              f"f16: channels last, vector transforms around brgemm's f32 microkernel)", refused=_winograd_refused,
               channels_last=winograd_channels_last, pads_in_compute=True, fuses_epilogue=_winograd_fuses_epilogue)
       for name, m in WINOGRAD_M.items()),
 )}

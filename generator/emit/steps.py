@@ -261,10 +261,10 @@ class WinogradTiles(Step):
     ops: list[LinearOp]
     loads: list[tuple[str, int, int]]
     stores: list[tuple[str, int, int]]
-    # wino_input reading the conv's unpadded source (N, IH, IW, C) in place, f32 or bf16 / f16 widened
-    # as it is loaded: [top padding, left padding,
-    # the source rows and columns the conv reads]; tile element (i, j) of tile (th, tw) is source pixel
-    # (th*m + i - top, tw*m + j - left), zero outside them. None: the source arrives padded to whole tiles
+    # wino_input reading the conv's unpadded source (N, IH, IW, C) in place (f32, or bf16 / f16 widened
+    # as it is loaded): [top padding, left padding, the source rows and columns the conv reads]; tile
+    # element (i, j) of tile (th, tw) is source pixel (th*m + i - top, tw*m + j - left), zero outside
+    # them. None: the source arrives padded to whole tiles, in f32
     src_pad: list[int] | None
     # wino_output's epilogue in its stores (emit.conv._winograd_fuses_epilogue): a bias per channel
     # (C,) f32, then a ReLU; the result in `out.elem` (f32, bf16 or f16)

@@ -91,8 +91,8 @@ def heuristic(p: ConvProblem, backend: str) -> Choice:
     fastest bf16 kernel on all 8 of them), f16 and f32 on AVX-512 (f32 in NHWC: as fast as direct and
     im2col or faster on all 8; in NCHW and nChw16c 1.5-15x them, and 200x on the 1x1 stride-2 layer,
     where both ran at 0.45 GFLOP/s; Winograd, 2.0-2.8x brgemm on the four 3x3 layers in f32 (Zen 5,
-    its channels-last form), is not exact and stays for `kgen tune` to choose). With groups of fewer than 16 output channels its vectors are partly
-    padding, and it still won: 28x28 3x3 NHWC on host threads, 8 / 4 / 2 / 1 output channels a group,
+    its channels-last form), is not exact and stays for `kgen tune` to choose). With groups of fewer
+    than 16 output channels its vectors are partly padding, and it still won: 28x28 3x3 NHWC on host threads, 8 / 4 / 2 / 1 output channels a group,
     f32 brgemm 87 / 44 / 13 / 9 GFLOP/s against im2col's 26 / 19 / 10 / 3 and direct's 11 / 8 / 3 / 5;
     u8:s8:u8 (8 / 4 / 2) 258 / 56 / 20 against 36 / 9 / 5 and 5 / 3 / 4 (2-core Zen 4 EPYC). Otherwise `heuristic_variant`,
     except that a u8 x s8 problem in plain channels-last layouts takes im2col where the CPU's VNNI makes
