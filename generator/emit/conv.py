@@ -1273,13 +1273,6 @@ def winograd_channels_last(p: ConvProblem, target: TargetCaps) -> bool:
             and whole_groups and p.src.dtype.name in WINOGRAD_CL_TYPES and p.wei.dtype.name in WINOGRAD_CL_TYPES)
 
 
-def _winograd_tile_grid(p: ConvProblem) -> tuple[int, int]:
-    """(TH, TW): the output tiles of m x m that cover the output."""
-    m = WINOGRAD_M[p.alg]
-    oh, ow = (s.o for s in p.desc.spatial())
-    return -(-oh // m), -(-ow // m)
-
-
 def _winograd_gemm_problem(p: ConvProblem) -> ConvProblem:
     """The tile GEMM of the channels-last form as the brgemm conv computes it: a grouped 1x1 conv over
     the (N, 1, TH*TW) tiles, one group per transform position (alpha^2) and conv group (G), position
@@ -1287,7 +1280,10 @@ def _winograd_gemm_problem(p: ConvProblem) -> ConvProblem:
     the kernel from this one problem."""
     d = p.desc
     a = WINOGRAD_M[p.alg] + 2
-    g, icp, tiles = a * a * d.g, -(-(d.ic // d.g) // 16) * 16, math.prod(_winograd_tile_grid(p))
+    from ..problem.conv_math import winograd_tiles
+
+    tiles = math.prod(winograd_tiles(s.o, a - 2, 3)[0] for s in d.spatial())
+    g, icp = a * a * d.g, -(-(d.ic // d.g) // 16) * 16
     desc = ConvDesc(g=g, mb=d.mb, ic=g * icp, oc=g * (d.oc // d.g), ndims=4, ih=1, iw=tiles, oh=1, ow=tiles,
                     has_groups=True)
     f32 = get_dtype("f32")
@@ -1339,14 +1335,14 @@ def _winograd_compute_channels_last(plan: Plan, x: Value, w: Value, p: ConvProbl
     transform, OC/G after the GEMM; the padded outputs are cropped at the end. With `epilogue`
     (`_winograd_fuses_epilogue`: a bias, a ReLU) the output transform applies it and stores the
     destination type."""
-    from ..problem.conv_math import winograd_matrices
+    from ..problem.conv_math import winograd_matrices, winograd_tiles
 
     d = p.desc
     m = WINOGRAD_M[p.alg]
     a = m + 2
     at, _, bt = winograd_matrices(m, 3)
     oh, ow = (s.o for s in d.spatial())
-    th, tw = _winograd_tile_grid(p)
+    (th, eh), (tw, ew) = (winograd_tiles(s.o, m, 3) for s in d.spatial())
     gemm = _winograd_gemm_problem(p)
     n, ih, iw, g, icg = x.shape
     ocg = d.oc // g
@@ -1364,7 +1360,7 @@ def _winograd_compute_channels_last(plan: Plan, x: Value, w: Value, p: ConvProbl
         x = pad_spatial(plan, x, d.spatial(), [1, 2])
         if p.src.dtype.name != "f32":
             x = _widen(plan, x, p.src.dtype, "f32")
-        x = plan.pad(x, [0, th * m + 2 - x.shape[1], tw * m + 2 - x.shape[2], 0, icp - icg])
+        x = plan.pad(x, [0, eh - x.shape[1], ew - x.shape[2], 0, icp - icg])
     x = plan.collapse(x, [[0], [1], [2], [3, 4]])                              # (N, H, W, G*ICp)
     v = plan.add("wino_input", x, (n, th, tw, a * a * g * icp), "f32", m=m, alpha=a, tiles=(th, tw),
                  valid=(0, 0), src_pad=src_pad, **winograd_tile_program(bt, bt))

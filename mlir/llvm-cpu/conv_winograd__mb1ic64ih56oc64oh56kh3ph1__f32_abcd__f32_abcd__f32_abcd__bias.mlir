@@ -72,6 +72,7 @@ stream.executable private @v5_wino_input {
         %pos35 = arith.constant 2240 : index
         %th = hal.interface.workgroup.id[0] : index
         %n = hal.interface.workgroup.id[1] : index
+        %hb = arith.muli %th, %cm : index
         %top = arith.constant 1 : index
         %left = arith.constant 1 : index
         %rows_n = arith.constant 56 : index
@@ -79,7 +80,6 @@ stream.executable private @v5_wino_input {
         %row_last = arith.constant 55 : index
         %col_last = arith.constant 55 : index
         %zero_v = arith.constant dense<0.0> : vector<16xf32>
-        %hb = arith.muli %th, %cm : index
         %hp0 = arith.addi %hb, %i0 : index
         %hs0 = arith.subi %hp0, %top : index
         %hlo0 = arith.cmpi sge, %hs0, %c0 : index
