@@ -17,6 +17,23 @@ def test_mlir_dir_is_up_to_date(backend):
         assert (ROOT / "mlir" / rel).read_text() == text, f"mlir/{rel} is stale: run ./build.sh"
 
 
+@pytest.mark.parametrize("features", [("avx2",), ("avx2", "avx512f", "avx512_vnni", "avx512_bf16", "avx512_fp16",
+                                                 "amx_bf16", "amx_int8")])
+def test_mlir_dir_is_the_same_on_every_cpu(monkeypatch, features):
+    """The catalog does not depend on the host's matrix features or vector width: on an AVX2-only CPU
+    and on an AMX Xeon it renders what an AVX-512 EPYC renders (a Winograd kernel's form did)."""
+    import dataclasses
+
+    from generator.compile.backends import MMT4D_TILE_BY_VECTOR_BITS
+
+    here = render_catalog("llvm-cpu")
+    bits = 512 if "avx512f" in features else 256
+    other = dataclasses.replace(BACKENDS["llvm-cpu"], cpu_features=frozenset(features),
+                                mmt4d_tile=MMT4D_TILE_BY_VECTOR_BITS[bits])
+    monkeypatch.setitem(BACKENDS, "llvm-cpu", other)
+    assert render_catalog("llvm-cpu") == here
+
+
 def test_catalog_covers_the_promised_formats():
     entries = load_catalog()
     tags = {e.case.dtag for e in entries} | {e.case.stag for e in entries}

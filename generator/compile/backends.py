@@ -124,7 +124,7 @@ class Backend(TargetCaps):
         right: what the checked-in catalog (mlir/) is rendered for, so it is the same on every machine."""
         if self.mmt4d_tile is None:
             return self
-        return dataclasses.replace(self, mmt4d_tile=PORTABLE_MMT4D_TILE)
+        return dataclasses.replace(self, mmt4d_tile=PORTABLE_MMT4D_TILE, cpu_features=PORTABLE_CPU_FEATURES)
 
     def reorder_flags(self, driver: str | None) -> tuple[str, ...]:
         """The extra flags a reorder run on `driver` is compiled with."""
@@ -176,6 +176,12 @@ _NO_DEMOTE_F64 = "--iree-input-demote-f64-to-f32=false"
 MMT4D_TILE_BY_VECTOR_BITS = {512: Mmt4dTile(16, 16), 256: Mmt4dTile(8, 8), 128: Mmt4dTile(4, 8)}
 # right on every CPU kgen targets (AVX2 and up, AArch64 NEON with 32 q registers)
 PORTABLE_MMT4D_TILE = MMT4D_TILE_BY_VECTOR_BITS[256]
+# The matrix features the catalog's kernels are rendered for, whatever the host has: the AVX-512 set of
+# every development CPU so far (x86-64-v4 with VNNI and BF16), without AMX. Before, the host's own
+# features went in, so the checked-in Winograd kernels (whose channels-last form needs avx512f) were
+# stale on any other CPU. The catalog's kernels that depend on them (f32 Winograd around brgemm's f32
+# microkernel) use generic vector ops only, so they compile and compute right on AVX2 hosts as well.
+PORTABLE_CPU_FEATURES = frozenset({"avx2", "avx512f", "avx512_vnni", "avx512_bf16"})
 
 
 def parse_cpuinfo(lines) -> dict[str, str]:
