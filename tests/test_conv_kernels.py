@@ -1145,6 +1145,63 @@ def test_winograd_channels_last_host_threads(line, kgen_cache_dir):
     assert reason is None, f"{line}: {reason}"
 
 
+@pytest.mark.parametrize("line, band_bytes, bands, driver", [
+    # the masked in-place source, 7 tile rows in bands of 4: the last band's extra row is skipped
+    ("--alg=winograd_f4 --dt=f32 --stag=nhwc --dtag=nhwc mb1ic32ih28oc24oh28kh3ph1", 4 * 64512, (4, 2), None),
+    # bands that cross images (3 images of 5 tile rows, bands of 3), the padded bf16 source, bias + ReLU
+    # in the output transform's stores
+    ("--alg=winograd_f2 --dt=bf16 --dir=FWD_B --attr-post-ops=relu --stag=nhwc --dtag=nhwc mb3ic20ih9oc16oh9kh3ph1",
+     4 * 15360, (3, 5), None),
+    # the smallest bands the weights allow (their bytes, as V and M, here 3 rows: one image), a blocked
+    # destination with f(0) != 0 and the sum after the output transform
+    ("--alg=winograd_f6 --dt=f32 --stag=nChw16c --dtag=nChw16c --attr-post-ops=sum:0.5+linear:2:1 "
+     "mb2ic16ih13oc17oh13kh3ph1", 1, (3, 2), None),
+    # host threads: each row part (5 tile rows) banded on its own, in 3 bands of 2
+    ("--alg=winograd_f4 --dt=f32 --stag=nhwc --dtag=nhwc --dir=FWD_B mb1ic16ih40iw9oc16oh40ow9kh3kw3ph1pw1", 1, (2, 5),
+     "host-threads"),
+])
+def test_winograd_channels_last_in_bands(line, band_bytes, bands, driver, kgen_cache_dir, monkeypatch):
+    # The tile rows cut into bands (emit.conv.winograd_bands), each band's input transform, GEMM and
+    # output transform before the next band's: checked against the reference with small bands
+    import generator.emit.conv as emit_conv
+    from generator.compile.backends import host_matrix_features
+
+    monkeypatch.setattr(emit_conv, "WINOGRAD_BAND_BYTES", band_bytes)
+    p = problem_of(line)
+    assert emit_conv.winograd_bands(p) == bands
+    kernel = ConvKernel(p, "llvm-cpu", driver=driver, cache_dir=kgen_cache_dir)
+    if "avx512f" in host_matrix_features() and driver is None:
+        text = render_conv(p, get_backend("llvm-cpu"))
+        assert text.count("_wino_input(%") == bands[1] + 1           # one definition, a dispatch per band
+        assert text.count("stream.executable private") == 3
+    reason = check_conv(kernel, p)
+    assert reason is None, f"{line}: {reason}"
+
+
+def test_golden_winograd_bands(monkeypatch):
+    # 7 tile rows in bands of 4: one executable per step, a dispatch per band with its first row as an
+    # operand; the second band's input transform takes the first band's GEMM result (the order), its
+    # output transform writes into the first band's output (tied), and the rows past the 7th are skipped
+    import generator.emit.conv as emit_conv
+
+    avx512 = TargetCaps(mmt4d_tile=Mmt4dTile(16, 16), cpu_features=frozenset({"avx512f"}))
+    p = problem_of("--alg=winograd_f4 --dt=f32 --stag=nhwc --dtag=nhwc mb1ic32ih28oc24oh28kh3ph1")
+    whole = render_conv(p, avx512, header=False)
+    assert "%row_in" not in whole and "tensor.empty() : tensor<1x28x28x32xf32>" not in whole
+    monkeypatch.setattr(emit_conv, "WINOGRAD_BAND_BYTES", 4 * 64512)
+    text = render_conv(p, avx512, header=False)
+    assert text.count("stream.executable private") == 3 and text.count("_brgemm(%") == 3     # 1 definition
+    inputs = re.findall(r"flow.dispatch @(\w+)::@\w+\(%(\w+), %(\w+), %(\w+)\) : \(tensor<1x28x28x32xf32>", text)
+    assert len(inputs) == 2 and inputs[0][0] == inputs[1][0] and inputs[0][1] == inputs[0][2]
+    mm0 = re.search(r"%(\w+) = flow.dispatch @\w+_brgemm::", text).group(1)
+    assert inputs[1][2] == mm0 and re.search(rf"%{inputs[0][3]} = arith.constant 0 : index", text)
+    assert re.search(rf"%{inputs[1][3]} = arith.constant 4 : index", text)
+    outputs = re.findall(r"(%\w+) = flow.dispatch @\w+_wino_output::@\w+\(.*\) -> (%\w+)\n", text)
+    assert len(outputs) == 2 and outputs[0][1].endswith("_e") and outputs[1][1] == outputs[0][0]
+    assert "%row_in = arith.cmpi ult, %flat_row, %total_rows" in text and "%total_rows = arith.constant 7" in text
+    assert "-> tensor<1x4x7x1152xf32>" in text
+
+
 def test_golden_winograd_channels_last_form():
     # F(4,3), mb2, IC 20 -> 32 zero-padded channels, 11x11 outputs in 3x3 tiles of 4: the input transform
     # writes (N, TH, TW, 36 * 32), brgemm multiplies it as a 1x1 conv with 36 groups, the output
@@ -1153,7 +1210,7 @@ def test_golden_winograd_channels_last_form():
     avx512 = TargetCaps(mmt4d_tile=Mmt4dTile(16, 16), cpu_features=frozenset({"avx512f"}))
     text = render_conv(problem_of("--alg=winograd_f4 --dt=f32 ic20ih11oc5oh11kh3ph1"), avx512, header=False)
     assert "flow.dispatch @v" in text and "_wino_input(%" in text and "_wino_output(%" in text
-    assert "-> tensor<2x3x3x1152xf32>" in text and "-> tensor<2x11x11x16xf32>" in text
+    assert "-> tensor<1x6x3x1152xf32>" in text and "-> tensor<2x11x11x16xf32>" in text
     assert "batch_mmt4d" not in text and "_brgemm(%" in text
     assert "%rok3 = arith.cmpi ult" in text and "%cok3 = arith.cmpi ult" in text and "%rok2" not in text
     # IC 20 is padded to 32 channels by a pad dispatch before the transform; with whole 16-channel
@@ -1169,13 +1226,13 @@ def test_golden_winograd_channels_last_form():
                          avx512, header=False)
     assert "_wino_output(%src_binding: !stream.binding, %dst_binding" in summed
     whole = render_conv(problem_of("--alg=winograd_f4 --dt=f32 ic32ih11oc5oh11kh3ph1"), avx512, header=False)
-    assert "vector.maskedload" in whole and "low[0, 1, 1, 0, 0]" not in whole and "-> tensor<2x3x3x1152xf32>" in whole
+    assert "vector.maskedload" in whole and "low[0, 1, 1, 0, 0]" not in whole and "-> tensor<1x6x3x1152xf32>" in whole
     # bf16 is widened to f32 before the input transform; groups of 20 and 17 channels pad to 32 each:
     # 36 positions x 2 groups of 32 channels in the GEMM's source
     bf16 = render_conv(problem_of("--alg=winograd_f4 --dt=bf16 ic16ih11oc5oh11kh3ph1"), avx512, header=False)
     assert "_wino_input(%" in bf16 and "arith.extf" in bf16
     grouped = render_conv(problem_of("--alg=winograd_f4 --dt=f32 g2ic40ih11oc34oh11kh3ph1"), avx512, header=False)
-    assert "-> tensor<2x3x3x2304xf32>" in grouped and "-> tensor<2x11x11x64xf32>" in grouped
+    assert "-> tensor<1x6x3x2304xf32>" in grouped and "-> tensor<2x11x11x64xf32>" in grouped
     assert "batch_mmt4d" in render_conv(problem_of("--alg=winograd_f4 --dt=f32 g2ic8ih11oc8oh11kh3ph1"), avx512,
                                         header=False)
     assert "batch_mmt4d" in render_conv(problem_of("--alg=winograd_f4 --dt=f32 ic20ih11oc5oh11kh3ph1"),

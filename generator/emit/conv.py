@@ -993,7 +993,8 @@ def store_epilogue_args(p: ConvProblem) -> StoreEpilogue:
 
 
 def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: TargetCaps,
-                    extra: Value | None = None, epilogue: StoreEpilogue | None = None) -> Value:
+                    extra: Value | None = None, epilogue: StoreEpilogue | None = None,
+                    shared_exe: str = "") -> Value:
     """x is (N, [[D,] H,] W, G, IC/G), neither cropped nor padded (the variant pads itself, and leaves a
     negative right padding uncropped: the kernel never reads past the last input an output needs);
     returns (N, [[OD,] OH,] OW, G, OC/G) in the accumulator type, or with `epilogue` in the destination
@@ -1003,7 +1004,8 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     per-tap weight sums (`_brgemm_compensation`) the accumulators start from. A source read in its own
     blocks (`brgemm_src_block`) comes as its 1-D buffer, read here as its packed tensor (N, ICp/b, [H,]
     W, b) or, a view with nothing to pad, where it lies (`_brgemm_src_view`); a destination written in
-    its own blocks (`brgemm_dst_blocks`) is returned as its packed tensor, (N, OCp/16, [1,] OH, OW, 16)."""
+    its own blocks (`brgemm_dst_blocks`) is returned as its packed tensor, (N, OCp/16, [1,] OH, OW, 16).
+    `shared_exe`: the executable of an earlier brgemm step on the same problem to run (`Step.shared_exe`)."""
     d = p.desc
     one_d = d.ndims == 3
     src_block, dst_blocks = brgemm_src_block(p), brgemm_dst_blocks(p)
@@ -1085,7 +1087,7 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
                    wei=w, comp=extra, shift=shift, src_zp=zp, zp_border=zp_border, isa=isa.kernel, strides=[sh, sw],
                    dilations=[dh, dw], rw=rw, rh=rh, groups=g, ocg=ocg, emulate_tiles=target.emulate_amx,
                    epilogue=epilogue, depth=depth, unfold=unfold, src_block=src_block, src_view=view,
-                   dst_blocks=dst_blocks)
+                   dst_blocks=dst_blocks, shared_exe=shared_exe)
     if dst_blocks:            # the destination's packed tensor, (N, OCp/16, [1,] OH, OW, 16): the caller's buffer
         return acc
     lead = [n, depth.od] if depth else [n]
@@ -1274,22 +1276,52 @@ def winograd_channels_last(p: ConvProblem, target: TargetCaps) -> bool:
 
 
 def _winograd_gemm_problem(p: ConvProblem) -> ConvProblem:
-    """The tile GEMM of the channels-last form as the brgemm conv computes it: a grouped 1x1 conv over
-    the (N, 1, TH*TW) tiles, one group per transform position (alpha^2) and conv group (G), position
-    major, each ICp = IC/G padded to 16 -> OC/G channels. Prepare packs the weights and the conv runs
-    the kernel from this one problem."""
+    """The tile GEMM of the channels-last form as the brgemm conv computes it, for one band of tile rows
+    (`winograd_bands`): a grouped 1x1 conv over the band's (1, 1, rows * TW) tiles, one group per
+    transform position (alpha^2) and conv group (G), position major, each ICp = IC/G padded to 16 ->
+    OC/G channels. Prepare packs the weights and every band runs the kernel from this one problem."""
     d = p.desc
     a = WINOGRAD_M[p.alg] + 2
     from ..problem.conv_math import winograd_tiles
 
-    tiles = math.prod(winograd_tiles(s.o, a - 2, 3)[0] for s in d.spatial())
+    rows, _ = winograd_bands(p)
+    tiles = rows * winograd_tiles(d.spatial()[-1].o, a - 2, 3)[0]
     g, icp = a * a * d.g, -(-(d.ic // d.g) // 16) * 16
-    desc = ConvDesc(g=g, mb=d.mb, ic=g * icp, oc=g * (d.oc // d.g), ndims=4, ih=1, iw=tiles, oh=1, ow=tiles,
+    desc = ConvDesc(g=g, mb=1, ic=g * icp, oc=g * (d.oc // d.g), ndims=4, ih=1, iw=tiles, oh=1, ow=tiles,
                     has_groups=True)
     f32 = get_dtype("f32")
     return ConvProblem(desc=desc, src=MemoryDesc(desc.src_dims, f32, "nhwc"),
                        wei=MemoryDesc(desc.wei_dims, f32, "goihw"), dst=MemoryDesc(desc.dst_dims, f32, "nhwc"),
                        acc=f32, bias=False, alg="brgemm")
+
+
+#: the bytes of V and M (the transformed tiles and the GEMM's result, f32) one band of tile rows may
+#: take. ic64 224x224 F(4,3) on the Zen 5 ran 540 GFLOP/s-equivalent on two threads (290 on one) over
+#: whole images, whose V and M (29 MB each) stream through memory; in bands of 2 / 4 / 8 MB 1260-1430 /
+#: 1125-1340 / 1133 (670-690 on one thread), ic128 112x112 1560-1575 / 1300-1440 / 1470 (README)
+WINOGRAD_BAND_BYTES = 2 << 20
+
+
+def winograd_bands(p: ConvProblem) -> tuple[int, int]:
+    """(tile rows per band, bands) of the channels-last form: its N * TH tile rows (image major) cut
+    into bands whose V and M fit `WINOGRAD_BAND_BYTES`, or the transformed weights where those are
+    larger (every band's GEMM reads all of them: ic256 56x56 ran 1250 against 1440-1550 GFLOP/s in
+    bands of 2 MB). Of the band heights from half that size up, the one that leaves the fewest rows
+    past the last in the last band (they are computed and not stored), then the tallest. Each band
+    runs its input transform, GEMM and output transform before the next band's GEMM, so that its V
+    and M are still in cache when they are read."""
+    from ..problem.conv_math import winograd_tiles
+
+    d = p.desc
+    a = WINOGRAD_M[p.alg] + 2
+    (th, _), (tw, _) = (winograd_tiles(s.o, a - 2, 3) for s in d.spatial())
+    icp, ocp = (-(-(c // d.g) // 16) * 16 for c in (d.ic, d.oc))
+    row_bytes = 4 * tw * a * a * d.g * (icp + ocp)
+    weight_bytes = 4 * a * a * d.g * icp * ocp
+    total = d.mb * th
+    most = min(total, max(1, max(WINOGRAD_BAND_BYTES, weight_bytes) // row_bytes))
+    rows = min(range(max(1, most // 2), most + 1), key=lambda r: (-(-total // r) * r - total, -r))
+    return rows, -(-total // rows)
 
 
 def winograd_tile_program(left, right) -> dict:
@@ -1344,6 +1376,7 @@ def _winograd_compute_channels_last(plan: Plan, x: Value, w: Value, p: ConvProbl
     oh, ow = (s.o for s in d.spatial())
     (th, eh), (tw, ew) = (winograd_tiles(s.o, m, 3) for s in d.spatial())
     gemm = _winograd_gemm_problem(p)
+    rows, bands = winograd_bands(p)
     n, ih, iw, g, icg = x.shape
     ocg = d.oc // g
     icp, ocp = gemm.desc.ic // gemm.desc.g, -(-ocg // 16) * 16
@@ -1362,20 +1395,36 @@ def _winograd_compute_channels_last(plan: Plan, x: Value, w: Value, p: ConvProbl
             x = _widen(plan, x, p.src.dtype, "f32")
         x = plan.pad(x, [0, eh - x.shape[1], ew - x.shape[2], 0, icp - icg])
     x = plan.collapse(x, [[0], [1], [2], [3, 4]])                              # (N, H, W, G*ICp)
-    v = plan.add("wino_input", x, (n, th, tw, a * a * g * icp), "f32", m=m, alpha=a, tiles=(th, tw),
-                 valid=(0, 0), src_pad=src_pad, **winograd_tile_program(bt, bt))
-    v = plan.expand(plan.collapse(v, [[0], [1, 2], [3]]), [[0], [1, 2], [3, 4]], (n, 1, th * tw, a * a * g, icp))
-    mm = _brgemm_compute(plan, v, w, gemm, target)                              # (N, 1, T, a*a*G, OC/G)
-    mm = plan.pad(mm, [0, 0, 0, 0, ocp - ocg])
-    mm = plan.expand(plan.collapse(mm, [[0], [1, 2], [3, 4]]), [[0], [1, 2], [3]], (n, th, tw, a * a * g * ocp))
     bias = epilogue.bias if epilogue else None
     if bias is not None:        # per channel of the transform's (G, OCp) vectors
         bias = plan.collapse(plan.pad(plan.expand(bias, [[0, 1]], (g, ocg)), [0, ocp - ocg]), [[0, 1]])
-    y = plan.add("wino_output", mm, (n, oh, ow, g * ocp), epilogue.dst_dt.mlir if epilogue else "f32", m=m,
-                 alpha=a, tiles=(th, tw), valid=(oh, ow), src_pad=None, bias=bias,
-                 relu=bool(epilogue and epilogue.relu), **winograd_tile_program(at, at))
+    input_program, output_program = winograd_tile_program(bt, bt), winograd_tile_program(at, at)
+    banded = bands > 1
+    y, prev, exes = None, x, {}
+    for band in range(bands):
+        # band after band: the input transform waits for the previous band's GEMM (`after`), the
+        # output transform writes the band's pixels into the output in place (`dst_init`)
+        v = plan.add("wino_input", x, (1, rows, tw, a * a * g * icp), "f32", m=m, alpha=a, tiles=(th, tw),
+                     valid=(0, 0), src_pad=src_pad, row0=band * rows, rows=rows, banded=banded,
+                     after=prev if banded else None, shared_exe=exes.get("in", ""), **input_program)
+        v = plan.expand(plan.collapse(v, [[0], [1, 2], [3]]), [[0], [1, 2], [3, 4]], (1, 1, rows * tw, a * a * g, icp))
+        mm = _brgemm_compute(plan, v, w, gemm, target, shared_exe=exes.get("mm", ""))  # (1, 1, T, a*a*G, OC/G)
+        prev = _last_step(plan, "brgemm").out       # the dispatch's own result, before any crop
+        mm = plan.pad(mm, [0, 0, 0, 0, ocp - ocg])
+        mm = plan.expand(plan.collapse(mm, [[0], [1, 2], [3, 4]]), [[0], [1, 2], [3]], (1, rows, tw, a * a * g * ocp))
+        y = plan.add("wino_output", mm, (n, oh, ow, g * ocp), epilogue.dst_dt.mlir if epilogue else "f32", m=m,
+                     alpha=a, tiles=(th, tw), valid=(oh, ow), src_pad=None, bias=bias,
+                     relu=bool(epilogue and epilogue.relu), row0=band * rows, rows=rows, banded=banded,
+                     dst_init=y, shared_exe=exes.get("out", ""), **output_program)
+        if not exes:            # the first band's executables serve the others
+            exes = {"in": _last_step(plan, "wino_input").dispatched, "mm": _last_step(plan, "brgemm").dispatched,
+                    "out": _last_step(plan, "wino_output").dispatched}
     y = plan.expand(y, [[0], [1], [2], [3, 4]], (n, oh, ow, g, ocp))
     return plan.slice(y, [0] * 5, (n, oh, ow, g, ocg))
+
+
+def _last_step(plan: Plan, kind: str):
+    return next(st for st in reversed(plan.steps) if st.kind == kind)
 
 
 VARIANTS = {v.name: v for v in (

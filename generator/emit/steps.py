@@ -29,6 +29,15 @@ class Step:
     kind: str                 # the template macro that prints it
     inp: Value | None         # the main operand (None for constants)
     out: Value                # the result; names inside the step's MLIR start with out.name
+    # a custom dispatch (brgemm, wino_input / wino_output) that runs the executable an earlier step
+    # defined, named here (the bands of a banded Winograd kernel: one definition, compiled once);
+    # empty: the step defines its own
+    shared_exe: str = ""
+
+    @property
+    def dispatched(self) -> str:
+        """A custom dispatch's executable symbol: `shared_exe`, else the step's own, named after it."""
+        return self.shared_exe or f"{self.out.name}_{self.kind}"
 
 
 # ------------------------------------------------------------------ data movement (relayout.mlir.j2)
@@ -270,6 +279,19 @@ class WinogradTiles(Step):
     # (C,) f32, then a ReLU; the result in `out.elem` (f32, bf16 or f16)
     bias: Value | None = None
     relu: bool = False
+    # A band of the tile rows (emit.conv.winograd_bands): the N * TH tile rows, image major, are one
+    # axis; this step transforms `rows` of them from `row0` (a runtime operand, so every band runs one
+    # executable), and rows past the last (N * TH) are skipped. V and M are then (1, rows, TW, K).
+    row0: int = 0
+    rows: int = 0
+    # with several bands (`banded`): wino_input reads `after` (the previous band's GEMM result; the
+    # first band's: its own source), which orders the bands one after another so that each band's V and
+    # M are still in cache when the next step reads them (without it IREE runs every band's input
+    # transform first); wino_output writes its band's pixels into `dst_init` (the previous band's
+    # output, tied: written in place), the first band into a new tensor
+    banded: bool = False
+    after: Value | None = None
+    dst_init: Value | None = None
 
 
 @dataclass(frozen=True)

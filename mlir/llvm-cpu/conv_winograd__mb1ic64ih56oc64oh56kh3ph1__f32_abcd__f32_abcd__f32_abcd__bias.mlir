@@ -6,15 +6,15 @@
 !wei_prepared = tensor<36x1x1x64x4x16xf32>
 !bias = tensor<64xf32>
 
-stream.executable private @v5_wino_input {
-    stream.executable.export public @v5_wino_input workgroups() -> (index, index, index) {
-      %x = arith.constant 14 : index
+stream.executable private @v7_wino_input {
+    stream.executable.export public @v7_wino_input workgroups() -> (index, index, index) {
+      %x = arith.constant 7 : index
       %y = arith.constant 1 : index
       %z = arith.constant 1 : index
       stream.return %x, %y, %z : index, index, index
     }
     builtin.module {
-      func.func @v5_wino_input(%src_binding: !stream.binding, %dst_binding: !stream.binding) {
+      func.func @v7_wino_input(%src_binding: !stream.binding, %after_binding: !stream.binding, %dst_binding: !stream.binding, %row0: index) {
         %c0 = arith.constant 0 : index
         %c1 = arith.constant 1 : index
         %c16 = arith.constant 16 : index
@@ -22,7 +22,7 @@ stream.executable private @v5_wino_input {
         %tw_n = arith.constant 14 : index
         %ch_n = arith.constant 64 : index
         %src = stream.binding.subspan %src_binding[%c0] : !stream.binding -> memref<1x56x56x64xf32>
-        %dst = stream.binding.subspan %dst_binding[%c0] : !stream.binding -> memref<1x14x14x2304xf32>
+        %dst = stream.binding.subspan %dst_binding[%c0] : !stream.binding -> memref<1x7x14x2304xf32>
         %k0 = arith.constant dense<4.000000000e+00> : vector<16xf32>
         %k1 = arith.constant dense<-5.000000000e+00> : vector<16xf32>
         %k2 = arith.constant dense<-4.000000000e+00> : vector<16xf32>
@@ -70,8 +70,11 @@ stream.executable private @v5_wino_input {
         %pos33 = arith.constant 2112 : index
         %pos34 = arith.constant 2176 : index
         %pos35 = arith.constant 2240 : index
-        %th = hal.interface.workgroup.id[0] : index
-        %n = hal.interface.workgroup.id[1] : index
+        %band_row = hal.interface.workgroup.id[0] : index
+        %flat_row = arith.addi %row0, %band_row : index
+        %th_n = arith.constant 14 : index
+        %n = arith.divui %flat_row, %th_n : index
+        %th = arith.remui %flat_row, %th_n : index
         %hb = arith.muli %th, %cm : index
         %top = arith.constant 1 : index
         %left = arith.constant 1 : index
@@ -541,97 +544,97 @@ stream.executable private @v5_wino_input {
             %out5_5 = arith.addf %out5_5_1, %tr5_5 : vector<16xf32>
 
             %st0_0 = arith.addi %c, %pos0 : index
-            vector.store %out0_0, %dst[%n, %th, %tw, %st0_0] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out0_0, %dst[%c0, %band_row, %tw, %st0_0] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st0_1 = arith.addi %c, %pos1 : index
-            vector.store %out0_1, %dst[%n, %th, %tw, %st0_1] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out0_1, %dst[%c0, %band_row, %tw, %st0_1] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st0_2 = arith.addi %c, %pos2 : index
-            vector.store %out0_2, %dst[%n, %th, %tw, %st0_2] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out0_2, %dst[%c0, %band_row, %tw, %st0_2] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st0_3 = arith.addi %c, %pos3 : index
-            vector.store %out0_3, %dst[%n, %th, %tw, %st0_3] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out0_3, %dst[%c0, %band_row, %tw, %st0_3] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st0_4 = arith.addi %c, %pos4 : index
-            vector.store %out0_4, %dst[%n, %th, %tw, %st0_4] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out0_4, %dst[%c0, %band_row, %tw, %st0_4] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st0_5 = arith.addi %c, %pos5 : index
-            vector.store %out0_5, %dst[%n, %th, %tw, %st0_5] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out0_5, %dst[%c0, %band_row, %tw, %st0_5] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st1_0 = arith.addi %c, %pos6 : index
-            vector.store %out1_0, %dst[%n, %th, %tw, %st1_0] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out1_0, %dst[%c0, %band_row, %tw, %st1_0] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st1_1 = arith.addi %c, %pos7 : index
-            vector.store %out1_1, %dst[%n, %th, %tw, %st1_1] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out1_1, %dst[%c0, %band_row, %tw, %st1_1] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st1_2 = arith.addi %c, %pos8 : index
-            vector.store %out1_2, %dst[%n, %th, %tw, %st1_2] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out1_2, %dst[%c0, %band_row, %tw, %st1_2] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st1_3 = arith.addi %c, %pos9 : index
-            vector.store %out1_3, %dst[%n, %th, %tw, %st1_3] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out1_3, %dst[%c0, %band_row, %tw, %st1_3] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st1_4 = arith.addi %c, %pos10 : index
-            vector.store %out1_4, %dst[%n, %th, %tw, %st1_4] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out1_4, %dst[%c0, %band_row, %tw, %st1_4] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st1_5 = arith.addi %c, %pos11 : index
-            vector.store %out1_5, %dst[%n, %th, %tw, %st1_5] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out1_5, %dst[%c0, %band_row, %tw, %st1_5] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st2_0 = arith.addi %c, %pos12 : index
-            vector.store %out2_0, %dst[%n, %th, %tw, %st2_0] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out2_0, %dst[%c0, %band_row, %tw, %st2_0] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st2_1 = arith.addi %c, %pos13 : index
-            vector.store %out2_1, %dst[%n, %th, %tw, %st2_1] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out2_1, %dst[%c0, %band_row, %tw, %st2_1] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st2_2 = arith.addi %c, %pos14 : index
-            vector.store %out2_2, %dst[%n, %th, %tw, %st2_2] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out2_2, %dst[%c0, %band_row, %tw, %st2_2] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st2_3 = arith.addi %c, %pos15 : index
-            vector.store %out2_3, %dst[%n, %th, %tw, %st2_3] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out2_3, %dst[%c0, %band_row, %tw, %st2_3] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st2_4 = arith.addi %c, %pos16 : index
-            vector.store %out2_4, %dst[%n, %th, %tw, %st2_4] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out2_4, %dst[%c0, %band_row, %tw, %st2_4] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st2_5 = arith.addi %c, %pos17 : index
-            vector.store %out2_5, %dst[%n, %th, %tw, %st2_5] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out2_5, %dst[%c0, %band_row, %tw, %st2_5] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st3_0 = arith.addi %c, %pos18 : index
-            vector.store %out3_0, %dst[%n, %th, %tw, %st3_0] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out3_0, %dst[%c0, %band_row, %tw, %st3_0] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st3_1 = arith.addi %c, %pos19 : index
-            vector.store %out3_1, %dst[%n, %th, %tw, %st3_1] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out3_1, %dst[%c0, %band_row, %tw, %st3_1] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st3_2 = arith.addi %c, %pos20 : index
-            vector.store %out3_2, %dst[%n, %th, %tw, %st3_2] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out3_2, %dst[%c0, %band_row, %tw, %st3_2] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st3_3 = arith.addi %c, %pos21 : index
-            vector.store %out3_3, %dst[%n, %th, %tw, %st3_3] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out3_3, %dst[%c0, %band_row, %tw, %st3_3] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st3_4 = arith.addi %c, %pos22 : index
-            vector.store %out3_4, %dst[%n, %th, %tw, %st3_4] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out3_4, %dst[%c0, %band_row, %tw, %st3_4] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st3_5 = arith.addi %c, %pos23 : index
-            vector.store %out3_5, %dst[%n, %th, %tw, %st3_5] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out3_5, %dst[%c0, %band_row, %tw, %st3_5] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st4_0 = arith.addi %c, %pos24 : index
-            vector.store %out4_0, %dst[%n, %th, %tw, %st4_0] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out4_0, %dst[%c0, %band_row, %tw, %st4_0] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st4_1 = arith.addi %c, %pos25 : index
-            vector.store %out4_1, %dst[%n, %th, %tw, %st4_1] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out4_1, %dst[%c0, %band_row, %tw, %st4_1] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st4_2 = arith.addi %c, %pos26 : index
-            vector.store %out4_2, %dst[%n, %th, %tw, %st4_2] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out4_2, %dst[%c0, %band_row, %tw, %st4_2] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st4_3 = arith.addi %c, %pos27 : index
-            vector.store %out4_3, %dst[%n, %th, %tw, %st4_3] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out4_3, %dst[%c0, %band_row, %tw, %st4_3] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st4_4 = arith.addi %c, %pos28 : index
-            vector.store %out4_4, %dst[%n, %th, %tw, %st4_4] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out4_4, %dst[%c0, %band_row, %tw, %st4_4] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st4_5 = arith.addi %c, %pos29 : index
-            vector.store %out4_5, %dst[%n, %th, %tw, %st4_5] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out4_5, %dst[%c0, %band_row, %tw, %st4_5] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st5_0 = arith.addi %c, %pos30 : index
-            vector.store %out5_0, %dst[%n, %th, %tw, %st5_0] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out5_0, %dst[%c0, %band_row, %tw, %st5_0] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st5_1 = arith.addi %c, %pos31 : index
-            vector.store %out5_1, %dst[%n, %th, %tw, %st5_1] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out5_1, %dst[%c0, %band_row, %tw, %st5_1] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st5_2 = arith.addi %c, %pos32 : index
-            vector.store %out5_2, %dst[%n, %th, %tw, %st5_2] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out5_2, %dst[%c0, %band_row, %tw, %st5_2] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st5_3 = arith.addi %c, %pos33 : index
-            vector.store %out5_3, %dst[%n, %th, %tw, %st5_3] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out5_3, %dst[%c0, %band_row, %tw, %st5_3] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st5_4 = arith.addi %c, %pos34 : index
-            vector.store %out5_4, %dst[%n, %th, %tw, %st5_4] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out5_4, %dst[%c0, %band_row, %tw, %st5_4] : memref<1x7x14x2304xf32>, vector<16xf32>
             %st5_5 = arith.addi %c, %pos35 : index
-            vector.store %out5_5, %dst[%n, %th, %tw, %st5_5] : memref<1x14x14x2304xf32>, vector<16xf32>
+            vector.store %out5_5, %dst[%c0, %band_row, %tw, %st5_5] : memref<1x7x14x2304xf32>, vector<16xf32>
           }
         }
         return
       }
     }
 }
-stream.executable private @v9_brgemm {
-    stream.executable.export public @v9_brgemm workgroups() -> (index, index, index) {
+stream.executable private @v11_brgemm {
+    stream.executable.export public @v11_brgemm workgroups() -> (index, index, index) {
       %x = arith.constant 1 : index
       %y = arith.constant 36 : index
       %z = arith.constant 1 : index
       stream.return %x, %y, %z : index, index, index
     }
     builtin.module {
-      func.func @v9_brgemm(%x_binding: !stream.binding, %w_binding: !stream.binding, %y_binding: !stream.binding) {
+      func.func @v11_brgemm(%x_binding: !stream.binding, %w_binding: !stream.binding, %y_binding: !stream.binding) {
         %c0 = arith.constant 0 : index
         %c1 = arith.constant 1 : index
-        %x = stream.binding.subspan %x_binding[%c0] : !stream.binding -> memref<1x1x196x2304xf32>
+        %x = stream.binding.subspan %x_binding[%c0] : !stream.binding -> memref<1x1x98x2304xf32>
         %w = stream.binding.subspan %w_binding[%c0] : !stream.binding -> memref<36x1x1x64x4x16xf32>
-        %y = stream.binding.subspan %y_binding[%c0] : !stream.binding -> memref<1x1x196x2304xf32>
+        %y = stream.binding.subspan %y_binding[%c0] : !stream.binding -> memref<1x1x98x2304xf32>
         %ohb = hal.interface.workgroup.id[0] : index
         %ob = hal.interface.workgroup.id[1] : index        %z = hal.interface.workgroup.id[2] : index
         %n = arith.addi %z, %c0 : index
@@ -645,7 +648,7 @@ stream.executable private @v9_brgemm {
         %rw = arith.constant 6 : index
         %rh = arith.constant 1 : index
         %oh_n = arith.constant 1 : index
-        %owb_n = arith.constant 32 : index
+        %owb_n = arith.constant 16 : index
         %oc_step = arith.constant 64 : index
         %oc0 = arith.muli %ob, %oc_step : index        %ocbg_n = arith.constant 1 : index
         %g = arith.divui %ob, %ocbg_n : index
@@ -700,7 +703,7 @@ stream.executable private @v9_brgemm {
                   %wv1 = vector.load %w[%ob, %khi, %kw, %ig, %o1, %c0] : memref<36x1x1x64x4x16xf32>, vector<16xf32>
                   %wv2 = vector.load %w[%ob, %khi, %kw, %ig, %o2, %c0] : memref<36x1x1x64x4x16xf32>, vector<16xf32>
                   %wv3 = vector.load %w[%ob, %khi, %kw, %ig, %o3, %c0] : memref<36x1x1x64x4x16xf32>, vector<16xf32>
-                  %ix0 = arith.addi %iwk, %rs0 : index                  %xq0 = vector.load %x[%img, %ih, %ix0, %ic] : memref<1x1x196x2304xf32>, vector<1xf32>
+                  %ix0 = arith.addi %iwk, %rs0 : index                  %xq0 = vector.load %x[%img, %ih, %ix0, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
                   %xd0 = vector.bitcast %xq0 : vector<1xf32> to vector<1xi32>
                   %xs0 = vector.extract %xd0[0] : i32 from vector<1xi32>
                   %xb0 = vector.broadcast %xs0 : i32 to vector<16xi32>
@@ -713,7 +716,7 @@ stream.executable private @v9_brgemm {
 
                   %s0_3 = vector.fma %xv0, %wv3, %q0_3 : vector<16xf32>
 
-                  %ix1 = arith.addi %iwk, %rs1 : index                  %xq1 = vector.load %x[%img, %ih, %ix1, %ic] : memref<1x1x196x2304xf32>, vector<1xf32>
+                  %ix1 = arith.addi %iwk, %rs1 : index                  %xq1 = vector.load %x[%img, %ih, %ix1, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
                   %xd1 = vector.bitcast %xq1 : vector<1xf32> to vector<1xi32>
                   %xs1 = vector.extract %xd1[0] : i32 from vector<1xi32>
                   %xb1 = vector.broadcast %xs1 : i32 to vector<16xi32>
@@ -726,7 +729,7 @@ stream.executable private @v9_brgemm {
 
                   %s1_3 = vector.fma %xv1, %wv3, %q1_3 : vector<16xf32>
 
-                  %ix2 = arith.addi %iwk, %rs2 : index                  %xq2 = vector.load %x[%img, %ih, %ix2, %ic] : memref<1x1x196x2304xf32>, vector<1xf32>
+                  %ix2 = arith.addi %iwk, %rs2 : index                  %xq2 = vector.load %x[%img, %ih, %ix2, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
                   %xd2 = vector.bitcast %xq2 : vector<1xf32> to vector<1xi32>
                   %xs2 = vector.extract %xd2[0] : i32 from vector<1xi32>
                   %xb2 = vector.broadcast %xs2 : i32 to vector<16xi32>
@@ -739,7 +742,7 @@ stream.executable private @v9_brgemm {
 
                   %s2_3 = vector.fma %xv2, %wv3, %q2_3 : vector<16xf32>
 
-                  %ix3 = arith.addi %iwk, %rs3 : index                  %xq3 = vector.load %x[%img, %ih, %ix3, %ic] : memref<1x1x196x2304xf32>, vector<1xf32>
+                  %ix3 = arith.addi %iwk, %rs3 : index                  %xq3 = vector.load %x[%img, %ih, %ix3, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
                   %xd3 = vector.bitcast %xq3 : vector<1xf32> to vector<1xi32>
                   %xs3 = vector.extract %xd3[0] : i32 from vector<1xi32>
                   %xb3 = vector.broadcast %xs3 : i32 to vector<16xi32>
@@ -752,7 +755,7 @@ stream.executable private @v9_brgemm {
 
                   %s3_3 = vector.fma %xv3, %wv3, %q3_3 : vector<16xf32>
 
-                  %ix4 = arith.addi %iwk, %rs4 : index                  %xq4 = vector.load %x[%img, %ih, %ix4, %ic] : memref<1x1x196x2304xf32>, vector<1xf32>
+                  %ix4 = arith.addi %iwk, %rs4 : index                  %xq4 = vector.load %x[%img, %ih, %ix4, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
                   %xd4 = vector.bitcast %xq4 : vector<1xf32> to vector<1xi32>
                   %xs4 = vector.extract %xd4[0] : i32 from vector<1xi32>
                   %xb4 = vector.broadcast %xs4 : i32 to vector<16xi32>
@@ -765,7 +768,7 @@ stream.executable private @v9_brgemm {
 
                   %s4_3 = vector.fma %xv4, %wv3, %q4_3 : vector<16xf32>
 
-                  %ix5 = arith.addi %iwk, %rs5 : index                  %xq5 = vector.load %x[%img, %ih, %ix5, %ic] : memref<1x1x196x2304xf32>, vector<1xf32>
+                  %ix5 = arith.addi %iwk, %rs5 : index                  %xq5 = vector.load %x[%img, %ih, %ix5, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
                   %xd5 = vector.bitcast %xq5 : vector<1xf32> to vector<1xi32>
                   %xs5 = vector.extract %xd5[0] : i32 from vector<1xi32>
                   %xb5 = vector.broadcast %xs5 : i32 to vector<16xi32>
@@ -785,79 +788,79 @@ stream.executable private @v9_brgemm {
               scf.yield %t#0, %t#1, %t#2, %t#3, %t#4, %t#5, %t#6, %t#7, %t#8, %t#9, %t#10, %t#11, %t#12, %t#13, %t#14, %t#15, %t#16, %t#17, %t#18, %t#19, %t#20, %t#21, %t#22, %t#23 : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
             }
             %owr0 = arith.addi %ow0, %r0 : index
-            vector.store %h#0, %y[%z, %oh, %owr0, %ocv0] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#0, %y[%z, %oh, %owr0, %ocv0] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h#1, %y[%z, %oh, %owr0, %ocv1] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#1, %y[%z, %oh, %owr0, %ocv1] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h#2, %y[%z, %oh, %owr0, %ocv2] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#2, %y[%z, %oh, %owr0, %ocv2] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h#3, %y[%z, %oh, %owr0, %ocv3] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#3, %y[%z, %oh, %owr0, %ocv3] : memref<1x1x98x2304xf32>, vector<16xf32>
 
             %owr1 = arith.addi %ow0, %r1 : index
-            vector.store %h#4, %y[%z, %oh, %owr1, %ocv0] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#4, %y[%z, %oh, %owr1, %ocv0] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h#5, %y[%z, %oh, %owr1, %ocv1] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#5, %y[%z, %oh, %owr1, %ocv1] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h#6, %y[%z, %oh, %owr1, %ocv2] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#6, %y[%z, %oh, %owr1, %ocv2] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h#7, %y[%z, %oh, %owr1, %ocv3] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#7, %y[%z, %oh, %owr1, %ocv3] : memref<1x1x98x2304xf32>, vector<16xf32>
 
             %owr2 = arith.addi %ow0, %r2 : index
-            vector.store %h#8, %y[%z, %oh, %owr2, %ocv0] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#8, %y[%z, %oh, %owr2, %ocv0] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h#9, %y[%z, %oh, %owr2, %ocv1] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#9, %y[%z, %oh, %owr2, %ocv1] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h#10, %y[%z, %oh, %owr2, %ocv2] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#10, %y[%z, %oh, %owr2, %ocv2] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h#11, %y[%z, %oh, %owr2, %ocv3] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#11, %y[%z, %oh, %owr2, %ocv3] : memref<1x1x98x2304xf32>, vector<16xf32>
 
             %owr3 = arith.addi %ow0, %r3 : index
-            vector.store %h#12, %y[%z, %oh, %owr3, %ocv0] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#12, %y[%z, %oh, %owr3, %ocv0] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h#13, %y[%z, %oh, %owr3, %ocv1] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#13, %y[%z, %oh, %owr3, %ocv1] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h#14, %y[%z, %oh, %owr3, %ocv2] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#14, %y[%z, %oh, %owr3, %ocv2] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h#15, %y[%z, %oh, %owr3, %ocv3] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#15, %y[%z, %oh, %owr3, %ocv3] : memref<1x1x98x2304xf32>, vector<16xf32>
 
             %owr4 = arith.addi %ow0, %r4 : index
-            vector.store %h#16, %y[%z, %oh, %owr4, %ocv0] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#16, %y[%z, %oh, %owr4, %ocv0] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h#17, %y[%z, %oh, %owr4, %ocv1] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#17, %y[%z, %oh, %owr4, %ocv1] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h#18, %y[%z, %oh, %owr4, %ocv2] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#18, %y[%z, %oh, %owr4, %ocv2] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h#19, %y[%z, %oh, %owr4, %ocv3] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#19, %y[%z, %oh, %owr4, %ocv3] : memref<1x1x98x2304xf32>, vector<16xf32>
 
             %owr5 = arith.addi %ow0, %r5 : index
-            vector.store %h#20, %y[%z, %oh, %owr5, %ocv0] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#20, %y[%z, %oh, %owr5, %ocv0] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h#21, %y[%z, %oh, %owr5, %ocv1] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#21, %y[%z, %oh, %owr5, %ocv1] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h#22, %y[%z, %oh, %owr5, %ocv2] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#22, %y[%z, %oh, %owr5, %ocv2] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h#23, %y[%z, %oh, %owr5, %ocv3] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h#23, %y[%z, %oh, %owr5, %ocv3] : memref<1x1x98x2304xf32>, vector<16xf32>
 
 
           }
-          %ow0_t = arith.constant 192 : index
+          %ow0_t = arith.constant 96 : index
             %iwb_t = arith.muli %ow0_t, %sw : index
-            %h_t:16 = scf.for %kh = %c0 to %kh_n step %c1 iter_args(%h0_0 = %zero, %h0_1 = %zero, %h0_2 = %zero, %h0_3 = %zero, %h1_0 = %zero, %h1_1 = %zero, %h1_2 = %zero, %h1_3 = %zero, %h2_0 = %zero, %h2_1 = %zero, %h2_2 = %zero, %h2_3 = %zero, %h3_0 = %zero, %h3_1 = %zero, %h3_2 = %zero, %h3_3 = %zero) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+            %h_t:8 = scf.for %kh = %c0 to %kh_n step %c1 iter_args(%h0_0 = %zero, %h0_1 = %zero, %h0_2 = %zero, %h0_3 = %zero, %h1_0 = %zero, %h1_1 = %zero, %h1_2 = %zero, %h1_3 = %zero) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
               %img = arith.addi %img0, %c0 : index
               %khi = arith.addi %kh, %c0 : index
               %khd = arith.muli %kh, %dh : index
               %ih = arith.addi %ih0, %khd : index
-              %t:16 = scf.for %kw = %c0 to %kw_n step %c1 iter_args(%t0_0 = %h0_0, %t0_1 = %h0_1, %t0_2 = %h0_2, %t0_3 = %h0_3, %t1_0 = %h1_0, %t1_1 = %h1_1, %t1_2 = %h1_2, %t1_3 = %h1_3, %t2_0 = %h2_0, %t2_1 = %h2_1, %t2_2 = %h2_2, %t2_3 = %h2_3, %t3_0 = %h3_0, %t3_1 = %h3_1, %t3_2 = %h3_2, %t3_3 = %h3_3) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+              %t:8 = scf.for %kw = %c0 to %kw_n step %c1 iter_args(%t0_0 = %h0_0, %t0_1 = %h0_1, %t0_2 = %h0_2, %t0_3 = %h0_3, %t1_0 = %h1_0, %t1_1 = %h1_1, %t1_2 = %h1_2, %t1_3 = %h1_3) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
                 %kwd = arith.muli %kw, %dw : index
                 %iwk = arith.addi %iwb_t, %kwd : index
-                %q:16 = scf.for %ig = %c0 to %ick_n step %c1 iter_args(%q0_0 = %t0_0, %q0_1 = %t0_1, %q0_2 = %t0_2, %q0_3 = %t0_3, %q1_0 = %t1_0, %q1_1 = %t1_1, %q1_2 = %t1_2, %q1_3 = %t1_3, %q2_0 = %t2_0, %q2_1 = %t2_1, %q2_2 = %t2_2, %q2_3 = %t2_3, %q3_0 = %t3_0, %q3_1 = %t3_1, %q3_2 = %t3_2, %q3_3 = %t3_3) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+                %q:8 = scf.for %ig = %c0 to %ick_n step %c1 iter_args(%q0_0 = %t0_0, %q0_1 = %t0_1, %q0_2 = %t0_2, %q0_3 = %t0_3, %q1_0 = %t1_0, %q1_1 = %t1_1, %q1_2 = %t1_2, %q1_3 = %t1_3) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
                   %icl = arith.muli %ig, %ck : index
                   %ic = arith.addi %icg0, %icl : index
                   %wv0 = vector.load %w[%ob, %khi, %kw, %ig, %o0, %c0] : memref<36x1x1x64x4x16xf32>, vector<16xf32>
                   %wv1 = vector.load %w[%ob, %khi, %kw, %ig, %o1, %c0] : memref<36x1x1x64x4x16xf32>, vector<16xf32>
                   %wv2 = vector.load %w[%ob, %khi, %kw, %ig, %o2, %c0] : memref<36x1x1x64x4x16xf32>, vector<16xf32>
                   %wv3 = vector.load %w[%ob, %khi, %kw, %ig, %o3, %c0] : memref<36x1x1x64x4x16xf32>, vector<16xf32>
-                  %ix0 = arith.addi %iwk, %rs0 : index                  %xq0 = vector.load %x[%img, %ih, %ix0, %ic] : memref<1x1x196x2304xf32>, vector<1xf32>
+                  %ix0 = arith.addi %iwk, %rs0 : index                  %xq0 = vector.load %x[%img, %ih, %ix0, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
                   %xd0 = vector.bitcast %xq0 : vector<1xf32> to vector<1xi32>
                   %xs0 = vector.extract %xd0[0] : i32 from vector<1xi32>
                   %xb0 = vector.broadcast %xs0 : i32 to vector<16xi32>
@@ -870,7 +873,7 @@ stream.executable private @v9_brgemm {
 
                   %s0_3 = vector.fma %xv0, %wv3, %q0_3 : vector<16xf32>
 
-                  %ix1 = arith.addi %iwk, %rs1 : index                  %xq1 = vector.load %x[%img, %ih, %ix1, %ic] : memref<1x1x196x2304xf32>, vector<1xf32>
+                  %ix1 = arith.addi %iwk, %rs1 : index                  %xq1 = vector.load %x[%img, %ih, %ix1, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
                   %xd1 = vector.bitcast %xq1 : vector<1xf32> to vector<1xi32>
                   %xs1 = vector.extract %xd1[0] : i32 from vector<1xi32>
                   %xb1 = vector.broadcast %xs1 : i32 to vector<16xi32>
@@ -883,73 +886,29 @@ stream.executable private @v9_brgemm {
 
                   %s1_3 = vector.fma %xv1, %wv3, %q1_3 : vector<16xf32>
 
-                  %ix2 = arith.addi %iwk, %rs2 : index                  %xq2 = vector.load %x[%img, %ih, %ix2, %ic] : memref<1x1x196x2304xf32>, vector<1xf32>
-                  %xd2 = vector.bitcast %xq2 : vector<1xf32> to vector<1xi32>
-                  %xs2 = vector.extract %xd2[0] : i32 from vector<1xi32>
-                  %xb2 = vector.broadcast %xs2 : i32 to vector<16xi32>
-                  %xv2 = vector.bitcast %xb2 : vector<16xi32> to vector<16xf32>
-                  %s2_0 = vector.fma %xv2, %wv0, %q2_0 : vector<16xf32>
-
-                  %s2_1 = vector.fma %xv2, %wv1, %q2_1 : vector<16xf32>
-
-                  %s2_2 = vector.fma %xv2, %wv2, %q2_2 : vector<16xf32>
-
-                  %s2_3 = vector.fma %xv2, %wv3, %q2_3 : vector<16xf32>
-
-                  %ix3 = arith.addi %iwk, %rs3 : index                  %xq3 = vector.load %x[%img, %ih, %ix3, %ic] : memref<1x1x196x2304xf32>, vector<1xf32>
-                  %xd3 = vector.bitcast %xq3 : vector<1xf32> to vector<1xi32>
-                  %xs3 = vector.extract %xd3[0] : i32 from vector<1xi32>
-                  %xb3 = vector.broadcast %xs3 : i32 to vector<16xi32>
-                  %xv3 = vector.bitcast %xb3 : vector<16xi32> to vector<16xf32>
-                  %s3_0 = vector.fma %xv3, %wv0, %q3_0 : vector<16xf32>
-
-                  %s3_1 = vector.fma %xv3, %wv1, %q3_1 : vector<16xf32>
-
-                  %s3_2 = vector.fma %xv3, %wv2, %q3_2 : vector<16xf32>
-
-                  %s3_3 = vector.fma %xv3, %wv3, %q3_3 : vector<16xf32>
-
-                  scf.yield %s0_0, %s0_1, %s0_2, %s0_3, %s1_0, %s1_1, %s1_2, %s1_3, %s2_0, %s2_1, %s2_2, %s2_3, %s3_0, %s3_1, %s3_2, %s3_3 : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
+                  scf.yield %s0_0, %s0_1, %s0_2, %s0_3, %s1_0, %s1_1, %s1_2, %s1_3 : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
                 }
-                scf.yield %q#0, %q#1, %q#2, %q#3, %q#4, %q#5, %q#6, %q#7, %q#8, %q#9, %q#10, %q#11, %q#12, %q#13, %q#14, %q#15 : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
+                scf.yield %q#0, %q#1, %q#2, %q#3, %q#4, %q#5, %q#6, %q#7 : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
               }
-              scf.yield %t#0, %t#1, %t#2, %t#3, %t#4, %t#5, %t#6, %t#7, %t#8, %t#9, %t#10, %t#11, %t#12, %t#13, %t#14, %t#15 : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
+              scf.yield %t#0, %t#1, %t#2, %t#3, %t#4, %t#5, %t#6, %t#7 : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
             }
             %owr0_t = arith.addi %ow0_t, %r0 : index
-            vector.store %h_t#0, %y[%z, %oh, %owr0_t, %ocv0] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h_t#0, %y[%z, %oh, %owr0_t, %ocv0] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h_t#1, %y[%z, %oh, %owr0_t, %ocv1] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h_t#1, %y[%z, %oh, %owr0_t, %ocv1] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h_t#2, %y[%z, %oh, %owr0_t, %ocv2] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h_t#2, %y[%z, %oh, %owr0_t, %ocv2] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h_t#3, %y[%z, %oh, %owr0_t, %ocv3] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h_t#3, %y[%z, %oh, %owr0_t, %ocv3] : memref<1x1x98x2304xf32>, vector<16xf32>
 
             %owr1_t = arith.addi %ow0_t, %r1 : index
-            vector.store %h_t#4, %y[%z, %oh, %owr1_t, %ocv0] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h_t#4, %y[%z, %oh, %owr1_t, %ocv0] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h_t#5, %y[%z, %oh, %owr1_t, %ocv1] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h_t#5, %y[%z, %oh, %owr1_t, %ocv1] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h_t#6, %y[%z, %oh, %owr1_t, %ocv2] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h_t#6, %y[%z, %oh, %owr1_t, %ocv2] : memref<1x1x98x2304xf32>, vector<16xf32>
 
-            vector.store %h_t#7, %y[%z, %oh, %owr1_t, %ocv3] : memref<1x1x196x2304xf32>, vector<16xf32>
-
-            %owr2_t = arith.addi %ow0_t, %r2 : index
-            vector.store %h_t#8, %y[%z, %oh, %owr2_t, %ocv0] : memref<1x1x196x2304xf32>, vector<16xf32>
-
-            vector.store %h_t#9, %y[%z, %oh, %owr2_t, %ocv1] : memref<1x1x196x2304xf32>, vector<16xf32>
-
-            vector.store %h_t#10, %y[%z, %oh, %owr2_t, %ocv2] : memref<1x1x196x2304xf32>, vector<16xf32>
-
-            vector.store %h_t#11, %y[%z, %oh, %owr2_t, %ocv3] : memref<1x1x196x2304xf32>, vector<16xf32>
-
-            %owr3_t = arith.addi %ow0_t, %r3 : index
-            vector.store %h_t#12, %y[%z, %oh, %owr3_t, %ocv0] : memref<1x1x196x2304xf32>, vector<16xf32>
-
-            vector.store %h_t#13, %y[%z, %oh, %owr3_t, %ocv1] : memref<1x1x196x2304xf32>, vector<16xf32>
-
-            vector.store %h_t#14, %y[%z, %oh, %owr3_t, %ocv2] : memref<1x1x196x2304xf32>, vector<16xf32>
-
-            vector.store %h_t#15, %y[%z, %oh, %owr3_t, %ocv3] : memref<1x1x196x2304xf32>, vector<16xf32>
+            vector.store %h_t#7, %y[%z, %oh, %owr1_t, %ocv3] : memref<1x1x98x2304xf32>, vector<16xf32>
 
 
         }
@@ -960,20 +919,20 @@ stream.executable private @v9_brgemm {
 }
 stream.executable private @v15_wino_output {
     stream.executable.export public @v15_wino_output workgroups() -> (index, index, index) {
-      %x = arith.constant 14 : index
+      %x = arith.constant 7 : index
       %y = arith.constant 1 : index
       %z = arith.constant 1 : index
       stream.return %x, %y, %z : index, index, index
     }
     builtin.module {
-      func.func @v15_wino_output(%src_binding: !stream.binding, %bias_binding: !stream.binding, %dst_binding: !stream.binding) {
+      func.func @v15_wino_output(%src_binding: !stream.binding, %bias_binding: !stream.binding, %dst_binding: !stream.binding, %row0: index) {
         %c0 = arith.constant 0 : index
         %c1 = arith.constant 1 : index
         %c16 = arith.constant 16 : index
         %cm = arith.constant 4 : index
         %tw_n = arith.constant 14 : index
         %ch_n = arith.constant 64 : index
-        %src = stream.binding.subspan %src_binding[%c0] : !stream.binding -> memref<1x14x14x2304xf32>
+        %src = stream.binding.subspan %src_binding[%c0] : !stream.binding -> memref<1x7x14x2304xf32>
         %dst = stream.binding.subspan %dst_binding[%c0] : !stream.binding -> memref<1x56x56x64xf32>
         %bias = stream.binding.subspan %bias_binding[%c0] : !stream.binding -> memref<64xf32>
         %k0 = arith.constant dense<2.000000000e+00> : vector<16xf32>
@@ -1023,8 +982,11 @@ stream.executable private @v15_wino_output {
         %pos33 = arith.constant 2112 : index
         %pos34 = arith.constant 2176 : index
         %pos35 = arith.constant 2240 : index
-        %th = hal.interface.workgroup.id[0] : index
-        %n = hal.interface.workgroup.id[1] : index
+        %band_row = hal.interface.workgroup.id[0] : index
+        %flat_row = arith.addi %row0, %band_row : index
+        %th_n = arith.constant 14 : index
+        %n = arith.divui %flat_row, %th_n : index
+        %th = arith.remui %flat_row, %th_n : index
         %hb = arith.muli %th, %cm : index
         %h0 = arith.addi %hb, %i0 : index
         %h1 = arith.addi %hb, %i1 : index
@@ -1038,77 +1000,77 @@ stream.executable private @v15_wino_output {
           %w3 = arith.addi %wb, %i3 : index
           scf.for %c = %c0 to %ch_n step %c16 {
             %ld0_0_at = arith.addi %c, %pos0 : index
-            %ld0_0 = vector.load %src[%n, %th, %tw, %ld0_0_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld0_0 = vector.load %src[%c0, %band_row, %tw, %ld0_0_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld0_1_at = arith.addi %c, %pos1 : index
-            %ld0_1 = vector.load %src[%n, %th, %tw, %ld0_1_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld0_1 = vector.load %src[%c0, %band_row, %tw, %ld0_1_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld0_2_at = arith.addi %c, %pos2 : index
-            %ld0_2 = vector.load %src[%n, %th, %tw, %ld0_2_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld0_2 = vector.load %src[%c0, %band_row, %tw, %ld0_2_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld0_3_at = arith.addi %c, %pos3 : index
-            %ld0_3 = vector.load %src[%n, %th, %tw, %ld0_3_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld0_3 = vector.load %src[%c0, %band_row, %tw, %ld0_3_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld0_4_at = arith.addi %c, %pos4 : index
-            %ld0_4 = vector.load %src[%n, %th, %tw, %ld0_4_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld0_4 = vector.load %src[%c0, %band_row, %tw, %ld0_4_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld0_5_at = arith.addi %c, %pos5 : index
-            %ld0_5 = vector.load %src[%n, %th, %tw, %ld0_5_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld0_5 = vector.load %src[%c0, %band_row, %tw, %ld0_5_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld1_0_at = arith.addi %c, %pos6 : index
-            %ld1_0 = vector.load %src[%n, %th, %tw, %ld1_0_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld1_0 = vector.load %src[%c0, %band_row, %tw, %ld1_0_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld1_1_at = arith.addi %c, %pos7 : index
-            %ld1_1 = vector.load %src[%n, %th, %tw, %ld1_1_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld1_1 = vector.load %src[%c0, %band_row, %tw, %ld1_1_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld1_2_at = arith.addi %c, %pos8 : index
-            %ld1_2 = vector.load %src[%n, %th, %tw, %ld1_2_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld1_2 = vector.load %src[%c0, %band_row, %tw, %ld1_2_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld1_3_at = arith.addi %c, %pos9 : index
-            %ld1_3 = vector.load %src[%n, %th, %tw, %ld1_3_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld1_3 = vector.load %src[%c0, %band_row, %tw, %ld1_3_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld1_4_at = arith.addi %c, %pos10 : index
-            %ld1_4 = vector.load %src[%n, %th, %tw, %ld1_4_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld1_4 = vector.load %src[%c0, %band_row, %tw, %ld1_4_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld1_5_at = arith.addi %c, %pos11 : index
-            %ld1_5 = vector.load %src[%n, %th, %tw, %ld1_5_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld1_5 = vector.load %src[%c0, %band_row, %tw, %ld1_5_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld2_0_at = arith.addi %c, %pos12 : index
-            %ld2_0 = vector.load %src[%n, %th, %tw, %ld2_0_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld2_0 = vector.load %src[%c0, %band_row, %tw, %ld2_0_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld2_1_at = arith.addi %c, %pos13 : index
-            %ld2_1 = vector.load %src[%n, %th, %tw, %ld2_1_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld2_1 = vector.load %src[%c0, %band_row, %tw, %ld2_1_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld2_2_at = arith.addi %c, %pos14 : index
-            %ld2_2 = vector.load %src[%n, %th, %tw, %ld2_2_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld2_2 = vector.load %src[%c0, %band_row, %tw, %ld2_2_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld2_3_at = arith.addi %c, %pos15 : index
-            %ld2_3 = vector.load %src[%n, %th, %tw, %ld2_3_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld2_3 = vector.load %src[%c0, %band_row, %tw, %ld2_3_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld2_4_at = arith.addi %c, %pos16 : index
-            %ld2_4 = vector.load %src[%n, %th, %tw, %ld2_4_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld2_4 = vector.load %src[%c0, %band_row, %tw, %ld2_4_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld2_5_at = arith.addi %c, %pos17 : index
-            %ld2_5 = vector.load %src[%n, %th, %tw, %ld2_5_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld2_5 = vector.load %src[%c0, %band_row, %tw, %ld2_5_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld3_0_at = arith.addi %c, %pos18 : index
-            %ld3_0 = vector.load %src[%n, %th, %tw, %ld3_0_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld3_0 = vector.load %src[%c0, %band_row, %tw, %ld3_0_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld3_1_at = arith.addi %c, %pos19 : index
-            %ld3_1 = vector.load %src[%n, %th, %tw, %ld3_1_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld3_1 = vector.load %src[%c0, %band_row, %tw, %ld3_1_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld3_2_at = arith.addi %c, %pos20 : index
-            %ld3_2 = vector.load %src[%n, %th, %tw, %ld3_2_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld3_2 = vector.load %src[%c0, %band_row, %tw, %ld3_2_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld3_3_at = arith.addi %c, %pos21 : index
-            %ld3_3 = vector.load %src[%n, %th, %tw, %ld3_3_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld3_3 = vector.load %src[%c0, %band_row, %tw, %ld3_3_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld3_4_at = arith.addi %c, %pos22 : index
-            %ld3_4 = vector.load %src[%n, %th, %tw, %ld3_4_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld3_4 = vector.load %src[%c0, %band_row, %tw, %ld3_4_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld3_5_at = arith.addi %c, %pos23 : index
-            %ld3_5 = vector.load %src[%n, %th, %tw, %ld3_5_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld3_5 = vector.load %src[%c0, %band_row, %tw, %ld3_5_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld4_0_at = arith.addi %c, %pos24 : index
-            %ld4_0 = vector.load %src[%n, %th, %tw, %ld4_0_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld4_0 = vector.load %src[%c0, %band_row, %tw, %ld4_0_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld4_1_at = arith.addi %c, %pos25 : index
-            %ld4_1 = vector.load %src[%n, %th, %tw, %ld4_1_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld4_1 = vector.load %src[%c0, %band_row, %tw, %ld4_1_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld4_2_at = arith.addi %c, %pos26 : index
-            %ld4_2 = vector.load %src[%n, %th, %tw, %ld4_2_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld4_2 = vector.load %src[%c0, %band_row, %tw, %ld4_2_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld4_3_at = arith.addi %c, %pos27 : index
-            %ld4_3 = vector.load %src[%n, %th, %tw, %ld4_3_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld4_3 = vector.load %src[%c0, %band_row, %tw, %ld4_3_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld4_4_at = arith.addi %c, %pos28 : index
-            %ld4_4 = vector.load %src[%n, %th, %tw, %ld4_4_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld4_4 = vector.load %src[%c0, %band_row, %tw, %ld4_4_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld4_5_at = arith.addi %c, %pos29 : index
-            %ld4_5 = vector.load %src[%n, %th, %tw, %ld4_5_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld4_5 = vector.load %src[%c0, %band_row, %tw, %ld4_5_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld5_0_at = arith.addi %c, %pos30 : index
-            %ld5_0 = vector.load %src[%n, %th, %tw, %ld5_0_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld5_0 = vector.load %src[%c0, %band_row, %tw, %ld5_0_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld5_1_at = arith.addi %c, %pos31 : index
-            %ld5_1 = vector.load %src[%n, %th, %tw, %ld5_1_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld5_1 = vector.load %src[%c0, %band_row, %tw, %ld5_1_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld5_2_at = arith.addi %c, %pos32 : index
-            %ld5_2 = vector.load %src[%n, %th, %tw, %ld5_2_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld5_2 = vector.load %src[%c0, %band_row, %tw, %ld5_2_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld5_3_at = arith.addi %c, %pos33 : index
-            %ld5_3 = vector.load %src[%n, %th, %tw, %ld5_3_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld5_3 = vector.load %src[%c0, %band_row, %tw, %ld5_3_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld5_4_at = arith.addi %c, %pos34 : index
-            %ld5_4 = vector.load %src[%n, %th, %tw, %ld5_4_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld5_4 = vector.load %src[%c0, %band_row, %tw, %ld5_4_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %ld5_5_at = arith.addi %c, %pos35 : index
-            %ld5_5 = vector.load %src[%n, %th, %tw, %ld5_5_at] : memref<1x14x14x2304xf32>, vector<16xf32>
+            %ld5_5 = vector.load %src[%c0, %band_row, %tw, %ld5_5_at] : memref<1x7x14x2304xf32>, vector<16xf32>
             %tr0_0_1 = arith.addf %ld0_0, %ld1_0 : vector<16xf32>
             %tr0_0_2 = arith.addf %tr0_0_1, %ld2_0 : vector<16xf32>
             %tr0_0_3 = arith.addf %tr0_0_2, %ld3_0 : vector<16xf32>
@@ -1339,33 +1301,53 @@ func.func @conv_winograd__mb1ic64ih56oc64oh56kh3ph1__f32_abcd__f32_abcd__f32_abc
 
     %v4 = tensor.collapse_shape %v3 [[0], [1], [2], [3, 4]] : tensor<1x56x56x1x64xf32> into tensor<1x56x56x64xf32>
 
-    %v5 = flow.dispatch @v5_wino_input::@v5_wino_input(%v4) : (tensor<1x56x56x64xf32>) -> tensor<1x14x14x2304xf32>
-    %v6 = tensor.collapse_shape %v5 [[0], [1, 2], [3]] : tensor<1x14x14x2304xf32> into tensor<1x196x2304xf32>
+    %v5 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : !bias into tensor<1x64xf32>
 
-    %v7 = tensor.expand_shape %v6 [[0], [1, 2], [3, 4]] output_shape [1, 1, 196, 36, 64] : tensor<1x196x2304xf32> into tensor<1x1x196x36x64xf32>
+    %v6 = tensor.collapse_shape %v5 [[0, 1]] : tensor<1x64xf32> into !bias
 
-    %v8 = tensor.collapse_shape %v7 [[0], [1], [2], [3, 4]] : tensor<1x1x196x36x64xf32> into tensor<1x1x196x2304xf32>
+    %v7_row0 = arith.constant 0 : index
+    %v7 = flow.dispatch @v7_wino_input::@v7_wino_input(%v4, %v4, %v7_row0) : (tensor<1x56x56x64xf32>, tensor<1x56x56x64xf32>, index) -> tensor<1x7x14x2304xf32>
+    %v8 = tensor.collapse_shape %v7 [[0], [1, 2], [3]] : tensor<1x7x14x2304xf32> into tensor<1x98x2304xf32>
 
-    %v9 = flow.dispatch @v9_brgemm::@v9_brgemm(%v8, %w) : (tensor<1x1x196x2304xf32>, !wei_prepared) -> tensor<1x1x196x2304xf32>
-    %v10 = tensor.expand_shape %v9 [[0], [1], [2], [3, 4]] output_shape [1, 1, 196, 36, 64] : tensor<1x1x196x2304xf32> into tensor<1x1x196x36x64xf32>
+    %v9 = tensor.expand_shape %v8 [[0], [1, 2], [3, 4]] output_shape [1, 1, 98, 36, 64] : tensor<1x98x2304xf32> into tensor<1x1x98x36x64xf32>
 
-    %v11 = tensor.collapse_shape %v10 [[0], [1, 2], [3, 4]] : tensor<1x1x196x36x64xf32> into tensor<1x196x2304xf32>
+    %v10 = tensor.collapse_shape %v9 [[0], [1], [2], [3, 4]] : tensor<1x1x98x36x64xf32> into tensor<1x1x98x2304xf32>
 
-    %v12 = tensor.expand_shape %v11 [[0], [1, 2], [3]] output_shape [1, 14, 14, 2304] : tensor<1x196x2304xf32> into tensor<1x14x14x2304xf32>
+    %v11 = flow.dispatch @v11_brgemm::@v11_brgemm(%v10, %w) : (tensor<1x1x98x2304xf32>, !wei_prepared) -> tensor<1x1x98x2304xf32>
+    %v12 = tensor.expand_shape %v11 [[0], [1], [2], [3, 4]] output_shape [1, 1, 98, 36, 64] : tensor<1x1x98x2304xf32> into tensor<1x1x98x36x64xf32>
 
-    %v13 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 64] : !bias into tensor<1x64xf32>
+    %v13 = tensor.collapse_shape %v12 [[0], [1, 2], [3, 4]] : tensor<1x1x98x36x64xf32> into tensor<1x98x2304xf32>
 
-    %v14 = tensor.collapse_shape %v13 [[0, 1]] : tensor<1x64xf32> into !bias
+    %v14 = tensor.expand_shape %v13 [[0], [1, 2], [3]] output_shape [1, 7, 14, 2304] : tensor<1x98x2304xf32> into tensor<1x7x14x2304xf32>
 
-    %v15 = flow.dispatch @v15_wino_output::@v15_wino_output(%v12, %v14) : (tensor<1x14x14x2304xf32>, !bias) -> tensor<1x56x56x64xf32>
-    %v16 = tensor.expand_shape %v15 [[0], [1], [2], [3, 4]] output_shape [1, 56, 56, 1, 64] : tensor<1x56x56x64xf32> into tensor<1x56x56x1x64xf32>
+    %v15_row0 = arith.constant 0 : index
+    %v15_e = tensor.empty() : tensor<1x56x56x64xf32>
+    %v15 = flow.dispatch @v15_wino_output::@v15_wino_output(%v14, %v6, %v15_e, %v15_row0) : (tensor<1x7x14x2304xf32>, !bias, tensor<1x56x56x64xf32>, index) -> %v15_e
+    %v16_row0 = arith.constant 7 : index
+    %v16 = flow.dispatch @v7_wino_input::@v7_wino_input(%v4, %v11, %v16_row0) : (tensor<1x56x56x64xf32>, tensor<1x1x98x2304xf32>, index) -> tensor<1x7x14x2304xf32>
+    %v17 = tensor.collapse_shape %v16 [[0], [1, 2], [3]] : tensor<1x7x14x2304xf32> into tensor<1x98x2304xf32>
 
-    %v17 = tensor.collapse_shape %v16 [[0], [1], [2], [3, 4]] : tensor<1x56x56x1x64xf32> into tensor<1x56x56x64xf32>
+    %v18 = tensor.expand_shape %v17 [[0], [1, 2], [3, 4]] output_shape [1, 1, 98, 36, 64] : tensor<1x98x2304xf32> into tensor<1x1x98x36x64xf32>
 
-    %v18_e = tensor.empty() : tensor<1x64x56x56xf32>
-    %v18 = linalg.transpose ins(%v17 : tensor<1x56x56x64xf32>) outs(%v18_e : tensor<1x64x56x56xf32>) permutation = [0, 3, 1, 2]
+    %v19 = tensor.collapse_shape %v18 [[0], [1], [2], [3, 4]] : tensor<1x1x98x36x64xf32> into tensor<1x1x98x2304xf32>
 
-    %v19 = tensor.collapse_shape %v18 [[0, 1, 2, 3]] : tensor<1x64x56x56xf32> into !src_dst_buf
+    %v20 = flow.dispatch @v11_brgemm::@v11_brgemm(%v19, %w) : (tensor<1x1x98x2304xf32>, !wei_prepared) -> tensor<1x1x98x2304xf32>
+    %v21 = tensor.expand_shape %v20 [[0], [1], [2], [3, 4]] output_shape [1, 1, 98, 36, 64] : tensor<1x1x98x2304xf32> into tensor<1x1x98x36x64xf32>
 
-    return %v19 : !src_dst_buf
+    %v22 = tensor.collapse_shape %v21 [[0], [1, 2], [3, 4]] : tensor<1x1x98x36x64xf32> into tensor<1x98x2304xf32>
+
+    %v23 = tensor.expand_shape %v22 [[0], [1, 2], [3]] output_shape [1, 7, 14, 2304] : tensor<1x98x2304xf32> into tensor<1x7x14x2304xf32>
+
+    %v24_row0 = arith.constant 7 : index
+    %v24 = flow.dispatch @v15_wino_output::@v15_wino_output(%v23, %v6, %v15, %v24_row0) : (tensor<1x7x14x2304xf32>, !bias, tensor<1x56x56x64xf32>, index) -> %v15
+    %v25 = tensor.expand_shape %v24 [[0], [1], [2], [3, 4]] output_shape [1, 56, 56, 1, 64] : tensor<1x56x56x64xf32> into tensor<1x56x56x1x64xf32>
+
+    %v26 = tensor.collapse_shape %v25 [[0], [1], [2], [3, 4]] : tensor<1x56x56x1x64xf32> into tensor<1x56x56x64xf32>
+
+    %v27_e = tensor.empty() : tensor<1x64x56x56xf32>
+    %v27 = linalg.transpose ins(%v26 : tensor<1x56x56x64xf32>) outs(%v27_e : tensor<1x64x56x56xf32>) permutation = [0, 3, 1, 2]
+
+    %v28 = tensor.collapse_shape %v27 [[0, 1, 2, 3]] : tensor<1x64x56x56xf32> into !src_dst_buf
+
+    return %v28 : !src_dst_buf
 }

@@ -6,15 +6,15 @@
 !wei_prepared = tensor<16x1x1x32x2x16xf32>
 !bias = tensor<17xf32>
 
-stream.executable private @v7_wino_input {
-    stream.executable.export public @v7_wino_input workgroups() -> (index, index, index) {
+stream.executable private @v10_wino_input {
+    stream.executable.export public @v10_wino_input workgroups() -> (index, index, index) {
       %x = arith.constant 14 : index
       %y = arith.constant 1 : index
       %z = arith.constant 1 : index
       stream.return %x, %y, %z : index, index, index
     }
     builtin.module {
-      func.func @v7_wino_input(%src_binding: !stream.binding, %dst_binding: !stream.binding) {
+      func.func @v10_wino_input(%src_binding: !stream.binding, %dst_binding: !stream.binding, %row0: index) {
         %c0 = arith.constant 0 : index
         %c1 = arith.constant 1 : index
         %c16 = arith.constant 16 : index
@@ -43,8 +43,11 @@ stream.executable private @v7_wino_input {
         %pos13 = arith.constant 416 : index
         %pos14 = arith.constant 448 : index
         %pos15 = arith.constant 480 : index
-        %th = hal.interface.workgroup.id[0] : index
-        %n = hal.interface.workgroup.id[1] : index
+        %band_row = hal.interface.workgroup.id[0] : index
+        %flat_row = arith.addi %row0, %band_row : index
+        %th_n = arith.constant 14 : index
+        %n = arith.divui %flat_row, %th_n : index
+        %th = arith.remui %flat_row, %th_n : index
         %hb = arith.muli %th, %cm : index
         %h0 = arith.addi %hb, %i0 : index
         %h1 = arith.addi %hb, %i1 : index
@@ -115,52 +118,52 @@ stream.executable private @v7_wino_input {
             %out3_3 = arith.subf %tr3_1, %tr3_3 : vector<16xf32>
 
             %st0_0 = arith.addi %c, %pos0 : index
-            vector.store %out0_0, %dst[%n, %th, %tw, %st0_0] : memref<1x14x14x512xf32>, vector<16xf32>
+            vector.store %out0_0, %dst[%c0, %band_row, %tw, %st0_0] : memref<1x14x14x512xf32>, vector<16xf32>
             %st0_1 = arith.addi %c, %pos1 : index
-            vector.store %out0_1, %dst[%n, %th, %tw, %st0_1] : memref<1x14x14x512xf32>, vector<16xf32>
+            vector.store %out0_1, %dst[%c0, %band_row, %tw, %st0_1] : memref<1x14x14x512xf32>, vector<16xf32>
             %st0_2 = arith.addi %c, %pos2 : index
-            vector.store %out0_2, %dst[%n, %th, %tw, %st0_2] : memref<1x14x14x512xf32>, vector<16xf32>
+            vector.store %out0_2, %dst[%c0, %band_row, %tw, %st0_2] : memref<1x14x14x512xf32>, vector<16xf32>
             %st0_3 = arith.addi %c, %pos3 : index
-            vector.store %out0_3, %dst[%n, %th, %tw, %st0_3] : memref<1x14x14x512xf32>, vector<16xf32>
+            vector.store %out0_3, %dst[%c0, %band_row, %tw, %st0_3] : memref<1x14x14x512xf32>, vector<16xf32>
             %st1_0 = arith.addi %c, %pos4 : index
-            vector.store %out1_0, %dst[%n, %th, %tw, %st1_0] : memref<1x14x14x512xf32>, vector<16xf32>
+            vector.store %out1_0, %dst[%c0, %band_row, %tw, %st1_0] : memref<1x14x14x512xf32>, vector<16xf32>
             %st1_1 = arith.addi %c, %pos5 : index
-            vector.store %out1_1, %dst[%n, %th, %tw, %st1_1] : memref<1x14x14x512xf32>, vector<16xf32>
+            vector.store %out1_1, %dst[%c0, %band_row, %tw, %st1_1] : memref<1x14x14x512xf32>, vector<16xf32>
             %st1_2 = arith.addi %c, %pos6 : index
-            vector.store %out1_2, %dst[%n, %th, %tw, %st1_2] : memref<1x14x14x512xf32>, vector<16xf32>
+            vector.store %out1_2, %dst[%c0, %band_row, %tw, %st1_2] : memref<1x14x14x512xf32>, vector<16xf32>
             %st1_3 = arith.addi %c, %pos7 : index
-            vector.store %out1_3, %dst[%n, %th, %tw, %st1_3] : memref<1x14x14x512xf32>, vector<16xf32>
+            vector.store %out1_3, %dst[%c0, %band_row, %tw, %st1_3] : memref<1x14x14x512xf32>, vector<16xf32>
             %st2_0 = arith.addi %c, %pos8 : index
-            vector.store %out2_0, %dst[%n, %th, %tw, %st2_0] : memref<1x14x14x512xf32>, vector<16xf32>
+            vector.store %out2_0, %dst[%c0, %band_row, %tw, %st2_0] : memref<1x14x14x512xf32>, vector<16xf32>
             %st2_1 = arith.addi %c, %pos9 : index
-            vector.store %out2_1, %dst[%n, %th, %tw, %st2_1] : memref<1x14x14x512xf32>, vector<16xf32>
+            vector.store %out2_1, %dst[%c0, %band_row, %tw, %st2_1] : memref<1x14x14x512xf32>, vector<16xf32>
             %st2_2 = arith.addi %c, %pos10 : index
-            vector.store %out2_2, %dst[%n, %th, %tw, %st2_2] : memref<1x14x14x512xf32>, vector<16xf32>
+            vector.store %out2_2, %dst[%c0, %band_row, %tw, %st2_2] : memref<1x14x14x512xf32>, vector<16xf32>
             %st2_3 = arith.addi %c, %pos11 : index
-            vector.store %out2_3, %dst[%n, %th, %tw, %st2_3] : memref<1x14x14x512xf32>, vector<16xf32>
+            vector.store %out2_3, %dst[%c0, %band_row, %tw, %st2_3] : memref<1x14x14x512xf32>, vector<16xf32>
             %st3_0 = arith.addi %c, %pos12 : index
-            vector.store %out3_0, %dst[%n, %th, %tw, %st3_0] : memref<1x14x14x512xf32>, vector<16xf32>
+            vector.store %out3_0, %dst[%c0, %band_row, %tw, %st3_0] : memref<1x14x14x512xf32>, vector<16xf32>
             %st3_1 = arith.addi %c, %pos13 : index
-            vector.store %out3_1, %dst[%n, %th, %tw, %st3_1] : memref<1x14x14x512xf32>, vector<16xf32>
+            vector.store %out3_1, %dst[%c0, %band_row, %tw, %st3_1] : memref<1x14x14x512xf32>, vector<16xf32>
             %st3_2 = arith.addi %c, %pos14 : index
-            vector.store %out3_2, %dst[%n, %th, %tw, %st3_2] : memref<1x14x14x512xf32>, vector<16xf32>
+            vector.store %out3_2, %dst[%c0, %band_row, %tw, %st3_2] : memref<1x14x14x512xf32>, vector<16xf32>
             %st3_3 = arith.addi %c, %pos15 : index
-            vector.store %out3_3, %dst[%n, %th, %tw, %st3_3] : memref<1x14x14x512xf32>, vector<16xf32>
+            vector.store %out3_3, %dst[%c0, %band_row, %tw, %st3_3] : memref<1x14x14x512xf32>, vector<16xf32>
           }
         }
         return
       }
     }
 }
-stream.executable private @v11_brgemm {
-    stream.executable.export public @v11_brgemm workgroups() -> (index, index, index) {
+stream.executable private @v14_brgemm {
+    stream.executable.export public @v14_brgemm workgroups() -> (index, index, index) {
       %x = arith.constant 1 : index
       %y = arith.constant 16 : index
       %z = arith.constant 1 : index
       stream.return %x, %y, %z : index, index, index
     }
     builtin.module {
-      func.func @v11_brgemm(%x_binding: !stream.binding, %w_binding: !stream.binding, %y_binding: !stream.binding) {
+      func.func @v14_brgemm(%x_binding: !stream.binding, %w_binding: !stream.binding, %y_binding: !stream.binding) {
         %c0 = arith.constant 0 : index
         %c1 = arith.constant 1 : index
         %x = stream.binding.subspan %x_binding[%c0] : !stream.binding -> memref<1x1x196x512xf32>
@@ -460,7 +463,7 @@ stream.executable private @v20_wino_output {
       stream.return %x, %y, %z : index, index, index
     }
     builtin.module {
-      func.func @v20_wino_output(%src_binding: !stream.binding, %bias_binding: !stream.binding, %dst_binding: !stream.binding) {
+      func.func @v20_wino_output(%src_binding: !stream.binding, %bias_binding: !stream.binding, %dst_binding: !stream.binding, %row0: index) {
         %c0 = arith.constant 0 : index
         %c1 = arith.constant 1 : index
         %c16 = arith.constant 16 : index
@@ -490,8 +493,11 @@ stream.executable private @v20_wino_output {
         %pos13 = arith.constant 416 : index
         %pos14 = arith.constant 448 : index
         %pos15 = arith.constant 480 : index
-        %th = hal.interface.workgroup.id[0] : index
-        %n = hal.interface.workgroup.id[1] : index
+        %band_row = hal.interface.workgroup.id[0] : index
+        %flat_row = arith.addi %row0, %band_row : index
+        %th_n = arith.constant 14 : index
+        %n = arith.divui %flat_row, %th_n : index
+        %th = arith.remui %flat_row, %th_n : index
         %hb = arith.muli %th, %cm : index
         %h0 = arith.addi %hb, %i0 : index
         %h1 = arith.addi %hb, %i1 : index
@@ -501,37 +507,37 @@ stream.executable private @v20_wino_output {
           %w1 = arith.addi %wb, %i1 : index
           scf.for %c = %c0 to %ch_n step %c16 {
             %ld0_0_at = arith.addi %c, %pos0 : index
-            %ld0_0 = vector.load %src[%n, %th, %tw, %ld0_0_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld0_0 = vector.load %src[%c0, %band_row, %tw, %ld0_0_at] : memref<1x14x14x512xf32>, vector<16xf32>
             %ld0_1_at = arith.addi %c, %pos1 : index
-            %ld0_1 = vector.load %src[%n, %th, %tw, %ld0_1_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld0_1 = vector.load %src[%c0, %band_row, %tw, %ld0_1_at] : memref<1x14x14x512xf32>, vector<16xf32>
             %ld0_2_at = arith.addi %c, %pos2 : index
-            %ld0_2 = vector.load %src[%n, %th, %tw, %ld0_2_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld0_2 = vector.load %src[%c0, %band_row, %tw, %ld0_2_at] : memref<1x14x14x512xf32>, vector<16xf32>
             %ld0_3_at = arith.addi %c, %pos3 : index
-            %ld0_3 = vector.load %src[%n, %th, %tw, %ld0_3_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld0_3 = vector.load %src[%c0, %band_row, %tw, %ld0_3_at] : memref<1x14x14x512xf32>, vector<16xf32>
             %ld1_0_at = arith.addi %c, %pos4 : index
-            %ld1_0 = vector.load %src[%n, %th, %tw, %ld1_0_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld1_0 = vector.load %src[%c0, %band_row, %tw, %ld1_0_at] : memref<1x14x14x512xf32>, vector<16xf32>
             %ld1_1_at = arith.addi %c, %pos5 : index
-            %ld1_1 = vector.load %src[%n, %th, %tw, %ld1_1_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld1_1 = vector.load %src[%c0, %band_row, %tw, %ld1_1_at] : memref<1x14x14x512xf32>, vector<16xf32>
             %ld1_2_at = arith.addi %c, %pos6 : index
-            %ld1_2 = vector.load %src[%n, %th, %tw, %ld1_2_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld1_2 = vector.load %src[%c0, %band_row, %tw, %ld1_2_at] : memref<1x14x14x512xf32>, vector<16xf32>
             %ld1_3_at = arith.addi %c, %pos7 : index
-            %ld1_3 = vector.load %src[%n, %th, %tw, %ld1_3_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld1_3 = vector.load %src[%c0, %band_row, %tw, %ld1_3_at] : memref<1x14x14x512xf32>, vector<16xf32>
             %ld2_0_at = arith.addi %c, %pos8 : index
-            %ld2_0 = vector.load %src[%n, %th, %tw, %ld2_0_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld2_0 = vector.load %src[%c0, %band_row, %tw, %ld2_0_at] : memref<1x14x14x512xf32>, vector<16xf32>
             %ld2_1_at = arith.addi %c, %pos9 : index
-            %ld2_1 = vector.load %src[%n, %th, %tw, %ld2_1_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld2_1 = vector.load %src[%c0, %band_row, %tw, %ld2_1_at] : memref<1x14x14x512xf32>, vector<16xf32>
             %ld2_2_at = arith.addi %c, %pos10 : index
-            %ld2_2 = vector.load %src[%n, %th, %tw, %ld2_2_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld2_2 = vector.load %src[%c0, %band_row, %tw, %ld2_2_at] : memref<1x14x14x512xf32>, vector<16xf32>
             %ld2_3_at = arith.addi %c, %pos11 : index
-            %ld2_3 = vector.load %src[%n, %th, %tw, %ld2_3_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld2_3 = vector.load %src[%c0, %band_row, %tw, %ld2_3_at] : memref<1x14x14x512xf32>, vector<16xf32>
             %ld3_0_at = arith.addi %c, %pos12 : index
-            %ld3_0 = vector.load %src[%n, %th, %tw, %ld3_0_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld3_0 = vector.load %src[%c0, %band_row, %tw, %ld3_0_at] : memref<1x14x14x512xf32>, vector<16xf32>
             %ld3_1_at = arith.addi %c, %pos13 : index
-            %ld3_1 = vector.load %src[%n, %th, %tw, %ld3_1_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld3_1 = vector.load %src[%c0, %band_row, %tw, %ld3_1_at] : memref<1x14x14x512xf32>, vector<16xf32>
             %ld3_2_at = arith.addi %c, %pos14 : index
-            %ld3_2 = vector.load %src[%n, %th, %tw, %ld3_2_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld3_2 = vector.load %src[%c0, %band_row, %tw, %ld3_2_at] : memref<1x14x14x512xf32>, vector<16xf32>
             %ld3_3_at = arith.addi %c, %pos15 : index
-            %ld3_3 = vector.load %src[%n, %th, %tw, %ld3_3_at] : memref<1x14x14x512xf32>, vector<16xf32>
+            %ld3_3 = vector.load %src[%c0, %band_row, %tw, %ld3_3_at] : memref<1x14x14x512xf32>, vector<16xf32>
             %tr0_0_1 = arith.addf %ld0_0, %ld1_0 : vector<16xf32>
             %tr0_0 = arith.addf %tr0_0_1, %ld2_0 : vector<16xf32>
             %tr0_1_1 = arith.addf %ld0_1, %ld1_1 : vector<16xf32>
@@ -646,39 +652,41 @@ func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f
 
     %v6 = tensor.collapse_shape %v5 [[0], [1], [2], [3, 4]] : tensor<1x30x30x1x32xf32> into tensor<1x30x30x32xf32>
 
-    %v7 = flow.dispatch @v7_wino_input::@v7_wino_input(%v6) : (tensor<1x30x30x32xf32>) -> tensor<1x14x14x512xf32>
-    %v8 = tensor.collapse_shape %v7 [[0], [1, 2], [3]] : tensor<1x14x14x512xf32> into tensor<1x196x512xf32>
+    %v7 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 17] : !bias into tensor<1x17xf32>
 
-    %v9 = tensor.expand_shape %v8 [[0], [1, 2], [3, 4]] output_shape [1, 1, 196, 16, 32] : tensor<1x196x512xf32> into tensor<1x1x196x16x32xf32>
-
-    %v10 = tensor.collapse_shape %v9 [[0], [1], [2], [3, 4]] : tensor<1x1x196x16x32xf32> into tensor<1x1x196x512xf32>
-
-    %v11 = flow.dispatch @v11_brgemm::@v11_brgemm(%v10, %w) : (tensor<1x1x196x512xf32>, !wei_prepared) -> tensor<1x1x196x512xf32>
-    %v12 = tensor.expand_shape %v11 [[0], [1], [2], [3, 4]] output_shape [1, 1, 196, 16, 32] : tensor<1x1x196x512xf32> into tensor<1x1x196x16x32xf32>
-
-    %v13 = tensor.extract_slice %v12[0, 0, 0, 0, 0] [1, 1, 196, 16, 17] [1, 1, 1, 1, 1] : tensor<1x1x196x16x32xf32> to tensor<1x1x196x16x17xf32>
-
-    %v14_z = arith.constant 0.0 : f32
-    %v14 = tensor.pad %v13 low[0, 0, 0, 0, 0] high[0, 0, 0, 0, 15] {
-    ^bb0(%v14_i0: index, %v14_i1: index, %v14_i2: index, %v14_i3: index, %v14_i4: index):
-      tensor.yield %v14_z : f32
-    } : tensor<1x1x196x16x17xf32> to tensor<1x1x196x16x32xf32>
-
-    %v15 = tensor.collapse_shape %v14 [[0], [1, 2], [3, 4]] : tensor<1x1x196x16x32xf32> into tensor<1x196x512xf32>
-
-    %v16 = tensor.expand_shape %v15 [[0], [1, 2], [3]] output_shape [1, 14, 14, 512] : tensor<1x196x512xf32> into tensor<1x14x14x512xf32>
-
-    %v17 = tensor.expand_shape %bias [[0, 1]] output_shape [1, 17] : !bias into tensor<1x17xf32>
-
-    %v18_z = arith.constant 0.0 : f32
-    %v18 = tensor.pad %v17 low[0, 0] high[0, 15] {
-    ^bb0(%v18_i0: index, %v18_i1: index):
-      tensor.yield %v18_z : f32
+    %v8_z = arith.constant 0.0 : f32
+    %v8 = tensor.pad %v7 low[0, 0] high[0, 15] {
+    ^bb0(%v8_i0: index, %v8_i1: index):
+      tensor.yield %v8_z : f32
     } : tensor<1x17xf32> to tensor<1x32xf32>
 
-    %v19 = tensor.collapse_shape %v18 [[0, 1]] : tensor<1x32xf32> into tensor<32xf32>
+    %v9 = tensor.collapse_shape %v8 [[0, 1]] : tensor<1x32xf32> into tensor<32xf32>
 
-    %v20 = flow.dispatch @v20_wino_output::@v20_wino_output(%v16, %v19) : (tensor<1x14x14x512xf32>, tensor<32xf32>) -> tensor<1x28x28x32xf32>
+    %v10_row0 = arith.constant 0 : index
+    %v10 = flow.dispatch @v10_wino_input::@v10_wino_input(%v6, %v10_row0) : (tensor<1x30x30x32xf32>, index) -> tensor<1x14x14x512xf32>
+    %v11 = tensor.collapse_shape %v10 [[0], [1, 2], [3]] : tensor<1x14x14x512xf32> into tensor<1x196x512xf32>
+
+    %v12 = tensor.expand_shape %v11 [[0], [1, 2], [3, 4]] output_shape [1, 1, 196, 16, 32] : tensor<1x196x512xf32> into tensor<1x1x196x16x32xf32>
+
+    %v13 = tensor.collapse_shape %v12 [[0], [1], [2], [3, 4]] : tensor<1x1x196x16x32xf32> into tensor<1x1x196x512xf32>
+
+    %v14 = flow.dispatch @v14_brgemm::@v14_brgemm(%v13, %w) : (tensor<1x1x196x512xf32>, !wei_prepared) -> tensor<1x1x196x512xf32>
+    %v15 = tensor.expand_shape %v14 [[0], [1], [2], [3, 4]] output_shape [1, 1, 196, 16, 32] : tensor<1x1x196x512xf32> into tensor<1x1x196x16x32xf32>
+
+    %v16 = tensor.extract_slice %v15[0, 0, 0, 0, 0] [1, 1, 196, 16, 17] [1, 1, 1, 1, 1] : tensor<1x1x196x16x32xf32> to tensor<1x1x196x16x17xf32>
+
+    %v17_z = arith.constant 0.0 : f32
+    %v17 = tensor.pad %v16 low[0, 0, 0, 0, 0] high[0, 0, 0, 0, 15] {
+    ^bb0(%v17_i0: index, %v17_i1: index, %v17_i2: index, %v17_i3: index, %v17_i4: index):
+      tensor.yield %v17_z : f32
+    } : tensor<1x1x196x16x17xf32> to tensor<1x1x196x16x32xf32>
+
+    %v18 = tensor.collapse_shape %v17 [[0], [1, 2], [3, 4]] : tensor<1x1x196x16x32xf32> into tensor<1x196x512xf32>
+
+    %v19 = tensor.expand_shape %v18 [[0], [1, 2], [3]] output_shape [1, 14, 14, 512] : tensor<1x196x512xf32> into tensor<1x14x14x512xf32>
+
+    %v20_row0 = arith.constant 0 : index
+    %v20 = flow.dispatch @v20_wino_output::@v20_wino_output(%v19, %v9, %v20_row0) : (tensor<1x14x14x512xf32>, tensor<32xf32>, index) -> tensor<1x28x28x32xf32>
     %v21 = tensor.expand_shape %v20 [[0], [1], [2], [3, 4]] output_shape [1, 28, 28, 1, 32] : tensor<1x28x28x32xf32> into tensor<1x28x28x1x32xf32>
 
     %v22 = tensor.extract_slice %v21[0, 0, 0, 0, 0] [1, 28, 28, 1, 17] [1, 1, 1, 1, 1] : tensor<1x28x28x1x32xf32> to tensor<1x28x28x1x17xf32>
