@@ -1145,6 +1145,34 @@ def test_winograd_channels_last_host_threads(line, kgen_cache_dir):
     assert reason is None, f"{line}: {reason}"
 
 
+@pytest.mark.parametrize("line, driver", [
+    # dilation 2 over the unpadded source read in place (masked), a bias and a ReLU in the stores, the
+    # phases' 10 rows in tiles of 4
+    ("--alg=winograd_f4 --dt=f32 --stag=nhwc --dtag=nhwc --dir=FWD_B --attr-post-ops=relu mb1ic32ih20oc32oh20kh3dh1ph2",
+     None),
+    # dilations 3 x 2 with uneven phases (OW 11: 6 and 5 columns), the padded bf16 source, two images
+    ("--alg=winograd_f2 --dt=bf16 --stag=nhwc --dtag=nhwc mb2ic20ih15iw13oc24oh15ow11kh3kw3dh2dw1ph3pw1", None),
+    # F(6,3) unpadded (phases of 7 and 6 rows), blocked sides with a partial block, the sum after it
+    ("--alg=winograd_f6 --dt=f32 --stag=nChw16c --dtag=nChw16c --attr-post-ops=sum mb1ic16ih17oc17oh13kh3dh1ph0", None),
+    # host threads: the rows of one image cut, each part dilated as the whole
+    ("--alg=winograd_f4 --dt=f32 --stag=nhwc --dtag=nhwc mb1ic16ih30oc16oh30kh3dh1ph2", "host-threads"),
+])
+def test_winograd_dilated_channels_last(line, driver, kgen_cache_dir):
+    # A dilated kernel as DH x DW undilated phases (emit.conv.winograd_grid), addressed in place by the
+    # tile transforms; only the channels-last form computes it, other targets refuse it
+    from generator.compile.backends import host_matrix_features
+
+    p = problem_of(line)
+    with pytest.raises(UnsupportedError, match="only in its channels-last form"):
+        ConvKernel(p, "llvm-cpu", cache_dir=kgen_cache_dir) if "avx512f" not in host_matrix_features() else \
+            render_conv(p, TargetCaps(mmt4d_tile=Mmt4dTile(8, 8)))
+    if "avx512f" not in host_matrix_features():
+        pytest.skip("the channels-last Winograd form needs an avx512f CPU (grep avx512f /proc/cpuinfo)")
+    kernel = ConvKernel(p, "llvm-cpu", driver=driver, cache_dir=kgen_cache_dir)
+    reason = check_conv(kernel, p)
+    assert reason is None, f"{line}: {reason}"
+
+
 @pytest.mark.parametrize("line, band_bytes, bands, driver", [
     # the masked in-place source, 7 tile rows in bands of 4: the last band's extra row is skipped
     ("--alg=winograd_f4 --dt=f32 --stag=nhwc --dtag=nhwc mb1ic32ih28oc24oh28kh3ph1", 4 * 64512, (4, 2), None),
@@ -1156,6 +1184,8 @@ def test_winograd_channels_last_host_threads(line, kgen_cache_dir):
     # destination with f(0) != 0 and the sum after the output transform
     ("--alg=winograd_f6 --dt=f32 --stag=nChw16c --dtag=nChw16c --attr-post-ops=sum:0.5+linear:2:1 "
      "mb2ic16ih13oc17oh13kh3ph1", 1, (3, 2), None),
+    # dilation 2: 2 images x 4 phases x 3 tile rows, bands of 2 crossing phases and images
+    ("--alg=winograd_f4 --dt=f32 --stag=nhwc --dtag=nhwc mb2ic16ih18oc16oh18kh3dh1ph2", 1, (2, 12), None),
     # host threads: each row part (5 tile rows) banded on its own, in 3 bands of 2
     ("--alg=winograd_f4 --dt=f32 --stag=nhwc --dtag=nhwc --dir=FWD_B mb1ic16ih40iw9oc16oh40ow9kh3kw3ph1pw1", 1, (2, 5),
      "host-threads"),
@@ -1290,7 +1320,7 @@ def test_winograd_f2_one_channel_per_group_refused_on_vulkan(kgen_cache_dir):
 @pytest.mark.parametrize("line, why", [
     ("--alg=winograd --dt=f32 ic3ih5oc2oh3kh3sh2ph1", "stride 1"),
     ("--alg=winograd --dt=f32 ic3ih5oc2oh5kh5ph2", "3x3"),
-    ("--alg=winograd --dt=f32 ic3ih7oc2oh5kh3ph1dh1", "undilated"),
+    ("--alg=winograd --dt=f32 ic3ih7oc2oh5kh3ph1dh1", "dilated kernel is computed by Winograd only in its channels-last form"),
     ("--alg=winograd --dt=f32 ic3iw7oc2ow7kw3pw1", "2D"),
     ("--alg=winograd --dt=s8:s8:s32 ic3ih5oc2oh5kh3ph1", "integer"),
 ])

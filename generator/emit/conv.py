@@ -626,8 +626,6 @@ def _winograd_why_not(p: ConvProblem) -> str | None:
         return "Winograd F(m, 3) needs a 3x3 kernel"
     if any(s.s != 1 for s in sp):
         return "Winograd needs stride 1"
-    if any(s.d != 0 for s in sp):
-        return "Winograd needs an undilated kernel"
     if p.acc.is_int:
         return "its transforms have fractional coefficients, so integer data would not stay exact"
     return None
@@ -667,6 +665,9 @@ def _spatial_pack_refused(p: ConvProblem, target: TargetCaps) -> str | None:
 
 
 def _winograd_refused(p: ConvProblem, target: TargetCaps) -> str | None:
+    if any(s.d != 0 for s in p.desc.spatial()) and not winograd_channels_last(p, target):
+        return ("a dilated kernel is computed by Winograd only in its channels-last form (llvm-cpu on an avx512f "
+                "CPU, f32 / bf16 / f16, ungrouped or groups of >= 16 channels): use brgemm or direct")
     if target.winograd_f2_one_channel_per_group_wrong and p.alg == "winograd_f2" and p.desc.ic == p.desc.g:
         return ("IREE 3.13 computes Winograd F(2,3) with one input channel per group wrongly on lavapipe "
                 "(use winograd_f4 or another variant)")
@@ -1282,10 +1283,8 @@ def _winograd_gemm_problem(p: ConvProblem) -> ConvProblem:
     OC/G channels. Prepare packs the weights and every band runs the kernel from this one problem."""
     d = p.desc
     a = WINOGRAD_M[p.alg] + 2
-    from ..problem.conv_math import winograd_tiles
-
     rows, _ = winograd_bands(p)
-    tiles = rows * winograd_tiles(d.spatial()[-1].o, a - 2, 3)[0]
+    tiles = rows * winograd_grid(p)[1]
     g, icp = a * a * d.g, -(-(d.ic // d.g) // 16) * 16
     desc = ConvDesc(g=g, mb=1, ic=g * icp, oc=g * (d.oc // d.g), ndims=4, ih=1, iw=tiles, oh=1, ow=tiles,
                     has_groups=True)
@@ -1302,23 +1301,37 @@ def _winograd_gemm_problem(p: ConvProblem) -> ConvProblem:
 WINOGRAD_BAND_BYTES = 2 << 20
 
 
+def winograd_grid(p: ConvProblem) -> tuple[int, int, tuple[int, int]]:
+    """(TH, TW, (DH, DW)): the channels-last form's tiles per row and column of one phase, and the
+    dilations. A kernel dilated by d reads, for the outputs whose row is ph modulo d, only the source
+    rows ph - pad modulo d: each of the d x d phases is an undilated 3x3 conv over every d-th source
+    row and column (TensorFlow's atrous conv by space-to-batch), with ceil(O / d) outputs per axis.
+    The tile transforms address the phases in place; undilated, there is one phase."""
+    from ..problem.conv_math import winograd_tiles
+
+    m = WINOGRAD_M[p.alg]
+    sp = p.desc.spatial()
+    dil = tuple(s.d + 1 for s in sp)
+    th, tw = (winograd_tiles(-(-s.o // k), m, 3)[0] for s, k in zip(sp, dil))
+    return th, tw, dil
+
+
 def winograd_bands(p: ConvProblem) -> tuple[int, int]:
-    """(tile rows per band, bands) of the channels-last form: its N * TH tile rows (image major) cut
+    """(tile rows per band, bands) of the channels-last form: its N * DH * DW * TH tile rows (image,
+    then phase major, `winograd_grid`) cut
     into bands whose V and M fit `WINOGRAD_BAND_BYTES`, or the transformed weights where those are
     larger (every band's GEMM reads all of them: ic256 56x56 ran 1250 against 1440-1550 GFLOP/s in
     bands of 2 MB). Of the band heights from half that size up, the one that leaves the fewest rows
     past the last in the last band (they are computed and not stored), then the tallest. Each band
     runs its input transform, GEMM and output transform before the next band's GEMM, so that its V
     and M are still in cache when they are read."""
-    from ..problem.conv_math import winograd_tiles
-
     d = p.desc
     a = WINOGRAD_M[p.alg] + 2
-    (th, _), (tw, _) = (winograd_tiles(s.o, a - 2, 3) for s in d.spatial())
+    th, tw, (dh, dw) = winograd_grid(p)
     icp, ocp = (-(-(c // d.g) // 16) * 16 for c in (d.ic, d.oc))
     row_bytes = 4 * tw * a * a * d.g * (icp + ocp)
     weight_bytes = 4 * a * a * d.g * icp * ocp
-    total = d.mb * th
+    total = d.mb * dh * dw * th
     most = min(total, max(1, max(WINOGRAD_BAND_BYTES, weight_bytes) // row_bytes))
     rows = min(range(max(1, most // 2), most + 1), key=lambda r: (-(-total // r) * r - total, -r))
     return rows, -(-total // rows)
@@ -1367,14 +1380,15 @@ def _winograd_compute_channels_last(plan: Plan, x: Value, w: Value, p: ConvProbl
     transform, OC/G after the GEMM; the padded outputs are cropped at the end. With `epilogue`
     (`_winograd_fuses_epilogue`: a bias, a ReLU) the output transform applies it and stores the
     destination type."""
-    from ..problem.conv_math import winograd_matrices, winograd_tiles
+    from ..problem.conv_math import winograd_matrices
 
     d = p.desc
     m = WINOGRAD_M[p.alg]
     a = m + 2
     at, _, bt = winograd_matrices(m, 3)
     oh, ow = (s.o for s in d.spatial())
-    (th, eh), (tw, ew) = (winograd_tiles(s.o, m, 3) for s in d.spatial())
+    th, tw, dil = winograd_grid(p)
+    eh, ew = (k * (t * m + 2) for k, t in zip(dil, (th, tw)))   # the padded source's extent the tiles read
     gemm = _winograd_gemm_problem(p)
     rows, bands = winograd_bands(p)
     n, ih, iw, g, icg = x.shape
@@ -1385,7 +1399,7 @@ def _winograd_compute_channels_last(plan: Plan, x: Value, w: Value, p: ConvProbl
         # tile's rows and columns outside the rows and columns the conv reads (its padding, the
         # tiles' overhang) load as zeros
         hs, ws = d.spatial()
-        src_pad = [hs.p, ws.p, min(ih, oh + 2 - hs.p), min(iw, ow + 2 - ws.p)]
+        src_pad = [hs.p, ws.p, min(ih, oh + 2 * (hs.d + 1) - hs.p), min(iw, ow + 2 * (ws.d + 1) - ws.p)]
     else:
         # else one dispatch widens and pads it: the conv's padding, zero rows and columns to whole
         # tiles, zero channels to whole vectors (the transform's loads are whole vectors)
@@ -1405,7 +1419,7 @@ def _winograd_compute_channels_last(plan: Plan, x: Value, w: Value, p: ConvProbl
         # band after band: the input transform waits for the previous band's GEMM (`after`), the
         # output transform writes the band's pixels into the output in place (`dst_init`)
         v = plan.add("wino_input", x, (1, rows, tw, a * a * g * icp), "f32", m=m, alpha=a, tiles=(th, tw),
-                     valid=(0, 0), src_pad=src_pad, row0=band * rows, rows=rows, banded=banded,
+                     dilations=dil, valid=(0, 0), src_pad=src_pad, row0=band * rows, rows=rows, banded=banded,
                      after=prev if banded else None, shared_exe=exes.get("in", ""), **input_program)
         v = plan.expand(plan.collapse(v, [[0], [1, 2], [3]]), [[0], [1, 2], [3, 4]], (1, 1, rows * tw, a * a * g, icp))
         mm = _brgemm_compute(plan, v, w, gemm, target, shared_exe=exes.get("mm", ""))  # (1, 1, T, a*a*G, OC/G)
@@ -1413,7 +1427,7 @@ def _winograd_compute_channels_last(plan: Plan, x: Value, w: Value, p: ConvProbl
         mm = plan.pad(mm, [0, 0, 0, 0, ocp - ocg])
         mm = plan.expand(plan.collapse(mm, [[0], [1, 2], [3, 4]]), [[0], [1, 2], [3]], (1, rows, tw, a * a * g * ocp))
         y = plan.add("wino_output", mm, (n, oh, ow, g * ocp), epilogue.dst_dt.mlir if epilogue else "f32", m=m,
-                     alpha=a, tiles=(th, tw), valid=(oh, ow), src_pad=None, bias=bias,
+                     alpha=a, tiles=(th, tw), dilations=dil, valid=(oh, ow), src_pad=None, bias=bias,
                      relu=bool(epilogue and epilogue.relu), row0=band * rows, rows=rows, banded=banded,
                      dst_init=y, shared_exe=exes.get("out", ""), **output_program)
         if not exes:            # the first band's executables serve the others

@@ -264,7 +264,11 @@ class WinogradTiles(Step):
     the values `stores` names (SSA name, i, j)."""
     m: int                          # output tile size
     alpha: int                      # input tile size, m + 2
-    tiles: tuple[int, int]          # (TH, TW)
+    tiles: tuple[int, int]          # (TH, TW), of one phase
+    # (DH, DW): a dilated kernel's d x d phases (emit.conv.winograd_grid), each TH x TW tiles over
+    # every d-th row and column: tile element (i, j) of phase (ph, pw)'s tile (th, tw) is source pixel
+    # (d * (th*m + i) + ph - top, ...), its output (k, l) pixel (d * (th*m + k) + ph, ...)
+    dilations: tuple[int, int]
     valid: tuple[int, int]          # wino_output: the output rows and columns (OH, OW); wino_input: unused
     consts: list[tuple[str, float]] # the coefficients other than +-1, as named constant vectors
     ops: list[LinearOp]

@@ -73,8 +73,8 @@ stream.executable private @v7_wino_input {
         %band_row = hal.interface.workgroup.id[0] : index
         %flat_row = arith.addi %row0, %band_row : index
         %th_n = arith.constant 14 : index
-        %n = arith.divui %flat_row, %th_n : index
         %th = arith.remui %flat_row, %th_n : index
+        %n = arith.divui %flat_row, %th_n : index
         %hb = arith.muli %th, %cm : index
         %top = arith.constant 1 : index
         %left = arith.constant 1 : index
@@ -985,8 +985,8 @@ stream.executable private @v15_wino_output {
         %band_row = hal.interface.workgroup.id[0] : index
         %flat_row = arith.addi %row0, %band_row : index
         %th_n = arith.constant 14 : index
-        %n = arith.divui %flat_row, %th_n : index
         %th = arith.remui %flat_row, %th_n : index
+        %n = arith.divui %flat_row, %th_n : index
         %hb = arith.muli %th, %cm : index
         %h0 = arith.addi %hb, %i0 : index
         %h1 = arith.addi %hb, %i1 : index

@@ -46,8 +46,8 @@ stream.executable private @v10_wino_input {
         %band_row = hal.interface.workgroup.id[0] : index
         %flat_row = arith.addi %row0, %band_row : index
         %th_n = arith.constant 14 : index
-        %n = arith.divui %flat_row, %th_n : index
         %th = arith.remui %flat_row, %th_n : index
+        %n = arith.divui %flat_row, %th_n : index
         %hb = arith.muli %th, %cm : index
         %h0 = arith.addi %hb, %i0 : index
         %h1 = arith.addi %hb, %i1 : index
@@ -496,8 +496,8 @@ stream.executable private @v20_wino_output {
         %band_row = hal.interface.workgroup.id[0] : index
         %flat_row = arith.addi %row0, %band_row : index
         %th_n = arith.constant 14 : index
-        %n = arith.divui %flat_row, %th_n : index
         %th = arith.remui %flat_row, %th_n : index
+        %n = arith.divui %flat_row, %th_n : index
         %hb = arith.muli %th, %cm : index
         %h0 = arith.addi %hb, %i0 : index
         %h1 = arith.addi %hb, %i1 : index
