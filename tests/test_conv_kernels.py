@@ -1208,6 +1208,60 @@ def test_winograd_channels_last_in_bands(line, band_bytes, bands, driver, kgen_c
     assert reason is None, f"{line}: {reason}"
 
 
+@pytest.mark.parametrize("line, driver", [
+    # both sides in their own blocks: whole source blocks read in place, a partial destination block
+    # (OC 20) written with its lanes past OC zero, a bias and a ReLU in the stores
+    ("--alg=winograd_f4 --dt=f32 --stag=nChw16c --dtag=nChw16c --dir=FWD_B --attr-post-ops=relu mb1ic32ih13oc20oh13kh3ph1",
+     None),
+    # bf16 blocks widened as they are loaded, bf16 blocks stored, two images
+    ("--alg=winograd_f6 --dt=bf16 --stag=nChw16c --dtag=nChw16c mb2ic16ih14oc32oh14kh3ph1", None),
+    # a dilated kernel's phases over the blocks
+    ("--alg=winograd_f4 --dt=f32 --stag=nChw16c --dtag=nChw16c mb1ic16ih20oc17oh20kh3dh1ph2", None),
+    # a partial source block (IC 20): laid out channels last first; the destination's blocks in place
+    ("--alg=winograd_f2 --dt=f32 --stag=nChw16c --dtag=nChw16c mb1ic20ih9oc16oh9kh3ph1", None),
+    # host threads: slabs of output channel blocks, each part writing its blocks
+    ("--alg=winograd_f4 --dt=f32 --stag=nChw16c --dtag=nChw16c mb1ic32ih14oc48oh14kh3ph1", "host-threads"),
+])
+def test_winograd_blocked_sides_in_place(line, driver, kgen_cache_dir):
+    # nChw16c read and written in its own 16-channel blocks by the tile transforms
+    # (emit.conv.winograd_src_block / winograd_dst_blocks), with no relayout in the kernel
+    from generator.compile.backends import host_matrix_features
+    from generator.emit.conv import winograd_dst_blocks, winograd_src_block
+
+    p = problem_of(line)
+    b = get_backend("llvm-cpu")
+    on_avx512 = "avx512f" in host_matrix_features()
+    assert bool(winograd_src_block(p, b)) == (on_avx512 and p.desc.ic % 16 == 0)
+    assert winograd_dst_blocks(p, b) == on_avx512
+    if on_avx512 and driver is None:
+        conv = render_conv(p, b).split("\nfunc.func @", 2)[2]
+        relayout = any(op in conv for op in ("linalg.unpack", "linalg.pack", "linalg.transpose"))
+        assert relayout == (p.desc.ic % 16 != 0)
+    kernel = ConvKernel(p, "llvm-cpu", driver=driver, cache_dir=kgen_cache_dir)
+    reason = check_conv(kernel, p)
+    assert reason is None, f"{line}: {reason}"
+
+
+def test_winograd_padded_destination_lanes_stay_zero_when_the_source_holds_an_inf(kgen_cache_dir):
+    # a padded output channel's M is the source times zero weights: an Inf in the source makes it NaN,
+    # and the output transform stores those lanes as 0
+    from generator.compile.backends import host_matrix_features
+    from generator.emit.conv import winograd_dst_blocks
+
+    p = problem_of("--alg=winograd_f4 --dt=f32 --stag=nChw16c --dtag=nChw16c mb1ic16ih9oc20oh9kh3ph1")
+    assert winograd_dst_blocks(p, get_backend("llvm-cpu")) == ("avx512f" in host_matrix_features())
+    k = ConvKernel(p, "llvm-cpu", cache_dir=kgen_cache_dir)
+    rng = np.random.default_rng(0)
+    x = rng.integers(-2, 3, p.desc.src_dims).astype(np.float32)
+    x[0, 3, 4, 4] = np.inf
+    w = rng.integers(-2, 3, p.wei.dims).astype(np.float32)
+    k.prepare(p.wei.to_physical(w))
+    got = k(p.src.to_physical(x))
+    pad = p.dst.padding_mask()
+    assert pad.any() and not np.any(got[pad] != 0)
+    assert not np.all(np.isfinite(got))
+
+
 def test_golden_winograd_bands(monkeypatch):
     # 7 tile rows in bands of 4: one executable per step, a dispatch per band with its first row as an
     # operand; the second band's input transform takes the first band's GEMM result (the order), its

@@ -1276,6 +1276,30 @@ def winograd_channels_last(p: ConvProblem, target: TargetCaps) -> bool:
             and whole_groups and p.src.dtype.name in WINOGRAD_CL_TYPES and p.wei.dtype.name in WINOGRAD_CL_TYPES)
 
 
+def _winograd_blocks16(p: ConvProblem, target: TargetCaps, desc: MemoryDesc) -> bool:
+    """Whether the channels-last form reads or writes `desc` in its own 16-channel blocks: nChw16c, the
+    tag's dense layout (not a view), ungrouped."""
+    return (winograd_channels_last(p, target) and p.desc.g == 1 and desc.is_blocked
+            and tuple(desc.order) == tuple(range(4)) and relayout.is_canonical(desc) and _channel_block(desc) == 16)
+
+
+def winograd_src_block(p: ConvProblem, target: TargetCaps) -> int:
+    """16 where the channels-last form's input transform reads an nChw16c source in place, each
+    16-channel vector one load at [n, ic / 16, ih, iw, 0], with whole blocks only (IC a multiple of
+    16: the masked loads of `src_pad` read no padded channel); else 0 (the source is laid out
+    channels last first). The relayout and its way back cost ~10% of F(4,3) in nChw16c (fourteenth
+    session)."""
+    return 16 if _winograd_blocks16(p, target, p.src) and p.desc.ic % 16 == 0 else 0
+
+
+def winograd_dst_blocks(p: ConvProblem, target: TargetCaps) -> bool:
+    """True where the output transform writes an nChw16c destination's blocks itself, through its
+    stores' epilogue (`_winograd_fuses_epilogue`). The lanes past OC hold 0: the GEMM's result is
+    cropped to OC and padded with zeros again (so an Inf in the source, times a padded channel's
+    zero weights, leaves no NaN there), and a bias padded with zeros and a ReLU keep 0 at 0."""
+    return _winograd_blocks16(p, target, p.dst) and _winograd_fuses_epilogue(p, target)
+
+
 def _winograd_gemm_problem(p: ConvProblem) -> ConvProblem:
     """The tile GEMM of the channels-last form as the brgemm conv computes it, for one band of tile rows
     (`winograd_bands`): a grouped 1x1 conv over the band's (1, 1, rows * TW) tiles, one group per
@@ -1391,7 +1415,13 @@ def _winograd_compute_channels_last(plan: Plan, x: Value, w: Value, p: ConvProbl
     eh, ew = (k * (t * m + 2) for k, t in zip(dil, (th, tw)))   # the padded source's extent the tiles read
     gemm = _winograd_gemm_problem(p)
     rows, bands = winograd_bands(p)
-    n, ih, iw, g, icg = x.shape
+    src_block, dst_blocks = winograd_src_block(p, target) != 0, winograd_dst_blocks(p, target)
+    if src_block:               # the source's 1-D buffer, read as its packed tensor (N, IC/16, IH, IW, 16)
+        x = relayout.buffer_to_packed(plan, x, p.src)
+        n, _, ih, iw, _ = x.shape
+        g, icg = 1, d.ic
+    else:
+        n, ih, iw, g, icg = x.shape
     ocg = d.oc // g
     icp, ocp = gemm.desc.ic // gemm.desc.g, -(-ocg // 16) * 16
     if icg == icp:
@@ -1408,7 +1438,8 @@ def _winograd_compute_channels_last(plan: Plan, x: Value, w: Value, p: ConvProbl
         if p.src.dtype.name != "f32":
             x = _widen(plan, x, p.src.dtype, "f32")
         x = plan.pad(x, [0, eh - x.shape[1], ew - x.shape[2], 0, icp - icg])
-    x = plan.collapse(x, [[0], [1], [2], [3, 4]])                              # (N, H, W, G*ICp)
+    if not src_block:
+        x = plan.collapse(x, [[0], [1], [2], [3, 4]])                          # (N, H, W, G*ICp)
     bias = epilogue.bias if epilogue else None
     if bias is not None:        # per channel of the transform's (G, OCp) vectors
         bias = plan.collapse(plan.pad(plan.expand(bias, [[0, 1]], (g, ocg)), [0, ocp - ocg]), [[0, 1]])
@@ -1419,20 +1450,25 @@ def _winograd_compute_channels_last(plan: Plan, x: Value, w: Value, p: ConvProbl
         # band after band: the input transform waits for the previous band's GEMM (`after`), the
         # output transform writes the band's pixels into the output in place (`dst_init`)
         v = plan.add("wino_input", x, (1, rows, tw, a * a * g * icp), "f32", m=m, alpha=a, tiles=(th, tw),
-                     dilations=dil, valid=(0, 0), src_pad=src_pad, row0=band * rows, rows=rows, banded=banded,
+                     dilations=dil, valid=(0, 0), src_pad=src_pad, src_block=src_block, row0=band * rows,
+                     rows=rows, banded=banded,
                      after=prev if banded else None, shared_exe=exes.get("in", ""), **input_program)
         v = plan.expand(plan.collapse(v, [[0], [1, 2], [3]]), [[0], [1, 2], [3, 4]], (1, 1, rows * tw, a * a * g, icp))
         mm = _brgemm_compute(plan, v, w, gemm, target, shared_exe=exes.get("mm", ""))  # (1, 1, T, a*a*G, OC/G)
         prev = _last_step(plan, "brgemm").out       # the dispatch's own result, before any crop
         mm = plan.pad(mm, [0, 0, 0, 0, ocp - ocg])
         mm = plan.expand(plan.collapse(mm, [[0], [1, 2], [3, 4]]), [[0], [1, 2], [3]], (1, rows, tw, a * a * g * ocp))
-        y = plan.add("wino_output", mm, (n, oh, ow, g * ocp), epilogue.dst_dt.mlir if epilogue else "f32", m=m,
+        y_shape = (n, ocp // 16, oh, ow, 16) if dst_blocks else (n, oh, ow, g * ocp)
+        y = plan.add("wino_output", mm, y_shape, epilogue.dst_dt.mlir if epilogue else "f32", m=m,
                      alpha=a, tiles=(th, tw), dilations=dil, valid=(oh, ow), src_pad=None, bias=bias,
+                     dst_blocks=dst_blocks,
                      relu=bool(epilogue and epilogue.relu), row0=band * rows, rows=rows, banded=banded,
                      dst_init=y, shared_exe=exes.get("out", ""), **output_program)
         if not exes:            # the first band's executables serve the others
             exes = {"in": _last_step(plan, "wino_input").dispatched, "mm": _last_step(plan, "brgemm").dispatched,
                     "out": _last_step(plan, "wino_output").dispatched}
+    if dst_blocks:              # the destination's packed tensor (N, OC/16, OH, OW, 16): the caller's buffer
+        return y
     y = plan.expand(y, [[0], [1], [2], [3, 4]], (n, oh, ow, g, ocp))
     return plan.slice(y, [0] * 5, (n, oh, ow, g, ocg))
 
@@ -1886,9 +1922,12 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
         bias = Value("bias", (d.oc,), "f32")
         args.append(bias)
     # brgemm reads a blocked source and writes a blocked destination in their own blocks where it can
-    src_block, dst_blocks = brgemm_src_block(cp), brgemm_dst_blocks(cp)     # 0 / False but for brgemm
+    # (Winograd's channels-last form too)
+    wino = v.name in WINOGRAD_M
+    src_block = winograd_src_block(cp, target) if wino else brgemm_src_block(cp)     # 0 / False: neither
+    dst_blocks = winograd_dst_blocks(cp, target) if wino else brgemm_dst_blocks(cp)
     if dst_blocks and fused is None:
-        raise InternalError(f"brgemm writes {p.dst.format_name()} in its own blocks only through its stores' "
+        raise InternalError(f"{v.name} writes {p.dst.format_name()} in its own blocks only through its stores' "
                             f"epilogue, which {target.name} does not fuse")
     if src_block:
         x = src                         # the kernel reads its blocks (`_brgemm_compute`)

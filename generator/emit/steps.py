@@ -279,6 +279,12 @@ class WinogradTiles(Step):
     # element (i, j) of tile (th, tw) is source pixel (th*m + i - top, tw*m + j - left), zero outside
     # them. None: the source arrives padded to whole tiles, in f32
     src_pad: list[int] | None
+    # wino_input: the source is nChw16c's packed tensor (N, C/16, IH, IW, 16), read in place
+    # (emit.conv.winograd_src_block; with `src_pad`)
+    src_block: bool = False
+    # wino_output: the result is the nChw16c destination's packed tensor (N, C/16, OH, OW, 16)
+    # (emit.conv.winograd_dst_blocks)
+    dst_blocks: bool = False
     # wino_output's epilogue in its stores (emit.conv._winograd_fuses_epilogue): a bias per channel
     # (C,) f32, then a ReLU; the result in `out.elem` (f32, bf16 or f16)
     bias: Value | None = None

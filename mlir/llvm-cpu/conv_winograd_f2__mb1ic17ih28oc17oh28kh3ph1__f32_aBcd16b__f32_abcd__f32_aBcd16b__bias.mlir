@@ -471,7 +471,7 @@ stream.executable private @v20_wino_output {
         %tw_n = arith.constant 14 : index
         %ch_n = arith.constant 32 : index
         %src = stream.binding.subspan %src_binding[%c0] : !stream.binding -> memref<1x14x14x512xf32>
-        %dst = stream.binding.subspan %dst_binding[%c0] : !stream.binding -> memref<1x28x28x32xf32>
+        %dst = stream.binding.subspan %dst_binding[%c0] : !stream.binding -> memref<1x2x28x28x16xf32>
         %bias = stream.binding.subspan %bias_binding[%c0] : !stream.binding -> memref<32xf32>
         %i0 = arith.constant 0 : index
         %i1 = arith.constant 1 : index
@@ -506,6 +506,7 @@ stream.executable private @v20_wino_output {
           %w0 = arith.addi %wb, %i0 : index
           %w1 = arith.addi %wb, %i1 : index
           scf.for %c = %c0 to %ch_n step %c16 {
+            %cb = arith.divui %c, %c16 : index
             %ld0_0_at = arith.addi %c, %pos0 : index
             %ld0_0 = vector.load %src[%c0, %band_row, %tw, %ld0_0_at] : memref<1x14x14x512xf32>, vector<16xf32>
             %ld0_1_at = arith.addi %c, %pos1 : index
@@ -565,13 +566,13 @@ stream.executable private @v20_wino_output {
 
             %bias_v = vector.load %bias[%c] : memref<32xf32>, vector<16xf32>
             %ep0_0_b = arith.addf %out0_0, %bias_v : vector<16xf32>
-            vector.store %ep0_0_b, %dst[%n, %h0, %w0, %c] : memref<1x28x28x32xf32>, vector<16xf32>
+            vector.store %ep0_0_b, %dst[%n, %cb, %h0, %w0, %c0] : memref<1x2x28x28x16xf32>, vector<16xf32>
             %ep0_1_b = arith.addf %out0_1, %bias_v : vector<16xf32>
-            vector.store %ep0_1_b, %dst[%n, %h0, %w1, %c] : memref<1x28x28x32xf32>, vector<16xf32>
+            vector.store %ep0_1_b, %dst[%n, %cb, %h0, %w1, %c0] : memref<1x2x28x28x16xf32>, vector<16xf32>
             %ep1_0_b = arith.addf %out1_0, %bias_v : vector<16xf32>
-            vector.store %ep1_0_b, %dst[%n, %h1, %w0, %c] : memref<1x28x28x32xf32>, vector<16xf32>
+            vector.store %ep1_0_b, %dst[%n, %cb, %h1, %w0, %c0] : memref<1x2x28x28x16xf32>, vector<16xf32>
             %ep1_1_b = arith.addf %out1_1, %bias_v : vector<16xf32>
-            vector.store %ep1_1_b, %dst[%n, %h1, %w1, %c] : memref<1x28x28x32xf32>, vector<16xf32>
+            vector.store %ep1_1_b, %dst[%n, %cb, %h1, %w1, %c0] : memref<1x2x28x28x16xf32>, vector<16xf32>
           }
         }
         return
@@ -686,18 +687,8 @@ func.func @conv_winograd_f2__mb1ic17ih28oc17oh28kh3ph1__f32_aBcd16b__f32_abcd__f
     %v19 = tensor.expand_shape %v18 [[0], [1, 2], [3]] output_shape [1, 14, 14, 512] : tensor<1x196x512xf32> into tensor<1x14x14x512xf32>
 
     %v20_row0 = arith.constant 0 : index
-    %v20 = flow.dispatch @v20_wino_output::@v20_wino_output(%v19, %v9, %v20_row0) : (tensor<1x14x14x512xf32>, tensor<32xf32>, index) -> tensor<1x28x28x32xf32>
-    %v21 = tensor.expand_shape %v20 [[0], [1], [2], [3, 4]] output_shape [1, 28, 28, 1, 32] : tensor<1x28x28x32xf32> into tensor<1x28x28x1x32xf32>
+    %v20 = flow.dispatch @v20_wino_output::@v20_wino_output(%v19, %v9, %v20_row0) : (tensor<1x14x14x512xf32>, tensor<32xf32>, index) -> tensor<1x2x28x28x16xf32>
+    %v21 = tensor.collapse_shape %v20 [[0, 1, 2, 3, 4]] : tensor<1x2x28x28x16xf32> into !src_dst_buf
 
-    %v22 = tensor.extract_slice %v21[0, 0, 0, 0, 0] [1, 28, 28, 1, 17] [1, 1, 1, 1, 1] : tensor<1x28x28x1x32xf32> to tensor<1x28x28x1x17xf32>
-
-    %v23 = tensor.collapse_shape %v22 [[0], [1], [2], [3, 4]] : tensor<1x28x28x1x17xf32> into tensor<1x28x28x17xf32>
-
-    %v24_z = arith.constant 0.0 : f32
-    %v24_e = tensor.empty() : tensor<1x2x28x28x16xf32>
-    %v24 = linalg.pack %v23 padding_value(%v24_z : f32) outer_dims_perm = [0, 3, 1, 2] inner_dims_pos = [3] inner_tiles = [16] into %v24_e : tensor<1x28x28x17xf32> -> tensor<1x2x28x28x16xf32>
-
-    %v25 = tensor.collapse_shape %v24 [[0, 1, 2, 3, 4]] : tensor<1x2x28x28x16xf32> into !src_dst_buf
-
-    return %v25 : !src_dst_buf
+    return %v21 : !src_dst_buf
 }
