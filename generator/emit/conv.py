@@ -1342,13 +1342,12 @@ def winograd_grid(p: ConvProblem) -> tuple[int, int, tuple[int, int]]:
 
 def winograd_bands(p: ConvProblem) -> tuple[int, int]:
     """(tile rows per band, bands) of the channels-last form: its N * DH * DW * TH tile rows (image,
-    then phase major, `winograd_grid`) cut
-    into bands whose V and M fit `WINOGRAD_BAND_BYTES`, or the transformed weights where those are
-    larger (every band's GEMM reads all of them: ic256 56x56 ran 1250 against 1440-1550 GFLOP/s in
-    bands of 2 MB). Of the band heights from half that size up, the one that leaves the fewest rows
-    past the last in the last band (they are computed and not stored), then the tallest. Each band
-    runs its input transform, GEMM and output transform before the next band's GEMM, so that its V
-    and M are still in cache when they are read."""
+    then phase major, `winograd_grid`) cut into bands whose V and M fit `WINOGRAD_BAND_BYTES`, or the
+    transformed weights where those are larger (every band's GEMM reads all of them: ic256 56x56 ran
+    1250 against 1440-1550 GFLOP/s in bands of 2 MB). Of the band heights from half that size up, the
+    one that leaves the fewest rows past the last in the last band (they are computed and not
+    stored), then the tallest. Each band runs its input transform, GEMM and output transform before
+    the next band's GEMM, so that its V and M are still in cache when they are read."""
     d = p.desc
     a = WINOGRAD_M[p.alg] + 2
     th, tw, (dh, dw) = winograd_grid(p)
@@ -1412,7 +1411,7 @@ def _winograd_compute_channels_last(plan: Plan, x: Value, w: Value, p: ConvProbl
     at, _, bt = winograd_matrices(m, 3)
     oh, ow = (s.o for s in d.spatial())
     th, tw, dil = winograd_grid(p)
-    eh, ew = (k * (t * m + 2) for k, t in zip(dil, (th, tw)))   # the padded source's extent the tiles read
+    eh, ew = (k * (t * m + 2) for k, t in zip(dil, (th, tw)))   # the padded source the tiles read (all phases)
     gemm = _winograd_gemm_problem(p)
     rows, bands = winograd_bands(p)
     src_block, dst_blocks = winograd_src_block(p, target) != 0, winograd_dst_blocks(p, target)
@@ -1451,8 +1450,8 @@ def _winograd_compute_channels_last(plan: Plan, x: Value, w: Value, p: ConvProbl
         # output transform writes the band's pixels into the output in place (`dst_init`)
         v = plan.add("wino_input", x, (1, rows, tw, a * a * g * icp), "f32", m=m, alpha=a, tiles=(th, tw),
                      dilations=dil, valid=(0, 0), src_pad=src_pad, src_block=src_block, row0=band * rows,
-                     rows=rows, banded=banded,
-                     after=prev if banded else None, shared_exe=exes.get("in", ""), **input_program)
+                     rows=rows, banded=banded, after=prev if banded else None, shared_exe=exes.get("in", ""),
+                     **input_program)
         v = plan.expand(plan.collapse(v, [[0], [1, 2], [3]]), [[0], [1, 2], [3, 4]], (1, 1, rows * tw, a * a * g, icp))
         mm = _brgemm_compute(plan, v, w, gemm, target, shared_exe=exes.get("mm", ""))  # (1, 1, T, a*a*G, OC/G)
         prev = _last_step(plan, "brgemm").out       # the dispatch's own result, before any crop
@@ -1461,9 +1460,8 @@ def _winograd_compute_channels_last(plan: Plan, x: Value, w: Value, p: ConvProbl
         y_shape = (n, ocp // 16, oh, ow, 16) if dst_blocks else (n, oh, ow, g * ocp)
         y = plan.add("wino_output", mm, y_shape, epilogue.dst_dt.mlir if epilogue else "f32", m=m,
                      alpha=a, tiles=(th, tw), dilations=dil, valid=(oh, ow), src_pad=None, bias=bias,
-                     dst_blocks=dst_blocks,
-                     relu=bool(epilogue and epilogue.relu), row0=band * rows, rows=rows, banded=banded,
-                     dst_init=y, shared_exe=exes.get("out", ""), **output_program)
+                     relu=bool(epilogue and epilogue.relu), dst_blocks=dst_blocks, row0=band * rows, rows=rows,
+                     banded=banded, dst_init=y, shared_exe=exes.get("out", ""), **output_program)
         if not exes:            # the first band's executables serve the others
             exes = {"in": _last_step(plan, "wino_input").dispatched, "mm": _last_step(plan, "brgemm").dispatched,
                     "out": _last_step(plan, "wino_output").dispatched}
@@ -1930,7 +1928,7 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
         raise InternalError(f"{v.name} writes {p.dst.format_name()} in its own blocks only through its stores' "
                             f"epilogue, which {target.name} does not fuse")
     if src_block:
-        x = src                         # the kernel reads its blocks (`_brgemm_compute`)
+        x = src                         # the kernel reads its blocks (`_brgemm_compute`, Winograd's input transform)
     else:
         x = relayout.buffer_to_logical(plan, _operand_bits(plan, src, p.src.dtype, target), src_desc, form)
 

@@ -254,12 +254,12 @@ class LinearOp:
 @dataclass(frozen=True, kw_only=True)
 class WinogradTiles(Step):
     """A Winograd tile transform as a custom dispatch on 16-channel vectors, channels last
-    (templates/conv_winograd.mlir.j2, `wino_tiles_executable`):
+    (templates/conv_winograd.mlir.j2, `wino_tiles_executable`), over `rows` tile rows from `row0`:
       wino_input:  (N, TH*m+2, TW*m+2, C) source, or the unpadded one (`src_pad`) -> V = BT d B,
-                   (N, TH, TW, alpha*alpha*C), each tile's transform positions as alpha*alpha groups of
-                   C channels (the GEMM's grouped 1x1 source);
-      wino_output: (N, TH, TW, alpha*alpha*C) GEMM result -> Y = AT M A, (N, OH, OW, C), the pixels of the
-                   last row and column of tiles past (OH, OW) not stored.
+                   (1, rows, TW, alpha*alpha*C), each tile's transform positions as alpha*alpha groups
+                   of C channels (the GEMM's grouped 1x1 source);
+      wino_output: (1, rows, TW, alpha*alpha*C) GEMM result -> Y = AT M A, (N, OH, OW, C), the pixels
+                   of tiles past (OH, OW) not stored.
     C is a multiple of 16. `ops` computes the tile from `loads` (SSA name, i, j: tile element (i, j)) into
     the values `stores` names (SSA name, i, j)."""
     m: int                          # output tile size
@@ -289,9 +289,9 @@ class WinogradTiles(Step):
     # (C,) f32, then a ReLU; the result in `out.elem` (f32, bf16 or f16)
     bias: Value | None = None
     relu: bool = False
-    # A band of the tile rows (emit.conv.winograd_bands): the N * TH tile rows, image major, are one
-    # axis; this step transforms `rows` of them from `row0` (a runtime operand, so every band runs one
-    # executable), and rows past the last (N * TH) are skipped. V and M are then (1, rows, TW, K).
+    # A band of the tile rows (emit.conv.winograd_bands): the N * DH * DW * TH tile rows (image, phase,
+    # tile row) are one axis; this step transforms `rows` of them from `row0` (a runtime operand, so
+    # every band runs one executable), and rows past the last are skipped; one band: all of them.
     row0: int = 0
     rows: int = 0
     # with several bands (`banded`): wino_input reads `after` (the previous band's GEMM result; the
