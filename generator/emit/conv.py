@@ -667,7 +667,8 @@ def _spatial_pack_refused(p: ConvProblem, target: TargetCaps) -> str | None:
 def _winograd_refused(p: ConvProblem, target: TargetCaps) -> str | None:
     if any(s.d != 0 for s in p.desc.spatial()) and not winograd_channels_last(p, target):
         return ("a dilated kernel is computed by Winograd only in its channels-last form (llvm-cpu on an avx512f "
-                "CPU, f32 / bf16 / f16, ungrouped or groups of >= 16 channels): use brgemm or direct")
+                "CPU, f32 / bf16 / f16, ungrouped or groups of >= 16 channels): use another variant (direct, "
+                "im2col; brgemm on CPUs)")
     if target.winograd_f2_one_channel_per_group_wrong and p.alg == "winograd_f2" and p.desc.ic == p.desc.g:
         return ("IREE 3.13 computes Winograd F(2,3) with one input channel per group wrongly on lavapipe "
                 "(use winograd_f4 or another variant)")
