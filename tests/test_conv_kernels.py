@@ -1186,6 +1186,9 @@ def test_winograd_dilated_channels_last(line, driver, kgen_cache_dir):
      "mb2ic16ih13oc17oh13kh3ph1", 1, (3, 2), None),
     # dilation 2: 2 images x 4 phases x 3 tile rows, bands of 2 crossing phases and images
     ("--alg=winograd_f4 --dt=f32 --stag=nhwc --dtag=nhwc mb2ic16ih18oc16oh18kh3dh1ph2", 1, (2, 12), None),
+    # nChw16c read and written in its own blocks, band by band (the first band orders after its source)
+    ("--alg=winograd_f4 --dt=f32 --stag=nChw16c --dtag=nChw16c --dir=FWD_B --attr-post-ops=relu mb2ic16ih14oc20oh14kh3ph1",
+     1, (2, 4), None),
     # host threads: each row part (5 tile rows) banded on its own, in 3 bands of 2
     ("--alg=winograd_f4 --dt=f32 --stag=nhwc --dtag=nhwc --dir=FWD_B mb1ic16ih40iw9oc16oh40ow9kh3kw3ph1pw1", 1, (2, 5),
      "host-threads"),
