@@ -1101,6 +1101,15 @@ def test_winograd_llvm_cpu(line, kgen_cache_dir):
 # overhanging pixels are not stored), channels not multiples of 16 (zero input channels, output
 # channels cropped), a blocked destination whose padded channels must stay zero under f(0) = 1, a sum,
 # asymmetric padding, one input channel, several images, groups, bf16 and f16 (widened to f32).
+def assert_checks(p: ConvProblem, line: str, cache_dir, driver: str | None = None) -> ConvKernel:
+    """`p` built on llvm-cpu (on `driver`) and checked against the float64 reference (`check_conv`:
+    benchdnn's tolerances, padded areas zero)."""
+    kernel = ConvKernel(p, "llvm-cpu", driver=driver, cache_dir=cache_dir)
+    reason = check_conv(kernel, p)
+    assert reason is None, f"{line}: {reason}"
+    return kernel
+
+
 WINOGRAD_CL_LINES = [
     "--alg=winograd_f4 --dt=f32 --stag=nhwc --dtag=nChw16c --attr-post-ops=linear:1:1 mb2ic20ih10iw13oc20oh10ow13kh3kw3ph1pw1",
     "--alg=winograd_f6 --dt=f32 --stag=nhwc --dtag=nhwc mb1ic32ih17iw9oc48oh15ow9kh3kw3ph0pw1",
@@ -1121,12 +1130,10 @@ def test_winograd_channels_last_llvm_cpu(line, kgen_cache_dir):
     from generator.emit.conv import winograd_channels_last
 
     p = problem_of(line)
-    kernel = ConvKernel(p, "llvm-cpu", cache_dir=kgen_cache_dir)
     on_avx512 = "avx512f" in host_matrix_features()
     assert winograd_channels_last(p, get_backend("llvm-cpu")) == on_avx512
     assert ("wino_input" in render_conv(p, get_backend("llvm-cpu"))) == on_avx512
-    reason = check_conv(kernel, p)
-    assert reason is None, f"{line}: {reason}"
+    assert_checks(p, line, kgen_cache_dir)
 
 
 @pytest.mark.parametrize("line", [
@@ -1138,11 +1145,8 @@ def test_winograd_channels_last_llvm_cpu(line, kgen_cache_dir):
     "--alg=winograd_f4 --dt=f32 --stag=nhwc --dtag=nhwc mb1ic64ih7oc64oh7kh3ph1",
 ])
 def test_winograd_channels_last_host_threads(line, kgen_cache_dir):
-    p = problem_of(line)
-    kernel = ConvKernel(p, "llvm-cpu", driver="host-threads", cache_dir=kgen_cache_dir)
+    kernel = assert_checks(problem_of(line), line, kgen_cache_dir, "host-threads")
     assert len(kernel._parts) >= 2 or os.cpu_count() == 1
-    reason = check_conv(kernel, p)
-    assert reason is None, f"{line}: {reason}"
 
 
 @pytest.mark.parametrize("line, driver", [
@@ -1168,9 +1172,7 @@ def test_winograd_dilated_channels_last(line, driver, kgen_cache_dir):
             render_conv(p, TargetCaps(mmt4d_tile=Mmt4dTile(8, 8)))
     if "avx512f" not in host_matrix_features():
         pytest.skip("the channels-last Winograd form needs an avx512f CPU (grep avx512f /proc/cpuinfo)")
-    kernel = ConvKernel(p, "llvm-cpu", driver=driver, cache_dir=kgen_cache_dir)
-    reason = check_conv(kernel, p)
-    assert reason is None, f"{line}: {reason}"
+    assert_checks(p, line, kgen_cache_dir, driver)
 
 
 @pytest.mark.parametrize("line, band_bytes, bands, driver", [
@@ -1202,13 +1204,11 @@ def test_winograd_channels_last_in_bands(line, band_bytes, bands, driver, kgen_c
     monkeypatch.setattr(emit_conv, "WINOGRAD_BAND_BYTES", band_bytes)
     p = problem_of(line)
     assert emit_conv.winograd_bands(p) == bands
-    kernel = ConvKernel(p, "llvm-cpu", driver=driver, cache_dir=kgen_cache_dir)
     if "avx512f" in host_matrix_features() and driver is None:
         text = render_conv(p, get_backend("llvm-cpu"))
         assert text.count("_wino_input(%") == bands[1] + 1           # one definition, a dispatch per band
         assert text.count("stream.executable private") == 3
-    reason = check_conv(kernel, p)
-    assert reason is None, f"{line}: {reason}"
+    assert_checks(p, line, kgen_cache_dir, driver)
 
 
 @pytest.mark.parametrize("line, driver", [
@@ -1240,9 +1240,7 @@ def test_winograd_blocked_sides_in_place(line, driver, kgen_cache_dir):
         conv = render_conv(p, b).split("\nfunc.func @", 2)[2]
         relayout = any(op in conv for op in ("linalg.unpack", "linalg.pack", "linalg.transpose"))
         assert relayout == (p.desc.ic % 16 != 0)
-    kernel = ConvKernel(p, "llvm-cpu", driver=driver, cache_dir=kgen_cache_dir)
-    reason = check_conv(kernel, p)
-    assert reason is None, f"{line}: {reason}"
+    assert_checks(p, line, kgen_cache_dir, driver)
 
 
 def test_winograd_padded_destination_lanes_stay_zero_when_the_source_holds_an_inf(kgen_cache_dir):

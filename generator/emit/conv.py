@@ -59,6 +59,12 @@ class Variant:
     # its compute applies the problem's epilogue in its own stores (`store_epilogue`) and returns the
     # result in the destination type: one pass over the output fewer
     fuses_epilogue: Callable[[ConvProblem, TargetCaps], bool] = lambda p, target: False
+    # reads a blocked source in its own blocks: the block (its compute then gets the 1-D source
+    # buffer), else 0
+    src_block: Callable[[ConvProblem, TargetCaps], int] = lambda p, target: 0
+    # writes a blocked destination in its own blocks, through its fused epilogue (its compute then
+    # returns the destination's packed tensor)
+    dst_blocks: Callable[[ConvProblem, TargetCaps], bool] = lambda p, target: False
 
 
 def _applies_always(p: ConvProblem) -> str | None:
@@ -1497,19 +1503,22 @@ VARIANTS = {v.name: v for v in (
             "shifted to u8 with a compensation from prepare), bf16 on vdpbf16ps (avx512_bf16), f32 on FMAs "
             "(avx512f); groups as blocks of channels", refused=_brgemm_refused,
             channels_last=lambda p, target: True,
-            extra_prepared=_brgemm_compensation, pads_in_compute=True, fuses_epilogue=_brgemm_fuses_epilogue),
+            extra_prepared=_brgemm_compensation, pads_in_compute=True, fuses_epilogue=_brgemm_fuses_epilogue,
+            src_block=lambda p, target: brgemm_src_block(p), dst_blocks=lambda p, target: brgemm_dst_blocks(p)),
     Variant("brgemm_amx", _brgemm_why_not, _brgemm_weights, _brgemm_compute,
             "brgemm on AMX tiles (tdpbusd for u8/s8 x s8, tdpbf16ps for bf16): 2 x 2 accumulator tiles of 16 "
             "pixels x 16 channels per block, source tiles read in place with the stride of a pixel, weight "
             "tiles from the same packed weights; amx_int8 / amx_bf16 CPUs, the tile permission requested "
             "by the runtime; not yet checked on such a CPU, so --alg=auto takes it only when kgen tune "
             "measured it", refused=_brgemm_refused, channels_last=lambda p, target: True,
-            extra_prepared=_brgemm_compensation, pads_in_compute=True, fuses_epilogue=_brgemm_fuses_epilogue),
+            extra_prepared=_brgemm_compensation, pads_in_compute=True, fuses_epilogue=_brgemm_fuses_epilogue,
+            src_block=lambda p, target: brgemm_src_block(p), dst_blocks=lambda p, target: brgemm_dst_blocks(p)),
     *(Variant(name, _winograd_why_not, _winograd_weights, _winograd_compute,
               f"Winograd F({m}x{m}, 3x3): matrices from interpolation points (conv_math), filter transform in "
               f"prepare, tiles batched into one matmul over IC per transform position (on AVX-512 CPUs, f32 / bf16 / "
               f"f16: channels last, vector transforms around brgemm's f32 microkernel)", refused=_winograd_refused,
-              channels_last=winograd_channels_last, pads_in_compute=True, fuses_epilogue=_winograd_fuses_epilogue)
+              channels_last=winograd_channels_last, pads_in_compute=True, fuses_epilogue=_winograd_fuses_epilogue,
+              src_block=winograd_src_block, dst_blocks=winograd_dst_blocks)
       for name, m in WINOGRAD_M.items()),
 )}
 
@@ -1920,11 +1929,9 @@ def render_conv(p: ConvProblem, target: TargetCaps = GENERIC, *, header: bool = 
     elif p.bias and not p.has_attributes:
         bias = Value("bias", (d.oc,), "f32")
         args.append(bias)
-    # brgemm reads a blocked source and writes a blocked destination in their own blocks where it can
-    # (Winograd's channels-last form too)
-    wino = v.name in WINOGRAD_M
-    src_block = winograd_src_block(cp, target) if wino else brgemm_src_block(cp)     # 0 / False: neither
-    dst_blocks = winograd_dst_blocks(cp, target) if wino else brgemm_dst_blocks(cp)
+    # brgemm and Winograd's channels-last form read a blocked source and write a blocked destination in
+    # their own blocks where they can
+    src_block, dst_blocks = v.src_block(cp, target), v.dst_blocks(cp, target)
     if dst_blocks and fused is None:
         raise InternalError(f"{v.name} writes {p.dst.format_name()} in its own blocks only through its stores' "
                             f"epilogue, which {target.name} does not fuse")
