@@ -374,7 +374,8 @@ class ConvKernel:
                  driver: str | None = None):
         self.backend = get_backend(backend)
         self.requested_alg = problem.alg
-        problem, self.flags, driver, self.choice = _resolve_conv(problem, self.backend, flags, driver)
+        problem, self.flags, driver, self.choice = _resolve_conv(problem, self.backend, flags, driver,
+                                                                 pick_driver=artifact is None)
         self.problem = problem
         self.driver = driver_for(self.backend, driver, can_cut=True)   # local-task on the CPU: all cores
         self._wei = None
@@ -800,23 +801,28 @@ class _ChainedCall:
         return self.second.numpy()
 
 
-def _resolve_conv(problem, backend, flags: str | None, driver: str | None):
+def _resolve_conv(problem, backend, flags: str | None, driver: str | None, *, pick_driver: bool = True):
     """(problem, flag set, driver, choice): `--alg=auto` and format `any` resolved to the measured
     choice (kgen tune) or the heuristic (`generator.select.choose`); the flag set named in the
-    backend's table (Backend.flag_sets). A fixed variant keeps the caller's flags and driver."""
+    backend's table (Backend.flag_sets). A fixed variant keeps the caller's flags and driver; where
+    the caller names no driver (and `pick_driver`: not a prebuilt module), a problem big enough to cut
+    runs on host threads (`select.fixed_variant_driver`)."""
     import dataclasses
 
-    from .select import choose
+    from .select import choose, fixed_variant_driver
 
     choice = None
-    if problem.alg == "auto" or problem.has_any:
+    fixed = problem.alg != "auto"
+    if not fixed or problem.has_any:
         choice = choose(problem, backend.name)
         if choice.layouts is not None:          # format `any`: the chosen layouts, reported in kernel.problem
             problem = problem.with_layouts(*choice.layouts)
-        if problem.alg == "auto":
+        if not fixed:
             problem = dataclasses.replace(problem, alg=choice.variant)
             flags = flags or choice.flags
             driver = driver or choice.driver
+    if fixed and driver is None and pick_driver:
+        driver = fixed_variant_driver(problem, backend.name)
     return problem, flags or "default", driver, choice
 
 

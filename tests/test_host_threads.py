@@ -365,6 +365,32 @@ def test_heuristic_driver_cuts_large_problems(monkeypatch):
     assert heuristic_driver(problem(big), "llvm-cpu") == "local-sync"
 
 
+def test_a_fixed_variant_without_a_driver_is_cut_where_the_problem_is_big_enough(monkeypatch, kgen_cache_dir):
+    """A named variant keeps the caller's driver; with none named, a problem big enough to cut runs on
+    host threads (Winograd's three dispatches a band paid local-task's hand-off three times), and the
+    rest on the backend's driver (local-task); a prebuilt module is one module, on the backend's."""
+    from generator.api import ConvKernel, compile_conv
+    from generator.select import fixed_variant_driver
+
+    monkeypatch.delenv("KGEN_CPU_DRIVER", raising=False)
+    monkeypatch.setenv("KGEN_CPU_THREADS", "2")
+    big = problem("--alg=winograd_f4 --stag=nhwc --dtag=nhwc mb1ic64ih28oc64oh28kh3ph1")
+    assert fixed_variant_driver(big, "llvm-cpu") == HOST_THREADS
+    assert fixed_variant_driver(big, "vulkan") is None
+    # small at the brgemm rate: local-sync for --alg=auto, but a named variant may be far slower, so
+    # it keeps every core
+    small = problem("--alg=direct --stag=nhwc --dtag=nhwc mb1ic8ih8oc8oh8kh3ph1")
+    assert fixed_variant_driver(small, "llvm-cpu") is None
+    k = ConvKernel(big, "llvm-cpu", kgen_cache_dir)
+    assert k.driver == HOST_THREADS and len(k.part_artifacts) == 2
+    assert ConvKernel(big, "llvm-cpu", kgen_cache_dir, driver="local-task").driver == "local-task"
+    assert ConvKernel(small, "llvm-cpu", kgen_cache_dir).driver == "local-task"
+    whole = compile_conv(big, "llvm-cpu", cache_dir=kgen_cache_dir, driver="local-task")
+    assert ConvKernel(big, "llvm-cpu", artifact=whole).driver == "local-task"
+    monkeypatch.setenv("KGEN_CPU_THREADS", "1")
+    assert fixed_variant_driver(big, "llvm-cpu") is None
+
+
 @pytest.fixture(params=[("native", 1000), ("native", 0), ("locks", 0)], ids=["native", "native-nospin", "locks"])
 def hand_off(request):
     """Each hand-off `host_threads.run` can use: native spin-then-sleep words, the same with no spin

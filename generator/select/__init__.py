@@ -15,7 +15,7 @@ from ..problem.conv import ConvProblem
 from . import table
 from .table import Choice
 
-__all__ = ["Choice", "choose", "heuristic", "heuristic_driver", "heuristic_flags", "heuristic_layouts", "host_cut", "host_lead",
+__all__ = ["Choice", "choose", "fixed_variant_driver", "heuristic", "heuristic_driver", "heuristic_flags", "heuristic_layouts", "host_cut", "host_lead",
            "heuristic_variant", "reorder_driver", "resolve", "resolve_layouts", "table"]
 
 # One thread's rate of the brgemm microkernels (OP/s), per source type: the single-thread figures
@@ -144,6 +144,21 @@ def heuristic_driver(p: ConvProblem, backend: str) -> str | None:
         if isinstance(parts, tuple) and len(parts) == cores:        # every core gets a part
             return b.host_threads_driver_name
     return "local-sync" if saved_s < HANDOFF_BUDGET_S else None
+
+
+def fixed_variant_driver(p: ConvProblem, backend: str) -> str | None:
+    """The runtime driver of a fixed variant (`--alg=winograd_f4`, `direct`, ...) when the caller
+    names none: the host-threads driver where `heuristic_driver` gives it, else None (the backend's:
+    local-task on the CPU, all cores). The heuristic estimates a problem's one-thread time at the
+    brgemm microkernels' rate, a lower bound for every variant: a problem big enough to cut at that
+    rate is big enough at any. Its local-sync verdict is not taken, as it would keep a slower
+    variant's long call on one core. Winograd's channels-last form runs three dispatches per band,
+    each paying local-task's hand-off: on the 2-core Zen 5, f32 ic64 224x224 F(4,3) ran 451 GFLOP/s
+    there against 1213 on host threads (README)."""
+    from ..compile.backends import get_backend
+    b = get_backend(backend)
+    driver = heuristic_driver(p, backend)
+    return driver if b.host_threads_driver and driver == b.host_threads_driver_name else None
 
 
 def reorder_forms(chain, backend) -> tuple[str, ...]:
