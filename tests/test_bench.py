@@ -16,7 +16,7 @@ from generator.bench.reorder import bench_reorders, format_table
 from generator.bench.tune import format_choices, tune
 from generator.compile import get_backend
 from generator.compile.backends import MATRIX_FEATURES, host_matrix_features
-from generator.select import choose, table as tuned
+from generator.select import Choice, choose, table as tuned
 from generator.errors import ArtifactError
 from generator.benchdnn.conv import conv_problem, parse_conv_args, parse_conv_desc
 from generator.problem.conv import ConvProblem
@@ -304,12 +304,15 @@ def test_tuned_table_errors_are_one_line(tmp_path, monkeypatch):
     ("--dt=u8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", "avx512_vnni", ("brgemm", "default")),
     ("--dt=u8:s8:u8 mb1ic16ih6oc24oh6kh3ph1", "avx512_vnni", ("brgemm", "default")),                   # NCHW
     ("--dt=u8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", None, ("direct", "default")),
-    # groups of fewer than 16 output channels (12, 4, 1; README: 1.3-50x direct and im2col); depthwise: direct
+    # groups of fewer than 16 output channels (12, 4, 1; README: 1.3-50x direct and im2col); depthwise on
+    # its own FMA kernel (every type widened to f32: AVX-512 is enough)
     ("--dt=u8:s8:u8 --stag=axb --dtag=axb g2mb1ic16ih6oc24oh6kh3ph1", "avx512_vnni", ("brgemm", "default")),
     ("--dt=f32 --stag=axb --dtag=axb g8mb1ic32ih6oc32oh6kh3ph1", None, ("brgemm", "default")),
     ("--dt=f32 g8mb1ic32ih6oc8oh6kh3ph1", None, ("brgemm", "default")),
     ("--dt=u8:s8:u8 --stag=axb --dtag=axb g2mb1ic16ih6oc32oh6kh3ph1", "avx512_vnni", ("brgemm", "default")),
-    ("--dt=u8:s8:u8 --stag=axb --dtag=axb g16mb1ic16ih6oc16oh6kh3ph1", "avx512_vnni", ("direct", "default")),
+    ("--dt=u8:s8:u8 --stag=axb --dtag=axb g16mb1ic16ih6oc16oh6kh3ph1", "avx512_vnni", ("brgemm", "default")),
+    ("--dt=u8:s8:u8 --stag=axb --dtag=axb g16mb1ic16ih6oc16oh6kh3ph1", None, ("brgemm", "default")),
+    ("--dt=u8:s8:u8 --stag=axb --dtag=axb g16mb1ic16ih6oc16oh6kh3ph1", "-avx512f", ("direct", "default")),
     ("--dt=u8:s8:u8 --stag=axb --dtag=axb mb1ic16id4oc24kd3pd1", "avx512_vnni", ("brgemm", "default")),   # 3D
     ("--dt=s8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh1ph0", "avx512_vnni", ("brgemm", "default")),
     ("--dt=s8:s8:u8 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh1ph0", None, ("im2col", "default")),
@@ -319,11 +322,12 @@ def test_tuned_table_errors_are_one_line(tmp_path, monkeypatch):
     ("--dt=bf16 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", "avx512_vnni", (None, "default")),
     ("--dt=f32 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", "avx512_bf16", ("brgemm", "default")),
     ("--dt=f32 mb1ic16ih6oc24oh6kh1ph0", "-avx512f", (None, "default")),                 # AVX2 only
-    ("--dt=f32 --stag=axb --dtag=axb g16mb1ic16ih6oc16oh6kh3ph1", None, (None, "default")),  # depthwise
+    ("--dt=f32 --stag=axb --dtag=axb g16mb1ic16ih6oc16oh6kh3ph1", None, ("brgemm", "default")),  # depthwise
+    ("--dt=f32 --stag=axb --dtag=axb g16mb1ic16ih6oc16oh6kh3ph1", "-avx512f", (None, "default")),
     # f16 runs the f32 microkernel on widened operands: AVX-512 is enough
     ("--dt=f16 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh1ph0", None, ("brgemm", "default")),
     ("--dt=f16:f16:f32 mb1ic16iw6oc24ow6kw3pw1", None, ("brgemm", "default")),
-    ("--dt=f16 --stag=axb --dtag=axb g16mb1ic16ih6oc16oh6kh3ph1", None, (None, "default")),
+    ("--dt=f16 --stag=axb --dtag=axb g16mb1ic16ih6oc16oh6kh3ph1", None, ("brgemm", "default")),
 ])
 def test_heuristic_takes_microkernels_only_where_the_cpu_has_them(line, feature, want, tmp_path, monkeypatch):
     import dataclasses
@@ -513,7 +517,8 @@ def test_bench_call_reports_every_path(kgen_cache_dir):
     # ungrouped nchw, one image: cut on output channels
     ("--dt=f32 mb1ic64ih56oc64oh56kh3ph1", "2", "host-threads"),
     ("--dt=f32 mb1ic64ih56oc64oh56kh1ph0", "2", "host-threads"),                  # 26 MFLOP f32, ~0.23 ms
-    # depthwise at direct's rate (DEPTHWISE_ONE_THREAD_RATE): 2 MOP of u8 is ~70 us there, not ~5 us
+    # depthwise at its kernel's rate (DEPTHWISE_BRGEMM_ONE_THREAD_RATE, DEPTHWISE_ONE_THREAD_RATE for
+    # direct): 2 MOP of u8 is ~20 us on brgemm, ~70 us on direct, not ~5 us
     ("--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc g576mb1ic576ih14oc576oh14kh3ph1", "2", "host-threads"),
     ("--dt=f32 --stag=nChw16c --dtag=nChw16c g144mb1ic144ih56oc144oh28kh3sh2ph1", "2", "host-threads"),
     ("--dt=f32 --stag=nhwc --dtag=nhwc g32mb1ic32ih4oc32oh4kh3ph1", "2", "local-sync"),    # 9 KFLOP
@@ -528,6 +533,24 @@ def test_heuristic_driver_skips_the_hand_off_on_small_problems(line, threads, wa
     assert heuristic_driver(p, "vulkan") is None                                  # one driver there
     monkeypatch.setenv("KGEN_CPU_DRIVER", "local-task")                          # the user's choice wins
     assert heuristic_driver(p, "llvm-cpu") is None and ConvKernel(p).driver == "local-task"
+
+
+def test_the_depthwise_driver_follows_the_kernel_that_runs(tmp_path, monkeypatch):
+    """A depthwise conv is estimated at its kernel's one-thread rate: MobileNetV2's last 7x7 layer (0.85
+    MOP) is ~28 us on direct, worth a second core, and ~8 us on brgemm's FMA kernel, which runs it on
+    the calling thread (Zen 5, u8: 75 against 65 GOP/s on host threads)."""
+    from generator.compile import backends
+    from generator.select import heuristic_driver
+    monkeypatch.setenv("KGEN_TUNED_TABLE", str(tmp_path / "none.json"))
+    monkeypatch.setenv("KGEN_CPU_THREADS", "2")
+    monkeypatch.delenv("KGEN_CPU_DRIVER", raising=False)
+    p = _problem("--alg=auto --dt=u8:s8:u8 --stag=nhwc --dtag=nhwc g960mb1ic960ih7oc960oh7kh3ph1")
+    assert heuristic_driver(p, "llvm-cpu", "direct") == "host-threads"
+    assert heuristic_driver(p, "llvm-cpu", "brgemm") == "local-sync"
+    assert choose(p, "llvm-cpu") == Choice("brgemm", "default", "heuristic", driver="local-sync")
+    avx2 = dataclasses.replace(backends.BACKENDS["llvm-cpu"], cpu_features=frozenset({"avx2"}))
+    monkeypatch.setitem(backends.BACKENDS, "llvm-cpu", avx2)
+    assert choose(p, "llvm-cpu").driver == "host-threads" and choose(p, "llvm-cpu").variant != "brgemm"
 
 
 def test_torch_alone_times_pytorch_in_its_own_process_and_the_faster_figure_counts():

@@ -499,6 +499,88 @@ def test_padded_destination_lanes_stay_zero_when_the_source_holds_an_inf():
     np.testing.assert_array_equal(got[np.isfinite(want)], want[np.isfinite(want)])
 
 
+# Depthwise (emit.conv.DEPTHWISE_ISAS): one FMA per tap on 16 channels, every source type widened to f32
+# in the kernel (8-bit products exact). Where the channels make whole vectors the kernel reads the
+# unpadded source and checks its taps against it (`Brgemm.borders`), else the source is padded first.
+# Channel tails, strides, dilation, asymmetric and uncropped padding, 1D and 3D, blocked sides, u8 / s8
+# / bf16 / f16, the fused epilogue (scales, sum, ReLU, a destination zero point) and the shared one
+# (a source zero point, linear). (line, borders)
+DEPTHWISE_CASES = [
+    ("--dt=f32 --stag=nhwc --dtag=nhwc g32mb2ic32ih9iw11oc32oh9ow11kh3kw3ph1pw1", True),
+    ("--dt=f32 --stag=nhwc --dtag=nhwc g20mb2ic20ih9iw11oc20oh9ow11kh3kw3ph1pw1", False),  # a channel tail
+    ("--dt=f32 --stag=nhwc --dtag=nhwc g48mb1ic48ih15oc48oh8kh3sh2ph1", True),
+    ("--dt=f32 --stag=nhwc --dtag=nhwc g16mb1ic16ih13iw17oc16oh8ow8kh3kw5sh2sw2dh1dw1ph2pw3", True),
+    ("--dt=f32 --stag=nhwc --dtag=nhwc g16mb1ic16ih12iw14oc16oh6ow5kh1kw3sh2sw3ph0pw0", True),   # uncropped right
+    ("--dt=f32 --stag=nchw --dtag=nchw --attr-post-ops=linear:0.5:3 g20mb1ic20ih9oc20oh9kh3ph1", False),
+    ("--dt=f32 --stag=nChw16c --dtag=nChw16c --attr-post-ops=relu g20mb1ic20ih9oc20oh9kh3ph1", True),
+    ("--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+     "--attr-post-ops=sum:0.5+relu g32mb1ic32ih9oc32oh9kh3ph1", True),
+    ("--dt=u8:s8:s32 --stag=nhwc --dtag=nhwc g36mb1ic36ih9oc36oh9kh3ph1", False),
+    ("--dt=s8:s8:s8 --stag=nhwc --dtag=nhwc --attr-zero-points=src:common:-3+dst:common:4 "
+     "--attr-scales=dst:common:0.25 g32mb2ic32ih9oc32oh5kh3sh2ph1", True),
+    ("--dt=u8:s8:u8 --stag=nChw16c --dtag=nChw16c --attr-zero-points=dst:common:-2 g20mb2ic20ih9oc20oh9kh3ph1", True),
+    ("--dt=u8:s8:s8 --stag=nChw8c --dtag=nhwc g32mb1ic32ih9oc32oh9kh3ph1", True),         # 8-channel blocks: relaid
+    ("--dt=u8:s8:f32 --stag=nwc --dtag=nwc g32mb1ic32iw19oc32ow19kw5pw2", True),
+    ("--dt=bf16 --stag=nhwc --dtag=nhwc g32mb1ic32ih9oc32oh9kh3ph1", True),
+    ("--dt=f16:f16:f32 --stag=nhwc --dtag=nhwc g36mb1ic36ih9oc36oh9kh3ph1", False),
+    ("--dt=f32 --stag=ndhwc --dtag=ndhwc g32mb1ic32id5ih6iw7oc32od5oh6ow7kd3kh3kw3pd1ph1pw1", False),  # 3D: padded
+]
+
+
+@needs("avx512f")
+@pytest.mark.parametrize("line, borders", DEPTHWISE_CASES)
+def test_depthwise_brgemm_matches_the_reference(line, borders):
+    p = problem("--alg=brgemm " + line)
+    text = render_conv(p, get_backend("llvm-cpu"))
+    conv = text.split("\nfunc.func @", 2)[2]
+    assert ("%inner" in text) == borders
+    assert "vpdpbusd" not in text and "dpbf16ps" not in text              # widened to f32, one FMA a tap
+    if borders and p.src.tag in ("nhwc", "nChw16c", "nwc") and p.src.tag == p.dst.tag and not p.zero_points:
+        assert conv.count("flow.dispatch") == 1 and "tensor.pad" not in conv  # no padded copy, no relayout
+    assert check_conv(ConvKernel(p), p) is None
+
+
+@needs("avx512f")
+@pytest.mark.parametrize("col", [0, 10])
+def test_depthwise_borders_never_multiply_what_lies_outside_the_window(col):
+    """A border block loads a tap outside the source at a clamped column (0) and zeroes it: an Inf
+    there must not reach outputs whose windows do not hold it (the right border reads column 0 so)."""
+    import numpy as np
+    p = problem("--alg=brgemm --dt=f32 --stag=nhwc --dtag=nhwc g16mb1ic16ih6iw11oc16oh6ow11kh3kw3ph1pw1")
+    k = ConvKernel(p)
+    rng = np.random.default_rng(0)
+    x = rng.integers(-2, 3, p.desc.src_dims).astype(np.float32)
+    x[0, 5, 2, col] = np.inf
+    w = rng.integers(1, 3, p.wei.dims).astype(np.float32)
+    src, wei = p.src.to_physical(x), p.wei.to_physical(w)
+    k.prepare(wei)
+    got = p.dst.from_physical(k(src))
+    want = p.dst.from_physical(p.reference(src, wei, None))
+    assert np.isinf(want).sum() == 6                        # the 3 x 2 outputs whose windows hold it
+    assert np.array_equal(np.isfinite(got), np.isfinite(want))
+    np.testing.assert_array_equal(got[np.isfinite(want)], want[np.isfinite(want)])
+
+
+@needs("avx512f")
+def test_depthwise_8bit_sums_stay_exact_in_f32():
+    """The 8-bit products are summed in f32: exact while the window has at most 514 taps (255 x 128 x
+    514 < 2^24); past that the kernel is refused, naming the limit. Extreme values on every tap."""
+    import numpy as np
+    p = problem("--alg=brgemm --dt=u8:s8:s32 --stag=nhwc --dtag=nhwc g16mb1ic16ih22iw23oc16oh1ow1kh22kw23ph0pw0")
+    assert p.desc.kh * p.desc.kw == 506
+    k = ConvKernel(p)
+    x = np.full(p.desc.src_dims, 255, np.uint8)
+    w = np.full(p.wei.dims, -128, np.int8)
+    w[1::2] = 127
+    src, wei = p.src.to_physical(x), p.wei.to_physical(w)
+    k.prepare(wei)
+    got = p.dst.from_physical(k(src))
+    np.testing.assert_array_equal(got, p.dst.from_physical(p.reference(src, wei, None)))
+    assert got.min() == 255 * -128 * 506
+    with pytest.raises(UnsupportedError, match="exact up to 514 taps, and this window has 529"):
+        render_conv(problem("--alg=brgemm --dt=u8:s8:s32 g4mb1ic4ih40oc4oh18kh23ph0"), vnni_cpu())
+
+
 def test_brgemm_register_blocks_fit_the_registers():
     # 7 x 4 leaves no register for the broadcast (folded into the multiply): taken only where the others
     # waste a block (7- and 14-wide rows, 512 or 256 channels), not where 6 x 4 fits (56-wide rows)
@@ -530,7 +612,7 @@ def test_brgemm_refusals_are_clear():
     for line, why in [("--dt=f16:bf16:f16 mb1ic8ih6oc16kh3ph1", r"multiply u8/s8 x s8 \(vpdpbusd\), bf16 x bf16 "
                        r"\(vdpbf16ps\), f32 x f32 \(vfmadd231ps\), f16 x f16 \(vfmadd231ps on f16 widened by "
                        r"vcvtph2ps\), not f16:bf16"),
-                      ("--dt=u8:s8:s32 g8mb1ic8ih6oc8kh3ph1", "a depthwise group has one"),
+                      ("--dt=u8:s8:s32 g8mb1ic8ih30oc8kh23ph11", "exact up to 514 taps"),
                       ]:
         with pytest.raises(UnsupportedError, match=f"--alg=brgemm does not apply: .*{why}"):
             render_conv(problem("--alg=brgemm " + line), vnni_cpu())

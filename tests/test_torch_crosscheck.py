@@ -62,15 +62,12 @@ def _kernel(line: str) -> ConvKernel:
 
 
 def _alg(alg: str, layer, feature: str) -> str:
-    """`--alg=...` for the kernel under test; brgemm only where the host runs its microkernel and the
-    layer is not depthwise (skipped otherwise, with the reason)."""
+    """`--alg=...` for the kernel under test; brgemm only where the host runs its microkernel (skipped
+    otherwise, with the reason)."""
     from generator.compile.backends import host_matrix_features
     if alg == "brgemm":
         if feature not in host_matrix_features():
             pytest.skip(f"the host CPU has no {feature} for the brgemm microkernel")
-        mb, ic, oc, *_, g, _tag = layer
-        if g > 1 and ic == g and oc == g:
-            pytest.skip("brgemm does not apply to depthwise convolutions")
     return f"--alg={alg}"
 
 

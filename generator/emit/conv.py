@@ -723,6 +723,20 @@ AMX_ISAS = (
     BrgemmIsa("amx_int8", "amx_int8", "tdpbusd", ("u8", "s8"), "s8", 4),
     BrgemmIsa("amx_bf16", "amx_bf16", "tdpbf16ps", ("bf16",), "bf16", 2),
 )
+# Depthwise (g == ic == oc): each output channel reads its own input channel, so a 16-channel vector of
+# the source (not a broadcast group) meets a vector of 16 channels' weights in one FMA per tap. Every
+# source type is widened to f32 in the kernel, after the load (u8 / s8 by vpmovzx/sx + vcvtdq2ps, bf16
+# by a shift, f16 by vcvtph2ps), the weights once in prepare: an 8-bit product is an integer of at most
+# 255 x 128, so sums of up to DEPTHWISE_EXACT_TAPS of them are exact in f32 (under 2^24) and convert
+# back to the i32 accumulator exactly. VNNI's quads would need 4 taps of one channel side by side,
+# which a channels-last source does not hold.
+DEPTHWISE_ISAS = (
+    BrgemmIsa("dw", "avx512f", "vfmadd231ps on 8-bit integers widened to f32 (exact)", ("u8", "s8"), "s8", 1),
+    BrgemmIsa("dw", "avx512f", "vfmadd231ps on bf16 widened to f32", ("bf16",), "bf16", 1),
+    BrgemmIsa("dw", "avx512f", "vfmadd231ps", ("f32",), "f32", 1),
+    BrgemmIsa("dw", "avx512f", "vfmadd231ps on f16 widened by vcvtph2ps", ("f16",), "f16", 1),
+)
+DEPTHWISE_EXACT_TAPS = (1 << 24) // (255 * 128)
 AMX_PIXELS, AMX_RO = 32, 2      # register block: 2 x 2 accumulator tiles + 2 source + 2 weight tiles = 8
 # register block: RW output pixels x RO vectors of 16 output channels, all in zmm registers (32):
 # RW * RO accumulators + RO weight vectors + 1 broadcast source group
@@ -738,9 +752,18 @@ _ZMM_REGISTERS = 32
 FULL_BLOCK_SCORE = 0.85
 
 
+def brgemm_depthwise(p: ConvProblem) -> bool:
+    """brgemm on a depthwise conv (`DEPTHWISE_ISAS`): the kernel sees one group of G channels, each
+    output channel vector reading the same 16 channels of the source."""
+    return p.alg == "brgemm" and p.desc.g > 1 and p.desc.is_depthwise
+
+
 def _brgemm_table(p: ConvProblem) -> tuple[BrgemmIsa, ...]:
-    """The microkernels of `p`'s variant: brgemm's AVX-512 ones or brgemm_amx's tiles."""
-    return AMX_ISAS if p.alg == "brgemm_amx" else BRGEMM_ISAS
+    """The microkernels of `p`'s variant: brgemm's AVX-512 ones, its depthwise ones, or brgemm_amx's
+    tiles."""
+    if p.alg == "brgemm_amx":
+        return AMX_ISAS
+    return DEPTHWISE_ISAS if brgemm_depthwise(p) else BRGEMM_ISAS
 
 
 def brgemm_isa(p: ConvProblem) -> BrgemmIsa | None:
@@ -755,8 +778,10 @@ def _brgemm_why_not(p: ConvProblem) -> str | None:
         return f"its microkernels multiply {have}, not {p.src.dtype.name}:{p.wei.dtype.name}"
     if p.alg == "brgemm_amx" and d.g > 1:
         return "its AMX kernel is generated for ungrouped convolutions only (use brgemm for groups)"
-    if d.g > 1 and d.is_depthwise:
-        return "it fills 16 lanes with one group's output channels, and a depthwise group has one (use direct)"
+    taps = d.kd * d.kh * d.kw
+    if brgemm_depthwise(p) and p.src.dtype.is_int and taps > DEPTHWISE_EXACT_TAPS:
+        return (f"its depthwise kernel sums 8-bit products in f32, exact up to {DEPTHWISE_EXACT_TAPS} taps, "
+                f"and this window has {taps} (use direct)")
     if d.ndims == 5 and p.alg == "brgemm_amx":
         return "its AMX kernel is generated for 1D and 2D convolutions only (use brgemm for 3D)"
     return None
@@ -779,7 +804,9 @@ def brgemm_blocking(p: ConvProblem) -> tuple[int, int, int]:
     ic64 56x56 3x3 takes 6 x 4 (one thread: 245 us; 4 x 4: 280 us), a 7-wide layer 7 x 3, not 1 x 4.
     rh cuts the rows into about 8 workgroups per channel block and image, for every core."""
     sp = p.desc.spatial()
-    ow, oh, oc = sp[-1].o, sp[-2].o if len(sp) >= 2 else 1, p.desc.oc // p.desc.g          # a group's channels
+    # a group's channels; depthwise: all of them, as one group
+    oc = p.desc.oc if brgemm_depthwise(p) else p.desc.oc // p.desc.g
+    ow, oh = sp[-1].o, sp[-2].o if len(sp) >= 2 else 1
     if p.alg == "brgemm_amx":
         return AMX_PIXELS, AMX_RO, max(1, -(-oh // 8))
 
@@ -789,7 +816,8 @@ def brgemm_blocking(p: ConvProblem) -> tuple[int, int, int]:
         return rw * ro / (rw + ro) * useful * (FULL_BLOCK_SCORE if full else 1), rw * ro
 
     # written in the destination's 16-channel blocks, a workgroup's RO vectors must not run past them
-    whole = brgemm_dst_blocks(p)
+    # depthwise: the source's channels too, read a vector at a time (whole vectors need no padded copy)
+    whole = brgemm_dst_blocks(p) or brgemm_depthwise(p)
     blocks = [(rw, ro) for ro in range(1, min(4, -(-oc // 16)) + 1) if not whole or -(-oc // 16) % ro == 0
               for rw in range(1, min(16, (_ZMM_REGISTERS - ro) // ro) + 1)]
     rw, ro = max(blocks, key=lambda b: score(*b))
@@ -807,6 +835,11 @@ def _brgemm_weights(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) ->
     k = isa.k
     if isa.widen:
         w = _widen(plan, w, p.wei.dtype, isa.widen)
+    if brgemm_depthwise(p):   # (G, 1, 1, ..) -> one group of G output channels over one input channel, in f32
+        if p.wei.dtype.name != "f32":
+            w = _widen(plan, w, p.wei.dtype, "f32")
+        w = plan.collapse(w, [[0, 1, 2], *[[i] for i in range(3, len(w.shape))]])
+        w = plan.expand(w, [[0, 1, 2], *[[i + 2] for i in range(1, len(w.shape))]], (1, d.g, 1, *w.shape[1:]))
     if d.ndims == 3:
         w = plan.expand(w, [[0], [1], [2], [3, 4]], w.shape[:3] + (1,) + w.shape[3:])   # G OC IC 1 KW
     if d.ndims == 5:          # 3D: the taps (kd, kh) are one row dim of KD * KH (Brgemm.depth)
@@ -827,7 +860,7 @@ def _brgemm_weights(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) ->
 
 
 def _widen(plan: Plan, v: Value, dt, to: str) -> Value:
-    """`v` (floats of type `dt`) converted exactly to the wider float type `to`."""
+    """`v` (floats of type `dt`, or 8-bit integers) converted exactly to the wider float type `to`."""
     wide = get_dtype(to)
     return plan.add("convert", v, v.shape, wide.mlir, route="f32", src=dt, dst=wide, quant=[], apply=[],
                     lo=wide.min, hi=wide.max, ilo=0, ihi=0, bf16_bits=False)
@@ -892,7 +925,7 @@ def _in_blocks(p: ConvProblem, desc: MemoryDesc, view: bool) -> int:
     host-threads row cut); 0 otherwise. Ungrouped 1D and 2D brgemm only (3D folds its depth into the
     images, which a channel-block axis outside the depth would not allow)."""
     d = p.desc
-    if p.alg != "brgemm" or d.g != 1 or d.ndims == 5 or not desc.is_blocked:
+    if p.alg != "brgemm" or (d.g != 1 and not brgemm_depthwise(p)) or d.ndims == 5 or not desc.is_blocked:
         return 0
     if tuple(desc.order) != tuple(range(d.ndims)):
         return 0
@@ -910,6 +943,8 @@ def brgemm_src_block(p: ConvProblem) -> int:
     ~190 of ~670 us (tenth session)."""
     b = _in_blocks(p, p.src, view=True)
     isa = brgemm_isa(p)
+    if brgemm_depthwise(p):   # a vector of 16 channels is one block's pixel
+        return b if b == 16 and isa is not None else 0
     return b if b > 1 and isa is not None and b % isa.k == 0 else 0
 
 
@@ -944,8 +979,8 @@ def _brgemm_compensation(plan: Plan, w: Value, p: ConvProblem, target: TargetCap
     padded taps contribute 128 * w too and the one sum cancels them; for the zero point, the blocks
     that reach the padding add zp x their padded taps' sums (`Brgemm.zp_border`)."""
     zp_in_kernel = p.zero_point("src") is not None and _brgemm_fuses_epilogue(p, target)
-    if p.src.dtype.name != "s8" and not zp_in_kernel:
-        return None
+    if (p.src.dtype.name != "s8" and not zp_in_kernel) or brgemm_depthwise(p):
+        return None           # depthwise widens s8 as it is, and leaves a source zero point to the epilogue
     return plan.add("brgemm_compensation", w, (w.shape[1] * w.shape[2], w.shape[0] * w.shape[4] * 16), "i32")
 
 
@@ -960,7 +995,8 @@ def _brgemm_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
     other types keep the shared epilogue after it, and so does the AMX kernel (its accumulator tiles are
     stored as they are)."""
     dst = p.dst.dtype.name
-    zp_args = ("src", "dst") if p.desc.ndims < 5 else ("dst",)     # 3D: zp_border corrects 2D borders only
+    # 3D: zp_border corrects 2D borders only; depthwise has no compensation to start from
+    zp_args = ("src", "dst") if p.desc.ndims < 5 and not brgemm_depthwise(p) else ("dst",)
     return (p.alg != "brgemm_amx" and all(q.arg in zp_args and not q.per_channel for q in p.zero_points)
             and _store_post_ops(p) is not None and (not p.bias or p.bias_dt == "f32")
             and all(q.arg == "wei" or not q.per_channel for q in p.scales)
@@ -1013,9 +1049,13 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     blocks (`brgemm_src_block`) comes as its 1-D buffer, read here as its packed tensor (N, ICp/b, [H,]
     W, b) or, a view with nothing to pad, where it lies (`_brgemm_src_view`); a destination written in
     its own blocks (`brgemm_dst_blocks`) is returned as its packed tensor, (N, OCp/16, [1,] OH, OW, 16).
-    `shared_exe`: the executable of an earlier brgemm step on the same problem to run (`Step.shared_exe`)."""
+    `shared_exe`: the executable of an earlier brgemm step on the same problem to run (`Step.shared_exe`).
+    Depthwise (`brgemm_depthwise`): the kernel sees one group of the G channels, padded to OCp, in the
+    source's own type (widened in the kernel), and returns (.., OCp) cropped here to G groups of one."""
     d = p.desc
     one_d = d.ndims == 3
+    depthwise = brgemm_depthwise(p)
+    ocb, ro = w.shape[0], w.shape[4]                   # the channel blocks prepare packed the weights in
     src_block, dst_blocks = brgemm_src_block(p), brgemm_dst_blocks(p)
     view = _brgemm_src_view(p) if src_block else None
     if src_block and view is None:
@@ -1057,7 +1097,15 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     if isa.widen:             # before the padding: IREE fuses the two into one dispatch
         x = _widen(plan, x, p.src.dtype, isa.widen)
     taps = brgemm_fold_taps(p)
+    # the channels the source is padded to: a group's to whole groups of k; depthwise, all G channels
+    # (the groups axis) to the weights' OCp, each a group of one
+    cpad = [ocb * ro * 16 - g, 0] if depthwise else [0, brgemm_channels(p, icg) - icg]
     unfold = None
+    # depthwise 1D / 2D on whole channel vectors: the kernel reads the unpadded source and skips or
+    # zeroes what falls outside it (`Brgemm.borders`): the padded copy cost as much as the kernel
+    borders = None
+    if depthwise and len(sp) < 3 and view is None and (src_block or cpad[0] == 0):
+        borders = [*low[-2:], *real[-2:]]
     if taps:
         # the kernel reads output column o's kernel row (and the zero-weight taps after it, in the right
         # padding) as one run of KWf * IC elements of the padded source row, through an overlapping view
@@ -1065,12 +1113,12 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         high[-1] = max(high[-1], (ow - 1) * sw + taps - low[-1] - x.shape[-3])
         x = plan.pad(x, [0, *high, 0, 0], low=[0, *low, 0, 0])
         unfold, sw = [ow, taps * icg, sw * icg, *_fold_groups(p, hw[1].k * icg)[::-1]], 1
-    elif view is not None:
-        pass                  # nothing to pad (`_brgemm_src_view`)
+    elif view is not None or borders:
+        pass                  # nothing to pad (`_brgemm_src_view`), or the kernel's borders
     elif src_block:           # the blocks already hold whole groups of k channels, zero past IC
         x = plan.pad(x, [*ends[0], *high, *ends[1]], low=[*ends[0], *low, *ends[1]])
     else:
-        x = plan.pad(x, [0, *high, 0, brgemm_channels(p, icg) - icg], low=[0, *low, 0, 0])
+        x = plan.pad(x, [0, *high, *cpad], low=[0, *low, 0, 0])
     depth = None
     if src_block:
         pass                  # (N, ICp/b, IHp, IWp, b) as it is
@@ -1080,11 +1128,10 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         x = plan.collapse(x, [[0, 1], [2], [3], [4, 5]])
     else:
         x = plan.collapse(x, [[0], [1], [2], [3, 4]])                                   # N H W G*ICp/G
-    shift = 128 if p.src.dtype.name == "s8" else 0
+    shift = 128 if p.src.dtype.name == "s8" and not depthwise else 0
     if shift:
         x = plan.add("flip_sign_bit", x, x.shape, "i8")
-    ocb, ro = w.shape[0], w.shape[4]                   # the channel blocks prepare packed the weights in
-    ocgp, ocg = ocb * ro * 16 // g, d.oc // g
+    ocgp, ocg = (1, 1) if depthwise else (ocb * ro * 16 // g, d.oc // g)
     images = n * (depth.od if depth else 1)
     if epilogue is not None and epilogue.dst_init is not None:
         # the sum's prior destination, dense channels last: (images, OH, OW, OC) as the kernel walks it
@@ -1093,14 +1140,15 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     out_shape = (images, ocb * ro, oh, owp, 16) if dst_blocks else (images, oh, owp, ocb * ro * 16)
     acc = plan.add("brgemm", x, out_shape, epilogue.dst_dt.mlir if epilogue else p.acc.mlir,
                    wei=w, comp=extra, shift=shift, src_zp=zp, zp_border=zp_border, isa=isa.kernel, strides=[sh, sw],
-                   dilations=[dh, dw], rw=rw, rh=rh, groups=g, ocg=ocg, emulate_tiles=target.emulate_amx,
-                   epilogue=epilogue, depth=depth, unfold=unfold, src_block=src_block, src_view=view,
-                   dst_blocks=dst_blocks, shared_exe=shared_exe)
+                   dilations=[dh, dw], rw=rw, rh=rh, groups=1 if depthwise else g, ocg=d.oc if depthwise else ocg,
+                   emulate_tiles=target.emulate_amx, epilogue=epilogue, depth=depth, unfold=unfold,
+                   src_block=src_block, src_view=view, dst_blocks=dst_blocks, shared_exe=shared_exe,
+                   src_dt=p.src.dtype.name, borders=borders)
     if dst_blocks:            # the destination's packed tensor, (N, OCp/16, [1,] OH, OW, 16): the caller's buffer
         return acc
     lead = [n, depth.od] if depth else [n]
     acc = plan.expand(acc, [list(range(len(lead))), [len(lead)], [len(lead) + 1], [len(lead) + 2, len(lead) + 3]],
-                      (*lead, oh, owp, g, ocgp))
+                      (*lead, oh, owp, ocb * ro * 16 // ocgp, ocgp))
     acc = plan.slice(acc, [0] * (len(lead) + 4), (*lead, oh, ow, g, ocg))
     if one_d:
         acc = plan.collapse(acc, [[0, 1], [2], [3], [4]])
@@ -1501,7 +1549,8 @@ VARIANTS = {v.name: v for v in (
             "source x weights packed once in the instruction's order, register blocks of output pixels x "
             "16-channel vectors reduced over taps and channels; u8/s8 x s8 on vpdpbusd (avx512_vnni; s8 "
             "shifted to u8 with a compensation from prepare), bf16 on vdpbf16ps (avx512_bf16), f32 on FMAs "
-            "(avx512f); groups as blocks of channels", refused=_brgemm_refused,
+            "(avx512f); groups as blocks of channels; depthwise as 16-channel source vectors x weight vectors "
+            "on FMAs, every type widened to f32", refused=_brgemm_refused,
             channels_last=lambda p, target: True,
             extra_prepared=_brgemm_compensation, pads_in_compute=True, fuses_epilogue=_brgemm_fuses_epilogue,
             src_block=lambda p, target: brgemm_src_block(p), dst_blocks=lambda p, target: brgemm_dst_blocks(p)),

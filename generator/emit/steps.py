@@ -353,7 +353,7 @@ class Brgemm(Step):
     # with src_zp and padding: where the real source lies in the padded one, [top row, left column,
     # rows, columns]; border blocks add zp x their padded taps' weight sums. None: nothing padded
     zp_border: list[int] | None
-    isa: str                        # the microkernel (emit.conv.BRGEMM_ISAS): "vnni", "bf16" or "f32"
+    isa: str                        # the microkernel (emit.conv.BRGEMM_ISAS, DEPTHWISE_ISAS): "vnni", "bf16", "f32" or "dw"
     strides: list[int]              # (h, w)
     dilations: list[int]            # (h, w), 1 = dense
     rw: int                         # output pixels per register block
@@ -377,6 +377,11 @@ class Brgemm(Step):
     # the result written as the destination's 16-channel blocks (emit.conv.brgemm_dst_blocks):
     # (N, OCp/16, OH, OW, 16), the lanes past OC stored as zero; False: channels last, (N, OH, OW, OCp)
     dst_blocks: bool = False
+    # the source's data type (i8 holds u8 and s8): the depthwise kernel widens each vector it loads
+    src_dt: str = ""
+    # depthwise 1D / 2D: the source is not padded; [top, left, rows, columns] of the real source, which
+    # the kernel checks its taps against. None: the source is padded (or needs no padding)
+    borders: list[int] | None = None
 
     @property
     def inp_dims(self) -> tuple[int, int, int, int]:

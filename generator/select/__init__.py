@@ -28,6 +28,9 @@ ONE_THREAD_RATE = {"u8": 400e9, "s8": 400e9, "bf16": 200e9, "f16": 110e9, "f32":
 # threads ran every one of them as fast or faster (f32 g144 56x56 -> 28x28 s2 nChw16c 25.1 against
 # 14.9 GFLOP/s, u8 g576 14x14 nhwc 28.5 against 20.7; `kgen bench conv`, README).
 DEPTHWISE_ONE_THREAD_RATE = 30e9
+# brgemm's depthwise kernel (emit.conv.DEPTHWISE_ISAS) on one Zen 5 thread, MobileNetV2's layers in
+# nhwc: f32 72-128 GFLOP/s, u8:s8:u8 75-103 GOP/s (`kgen bench conv`, README)
+DEPTHWISE_BRGEMM_ONE_THREAD_RATE = 100e9
 # What handing a call to the task system's workers costs, against what the other cores save: on a
 # 2-core VM an empty dispatch costs ~70 us on local-task (4 us on local-sync, `kgen bench call`), and
 # the second worker gains less than 2x, so local-sync won every int8 ResNet-50 layer under ~0.5 ms
@@ -86,7 +89,8 @@ def heuristic_flags(p: ConvProblem, variant: str, backend: str) -> str:
 
 def heuristic(p: ConvProblem, backend: str) -> Choice:
     """`--alg=auto` without a measurement: brgemm wherever it applies and the backend's CPU runs its
-    microkernel (1D, 2D and 3D, ungrouped or grouped, not depthwise), in every data type: u8/s8 x s8
+    microkernel (1D, 2D and 3D, ungrouped or grouped, depthwise on its FMA kernel: 1.4-2.8x direct in
+    f32 and 1.7-2.1x in u8 on MobileNetV2's layers, Zen 5), in every data type: u8/s8 x s8
     on AVX-512 VNNI (2-3x im2col under dt+uk+inner on ResNet-50 layers), bf16 on avx512_bf16 (the
     fastest bf16 kernel on all 8 of them), f16 and f32 on AVX-512 (f32 in NHWC: as fast as direct and
     im2col or faster on all 8; in NCHW and nChw16c 1.5-15x them, and 200x on the 1x1 stride-2 layer,
@@ -100,9 +104,9 @@ def heuristic(p: ConvProblem, backend: str) -> Choice:
     from ..compile.backends import get_backend
     from ..emit.conv import why_not
     b = get_backend(backend)
-    driver = heuristic_driver(p, backend)
     if why_not(dataclasses.replace(p, alg="brgemm"), b) is None:
-        return Choice("brgemm", "default", "heuristic", driver=driver)
+        return Choice("brgemm", "default", "heuristic", driver=heuristic_driver(p, backend, "brgemm"))
+    driver = heuristic_driver(p, backend)
     if heuristic_flags(p, "im2col", backend) != "default":
         return Choice("im2col", "dt+uk+inner", "heuristic", driver=driver)
     alg = heuristic_variant(p, b.auto_gemm_first)
@@ -111,7 +115,7 @@ def heuristic(p: ConvProblem, backend: str) -> Choice:
     return Choice(alg, "default", "heuristic", driver=driver)
 
 
-def heuristic_driver(p: ConvProblem, backend: str) -> str | None:
+def heuristic_driver(p: ConvProblem, backend: str, variant: str | None = None) -> str | None:
     """The runtime driver of `--alg=auto`'s rule: the backend's (None: local-task on the CPU, every
     core) unless the backend also runs kernels inline on the calling thread (local-sync) and the time
     the other cores would save, by the one-thread estimate `ONE_THREAD_RATE`, is under
@@ -119,7 +123,8 @@ def heuristic_driver(p: ConvProblem, backend: str) -> str | None:
     `ConvProblem.host_parts` cuts into one part per core run on the host-threads driver once the
     time saved passes `HOST_THREADS_BUDGET_S` (~20 us of one-thread work on 2 cores with the native
     hand-off, ~100 us on locks), a smaller bar than local-task's: its hand-off is cheaper. A driver the user named (`$KGEN_CPU_DRIVER`) is
-    left to decide."""
+    left to decide. `variant`: the one that will run, where known (a depthwise conv on brgemm runs at
+    `DEPTHWISE_BRGEMM_ONE_THREAD_RATE`, elsewhere at `DEPTHWISE_ONE_THREAD_RATE`)."""
     import os
 
     from ..compile.backends import cpu_threads, get_backend
@@ -130,8 +135,10 @@ def heuristic_driver(p: ConvProblem, backend: str) -> str | None:
         return None
     cores = cpu_threads()
     d = p.desc
-    rate = (DEPTHWISE_ONE_THREAD_RATE if d.g > 1 and d.is_depthwise
-            else ONE_THREAD_RATE.get(p.src.dtype.name, ONE_THREAD_RATE["f32"]))
+    if d.g > 1 and d.is_depthwise:
+        rate = DEPTHWISE_BRGEMM_ONE_THREAD_RATE if variant == "brgemm" else DEPTHWISE_ONE_THREAD_RATE
+    else:
+        rate = ONE_THREAD_RATE.get(p.src.dtype.name, ONE_THREAD_RATE["f32"])
     one_thread_s = d.flops() / rate
     saved_s = one_thread_s * (1 - 1 / cores)
     if cores == 1:
@@ -157,7 +164,7 @@ def fixed_variant_driver(p: ConvProblem, backend: str) -> str | None:
     there against 1213 on host threads (README)."""
     from ..compile.backends import get_backend
     b = get_backend(backend)
-    driver = heuristic_driver(p, backend)
+    driver = heuristic_driver(p, backend, p.alg)
     return driver if b.host_threads_driver and driver == b.host_threads_driver_name else None
 
 
