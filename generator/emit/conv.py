@@ -818,10 +818,32 @@ def brgemm_blocking(p: ConvProblem) -> tuple[int, int, int]:
     # written in the destination's 16-channel blocks, a workgroup's RO vectors must not run past them
     # depthwise: the source's channels too, read a vector at a time (whole vectors need no padded copy)
     whole = brgemm_dst_blocks(p) or brgemm_depthwise(p)
+    if brgemm_depthwise(p) and len(sp) < 3:
+        return (*_depthwise_blocking(p, ow, oc, whole), max(1, -(-oh // 8)))
     blocks = [(rw, ro) for ro in range(1, min(4, -(-oc // 16)) + 1) if not whole or -(-oc // 16) % ro == 0
               for rw in range(1, min(16, (_ZMM_REGISTERS - ro) // ro) + 1)]
     rw, ro = max(blocks, key=lambda b: score(*b))
     return rw, ro, max(1, -(-oh // 8))
+
+
+def _depthwise_blocking(p: ConvProblem, ow: int, oc: int, whole: bool) -> tuple[int, int]:
+    """(rw, ro) of the depthwise kernel, whose kernel row is unrolled (templates/conv_brgemm.mlir.j2,
+    dw_taps): each distinct source column of the row is loaded and widened once per channel vector and
+    meets the (pixel, tap) pairs that read it, so the block maximises the FMAs per load (rw x KW FMAs
+    against its columns and KW weight vectors) times the useful share, with rw * ro accumulators, KW
+    weights and two columns in the registers; then the bigger block (fewer loop trips)."""
+    d = p.desc
+    kw, sw, dw = d.kw, d.sw, d.dw + 1
+    vectors = -(-oc // 16)
+
+    def score(rw: int, ro: int) -> tuple[float, int]:
+        cols = len({r * sw + k * dw for r in range(rw) for k in range(kw)})
+        useful = ow / (-(-ow // rw) * rw)
+        return rw * kw / (cols + kw) * useful, rw * ro
+
+    blocks = [(rw, ro) for ro in range(1, min(4, vectors) + 1) if not whole or vectors % ro == 0
+              for rw in range(1, 17) if rw * ro + kw + 2 <= _ZMM_REGISTERS]
+    return max(blocks, key=lambda b: score(*b)) if blocks else (1, 1)
 
 
 def _brgemm_weights(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) -> Value:

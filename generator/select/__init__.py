@@ -29,8 +29,10 @@ ONE_THREAD_RATE = {"u8": 400e9, "s8": 400e9, "bf16": 200e9, "f16": 110e9, "f32":
 # 14.9 GFLOP/s, u8 g576 14x14 nhwc 28.5 against 20.7; `kgen bench conv`, README).
 DEPTHWISE_ONE_THREAD_RATE = 30e9
 # brgemm's depthwise kernel (emit.conv.DEPTHWISE_ISAS) on one Zen 5 thread, MobileNetV2's layers in
-# nhwc: f32 72-128 GFLOP/s, u8:s8:u8 75-103 GOP/s (`kgen bench conv`, README)
-DEPTHWISE_BRGEMM_ONE_THREAD_RATE = 100e9
+# nhwc: f32 66-178 GFLOP/s, u8:s8:u8 87-132 GOP/s (`kgen bench conv`, README). At this rate the 2 MFLOP
+# layers (g576 14x14, g144 56x56 s2) stay on the calling thread: 145 against 62 and 66 against 57
+# GFLOP/s in f32 there.
+DEPTHWISE_BRGEMM_ONE_THREAD_RATE = 130e9
 # What handing a call to the task system's workers costs, against what the other cores save: on a
 # 2-core VM an empty dispatch costs ~70 us on local-task (4 us on local-sync, `kgen bench call`), and
 # the second worker gains less than 2x, so local-sync won every int8 ResNet-50 layer under ~0.5 ms
