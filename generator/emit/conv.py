@@ -1153,7 +1153,8 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     shift = 128 if p.src.dtype.name == "s8" and not depthwise else 0
     if shift:
         x = plan.add("flip_sign_bit", x, x.shape, "i8")
-    ocgp, ocg = (1, 1) if depthwise else (ocb * ro * 16 // g, d.oc // g)
+    # the result's channels as (groups, channels a group), padded: depthwise, OCp groups of one
+    groups_p, ocgp, ocg = (ocb * ro * 16, 1, 1) if depthwise else (g, ocb * ro * 16 // g, d.oc // g)
     images = n * (depth.od if depth else 1)
     if epilogue is not None and epilogue.dst_init is not None:
         # the sum's prior destination, dense channels last: (images, OH, OW, OC) as the kernel walks it
@@ -1170,7 +1171,7 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         return acc
     lead = [n, depth.od] if depth else [n]
     acc = plan.expand(acc, [list(range(len(lead))), [len(lead)], [len(lead) + 1], [len(lead) + 2, len(lead) + 3]],
-                      (*lead, oh, owp, ocb * ro * 16 // ocgp, ocgp))
+                      (*lead, oh, owp, groups_p, ocgp))
     acc = plan.slice(acc, [0] * (len(lead) + 4), (*lead, oh, ow, g, ocg))
     if one_d:
         acc = plan.collapse(acc, [[0, 1], [2], [3], [4]])

@@ -91,8 +91,8 @@ def heuristic_flags(p: ConvProblem, variant: str, backend: str) -> str:
 
 def heuristic(p: ConvProblem, backend: str) -> Choice:
     """`--alg=auto` without a measurement: brgemm wherever it applies and the backend's CPU runs its
-    microkernel (1D, 2D and 3D, ungrouped or grouped, depthwise on its FMA kernel: 1.4-2.8x direct in
-    f32 and 1.7-2.1x in u8 on MobileNetV2's layers, Zen 5), in every data type: u8/s8 x s8
+    microkernel (1D, 2D and 3D, ungrouped or grouped, depthwise on its FMA kernel: 2.0-2.6x direct in
+    f32 and 2.6-3.2x in u8 on one thread on MobileNetV2's layers, Zen 5), in every data type: u8/s8 x s8
     on AVX-512 VNNI (2-3x im2col under dt+uk+inner on ResNet-50 layers), bf16 on avx512_bf16 (the
     fastest bf16 kernel on all 8 of them), f16 and f32 on AVX-512 (f32 in NHWC: as fast as direct and
     im2col or faster on all 8; in NCHW and nChw16c 1.5-15x them, and 200x on the 1x1 stride-2 layer,
