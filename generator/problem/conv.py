@@ -825,7 +825,8 @@ class ConvProblem:
         output ceil(out / S)) reading that destination, weights of this convolution's weight type in
         plain layout, its own bias when this one has one, src scale = this dst scale, weight and dst
         scales from dw_wei / dw_dst, the post-ops after the dw, and the data type DST_DT written in
-        the destination's format."""
+        the destination's format. The depthwise one is `--alg=auto`: its kernel (brgemm's depthwise
+        one where the CPU runs it) is chosen as any depthwise conv's is."""
         import dataclasses
 
         at, op = self.fused_dw
@@ -854,7 +855,7 @@ class ConvProblem:
         second = ConvProblem(
             dw_desc, MemoryDesc(dw_desc.src_dims, dts[0], tag), MemoryDesc(dw_desc.wei_dims, dts[1], None),
             MemoryDesc(dw_desc.dst_dims, dts[2], tag), get_dtype(ACCUMULATORS[dts]), self.bias,
-            self.post_ops[at + 1:], "direct", "f32", tuple(dw_scales), ())
+            self.post_ops[at + 1:], "auto", "f32", tuple(dw_scales), ())
         return first, second
 
     def input_desc(self, name: str) -> MemoryDesc:
