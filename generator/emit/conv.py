@@ -1126,8 +1126,8 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     # depthwise 1D / 2D on whole channel vectors: the kernel reads the unpadded source and skips or
     # zeroes what falls outside it (`Brgemm.borders`): the padded copy cost as much as the kernel
     borders = None
-    if depthwise and len(sp) < 3 and view is None and (src_block or cpad[0] == 0):
-        borders = [*low[-2:], *real[-2:]]
+    if depthwise and len(sp) < 3 and view is None:
+        borders = [*low[-2:], *real[-2:]]        # a channel tail: its loads masked (`Brgemm.lanes`)
     if taps:
         # the kernel reads output column o's kernel row (and the zero-weight taps after it, in the right
         # padding) as one run of KWf * IC elements of the padded source row, through an overlapping view
@@ -1166,7 +1166,8 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
                    dilations=[dh, dw], rw=rw, rh=rh, groups=1 if depthwise else g, ocg=d.oc if depthwise else ocg,
                    emulate_tiles=target.emulate_amx, epilogue=epilogue, depth=depth, unfold=unfold,
                    src_block=src_block, src_view=view, dst_blocks=dst_blocks, shared_exe=shared_exe,
-                   src_dt=p.src.dtype.name, borders=borders)
+                   src_dt=p.src.dtype.name, borders=borders,
+                   lanes=g if borders and not src_block and g % 16 else 0)
     if dst_blocks:            # the destination's packed tensor, (N, OCp/16, [1,] OH, OW, 16): the caller's buffer
         return acc
     lead = [n, depth.od] if depth else [n]

@@ -382,6 +382,9 @@ class Brgemm(Step):
     # depthwise 1D / 2D: the source is not padded; [top, left, rows, columns] of the real source, which
     # the kernel checks its taps against. None: the source is padded (or needs no padding)
     borders: list[int] | None = None
+    # with borders: the source's channels where they are not whole vectors (its last vector's loads
+    # masked to them, the lanes past them read as zero); 0: whole vectors
+    lanes: int = 0
 
     @property
     def inp_dims(self) -> tuple[int, int, int, int]:
