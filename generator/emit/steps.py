@@ -343,7 +343,9 @@ class Brgemm(Step):
     """The brgemm variant's microkernel (templates/conv_brgemm.mlir.j2), one custom dispatch: the padded
     channels-last source (N, IHp, IWp, ICp) x weights (OCB, KH, KW, ICp/k, RO, 16*k) in the instruction's
     order -> (N, OH, OW, OCp) in the accumulator type, or with `epilogue` in the destination type.
-    `src_block` / `dst_blocks`: a side in channel blocks instead, read or written in place."""
+    `src_block` / `dst_blocks`: a side in channel blocks instead, read or written in place. Depthwise
+    (isa "dw"): one group of OCp channels, weights (OCB, KH, KW, 1, RO, 16) in f32, the source in its
+    own type, unpadded in 1D and 2D (`borders`, `lanes`)."""
     wei: Value
     # (KH*KW, OCp) i32: each output channel's weight sum per tap; the accumulators start from
     # -(shift + src_zp) x the sum over all taps
