@@ -14,7 +14,7 @@ from generator.benchdnn.conv import conv_problem, parse_conv_args
 from generator.compile import get_backend
 from generator.compile.backends import host_matrix_features
 from generator.compile.cache import compile_mlir
-from generator.emit.conv import brgemm_blocking, brgemm_src_block, render_conv
+from generator.emit.conv import brgemm_blocking, brgemm_dst_blocks, brgemm_src_block, render_conv
 from generator.errors import UnsupportedError
 from generator.problem.conv import ConvProblem
 from generator.verify import check_conv
@@ -248,7 +248,9 @@ def test_the_inference_epilogue_is_fused_into_the_stores(line, fused):
     exe = text.split("stream.executable private @", 1)[1].split("\nfunc.func", 1)[0]
     assert ("arith.addf" in exe) == (fused and "FWD_D" not in line)                   # the bias, in the kernel
     if fused:
-        assert f"tensor<1x9x9x48x{p.dst.dtype.mlir}>" in conv                           # the destination type
+        # the destination type, and only OC's 40 channels: the stores masked, no crop after the kernel
+        assert f"tensor<1x9x9x40x{p.dst.dtype.mlir}>" in conv and "1x9x9x48x" not in conv
+        assert "vector.maskedstore" in exe and "tensor.extract_slice" not in conv
 
 
 # AMX: generated and compiled for sapphirerapids everywhere; run where the CPU has the tiles. Tails: OW
@@ -449,7 +451,9 @@ def test_blocked_sides_are_read_and_written_in_place(line, src_block, dst_blocks
         assert conv.count("flow.dispatch") == 1 and "linalg.transpose" not in conv
         for lhs, rhs in re.findall(r"affine_map<\(([^)]*)\) -> \(([^)]*)\)>", conv):
             assert lhs == rhs
-    assert ("vector.create_mask" in text) == (dst_blocks and p.desc.oc % 16 != 0)   # the padded lanes
+    # a channel tail: the blocks' padded lanes stored as zero, or channels last, the stores masked to OC
+    assert ("vector.create_mask" in text) == (p.desc.oc % 16 != 0)
+    assert ("vector.maskedstore" in text) == (not dst_blocks and p.desc.oc % 16 != 0)
     assert check_conv(ConvKernel(p), p) is None
 
 
@@ -536,10 +540,14 @@ def test_depthwise_brgemm_matches_the_reference(line, borders):
     assert ("%inner" in text) == borders
     tail = p.desc.g % 16 != 0 and not brgemm_src_block(p)     # whole 16-channel blocks: nothing to mask
     assert ("vector.maskedload" in text) == (borders and tail)
+    # channels last, a channel tail: the result holds the G real channels, its stores masked (no crop)
+    out_tail = p.desc.g % 16 != 0 and not brgemm_dst_blocks(p)
+    assert ("vector.maskedstore" in text) == out_tail
     assert "vpdpbusd" not in text and "dpbf16ps" not in text              # widened to f32, one FMA a tap
     in_place = p.src.tag in ("nhwc", "nwc") or brgemm_src_block(p)          # no relayout of the source
     if borders and in_place and p.src.tag == p.dst.tag and not p.zero_points:
         assert conv.count("flow.dispatch") == 1 and "tensor.pad" not in conv  # no padded copy, no relayout
+        assert "tensor.extract_slice" not in conv                               # nor a crop after it
     assert check_conv(ConvKernel(p), p) is None
 
 

@@ -315,12 +315,9 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
     u8 ic512 7x7 layer, which host-threads ran at 714 in the bench a minute later). One such window
     was of our own making and is gone: NumPy's BLAS thread spinning after the checks' references
     (`timing.quiet_blas`)."""
-    from ..api import ConvKernel
-    from ..compile.backends import cpu_threads
     from ..emit.conv import plain_blocks
     from ..layout import MemoryDesc
-    from ..verify import check_conv, conv_call
-    from ..errors import KgenError
+    from ..verify import conv_call
 
     d = p.desc
     dt = p.src.dtype.name
@@ -340,25 +337,9 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
                     for c in r.candidates for drv in (sw.drivers if c.status == "ok" else (None,))]
     fns: dict[str, Callable[[], object]] = {}
     for c in r.candidates:
-        if c.status != "ok":
-            continue
-        if c.driver is not None and c.driver == b.host_threads_driver_name:
-            cut = c.problem.host_parts(cpu_threads())
-            if isinstance(cut, str):
-                c.status = f"n/a: {cut}"
-                continue
-        try:
-            # the backend's driver by name: $KGEN_CPU_DRIVER must not move the default's candidates
-            k = ConvKernel(c.problem, b, artifact=c.artifact, flags=c.flags, driver=c.driver or b.driver)
-            call = conv_call(c.problem)
-            why = check_conv(k, c.problem, call=call)            # also prepares the weights
-            if why:
-                c.status = f"wrong: {why}"
-                log(f"  {c.label}: WRONG ({why})")
-                continue
-            fns[c.label] = k.bind(call.src, call.bias, **call.attrs)
-        except KgenError as e:
-            c.status = f"run failed: {e}"
+        fn = bind_candidate(c, b, log)
+        if fn is not None:
+            fns[c.label] = fn
     if torch is not None:
         call = conv_call(plain)
         for name, fn in _torch_fns(torch, p, call.x, call.w, call.bias, call.quant).items():
@@ -377,6 +358,36 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
         log(f"  best {best.label}: {r.gflops(best.seconds):.1f} GFLOP/s" +
             (f", torch {r.gflops(r.best_torch):.1f}" if r.torch else ""))
     return r
+
+
+def bind_candidate(c: Candidate, b, log) -> Callable[[], object] | None:
+    """One checked call of candidate `c`, bound to generated data and ready to time; None (with
+    `c.status` saying why) where it does not apply, is wrong or fails to run."""
+    from ..api import ConvKernel
+    from ..compile.backends import cpu_threads
+    from ..errors import KgenError
+    from ..verify import check_conv, conv_call
+
+    if c.status != "ok":
+        return None
+    if c.driver is not None and c.driver == b.host_threads_driver_name:
+        cut = c.problem.host_parts(cpu_threads())
+        if isinstance(cut, str):
+            c.status = f"n/a: {cut}"
+            return None
+    try:
+        # the backend's driver by name: $KGEN_CPU_DRIVER must not move the default's candidates
+        k = ConvKernel(c.problem, b, artifact=c.artifact, flags=c.flags, driver=c.driver or b.driver)
+        call = conv_call(c.problem)
+        why = check_conv(k, c.problem, call=call)            # also prepares the weights
+        if why:
+            c.status = f"wrong: {why}"
+            log(f"  {c.label}: WRONG ({why})")
+            return None
+        return k.bind(call.src, call.bias, **call.attrs)
+    except KgenError as e:
+        c.status = f"run failed: {e}"
+        return None
 
 
 def auto_candidate(b, candidates: list[Candidate], p=None) -> tuple[Candidate | None, str]:

@@ -1160,14 +1160,22 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         # the sum's prior destination, dense channels last: (images, OH, OW, OC) as the kernel walks it
         epilogue = dataclasses.replace(epilogue, dst_init=plan.expand(
             epilogue.dst_init, [[0, 1, 2, 3]], (images, oh, ow, d.oc)))
-    out_shape = (images, ocb * ro, oh, owp, 16) if dst_blocks else (images, oh, owp, ocb * ro * 16)
+    # one group of channels last (depthwise's G, or OC) that is not whole vectors: the result holds the
+    # real channels only and the stores are masked (`Brgemm.oc_real`), so no crop copies it below. AMX
+    # stores whole tiles, and G > 1 groups each padded would interleave padding with channels
+    oc_real = d.oc if (not dst_blocks and p.alg != "brgemm_amx" and (depthwise or g == 1)
+                       and ocb * ro * 16 != d.oc) else 0
+    if oc_real:
+        groups_p, ocgp = (d.oc, 1) if depthwise else (1, d.oc)
+    out_shape = ((images, ocb * ro, oh, owp, 16) if dst_blocks else
+                 (images, oh, owp, oc_real or ocb * ro * 16))
     acc = plan.add("brgemm", x, out_shape, epilogue.dst_dt.mlir if epilogue else p.acc.mlir,
                    wei=w, comp=extra, shift=shift, src_zp=zp, zp_border=zp_border, isa=isa.kernel, strides=[sh, sw],
                    dilations=[dh, dw], rw=rw, rh=rh, groups=1 if depthwise else g, ocg=d.oc if depthwise else ocg,
                    emulate_tiles=target.emulate_amx, epilogue=epilogue, depth=depth, unfold=unfold,
                    src_block=src_block, src_view=view, dst_blocks=dst_blocks, shared_exe=shared_exe,
                    src_dt=p.src.dtype.name, borders=borders,
-                   lanes=g if borders and not src_block and g % 16 else 0)
+                   lanes=g if borders and not src_block and g % 16 else 0, oc_real=oc_real)
     if dst_blocks:            # the destination's packed tensor, (N, OCp/16, [1,] OH, OW, 16): the caller's buffer
         return acc
     lead = [n, depth.od] if depth else [n]

@@ -387,6 +387,10 @@ class Brgemm(Step):
     # with borders: the source's channels where they are not whole vectors (its last vector's loads
     # masked to them, the lanes past them read as zero); 0: whole vectors
     lanes: int = 0
+    # channels last, OC (or a depthwise conv's G) not whole vectors: the result holds only these real
+    # channels, (N, OH, OW, OC), and the last vector's stores are masked to them, so that no crop copies
+    # it afterwards (on a depthwise conv that copy cost as much as the kernel). 0: (N, OH, OW, OCp)
+    oc_real: int = 0
 
     @property
     def inp_dims(self) -> tuple[int, int, int, int]:
@@ -398,11 +402,12 @@ class Brgemm(Step):
 
     @property
     def out_dims(self) -> tuple[int, int, int, int]:
-        """(images, OH, OW, OCp) of the result, whichever its layout."""
+        """(images, OH, OW, OCp) of the result, whichever its layout, OCp the weights' padded channels."""
         if self.dst_blocks:
             n, ocb, oh, ow, lanes = self.out.shape
             return n, oh, ow, ocb * lanes
-        return tuple(self.out.shape)
+        n, oh, ow, oc = self.out.shape
+        return n, oh, ow, self.wei.shape[0] * self.wei.shape[4] * 16 if self.oc_real else oc
 
 
 @dataclass(frozen=True)
