@@ -527,7 +527,11 @@ DEPTHWISE_CASES = [
     ("--dt=u8:s8:f32 --stag=nwc --dtag=nwc g32mb1ic32iw19oc32ow19kw5pw2", True),
     ("--dt=bf16 --stag=nhwc --dtag=nhwc g32mb1ic32ih9oc32oh9kh3ph1", True),
     ("--dt=f16:f16:f32 --stag=nhwc --dtag=nhwc g36mb1ic36ih9oc36oh9kh3ph1", True),
-    ("--dt=f32 --stag=ndhwc --dtag=ndhwc g32mb1ic32id5ih6iw7oc32od5oh6ow7kd3kh3kw3pd1ph1pw1", False),  # 3D: padded
+    ("--dt=f32 --stag=ndhwc --dtag=ndhwc g32mb1ic32id5ih6iw7oc32od5oh6ow7kd3kh3kw3pd1ph1pw1", True),   # 3D
+    # 3D: a channel tail, planes skipped at both ends, strides, dilation; u8 with the fused epilogue
+    ("--dt=u8:s8:u8 --stag=ndhwc --dtag=ndhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+     "--attr-post-ops=relu g40mb2ic40id6ih9iw9oc40od3oh5ow5kd3kh3kw3sd2sh2sw2pd1ph1pw1", True),
+    ("--dt=bf16 --stag=ndhwc --dtag=ndhwc g20mb1ic20id7ih9iw9oc20od7oh9ow9kd5kh3kw3dd1pd3ph1pw1", True),
 ]
 
 
@@ -544,7 +548,7 @@ def test_depthwise_brgemm_matches_the_reference(line, borders):
     out_tail = p.desc.g % 16 != 0 and not brgemm_dst_blocks(p)
     assert ("vector.maskedstore" in text) == out_tail
     assert "vpdpbusd" not in text and "dpbf16ps" not in text              # widened to f32, one FMA a tap
-    in_place = p.src.tag in ("nhwc", "nwc") or brgemm_src_block(p)          # no relayout of the source
+    in_place = p.src.tag in ("nhwc", "nwc", "ndhwc") or brgemm_src_block(p)  # no relayout of the source
     if borders and in_place and p.src.tag == p.dst.tag and not p.zero_points:
         assert conv.count("flow.dispatch") == 1 and "tensor.pad" not in conv  # no padded copy, no relayout
         assert "tensor.extract_slice" not in conv                               # nor a crop after it

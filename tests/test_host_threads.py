@@ -72,6 +72,12 @@ CUT_CASES = [
     ("channels-last src nchw", "--stag=nchw --dtag=nhwc mb1ic4ih5oc128oh5kh3sh2ph1", 2),
     ("channels-last 1D", "--stag=nwc --dtag=nwc mb1ic4iw9oc128ow9kw3pw1", 2),
     ("channels-last 3D", "--stag=ndhwc --dtag=ndhwc mb1ic3id3ih4iw4oc128od3oh4ow4kd3kh3kw3pd1ph1pw1", 2),
+    # one channels-last 3D image whose planes cut evenly: bands of output planes, as rows in 2D
+    ("planes 3D", "--stag=ndhwc --dtag=ndhwc mb1ic3id6ih4iw4oc5od6oh4ow4kd3kh3kw3pd1ph1pw1", 2),
+    ("planes 3D stride dilation", "--stag=ndhwc --dtag=ndhwc mb1ic3id13ih4iw4oc5od4oh4ow4kd3kh3kw3sd3dd1pd1ph1pw1", 2),
+    ("planes 3D depthwise zp sum", "--dt=u8:s8:u8 --stag=ndhwc --dtag=ndhwc --attr-scales=src:common:0.5+wei:per_oc "
+                                   "--attr-zero-points=dst:common:2 --attr-post-ops=sum:0.5:1+relu "
+                                   "g24mb1ic24id8ih5iw5oc24od8oh5ow5kd5kh3kw3pd2ph1pw1", 2),
     ("channels-last one row", "--stag=nhwc --dtag=nhwc mb1ic4ih1iw16oc128oh1ow16kh1kw3pw1", 2),
     # one image whose destination has channels outermost, with more source than weights: bands of rows,
     # each written as a strided slab of every channel block and read as a view of the whole source

@@ -1123,10 +1123,11 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     # (the groups axis) to the weights' OCp, each a group of one
     cpad = [ocb * ro * 16 - g, 0] if depthwise else [0, brgemm_channels(p, icg) - icg]
     unfold = None
-    # depthwise 1D / 2D on whole channel vectors: the kernel reads the unpadded source and skips or
-    # zeroes what falls outside it (`Brgemm.borders`): the padded copy cost as much as the kernel
+    # depthwise: the kernel reads the unpadded source and skips or zeroes what falls outside it
+    # (`Brgemm.borders`; 3D: the planes outside it skipped, `BrgemmDepth.p`): the padded copy cost as
+    # much as the kernel
     borders = None
-    if depthwise and len(sp) < 3 and view is None:
+    if depthwise and view is None:
         borders = [*low[-2:], *real[-2:]]        # a channel tail: its loads masked (`Brgemm.lanes`)
     if taps:
         # the kernel reads output column o's kernel row (and the zero-weight taps after it, in the right
@@ -1146,7 +1147,7 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         pass                  # (N, ICp/b, IHp, IWp, b) as it is
     elif len(sp) == 3:          # N D H W G ICp/G -> (N * IDp) H W G*ICp/G
         dep = sp[0]
-        depth = BrgemmDepth(od=dep.o, idp=x.shape[1], kd=dep.k, s=dep.s, d=dep.d + 1)
+        depth = BrgemmDepth(od=dep.o, idp=x.shape[1], kd=dep.k, s=dep.s, d=dep.d + 1, p=low[0] if borders else 0)
         x = plan.collapse(x, [[0, 1], [2], [3], [4, 5]])
     else:
         x = plan.collapse(x, [[0], [1], [2], [3, 4]])                                   # N H W G*ICp/G

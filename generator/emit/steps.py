@@ -429,6 +429,9 @@ class BrgemmDepth:
     kd: int                         # kernel depth
     s: int                          # stride
     d: int                          # dilation (1 = dense)
+    # with `Brgemm.borders` (depthwise), the source's depth is not padded: `idp` is the real depth,
+    # `p` its front padding, and the planes outside it are skipped
+    p: int = 0
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -588,14 +588,15 @@ class ConvProblem:
         channels_last = d.mb == 1 and d.g == 1 and all(t.order[-1] == 1 and t.block_of(1) == 1 for t in tensors[1:])
         if d.mb >= 2 and outermost(0):
             axis = 0
-        elif d.ndims == 4 and d.mb == 1 and all(t.order[:2] == (0, 2) for t in tensors):
-            axis = 2
-            if channels_last and _uneven(d.oh, n):
+        elif d.ndims in (4, 5) and d.mb == 1 and all(t.order[:2] == (0, 2) for t in tensors):
+            axis = 2                # rows (2D), planes (3D): the outermost spatial axis
+            outer = d.spatial()[0]
+            if channels_last and _uneven(outer.o, n):
                 cut = self._channels_last_parts(n)
                 if not isinstance(cut, str):
                     return cut
-            if d.oh < 2:
-                return "one output row: nothing to cut"
+            if outer.o < 2:
+                return f"one output {'row' if d.ndims == 4 else 'plane'}: nothing to cut"
         elif d.mb == 1 and all(t.order[:2] == (0, 1) for t in (tensors if d.g > 1 else tensors[1:])):
             if self._rows_before_channels(n):
                 rows = self._outer_row_parts(n, lead)
@@ -604,7 +605,7 @@ class ConvProblem:
             return self._channel_parts(n, lead)
         else:
             why = ("only N (outermost in the source and destination layouts) or, for one image, the "
-                   "rows of a channels-last 2D convolution or the output channels of one whose "
+                   "rows of a channels-last 2D convolution (planes of a 3D one) or the output channels of one whose "
                    "destination (and, with groups, source) has them outermost or, ungrouped, "
                    "innermost are cut")
             cut = self._channels_last_parts(n) if channels_last else None
@@ -626,19 +627,22 @@ class ConvProblem:
         return self._with_ranges([self._part(desc, (2, lo), (2, o0)) for o0, lo, desc in bands])
 
     def _row_bands(self, n: int, lead: bool) -> list[tuple[int, int, ConvDesc]] | str:
-        """One image's output rows in `n` bands (`_even_counts`): (first output row, first input row
-        read, the band's descriptor: the input rows it reads, halo included, and this problem's
-        padding where it reaches the border), or why not."""
+        """One image's output rows (3D: planes, the outermost spatial axis) in `n` bands
+        (`_even_counts`): (first output row, first input row read, the band's descriptor: the input
+        rows it reads, halo included, and this problem's padding where it reaches the border), or why
+        not."""
         d = self.desc
+        a = d.spatial()[0]
         bands, o0 = [], 0
-        ext = kernel_extent(d.kh, d.dh)
-        for c in _even_counts(d.oh, n, lead):
+        ext = kernel_extent(a.k, a.d)
+        for c in _even_counts(a.o, n, lead):
             o1 = o0 + c
-            need_lo, need_hi = o0 * d.sh - d.ph, (o1 - 1) * d.sh - d.ph + ext - 1
-            lo, hi = max(0, need_lo), min(d.ih - 1, need_hi)
+            need_lo, need_hi = o0 * a.s - a.p, (o1 - 1) * a.s - a.p + ext - 1
+            lo, hi = max(0, need_lo), min(a.i - 1, need_hi)
             if hi < lo:
                 return f"output rows {o0}-{o1 - 1} read no input row"
-            bands.append((o0, lo, dataclasses.replace(d, ih=hi - lo + 1, oh=c, ph=lo - need_lo, name="")))
+            bands.append((o0, lo, dataclasses.replace(d, **{f"i{a.axis}": hi - lo + 1, f"o{a.axis}": c,
+                                                            f"p{a.axis}": lo - need_lo}, name="")))
             o0 = o1
         return bands
 

@@ -284,7 +284,7 @@ def host_cut(p: ConvProblem, cores: int | None = None):
 
 def _unit_is_cheap(p: ConvProblem, parts) -> bool:
     d = p.desc
-    units = d.mb if sum(x.problem.desc.mb for x in parts) == d.mb > 1 else d.oh
+    units = d.mb if sum(x.problem.desc.mb for x in parts) == d.mb > 1 else d.spatial()[0].o   # rows (3D: planes)
     one_thread_s = d.flops() / ONE_THREAD_RATE.get(p.src.dtype.name, ONE_THREAD_RATE["f32"])
     return one_thread_s / units <= HOST_LEAD_UNIT_S
 
