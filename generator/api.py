@@ -20,6 +20,7 @@ import numpy as np
 
 from .compile import compile_mlir, get_backend
 from .compile.backends import HOST_THREADS, cpu_threads
+from .emit.conv import depthwise_src_zp_limit
 from .emit.reorder import kernel_name, render_reorder, render_reorder_module
 from .emit.target import RELAYOUT_FORMS
 from .errors import FormatError, InputError, UnsupportedError
@@ -496,6 +497,11 @@ class ConvKernel:
                 if a.size and (a.min() < zdt.min or a.max() > zdt.max):
                     raise InputError(f"{name} holds {a.min() if a.min() < zdt.min else a.max()}, outside the "
                                      f"range of its data type {q.dt} [{int(zdt.min)}, {int(zdt.max)}]")
+                limit = depthwise_src_zp_limit(p) if name == "src_zp" else None
+                if limit is not None and a.size and np.abs(a).max() > limit:
+                    raise InputError(f"{name} is {int(a.max() if a.max() > limit else a.min())}: kernel {p.name} "
+                                     f"subtracts it in f32, exact for |zero point| <= {limit} over its "
+                                     f"{p.desc.kd * p.desc.kh * p.desc.kw} taps (use --alg=direct for larger ones)")
             elif not np.all(np.isfinite(a)):
                 raise InputError(f"{name} must be finite")
             out.append(np.array(a, dtype=p.quant_dtype(name).np_dtype, order="C"))

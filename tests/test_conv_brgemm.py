@@ -523,6 +523,11 @@ DEPTHWISE_CASES = [
     ("--dt=s8:s8:s8 --stag=nhwc --dtag=nhwc --attr-zero-points=src:common:-3+dst:common:4 "
      "--attr-scales=dst:common:0.25 g32mb2ic32ih9oc32oh5kh3sh2ph1", True),
     ("--dt=u8:s8:u8 --stag=nChw16c --dtag=nChw16c --attr-zero-points=dst:common:-2 g20mb2ic20ih9oc20oh9kh3ph1", True),
+    # a source zero point, subtracted in the kernel: borders, a channel tail, strides; and 3D
+    ("--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+     "--attr-zero-points=src:common:3+dst:common:2 g40mb2ic40ih9iw11oc40oh5ow6kh3kw3sh2sw2ph1pw1", True),
+    ("--dt=s8:s8:f32 --stag=ndhwc --dtag=ndhwc --attr-zero-points=src:common:-7 "
+     "g24mb1ic24id5ih6iw7oc24od5oh6ow7kd3kh3kw3pd1ph1pw1", True),
     ("--dt=u8:s8:s8 --stag=nChw8c --dtag=nhwc g32mb1ic32ih9oc32oh9kh3ph1", True),         # 8-channel blocks: relaid
     ("--dt=u8:s8:f32 --stag=nwc --dtag=nwc g32mb1ic32iw19oc32ow19kw5pw2", True),
     ("--dt=bf16 --stag=nhwc --dtag=nhwc g32mb1ic32ih9oc32oh9kh3ph1", True),
@@ -594,6 +599,41 @@ def test_depthwise_8bit_sums_stay_exact_in_f32():
     assert got.min() == 255 * -128 * 506
     with pytest.raises(UnsupportedError, match="exact up to 514 taps, and this window has 529"):
         render_conv(problem("--alg=brgemm --dt=u8:s8:s32 g4mb1ic4ih40oc4oh18kh23ph0"), vnni_cpu())
+
+
+@needs("avx512f")
+def test_depthwise_subtracts_a_source_zero_point_exactly_and_bounds_it():
+    """A common source zero point is subtracted in the depthwise kernel (x - zp after the widening, the
+    border taps then zeroed): one dispatch, nothing after it. f32 keeps it exact while 128 x |x - zp|
+    x taps < 2^24: at the bound (9 taps: |zp| <= 14308 for u8) the result is exact on extreme values,
+    past it the call is refused naming the bound; a window over 257 taps keeps the shared epilogue."""
+    import numpy as np
+    from generator.emit.conv import DEPTHWISE_ZP_TAPS, depthwise_src_zp_limit
+    from generator.errors import InputError
+    p = problem("--alg=brgemm --dt=u8:s8:f32 --stag=nhwc --dtag=nhwc --attr-zero-points=src:common:1 "
+                "g16mb1ic16ih5iw6oc16oh5ow6kh3kw3ph1pw1")
+    text = render_conv(p, get_backend("llvm-cpu"))
+    conv = text.split("\nfunc.func @", 2)[2]
+    assert "%zp_fv" in text and conv.count("flow.dispatch") == 1
+    assert "linalg.generic" not in conv.split("flow.dispatch", 1)[1]
+    limit = depthwise_src_zp_limit(p)
+    assert limit == ((1 << 24) - 1) // (9 * 128) - 255 == 14308
+    k = ConvKernel(p)
+    x = np.full(p.desc.src_dims, 255, np.uint8)
+    w = np.full(p.wei.dims, -128, np.int8)
+    src, wei = p.src.to_physical(x), p.wei.to_physical(w)
+    k.prepare(wei)
+    for zp in (-limit, 7):
+        got = p.dst.from_physical(k(src, src_zp=np.int32(zp)))
+        want = p.dst.from_physical(p.reference(src, wei, None, quant={"src_zp": np.int32(zp)}))
+        np.testing.assert_array_equal(got, want)
+    assert got.min() == 9 * -128 * (255 - 7)                      # the middle pixels: all 9 taps
+    with pytest.raises(InputError, match=f"exact for .zero point. <= {limit} over its 9 taps"):
+        k(src, src_zp=np.int32(-limit - 1))
+    long = problem("--alg=brgemm --dt=u8:s8:f32 --stag=nhwc --dtag=nhwc --attr-zero-points=src:common:1 "
+                   "g16mb1ic16ih17iw17oc16oh1ow1kh17kw17ph0pw0")
+    assert 17 * 17 > DEPTHWISE_ZP_TAPS and depthwise_src_zp_limit(long) is None
+    assert "%zp_fv" not in render_conv(long, get_backend("llvm-cpu"))
 
 
 def test_brgemm_register_blocks_fit_the_registers():

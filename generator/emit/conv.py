@@ -737,6 +737,12 @@ DEPTHWISE_ISAS = (
     BrgemmIsa("dw", "avx512f", "vfmadd231ps on f16 widened by vcvtph2ps", ("f16",), "f16", 1),
 )
 DEPTHWISE_EXACT_TAPS = (1 << 24) // (255 * 128)
+# A common source zero point is subtracted in the depthwise kernel, x - zp in f32 after the widening
+# (the taps outside the source then zeroed, as the padding holds zp): exact while taps x 128 x |x - zp|
+# stays under 2^24, so it is fused where a window of this many taps is exact for every zero point within
+# the source type's own range (|x - zp| <= 255 + 255), and `depthwise_src_zp_limit` bounds the value
+# a call may pass; a longer window keeps the shared epilogue.
+DEPTHWISE_ZP_TAPS = (1 << 24) // (2 * 255 * 128)
 AMX_PIXELS, AMX_RO = 32, 2      # register block: 2 x 2 accumulator tiles + 2 source + 2 weight tiles = 8
 # register block: RW output pixels x RO vectors of 16 output channels, all in zmm registers (32):
 # RW * RO accumulators + RO weight vectors + 1 broadcast source group
@@ -750,6 +756,16 @@ _ZMM_REGISTERS = 32
 # against 2079; 256 of its channels, the host-threads half: u8 260 against 290, f32 1028 against
 # 1138). Its score is scaled by this, which keeps 6 x 4 where that fits.
 FULL_BLOCK_SCORE = 0.85
+
+
+def depthwise_src_zp_limit(p: ConvProblem) -> int | None:
+    """The largest |source zero point| the depthwise kernel of `p` computes exactly, where it subtracts
+    a common source zero point itself (`DEPTHWISE_ZP_TAPS`); None where it does not."""
+    if not (brgemm_depthwise(p) and p.zero_point("src") is not None and _brgemm_fuses_epilogue(p, GENERIC)):
+        return None
+    d = p.desc
+    x_max = 255 if p.src.dtype.name == "u8" else 128
+    return ((1 << 24) - 1) // (d.kd * d.kh * d.kw * 128) - x_max
 
 
 def brgemm_depthwise(p: ConvProblem) -> bool:
@@ -1017,8 +1033,13 @@ def _brgemm_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
     other types keep the shared epilogue after it, and so does the AMX kernel (its accumulator tiles are
     stored as they are)."""
     dst = p.dst.dtype.name
-    # 3D: zp_border corrects 2D borders only; depthwise has no compensation to start from
-    zp_args = ("src", "dst") if p.desc.ndims < 5 and not brgemm_depthwise(p) else ("dst",)
+    # 3D: zp_border corrects 2D borders only; depthwise subtracts the source's from each tap it reads
+    # (DEPTHWISE_ZP_TAPS)
+    d = p.desc
+    if brgemm_depthwise(p):
+        zp_args = ("src", "dst") if d.kd * d.kh * d.kw <= DEPTHWISE_ZP_TAPS else ("dst",)
+    else:
+        zp_args = ("src", "dst") if d.ndims < 5 else ("dst",)
     return (p.alg != "brgemm_amx" and all(q.arg in zp_args and not q.per_channel for q in p.zero_points)
             and _store_post_ops(p) is not None and (not p.bias or p.bias_dt == "f32")
             and all(q.arg == "wei" or not q.per_channel for q in p.scales)
@@ -1115,7 +1136,8 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         reach = (owp - 1) * sw + (hw[1].k - 1) * dw + 1
         high[-1] = max(high[-1], reach - x.shape[-3] - low[-1])
     zp = epilogue.src_zp if epilogue else None
-    zp_border = [*low[-2:], *real[-2:]] if zp is not None and any(low + high) else None
+    # depthwise zeroes the taps outside the source after subtracting the zero point: nothing to correct
+    zp_border = [*low[-2:], *real[-2:]] if zp is not None and any(low + high) and not depthwise else None
     if isa.widen:             # before the padding: IREE fuses the two into one dispatch
         x = _widen(plan, x, p.src.dtype, isa.widen)
     taps = brgemm_fold_taps(p)
