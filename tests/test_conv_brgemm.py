@@ -224,6 +224,7 @@ def test_brgemm_is_generated_and_compiles_for_a_vnni_cpu(tmp_path):
     # the shared epilogue: zero points, other post-ops, an s32 destination, bf16 from an s32 accumulator
     ("--dt=u8:s8:u8 --attr-zero-points=src:common:2+dst:common:-3", True),     # padded: border blocks
     ("--dt=u8:s8:u8 --attr-zero-points=dst:common:2", True),
+    ("--dt=u8:s8:u8 --attr-zero-points=dst:per_dim_1", True),                 # loaded per channel vector
     ("--dt=u8:s8:u8 --attr-zero-points=src:per_dim_1", False),
     # the sum (ResNet's residual join) reads the prior destination in the kernel when it is dense
     # channels last in the destination's type; not as another type, nor after another post-op
@@ -528,6 +529,11 @@ DEPTHWISE_CASES = [
      "--attr-zero-points=src:common:3+dst:common:2 g40mb2ic40ih9iw11oc40oh5ow6kh3kw3sh2sw2ph1pw1", True),
     ("--dt=s8:s8:f32 --stag=ndhwc --dtag=ndhwc --attr-zero-points=src:common:-7 "
      "g24mb1ic24id5ih6iw7oc24od5oh6ow7kd3kh3kw3pd1ph1pw1", True),
+    # a zero point per channel, the source's subtracted in the kernel: blocked with a tail; 3D
+    ("--dt=u8:s8:u8 --stag=nChw16c --dtag=nChw16c --attr-zero-points=src:per_dim_1+dst:per_dim_1 "
+     "g20mb1ic20ih9iw11oc20oh9ow11kh3kw3ph1pw1", True),
+    ("--dt=s8:s8:f32 --stag=ndhwc --dtag=ndhwc --attr-zero-points=src:per_dim_1 "
+     "g24mb1ic24id5ih6iw7oc24od5oh6ow7kd3kh3kw3pd1ph1pw1", True),
     ("--dt=u8:s8:s8 --stag=nChw8c --dtag=nhwc g32mb1ic32ih9oc32oh9kh3ph1", True),         # 8-channel blocks: relaid
     ("--dt=u8:s8:f32 --stag=nwc --dtag=nwc g32mb1ic32iw19oc32ow19kw5pw2", True),
     ("--dt=bf16 --stag=nhwc --dtag=nhwc g32mb1ic32ih9oc32oh9kh3ph1", True),
@@ -552,6 +558,8 @@ def test_depthwise_brgemm_matches_the_reference(line, borders):
     # channels last, a channel tail: the result holds the G real channels, its stores masked (no crop)
     out_tail = p.desc.g % 16 != 0 and not brgemm_dst_blocks(p)
     assert ("vector.maskedstore" in text) == out_tail
+    if p.zero_point("src"):           # subtracted in the kernel, common or per channel: nothing after it
+        assert "%zp_fv" in text and "linalg.generic" not in conv.split("flow.dispatch", 1)[1]
     assert "vpdpbusd" not in text and "dpbf16ps" not in text              # widened to f32, one FMA a tap
     in_place = p.src.tag in ("nhwc", "nwc", "ndhwc") or brgemm_src_block(p)  # no relayout of the source
     if borders and in_place and p.src.tag == p.dst.tag and not p.zero_points:

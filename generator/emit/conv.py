@@ -1027,7 +1027,8 @@ def _brgemm_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
     source / destination scales, common or per-output-channel weight scales, common source and
     destination zero points (the source's as -zp x each channel's weight sum in the accumulators' start,
     corrected on the blocks that reach the padding, which holds 0: a zero point outside the source's
-    type, which oneDNN allows, could not fill it), an f32 bias, a ReLU, a sum (then a ReLU) into a dense
+    type, which oneDNN allows, could not fill it; depthwise subtracts it, common or per channel, from
+    what it loads), a per-channel destination zero point, an f32 bias, a ReLU, a sum (then a ReLU) into a dense
     channels-last destination (`_store_post_ops`), and a u8, s8, f32 or
     bf16 or f16 (from a float accumulator) destination. Other zero points, other post-ops and
     other types keep the shared epilogue after it, and so does the AMX kernel (its accumulator tiles are
@@ -1040,7 +1041,10 @@ def _brgemm_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
         zp_args = ("src", "dst") if d.kd * d.kh * d.kw <= DEPTHWISE_ZP_TAPS else ("dst",)
     else:
         zp_args = ("src", "dst") if d.ndims < 5 else ("dst",)
-    return (p.alg != "brgemm_amx" and all(q.arg in zp_args and not q.per_channel for q in p.zero_points)
+    # per channel: the destination's (loaded per vector in the stores), depthwise's source's too
+    per_channel = ("src", "dst") if brgemm_depthwise(p) else ("dst",)
+    return (p.alg != "brgemm_amx" and all(q.arg in zp_args and (not q.per_channel or q.arg in per_channel)
+                                          for q in p.zero_points)
             and _store_post_ops(p) is not None and (not p.bias or p.bias_dt == "f32")
             and all(q.arg == "wei" or not q.per_channel for q in p.scales)
             and (dst in ("u8", "s8", "f32") or (dst in ("bf16", "f16") and not p.acc.is_int))
