@@ -737,7 +737,7 @@ DEPTHWISE_ISAS = (
     BrgemmIsa("dw", "avx512f", "vfmadd231ps on f16 widened by vcvtph2ps", ("f16",), "f16", 1),
 )
 DEPTHWISE_EXACT_TAPS = (1 << 24) // (255 * 128)
-# A common source zero point is subtracted in the depthwise kernel, x - zp in f32 after the widening
+# A source zero point (common or per channel) is subtracted in the depthwise kernel, x - zp in f32 after the widening
 # (the taps outside the source then zeroed, as the padding holds zp): exact while taps x 128 x |x - zp|
 # stays under 2^24, so it is fused where a window of this many taps is exact for every zero point within
 # the source type's own range (|x - zp| <= 255 + 255), and `depthwise_src_zp_limit` bounds the value
@@ -760,7 +760,8 @@ FULL_BLOCK_SCORE = 0.85
 
 def depthwise_src_zp_limit(p: ConvProblem) -> int | None:
     """The largest |source zero point| the depthwise kernel of `p` computes exactly, where it subtracts
-    a common source zero point itself (`DEPTHWISE_ZP_TAPS`); None where it does not."""
+    the source zero point (common or per channel) itself (`DEPTHWISE_ZP_TAPS`); None where it does not.
+    The API refuses a call whose values pass it."""
     if not (brgemm_depthwise(p) and p.zero_point("src") is not None and _brgemm_fuses_epilogue(p, GENERIC)):
         return None
     d = p.desc
