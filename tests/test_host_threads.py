@@ -194,6 +194,19 @@ def test_a_channels_last_image_is_cut_on_channels_where_its_rows_are_uneven():
             .host_parts(2)] == [4, 3]
 
 
+def test_a_channels_last_3d_image_is_cut_into_bands_of_output_planes():
+    # as a 2D image into rows: each band reads the source planes it needs (halo included) and keeps the
+    # padding where it reaches the border; planes that do not cut evenly go to the channel cut
+    p = problem("--stag=ndhwc --dtag=ndhwc mb1ic3id13ih4iw4oc5od4oh4ow4kd3kh3kw3sd3dd1pd1ph1pw1")
+    parts = p.host_parts(2)
+    assert [(q.problem.desc.od, q.problem.desc.id, q.problem.desc.pd) for q in parts] == [(2, 7, 1), (2, 8, 0)]
+    assert all(q.oc is None for q in parts)
+    uneven = problem("--stag=ndhwc --dtag=ndhwc mb1ic3id3ih4iw4oc128od3oh4ow4kd3kh3kw3pd1ph1pw1").host_parts(2)
+    assert all(q.oc is not None for q in uneven)
+    assert problem("--stag=ndhwc --dtag=ndhwc mb1ic3id1ih4iw4oc4od1oh4ow4kd1kh3kw3ph1pw1").host_parts(2) \
+        == "one output plane: nothing to cut"
+
+
 def test_one_channels_first_image_is_cut_on_rows_where_its_source_outweighs_its_weights():
     for layout in ("nchw", "nChw16c"):
         lay = f"--stag={layout} --dtag={layout} mb1"
@@ -274,6 +287,12 @@ def test_what_cannot_be_cut_says_why(line, why):
     # the stem's folded row (brgemm_fold_taps) in row bands, each with its own padding
     "--alg=brgemm --dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 --stag=nhwc --dtag=nhwc "
     "mb1ic3ih30oc64oh15kh7sh2ph3",
+    # one channels-last 3D image in bands of output planes: brgemm, and its depthwise kernel with a
+    # source zero point and a channel tail (each band's planes skipped at its own borders)
+    "--alg=brgemm --dt=f32 --stag=ndhwc --dtag=ndhwc mb1ic8id6ih5iw5oc24od6oh5ow5kd3kh3kw3pd1ph1pw1",
+    "--alg=brgemm --dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+    "--attr-zero-points=src:common:3+dst:common:1 --stag=ndhwc --dtag=ndhwc "
+    "g40mb1ic40id8ih6iw6oc40od8oh6ow6kd3kh3kw3pd1ph1pw1",
 ])
 def test_host_threads_kernel_matches_reference(line, kgen_cache_dir, monkeypatch):
     monkeypatch.setenv("KGEN_CPU_THREADS", "2")
