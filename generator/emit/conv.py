@@ -738,7 +738,7 @@ DEPTHWISE_ISAS = (
 )
 DEPTHWISE_EXACT_TAPS = (1 << 24) // (255 * 128)
 # A source zero point (common or per channel) is subtracted in the depthwise kernel, x - zp in f32 after the widening
-# (the taps outside the source then zeroed, as the padding holds zp): exact while taps x 128 x |x - zp|
+# (the taps outside the source then zeroed: they add nothing, as in oneDNN's reference): exact while taps x 128 x |x - zp|
 # stays under 2^24, so it is fused where a window of this many taps is exact for every zero point within
 # the source type's own range (|x - zp| <= 255 + 255), and `depthwise_src_zp_limit` bounds the value
 # a call may pass; a longer window keeps the shared epilogue.
