@@ -737,11 +737,12 @@ DEPTHWISE_ISAS = (
     BrgemmIsa("dw", "avx512f", "vfmadd231ps on f16 widened by vcvtph2ps", ("f16",), "f16", 1),
 )
 DEPTHWISE_EXACT_TAPS = (1 << 24) // (255 * 128)
-# A source zero point (common or per channel) is subtracted in the depthwise kernel, x - zp in f32 after the widening
-# (the taps outside the source then zeroed: they add nothing, as in oneDNN's reference): exact while taps x 128 x |x - zp|
-# stays under 2^24, so it is fused where a window of this many taps is exact for every zero point within
-# the source type's own range (|x - zp| <= 255 + 255), and `depthwise_src_zp_limit` bounds the value
-# a call may pass; a longer window keeps the shared epilogue.
+# A source zero point (common or per channel) is subtracted in the depthwise kernel, x - zp in f32
+# after the widening (the taps outside the source then zeroed: they add nothing, as in oneDNN's
+# reference): exact while taps x 128 x |x - zp| stays under 2^24, so it is fused where a window of this
+# many taps is exact for every zero point within the source type's own range (|x - zp| <= 255 + 255),
+# and `depthwise_src_zp_limit` bounds the value a call may pass; a longer window keeps the shared
+# epilogue.
 DEPTHWISE_ZP_TAPS = (1 << 24) // (2 * 255 * 128)
 AMX_PIXELS, AMX_RO = 32, 2      # register block: 2 x 2 accumulator tiles + 2 source + 2 weight tiles = 8
 # register block: RW output pixels x RO vectors of 16 output channels, all in zmm registers (32):
