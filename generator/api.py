@@ -499,9 +499,10 @@ class ConvKernel:
                                      f"range of its data type {q.dt} [{int(zdt.min)}, {int(zdt.max)}]")
                 limit = depthwise_src_zp_limit(p) if name == "src_zp" else None
                 if limit is not None and a.size and np.abs(a).max() > limit:
-                    raise InputError(f"{name} is {int(a.max() if a.max() > limit else a.min())}: kernel {p.name} "
-                                     f"subtracts it in f32, exact for |zero point| <= {limit} over its "
-                                     f"{p.desc.kd * p.desc.kh * p.desc.kw} taps (use --alg=direct for larger ones)")
+                    raise InputError(f"{name} holds {int(a.max() if a.max() > limit else a.min())}: kernel "
+                                     f"{p.name} subtracts it in f32, exact for |zero point| <= {limit} over its "
+                                     f"{p.desc.kd * p.desc.kh * p.desc.kw} taps (the direct variant computes "
+                                     f"larger ones in integers)")
             elif not np.all(np.isfinite(a)):
                 raise InputError(f"{name} must be finite")
             out.append(np.array(a, dtype=p.quant_dtype(name).np_dtype, order="C"))

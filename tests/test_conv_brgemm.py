@@ -636,8 +636,20 @@ def test_depthwise_subtracts_a_source_zero_point_exactly_and_bounds_it():
         want = p.dst.from_physical(p.reference(src, wei, None, quant={"src_zp": np.int32(zp)}))
         np.testing.assert_array_equal(got, want)
     assert got.min() == 9 * -128 * (255 - 7)                      # the middle pixels: all 9 taps
-    with pytest.raises(InputError, match=f"exact for .zero point. <= {limit} over its 9 taps"):
+    with pytest.raises(InputError, match=f"holds {-limit - 1}: .* exact for .zero point. <= {limit} over its 9 taps"):
         k(src, src_zp=np.int32(-limit - 1))
+    # per channel: each value is bounded alike, and every value within the bound is exact
+    pc = problem("--alg=brgemm --dt=u8:s8:f32 --stag=nhwc --dtag=nhwc --attr-zero-points=src:per_dim_1 "
+                 "g16mb1ic16ih5iw6oc16oh5ow6kh3kw3ph1pw1")
+    assert depthwise_src_zp_limit(pc) == limit
+    kp = ConvKernel(pc)
+    kp.prepare(wei)
+    zps = np.linspace(-limit, limit, 16).astype(np.int32)
+    got = pc.dst.from_physical(kp(src, src_zp=zps))
+    np.testing.assert_array_equal(got, pc.dst.from_physical(pc.reference(src, wei, None, quant={"src_zp": zps})))
+    zps[5] = limit + 1
+    with pytest.raises(InputError, match=f"holds {limit + 1}: .* <= {limit} over its 9 taps"):
+        kp(src, src_zp=zps)
     long = problem("--alg=brgemm --dt=u8:s8:f32 --stag=nhwc --dtag=nhwc --attr-zero-points=src:common:1 "
                    "g16mb1ic16ih17iw17oc16oh1ow1kh17kw17ph0pw0")
     assert 17 * 17 > DEPTHWISE_ZP_TAPS and depthwise_src_zp_limit(long) is None
