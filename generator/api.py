@@ -13,6 +13,7 @@ nothing about MLIR itself.
 """
 from __future__ import annotations
 
+import functools
 import os
 from typing import Sequence
 
@@ -474,6 +475,12 @@ class ConvKernel:
             raise InputError(f"bias is {p.bias_dt} and must hold integers")
         return [np.array(b, dtype=bdt.np_dtype, order="C")]
 
+    @functools.cached_property
+    def _src_zp_limit(self) -> int | None:
+        """The largest |source zero point| this kernel computes exactly (`depthwise_src_zp_limit`), once
+        per kernel rather than per call."""
+        return depthwise_src_zp_limit(self.problem)
+
     def _attr_args(self, given: dict, on_device=None) -> list[np.ndarray]:
         """The quantization values and post-op inputs, checked, in the kernel's argument order.
         `on_device(name, tensor, desc)` checks a post-op input given as a DeviceTensor (`invoke`)."""
@@ -497,7 +504,7 @@ class ConvKernel:
                 if a.size and (a.min() < zdt.min or a.max() > zdt.max):
                     raise InputError(f"{name} holds {a.min() if a.min() < zdt.min else a.max()}, outside the "
                                      f"range of its data type {q.dt} [{int(zdt.min)}, {int(zdt.max)}]")
-                limit = depthwise_src_zp_limit(p) if name == "src_zp" else None
+                limit = self._src_zp_limit if name == "src_zp" else None
                 if limit is not None and a.size and np.abs(a).max() > limit:
                     raise InputError(f"{name} holds {int(a.max() if a.max() > limit else a.min())}: kernel "
                                      f"{p.name} subtracts it in f32, exact for |zero point| <= {limit} over its "

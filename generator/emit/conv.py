@@ -1182,8 +1182,6 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     shift = 128 if p.src.dtype.name == "s8" and not depthwise else 0
     if shift:
         x = plan.add("flip_sign_bit", x, x.shape, "i8")
-    # the result's channels as (groups, channels a group), padded: depthwise, OCp groups of one
-    groups_p, ocgp, ocg = (ocb * ro * 16, 1, 1) if depthwise else (g, ocb * ro * 16 // g, d.oc // g)
     images = n * (depth.od if depth else 1)
     if epilogue is not None and epilogue.dst_init is not None:
         # the sum's prior destination, dense channels last: (images, OH, OW, OC) as the kernel walks it
@@ -1194,10 +1192,10 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     # stores whole tiles, and G > 1 groups each padded would interleave padding with channels
     oc_real = d.oc if (not dst_blocks and p.alg != "brgemm_amx" and (depthwise or g == 1)
                        and ocb * ro * 16 != d.oc) else 0
-    if oc_real:
-        groups_p, ocgp = (d.oc, 1) if depthwise else (1, d.oc)
-    out_shape = ((images, ocb * ro, oh, owp, 16) if dst_blocks else
-                 (images, oh, owp, oc_real or ocb * ro * 16))
+    oc_out = oc_real or ocb * ro * 16
+    # the result's channels as (groups, channels a group): depthwise, groups of one
+    groups_p, ocgp, ocg = (oc_out, 1, 1) if depthwise else (g, oc_out // g, d.oc // g)
+    out_shape = (images, ocb * ro, oh, owp, 16) if dst_blocks else (images, oh, owp, oc_out)
     acc = plan.add("brgemm", x, out_shape, epilogue.dst_dt.mlir if epilogue else p.acc.mlir,
                    wei=w, comp=extra, shift=shift, src_zp=zp, zp_border=zp_border, isa=isa.kernel, strides=[sh, sw],
                    dilations=[dh, dw], rw=rw, rh=rh, groups=1 if depthwise else g, ocg=d.oc if depthwise else ocg,
