@@ -5,6 +5,7 @@ tests skip with that reason); refused with a clear error on targets without it."
 from __future__ import annotations
 
 import dataclasses
+import re
 import shlex
 
 import pytest
@@ -654,6 +655,97 @@ def test_depthwise_subtracts_a_source_zero_point_exactly_and_bounds_it():
                    "g16mb1ic16ih17iw17oc16oh1ow1kh17kw17ph0pw0")
     assert 17 * 17 > DEPTHWISE_ZP_TAPS and depthwise_src_zp_limit(long) is None
     assert "%zp_fv" not in render_conv(long, get_backend("llvm-cpu"))
+
+
+# small groups across the vector lanes (emit.conv.brgemm_lane_groups): (cg, kg) a group's channels.
+# Group tails (G not whole vectors of 16: masked loads and stores), strides, dilation, borders, blocked
+# sides read and written in place, 1D and 3D, a channel multiplier (cg = 1), every source type, zero
+# points common and per channel, the fused epilogue with a sum
+LANE_GROUP_CASES = [
+    ("--dt=f32 --stag=nhwc --dtag=nhwc g32mb1ic128ih9iw11oc128oh9ow11kh3kw3ph1pw1", (4, 4)),
+    ("--dt=f32 --stag=nhwc --dtag=nhwc g20mb2ic160ih9iw13oc160oh5ow7kh3kw3sh2sw2ph1pw1", (8, 8)),   # a tail
+    ("--dt=f32 --stag=nhwc --dtag=nhwc g24mb1ic48ih9iw13oc192oh9ow13kh3kw3ph1pw1", (2, 8)),
+    ("--dt=f32 --stag=nhwc --dtag=nhwc g32mb1ic32ih9iw11oc64oh9ow11kh3kw3ph1pw1", (1, 2)),         # multiplier
+    ("--dt=f32 --stag=nchw --dtag=nchw g32mb2ic128ih12iw10oc128oh6ow5kh3kw3sh2sw2dh1dw1ph2pw2", (4, 4)),
+    ("--dt=f32 --stag=nChw16c --dtag=nChw16c --attr-post-ops=linear:0.5:3 g20mb1ic80ih9oc80oh9kh3ph1", (4, 4)),
+    ("--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+     "--attr-zero-points=src:common:3+dst:common:2 --attr-post-ops=sum:0.5+relu g32mb1ic128ih9oc128oh9kh3ph1", (4, 4)),
+    ("--dt=u8:s8:u8 --stag=nChw16c --dtag=nChw16c --attr-zero-points=src:per_dim_1+dst:per_dim_1 "
+     "g20mb1ic20ih9iw11oc160oh9ow11kh3kw3ph1pw1", (1, 8)),
+    ("--dt=s8:s8:f32 --stag=ndhwc --dtag=ndhwc --attr-zero-points=src:common:-7 "
+     "g32mb1ic128id5ih6iw7oc128od5oh6ow7kd3kh3kw3pd1ph1pw1", (4, 4)),                           # 3D
+    ("--dt=s8:s8:s32 --stag=nhwc --dtag=nhwc g32mb1ic32ih9oc256oh9kh3ph1", (1, 8)),
+    ("--dt=bf16 --stag=nhwc --dtag=nhwc g18mb1ic36ih9oc72oh9kh3ph1", (2, 4)),
+    ("--dt=u8:s8:f32 --stag=nwc --dtag=nwc g32mb1ic64iw19oc64ow19kw5pw2", (2, 2)),                   # 1D
+    ("--dt=f16:f16:f32 --stag=nhwc --dtag=nhwc g32mb1ic256ih9oc128oh9kh3ph1", (8, 4)),
+]
+
+
+@needs("avx512f")
+@pytest.mark.parametrize("line, lanes", LANE_GROUP_CASES)
+def test_small_groups_across_the_lanes_match_the_reference(line, lanes):
+    from generator.emit.conv import brgemm_lane_groups
+    p = problem("--alg=brgemm " + line)
+    assert brgemm_lane_groups(p) == lanes
+    text = render_conv(p, get_backend("llvm-cpu"))
+    conv = text.split("\nfunc.func @", 2)[2]
+    cg, kg = lanes
+    # de-interleaved and interleaved in registers: cg log2(cg) shuffles a column, kg log2(kg) a pixel
+    assert ("%xu" in text) == (cg > 1) and ("%zz" in text) == (kg > 1)
+    assert "vpdpbusd" not in text and "dpbf16ps" not in text
+    weights = re.search(r"memref<(\d+)x(\d+)x(\d+)x(\d+)x(\d+)x16xf32>", text)
+    assert int(weights[4]) == cg and int(weights[5]) % kg == 0            # (GB, KH, KW, cg, RO * kg, 16)
+    assert ("vector.maskedload" in text) == (p.desc.g % 16 != 0 and not brgemm_src_block(p))
+    assert ("vector.maskedstore" in text) == (p.desc.g % 16 != 0 and not brgemm_dst_blocks(p))
+    if p.src.tag in ("nhwc", "nwc", "ndhwc") and p.src.tag == p.dst.tag and not p.zero_points:
+        assert conv.count("flow.dispatch") == 1 and "tensor.pad" not in conv
+    assert check_conv(ConvKernel(p), p) is None
+
+
+def test_lane_shuffles_deinterleave_and_interleave_the_groups():
+    """`lane_unzip` turns 16 groups x n channels in channel order into one vector a channel (lane =
+    group), `lane_zip` back, each op a two-vector vector.shuffle; both in n log2(n) shuffles."""
+    import numpy as np
+    from generator.emit.steps import lane_unzip, lane_zip
+
+    def run(prog, regs):
+        ops, outputs = prog
+        r = dict(enumerate(regs))
+        for d, a, b, mask in ops:
+            assert d not in r and len(mask) == 16 and all(0 <= i < 32 for i in mask)
+            r[d] = np.concatenate([r[a], r[b]])[mask]
+        return np.array([r[o] for o in outputs])
+
+    for n in (1, 2, 4, 8):
+        in_order = np.arange(16 * n).reshape(n, 16)                 # element e = group * n + channel
+        per_channel = run(lane_unzip(n), list(in_order))
+        np.testing.assert_array_equal(per_channel, np.arange(16 * n).reshape(16, n).T)
+        np.testing.assert_array_equal(run(lane_zip(n), list(per_channel)), in_order)
+        assert len(lane_unzip(n)[0]) == len(lane_zip(n)[0]) == n * (n.bit_length() - 1)
+
+
+def test_small_groups_take_the_lanes_where_they_waste_less():
+    """The lanes where an FMA of 16 groups does at least an ungrouped instruction's useful multiplies:
+    ResNeXt's g32 with 4 and 8 channels a group in f32 and bf16, 4 in u8 (vpdpbusd's quads fill up at
+    8); not 6 groups of 8 (6 of 16 lanes), 16 channels a group, nor an 8-bit window whose sums would
+    pass f32's exact integers."""
+    from generator.emit.conv import DEPTHWISE_EXACT_TAPS, brgemm_lane_groups
+    for line, lanes in [("--dt=f32 g32mb1ic128ih56oc128oh56kh3ph1", (4, 4)),
+                        ("--dt=f32 g32mb1ic256ih28oc256oh28kh3ph1", (8, 8)),
+                        ("--dt=bf16 g32mb1ic256ih28oc256oh28kh3ph1", (8, 8)),
+                        ("--dt=u8:s8:u8 g32mb1ic128ih28oc128oh28kh3ph1", (4, 4)),
+                        ("--dt=u8:s8:u8 g32mb1ic256ih28oc256oh28kh3ph1", None),
+                        ("--dt=u8:s8:u8 g32mb1ic32ih28oc256oh28kh3ph1", (1, 8)),
+                        ("--dt=f32 g6mb1ic48ih28oc48oh28kh3ph1", None),
+                        ("--dt=f32 g13mb1ic104ih28oc104oh28kh3ph1", (8, 8)),
+                        ("--dt=f32 g32mb1ic512ih14oc512oh14kh3ph1", None),
+                        ("--dt=f32 g32mb1ic96ih14oc96oh14kh3ph1", None),                   # 3 a group
+                        ("--dt=u8:s8:f32 g32mb1ic64ih33oc64oh1kh33ph0", None),
+                        ("--dt=f32 g32mb1ic64ih33oc64oh1kh33ph0", (2, 2)),
+                        ("--dt=f32 g32mb1ic32ih14oc32oh14kh3ph1", (1, 1))]:               # depthwise
+        assert brgemm_lane_groups(problem("--alg=brgemm " + line)) == lanes, line
+    assert 33 * 33 * 2 > DEPTHWISE_EXACT_TAPS
+    assert brgemm_lane_groups(problem("--alg=direct --dt=f32 g32mb1ic128ih56oc128oh56kh3ph1")) is None
 
 
 def test_brgemm_register_blocks_fit_the_registers():

@@ -765,15 +765,61 @@ def depthwise_src_zp_limit(p: ConvProblem) -> int | None:
     The API refuses a call whose values pass it."""
     if not (brgemm_depthwise(p) and p.zero_point("src") is not None and _brgemm_fuses_epilogue(p, GENERIC)):
         return None
-    d = p.desc
     x_max = 255 if p.src.dtype.name == "u8" else 128
-    return ((1 << 24) - 1) // (d.kd * d.kh * d.kw * 128) - x_max
+    return ((1 << 24) - 1) // (_depthwise_products(p) * 128) - x_max
+
+
+def _depthwise_products(p: ConvProblem) -> int:
+    """The products each output of the depthwise kernel sums: its taps x a group's input channels."""
+    d = p.desc
+    return d.kd * d.kh * d.kw * (d.ic // d.g)
 
 
 def brgemm_depthwise(p: ConvProblem) -> bool:
-    """brgemm on a depthwise conv (`DEPTHWISE_ISAS`): the kernel sees one group of G channels, each
-    output channel vector reading the same 16 channels of the source."""
-    return p.alg == "brgemm" and p.desc.g > 1 and p.desc.is_depthwise
+    """brgemm runs `p` on its depthwise kernel (`DEPTHWISE_ISAS`), the groups across the vector lanes:
+    a depthwise conv (each output channel vector reading the same 16 channels of the source), or one
+    whose groups are small (`brgemm_lane_groups`). The kernel sees one group of G channels."""
+    return brgemm_lane_groups(p) is not None
+
+
+#: A group's input and output channels the depthwise kernel takes across its lanes
+#: (`brgemm_lane_groups`): a power of two, whose lane shuffles (`steps.lane_unzip`, `lane_zip`) are
+#: a binary tree.
+LANE_GROUP_CHANNELS = (1, 2, 4, 8)
+
+
+def brgemm_lane_groups(p: ConvProblem) -> tuple[int, int] | None:
+    """(cg, kg), a group's input and output channels, where brgemm runs `p` with the groups across the
+    vector lanes (the depthwise kernel, isa "dw"): each vector holds one channel of 16 groups, so a
+    tap is cg x kg FMAs of whole vectors. Depthwise is (1, 1); ResNeXt's 32 groups of 4 or 8 channels
+    and a depthwise conv's channel multiplier (oc = k x g) are the others. The source's 16 groups x cg
+    channels are cg vectors in channel order, de-interleaved in registers (`steps.lane_unzip`), and the kg
+    accumulators of each pixel interleaved back (`steps.lane_zip`) before the stores, which see whole
+    vectors of 16 output channels in order as for any other conv. The ungrouped kernel instead pads
+    each group's kg output channels to a vector of 16: on ResNeXt-50's g32 3x3 convs with 4 channels
+    a group, four times the work. So the lanes are taken where an FMA of them does at least the useful
+    multiplies of one instruction of the ungrouped kernel (16 x k of them, k the channels its
+    instruction reduces: 4 for u8 on vpdpbusd, 2 for bf16, 1 for f32; a group's cg padded to whole
+    k and its kg to 16): G groups fill ceil(G / 16) vectors. On the 2-core Zen 5 (README), g32 3x3
+    in f32 and bf16 gained at 4 and 8 channels a group; u8 at 4 (188 against 153 GOP/s) but lost at
+    8, where vpdpbusd does 32 useful multiplies to the FMA's 16 (156 against 294). Not for 8-bit
+    sums the f32 accumulators would not hold exactly (`DEPTHWISE_EXACT_TAPS`), nor a group outside
+    `LANE_GROUP_CHANNELS`."""
+    d = p.desc
+    if p.alg != "brgemm" or d.g == 1:
+        return None
+    cg, kg = d.ic // d.g, d.oc // d.g
+    if cg == kg == 1:
+        return 1, 1
+    if cg not in LANE_GROUP_CHANNELS or kg not in LANE_GROUP_CHANNELS:
+        return None
+    if p.src.dtype.is_int and d.kd * d.kh * d.kw * cg > DEPTHWISE_EXACT_TAPS:
+        return None
+    isa = next((i for i in BRGEMM_ISAS if p.src.dtype.name in i.src and p.wei.dtype.name == i.wei), None)
+    k = isa.k if isa else 1
+    ungrouped = k * kg * cg / (-(-cg // k) * k)
+    lanes = 16 * d.g / (-(-d.g // 16) * 16)
+    return (cg, kg) if isa is None or lanes >= ungrouped else None
 
 
 def _brgemm_table(p: ConvProblem) -> tuple[BrgemmIsa, ...]:
@@ -796,10 +842,11 @@ def _brgemm_why_not(p: ConvProblem) -> str | None:
         return f"its microkernels multiply {have}, not {p.src.dtype.name}:{p.wei.dtype.name}"
     if p.alg == "brgemm_amx" and d.g > 1:
         return "its AMX kernel is generated for ungrouped convolutions only (use brgemm for groups)"
-    taps = d.kd * d.kh * d.kw
-    if brgemm_depthwise(p) and p.src.dtype.is_int and taps > DEPTHWISE_EXACT_TAPS:
+    # (small groups sum cg products a tap, and leave the lanes before they pass it: only depthwise's
+    # taps reach it)
+    if brgemm_depthwise(p) and p.src.dtype.is_int and _depthwise_products(p) > DEPTHWISE_EXACT_TAPS:
         return (f"its depthwise kernel sums 8-bit products in f32, exact up to {DEPTHWISE_EXACT_TAPS} taps, "
-                f"and this window has {taps} (use direct)")
+                f"and this window has {_depthwise_products(p)} (use direct)")
     if d.ndims == 5 and p.alg == "brgemm_amx":
         return "its AMX kernel is generated for 1D and 2D convolutions only (use brgemm for 3D)"
     return None
@@ -822,8 +869,10 @@ def brgemm_blocking(p: ConvProblem) -> tuple[int, int, int]:
     ic64 56x56 3x3 takes 6 x 4 (one thread: 245 us; 4 x 4: 280 us), a 7-wide layer 7 x 3, not 1 x 4.
     rh cuts the rows into about 8 workgroups per channel block and image, for every core."""
     sp = p.desc.spatial()
-    # a group's channels; depthwise: all of them, as one group
-    oc = p.desc.oc if brgemm_depthwise(p) else p.desc.oc // p.desc.g
+    # a group's channels; depthwise: all of them, as one group; small groups across the lanes: the
+    # groups (a vector is 16 of them)
+    lanes = brgemm_lane_groups(p)
+    oc = p.desc.oc if lanes == (1, 1) else p.desc.g if lanes else p.desc.oc // p.desc.g
     ow, oh = sp[-1].o, sp[-2].o if len(sp) >= 2 else 1
     if p.alg == "brgemm_amx":
         return AMX_PIXELS, AMX_RO, max(1, -(-oh // 8))
@@ -836,7 +885,7 @@ def brgemm_blocking(p: ConvProblem) -> tuple[int, int, int]:
     # written in the destination's 16-channel blocks, a workgroup's RO vectors must not run past them
     # depthwise: the source's channels too, read a vector at a time (whole vectors need no padded copy)
     whole = brgemm_dst_blocks(p) or brgemm_depthwise(p)
-    if brgemm_depthwise(p) and len(sp) < 3:
+    if lanes and (len(sp) < 3 or lanes != (1, 1)):
         return (*_depthwise_blocking(p, ow, oc, whole), max(1, -(-oh // 8)))
     blocks = [(rw, ro) for ro in range(1, min(4, -(-oc // 16)) + 1) if not whole or -(-oc // 16) % ro == 0
               for rw in range(1, min(16, (_ZMM_REGISTERS - ro) // ro) + 1)]
@@ -849,18 +898,27 @@ def _depthwise_blocking(p: ConvProblem, ow: int, oc: int, whole: bool) -> tuple[
     dw_taps): each distinct source column of the row is loaded and widened once per channel vector and
     meets the (pixel, tap) pairs that read it, so the block maximises the FMAs per load (rw x KW FMAs
     against its columns and KW weight vectors) times the useful share, with rw * ro accumulators, KW
-    weights and two columns in the registers; then the bigger block (fewer loop trips)."""
+    weights and two columns in the registers; then the bigger block (fewer loop trips). Small groups
+    across the lanes (`brgemm_lane_groups`, cg x kg): ro counts blocks of 16 groups, each column is cg
+    loads and cg x log2(cg) shuffles, a tap cg x kg FMAs whose weights come from memory (too many to
+    hold), and rw * ro * kg accumulators and a column's cg vectors fill the registers."""
     d = p.desc
     kw, sw, dw = d.kw, d.sw, d.dw + 1
+    cg, kg = brgemm_lane_groups(p)
     vectors = -(-oc // 16)
+    shuffles = max(cg.bit_length() - 1, 0)
 
     def score(rw: int, ro: int) -> tuple[float, int]:
         cols = len({r * sw + k * dw for r in range(rw) for k in range(kw)})
         useful = ow / (-(-ow // rw) * rw)
-        return rw * kw / (cols + kw) * useful, rw * ro
+        return rw * kw * cg * kg / (cols * cg * (1 + shuffles) + kw * cg * kg) * useful, rw * ro
+
+    def fits(rw: int, ro: int) -> bool:
+        held = kw + 2 if kg == cg == 1 else cg + 2
+        return rw * ro * kg + held <= _ZMM_REGISTERS
 
     blocks = [(rw, ro) for ro in range(1, min(4, vectors) + 1) if not whole or vectors % ro == 0
-              for rw in range(1, 17) if rw * ro + kw + 2 <= _ZMM_REGISTERS]
+              for rw in range(1, 17) if fits(rw, ro)]
     return max(blocks, key=lambda b: score(*b)) if blocks else (1, 1)
 
 
@@ -875,6 +933,9 @@ def _brgemm_weights(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) ->
     k = isa.k
     if isa.widen:
         w = _widen(plan, w, p.wei.dtype, isa.widen)
+    lanes = brgemm_lane_groups(p)
+    if lanes and lanes != (1, 1):
+        return _lane_group_weights(plan, w, p, ro)
     if brgemm_depthwise(p):   # (G, 1, 1, ..) -> one group of G output channels over one input channel, in f32
         if p.wei.dtype.name != "f32":
             w = _widen(plan, w, p.wei.dtype, "f32")
@@ -897,6 +958,26 @@ def _brgemm_weights(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) ->
     w = plan.expand(w, [[0], [1, 2, 3], [4, 5], [6], [7]], (g, ocp // (16 * ro), ro, 16, icp // k, k, kh, kw))
     w = plan.transpose(w, [0, 1, 6, 7, 4, 2, 3, 5])                                  # G OCB KH KW ICk RO 16 k
     return plan.collapse(w, [[0, 1], [2], [3], [4], [5], [6, 7]])
+
+
+def _lane_group_weights(plan: Plan, w: Value, p: ConvProblem, ro: int) -> Value:
+    """Small groups across the lanes (`brgemm_lane_groups`): (G, kg, cg, [KD,] [KH,] KW) -> (GB, KH, KW,
+    cg, RO * kg, 16) in f32, per block of RO x 16 groups, tap and input channel j of a group, the vector
+    of output channel v of 16 groups (lane = group) at RO index o * kg + v; the groups past G zero."""
+    d = p.desc
+    cg, kg = brgemm_lane_groups(p)
+    if p.wei.dtype.name != "f32":
+        w = _widen(plan, w, p.wei.dtype, "f32")
+    if d.ndims == 3:
+        w = plan.expand(w, [[0], [1], [2], [3, 4]], w.shape[:3] + (1,) + w.shape[3:])   # G kg cg 1 KW
+    if d.ndims == 5:          # 3D: the taps (kd, kh) are one row dim of KD * KH (Brgemm.depth)
+        w = plan.collapse(w, [[0], [1], [2], [3, 4], [5]])                              # G kg cg KD*KH KW
+    g, _, _, kh, kw = w.shape
+    gb = -(-g // (16 * ro))
+    w = plan.pad(w, [gb * ro * 16 - g, 0, 0, 0, 0])
+    w = plan.expand(w, [[0, 1, 2], [3], [4], [5], [6]], (gb, ro, 16, kg, cg, kh, kw))
+    w = plan.transpose(w, [0, 5, 6, 4, 1, 3, 2])                                      # GB KH KW cg RO kg 16
+    return plan.collapse(w, [[0], [1], [2], [3], [4, 5], [6]])
 
 
 def _widen(plan: Plan, v: Value, dt, to: str) -> Value:
@@ -984,7 +1065,7 @@ def brgemm_src_block(p: ConvProblem) -> int:
     b = _in_blocks(p, p.src, view=True)
     isa = brgemm_isa(p)
     if brgemm_depthwise(p):   # a vector of 16 channels is one block's pixel
-        return b if b == 16 and isa is not None else 0
+        return b if b == 16 and isa is not None and _whole_lane_blocks(p) else 0
     return b if b > 1 and isa is not None and b % isa.k == 0 else 0
 
 
@@ -1008,7 +1089,16 @@ def brgemm_dst_blocks(p: ConvProblem) -> bool:
     the epilogue in the stores (`_brgemm_fuses_epilogue`), each 16-channel vector one store at
     [n, oc / 16, oh, ow, 0], the lanes past OC stored as 0 (the epilogue's f(0) may not be: a
     destination zero point, a NaN source against a padded channel's zero weights)."""
-    return _in_blocks(p, p.dst, view=False) == 16 and _brgemm_fuses_epilogue(p, GENERIC)
+    return (_in_blocks(p, p.dst, view=False) == 16 and _brgemm_fuses_epilogue(p, GENERIC)
+            and (not brgemm_depthwise(p) or _whole_lane_blocks(p)))
+
+
+def _whole_lane_blocks(p: ConvProblem) -> bool:
+    """The depthwise kernel's vectors are a blocked side's 16-channel blocks: depthwise (G padded to
+    whole vectors is the blocks' own padding), or small groups across the lanes (`brgemm_lane_groups`)
+    in whole vectors of 16 groups; a tail of groups would read and write cg and kg vectors past the
+    last block (20 groups of 4: 8 blocks against the buffer's 5)."""
+    return brgemm_lane_groups(p) == (1, 1) or p.desc.g % 16 == 0
 
 
 def _brgemm_compensation(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) -> Value | None:
@@ -1040,7 +1130,7 @@ def _brgemm_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
     # (DEPTHWISE_ZP_TAPS)
     d = p.desc
     if brgemm_depthwise(p):
-        zp_args = ("src", "dst") if d.kd * d.kh * d.kw <= DEPTHWISE_ZP_TAPS else ("dst",)
+        zp_args = ("src", "dst") if _depthwise_products(p) <= DEPTHWISE_ZP_TAPS else ("dst",)
     else:
         zp_args = ("src", "dst") if d.ndims < 5 else ("dst",)
     # per channel: the destination's (loaded per vector in the stores), depthwise's source's too
@@ -1149,7 +1239,9 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     taps = brgemm_fold_taps(p)
     # the channels the source is padded to: a group's to whole groups of k; depthwise, all G channels
     # (the groups axis) to the weights' OCp, each a group of one
-    cpad = [ocb * ro * 16 - g, 0] if depthwise else [0, brgemm_channels(p, icg) - icg]
+    # (small groups across the lanes: all G groups of cg, `brgemm_lane_groups`)
+    cg, kg = brgemm_lane_groups(p) or (icg, d.oc // g)
+    cpad = [ocb * ro // kg * 16 - g, 0] if depthwise else [0, brgemm_channels(p, icg) - icg]
     unfold = None
     # depthwise: the kernel reads the unpadded source and skips or zeroes what falls outside it
     # (`Brgemm.borders`; 3D: the planes outside it skipped, `BrgemmDepth.p`): the padded copy cost as
@@ -1193,8 +1285,8 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     oc_real = d.oc if (not dst_blocks and p.alg != "brgemm_amx" and (depthwise or g == 1)
                        and ocb * ro * 16 != d.oc) else 0
     oc_out = oc_real or ocb * ro * 16
-    # the result's channels as (groups, channels a group): depthwise, groups of one
-    groups_p, ocgp, ocg = (oc_out, 1, 1) if depthwise else (g, oc_out // g, d.oc // g)
+    # the result's channels as (groups, channels a group): depthwise, groups of kg in channel order
+    groups_p, ocgp, ocg = (oc_out // kg, kg, kg) if depthwise else (g, oc_out // g, d.oc // g)
     out_shape = (images, ocb * ro, oh, owp, 16) if dst_blocks else (images, oh, owp, oc_out)
     acc = plan.add("brgemm", x, out_shape, epilogue.dst_dt.mlir if epilogue else p.acc.mlir,
                    wei=w, comp=extra, shift=shift, src_zp=zp, zp_border=zp_border, isa=isa.kernel, strides=[sh, sw],
@@ -1202,7 +1294,8 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
                    emulate_tiles=target.emulate_amx, epilogue=epilogue, depth=depth, unfold=unfold,
                    src_block=src_block, src_view=view, dst_blocks=dst_blocks, shared_exe=shared_exe,
                    src_dt=p.src.dtype.name, borders=borders,
-                   lanes=g if borders and not src_block and g % 16 else 0, oc_real=oc_real)
+                   lanes=d.ic if borders and not src_block and g % 16 else 0, oc_real=oc_real,
+                   cg=cg if depthwise else 1, kg=kg if depthwise else 1)
     if dst_blocks:            # the destination's packed tensor, (N, OCp/16, [1,] OH, OW, 16): the caller's buffer
         return acc
     lead = [n, depth.od] if depth else [n]

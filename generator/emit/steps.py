@@ -338,6 +338,52 @@ class StoreEpilogue:
                 if v is not None]
 
 
+def lane_unzip(n: int) -> tuple[list[tuple[int, int, int, list[int]]], list[int]]:
+    """The vector.shuffle program that de-interleaves n vectors of 16 lanes holding 16 groups' n
+    channels in channel order (element e = group * n + channel) into one vector per channel (lane =
+    group): (ops, outputs). Registers 0..n-1 are the inputs; op (r, a, b, mask) defines register r as
+    the shuffle of a and b (mask indices 0-15 from a, 16-31 from b); `outputs` are the channels'
+    registers in order. log2(n) rounds of n shuffles: the even and odd elements of each pair, whose
+    own channels are the even and odd ones."""
+    ops: list[tuple[int, int, int, list[int]]] = []
+    counter = [n]
+
+    def split(regs: list[int]) -> list[int]:
+        if len(regs) == 1:
+            return regs
+        evens, odds = [], []
+        for a, b in zip(regs[::2], regs[1::2]):
+            for part, first in ((evens, 0), (odds, 1)):
+                ops.append((counter[0], a, b, list(range(first, 32, 2))))
+                part.append(counter[0])
+                counter[0] += 1
+        e, o = split(evens), split(odds)
+        return [x for pair in zip(e, o) for x in pair]
+
+    return ops, split(list(range(n)))
+
+
+def lane_zip(n: int) -> tuple[list[tuple[int, int, int, list[int]]], list[int]]:
+    """`lane_unzip`'s inverse: n vectors, one per channel (lane = group), interleaved into channel
+    order (element e = group * n + channel), as (ops, outputs) in the same form."""
+    ops: list[tuple[int, int, int, list[int]]] = []
+    counter = [n]
+
+    def merge(regs: list[int]) -> list[int]:
+        if len(regs) == 1:
+            return regs
+        evens, odds = merge(regs[::2]), merge(regs[1::2])
+        out = []
+        for a, b in zip(evens, odds):
+            for half in (0, 8):
+                ops.append((counter[0], a, b, [i for k in range(half, half + 8) for i in (k, k + 16)]))
+                out.append(counter[0])
+                counter[0] += 1
+        return out
+
+    return ops, merge(list(range(n)))
+
+
 @dataclass(frozen=True, kw_only=True)
 class Brgemm(Step):
     """The brgemm variant's microkernel (templates/conv_brgemm.mlir.j2), one custom dispatch: the padded
@@ -391,6 +437,22 @@ class Brgemm(Step):
     # channels, (N, OH, OW, OC), and the last vector's stores are masked to them, so that no crop copies
     # it afterwards (on a depthwise conv that copy cost as much as the kernel). 0: (N, OH, OW, OCp)
     oc_real: int = 0
+    # depthwise kernel, small groups across the lanes (emit.conv.brgemm_lane_groups): a group's input
+    # (cg) and output (kg) channels; each block of 16 groups reads cg source vectors, de-interleaved
+    # (`lane_unzip`), and stores kg result vectors, interleaved back (`lane_zip`); the weights are
+    # (GB, KH, KW, cg, RO * kg, 16). Depthwise: 1, 1
+    cg: int = 1
+    kg: int = 1
+
+    @property
+    def unzip(self) -> tuple[list[tuple[int, int, int, list[int]]], list[int]]:
+        """The shuffles that de-interleave a block's cg source vectors into one vector per channel."""
+        return lane_unzip(self.cg)
+
+    @property
+    def zip(self) -> tuple[list[tuple[int, int, int, list[int]]], list[int]]:
+        """The shuffles that interleave a pixel's kg accumulators of a block into channel order."""
+        return lane_zip(self.kg)
 
     @property
     def inp_dims(self) -> tuple[int, int, int, int]:
