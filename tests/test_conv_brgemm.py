@@ -678,23 +678,36 @@ LANE_GROUP_CASES = [
     ("--dt=bf16 --stag=nhwc --dtag=nhwc g18mb1ic36ih9oc72oh9kh3ph1", (2, 4)),
     ("--dt=u8:s8:f32 --stag=nwc --dtag=nwc g32mb1ic64iw19oc64ow19kw5pw2", (2, 2)),                   # 1D
     ("--dt=f16:f16:f32 --stag=nhwc --dtag=nhwc g32mb1ic256ih9oc128oh9kh3ph1", (8, 4)),
+    # u8 x s8 in whole quads, no source zero point: vpdpbusd across the lanes (LANE_VNNI_ISA)
+    ("--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+     "--attr-post-ops=sum:0.5+relu g32mb1ic256ih9iw13oc256oh9ow13kh3kw3ph1pw1", (8, 8)),
+    ("--dt=u8:s8:s32 --stag=nhwc --dtag=nhwc g32mb2ic128ih12iw10oc128oh6ow5kh3kw3sh2sw2dh1dw1ph2pw2", (4, 4)),
+    ("--dt=u8:s8:f32 --stag=nhwc --dtag=nhwc g20mb2ic160ih9iw13oc80oh5ow7kh3kw3sh2sw2ph1pw1", (8, 4)),   # a tail
+    ("--dt=u8:s8:u8 --stag=nhwc --dtag=nChw16c --attr-zero-points=dst:per_dim_1 "
+     "g32mb1ic128ih9iw11oc256oh9ow11kh3kw3ph1pw1", (4, 8)),
+    ("--dt=u8:s8:u8 --stag=nChw16c --dtag=nhwc g32mb1ic128ih9oc128oh9kh3ph1", (4, 4)),        # relaid, not read in blocks
+    ("--dt=u8:s8:s32 --stag=ndhwc --dtag=ndhwc g32mb1ic128id5ih6iw7oc64od3oh6ow7kd3kh3kw3pd0ph1pw1", (4, 2)),
+    ("--dt=u8:s8:s32 --stag=nwc --dtag=nwc g16mb1ic128iw19oc16ow19kw7pw3", (8, 1)),
 ]
 
 
 @needs("avx512f")
 @pytest.mark.parametrize("line, lanes", LANE_GROUP_CASES)
 def test_small_groups_across_the_lanes_match_the_reference(line, lanes):
-    from generator.emit.conv import brgemm_lane_groups
+    from generator.emit.conv import brgemm_lane_groups, brgemm_lane_vnni
     p = problem("--alg=brgemm " + line)
     assert brgemm_lane_groups(p) == lanes
     text = render_conv(p, get_backend("llvm-cpu"))
     conv = text.split("\nfunc.func @", 2)[2]
     cg, kg = lanes
-    # de-interleaved and interleaved in registers: cg log2(cg) shuffles a column, kg log2(kg) a pixel
-    assert ("%xu" in text) == (cg > 1) and ("%zz" in text) == (kg > 1)
-    assert "vpdpbusd" not in text and "dpbf16ps" not in text
-    weights = re.search(r"memref<(\d+)x(\d+)x(\d+)x(\d+)x(\d+)x16xf32>", text)
-    assert int(weights[4]) == cg and int(weights[5]) % kg == 0            # (GB, KH, KW, cg, RO * kg, 16)
+    # a lane is one channel of a group widened to f32, or on vpdpbusd a quad of u8 channels
+    quads = p.src.dtype.name == "u8" and cg % 4 == 0 and not p.zero_point("src")
+    assert brgemm_lane_vnni(p) == quads and ("vpdpbusd" in text) == quads and "dpbf16ps" not in text
+    cq = cg // 4 if quads else cg
+    # de-interleaved and interleaved in registers: cq log2(cq) shuffles a column, kg log2(kg) a pixel
+    assert ("%xu" in text) == (cq > 1) and ("%zz" in text) == (kg > 1)
+    weights = re.search(r"memref<(\d+)x(\d+)x(\d+)x(\d+)x(\d+)x(16xf32|64xi8)>", text)
+    assert int(weights[4]) == cq and int(weights[5]) % kg == 0            # (GB, KH, KW, cq, RO * kg, 16 q)
     assert ("vector.maskedload" in text) == (p.desc.g % 16 != 0 and not brgemm_src_block(p))
     assert ("vector.maskedstore" in text) == (p.desc.g % 16 != 0 and not brgemm_dst_blocks(p))
     if p.src.tag in ("nhwc", "nwc", "ndhwc") and p.src.tag == p.dst.tag and not p.zero_points:
@@ -725,16 +738,19 @@ def test_lane_shuffles_deinterleave_and_interleave_the_groups():
 
 
 def test_small_groups_take_the_lanes_where_they_waste_less():
-    """The lanes where an FMA of 16 groups does at least an ungrouped instruction's useful multiplies:
-    ResNeXt's g32 with 4 and 8 channels a group in f32 and bf16, 4 in u8 (vpdpbusd's quads fill up at
-    8); not 6 groups of 8 (6 of 16 lanes), 16 channels a group, nor an 8-bit window whose sums would
-    pass f32's exact integers."""
+    """The lanes where an instruction over 16 groups does at least an ungrouped instruction's useful
+    multiplies: ResNeXt's g32 with 4 and 8 channels a group in f32 and bf16, and in u8 on vpdpbusd's
+    quads; widened to f32 (an s8 source, a source zero point) 4 but not 8 (the ungrouped vpdpbusd
+    fills its quads there); not 6 groups of 8 (6 of 16 lanes), 16 channels a group, nor an 8-bit
+    window whose sums would pass f32's exact integers."""
     from generator.emit.conv import DEPTHWISE_EXACT_TAPS, brgemm_lane_groups
     for line, lanes in [("--dt=f32 g32mb1ic128ih56oc128oh56kh3ph1", (4, 4)),
                         ("--dt=f32 g32mb1ic256ih28oc256oh28kh3ph1", (8, 8)),
                         ("--dt=bf16 g32mb1ic256ih28oc256oh28kh3ph1", (8, 8)),
                         ("--dt=u8:s8:u8 g32mb1ic128ih28oc128oh28kh3ph1", (4, 4)),
-                        ("--dt=u8:s8:u8 g32mb1ic256ih28oc256oh28kh3ph1", None),
+                        ("--dt=u8:s8:u8 g32mb1ic256ih28oc256oh28kh3ph1", (8, 8)),         # vpdpbusd's quads
+                        ("--dt=u8:s8:u8 --attr-zero-points=src:common:2 g32mb1ic256ih28oc256oh28kh3ph1", None),
+                        ("--dt=s8:s8:u8 g32mb1ic256ih28oc256oh28kh3ph1", None),
                         ("--dt=u8:s8:u8 g32mb1ic32ih28oc256oh28kh3ph1", (1, 8)),
                         ("--dt=f32 g6mb1ic48ih28oc48oh28kh3ph1", None),
                         ("--dt=f32 g13mb1ic104ih28oc104oh28kh3ph1", (8, 8)),

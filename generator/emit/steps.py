@@ -446,8 +446,9 @@ class Brgemm(Step):
 
     @property
     def unzip(self) -> tuple[list[tuple[int, int, int, list[int]]], list[int]]:
-        """The shuffles that de-interleave a block's cg source vectors into one vector per channel."""
-        return lane_unzip(self.cg)
+        """The shuffles that de-interleave a block's source vectors (cg, or cg / 4 of quads on
+        vpdpbusd: the weights' dim 3) into one vector per channel (quad)."""
+        return lane_unzip(self.wei.shape[3])
 
     @property
     def zip(self) -> tuple[list[tuple[int, int, int, list[int]]], list[int]]:
