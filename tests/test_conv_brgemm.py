@@ -688,31 +688,55 @@ LANE_GROUP_CASES = [
     ("--dt=u8:s8:u8 --stag=nChw16c --dtag=nhwc g32mb1ic128ih9oc128oh9kh3ph1", (4, 4)),        # relaid, not read in blocks
     ("--dt=u8:s8:s32 --stag=ndhwc --dtag=ndhwc g32mb1ic128id5ih6iw7oc64od3oh6ow7kd3kh3kw3pd0ph1pw1", (4, 2)),
     ("--dt=u8:s8:s32 --stag=nwc --dtag=nwc g16mb1ic128iw19oc16ow19kw7pw3", (8, 1)),
+    # bf16 in whole pairs: vdpbf16ps across the lanes
+    ("--dt=bf16 --stag=nhwc --dtag=nhwc --attr-post-ops=relu g32mb1ic256ih9iw13oc256oh9ow13kh3kw3ph1pw1", (8, 8)),
+    ("--dt=bf16:bf16:f32 --stag=nhwc --dtag=nhwc g20mb2ic40ih9iw13oc80oh5ow7kh3kw3sh2sw2ph1pw1", (2, 4)),  # a tail
+    ("--dt=bf16 --stag=ndhwc --dtag=nCdhw16c g32mb1ic128id4ih5iw6oc128od4oh5ow6kd3kh3kw3pd1ph1pw1", (4, 4)),
+    ("--dt=bf16 --stag=nhwc --dtag=nhwc g32mb1ic32ih9oc256oh9kh3ph1", (1, 8)),                # odd: widened
 ]
 
 
 @needs("avx512f")
 @pytest.mark.parametrize("line, lanes", LANE_GROUP_CASES)
 def test_small_groups_across_the_lanes_match_the_reference(line, lanes):
-    from generator.emit.conv import brgemm_lane_groups, brgemm_lane_vnni
+    from generator.emit.conv import brgemm_lane_dot, brgemm_lane_groups
     p = problem("--alg=brgemm " + line)
     assert brgemm_lane_groups(p) == lanes
     text = render_conv(p, get_backend("llvm-cpu"))
     conv = text.split("\nfunc.func @", 2)[2]
     cg, kg = lanes
-    # a lane is one channel of a group widened to f32, or on vpdpbusd a quad of u8 channels
+    # a lane is one channel of a group widened to f32, or a dot product's u8 quad (vpdpbusd) or bf16
+    # pair (vdpbf16ps) of channels
     quads = p.src.dtype.name == "u8" and cg % 4 == 0 and not p.zero_point("src")
-    assert brgemm_lane_vnni(p) == quads and ("vpdpbusd" in text) == quads and "dpbf16ps" not in text
-    cq = cg // 4 if quads else cg
+    pairs = p.src.dtype.name == "bf16" and cg % 2 == 0
+    dot = brgemm_lane_dot(p)
+    assert (dot.k if dot else 1) == (4 if quads else 2 if pairs else 1)
+    assert ("vpdpbusd" in text) == quads and ("dpbf16ps" in text) == pairs
+    cq = cg // (4 if quads else 2 if pairs else 1)
     # de-interleaved and interleaved in registers: cq log2(cq) shuffles a column, kg log2(kg) a pixel
     assert ("%xu" in text) == (cq > 1) and ("%zz" in text) == (kg > 1)
-    weights = re.search(r"memref<(\d+)x(\d+)x(\d+)x(\d+)x(\d+)x(16xf32|64xi8)>", text)
+    weights = re.search(r"memref<(\d+)x(\d+)x(\d+)x(\d+)x(\d+)x(16xf32|64xi8|32xbf16)>", text)
     assert int(weights[4]) == cq and int(weights[5]) % kg == 0            # (GB, KH, KW, cq, RO * kg, 16 q)
     assert ("vector.maskedload" in text) == (p.desc.g % 16 != 0 and not brgemm_src_block(p))
     assert ("vector.maskedstore" in text) == (p.desc.g % 16 != 0 and not brgemm_dst_blocks(p))
     if p.src.tag in ("nhwc", "nwc", "ndhwc") and p.src.tag == p.dst.tag and not p.zero_points:
         assert conv.count("flow.dispatch") == 1 and "tensor.pad" not in conv
+    if dot and dot.feature not in host_matrix_features():
+        pytest.skip(f"the host CPU has no {dot.feature} (grep {dot.feature} /proc/cpuinfo); generated and "
+                    f"checked above, compiled by test_lane_dot_kernels_compile_for_a_cpu_that_has_them")
     assert check_conv(ConvKernel(p), p) is None
+
+
+@pytest.mark.parametrize("line, op", [
+    ("--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc g32mb1ic256ih9oc256oh9kh3ph1", "vpdpbusd"),
+    ("--dt=bf16 --stag=nhwc --dtag=nhwc g32mb1ic128ih9oc128oh9kh3ph1", "dpbf16ps")])
+def test_lane_dot_kernels_compile_for_a_cpu_that_has_them(tmp_path, line, op):
+    """The dot-product lane kernels compile for a named CPU with their features, on any host."""
+    target = cpu_target("sapphirerapids", ("avx512f", "avx512_vnni", "avx512_bf16"))
+    text = render_conv(problem("--alg=brgemm " + line), target)
+    assert op in text and "vector.shuffle" in text
+    art = compile_mlir(text, target, cache_dir=tmp_path, name="lane_dot")
+    assert art.path.stat().st_size > 0
 
 
 def test_lane_shuffles_deinterleave_and_interleave_the_groups():

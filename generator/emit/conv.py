@@ -737,11 +737,15 @@ DEPTHWISE_ISAS = (
     BrgemmIsa("dw", "avx512f", "vfmadd231ps on f16 widened by vcvtph2ps", ("f16",), "f16", 1),
 )
 DEPTHWISE_EXACT_TAPS = (1 << 24) // (255 * 128)
-# Small groups of whole quads of u8 channels across the lanes (`brgemm_lane_vnni`): a 32-bit lane of
-# the source holds 4 channels of one group, which vpdpbusd multiplies with their 4 weights and sums
-# into the group's lane, 64 useful multiplies an instruction against the widened FMA's 16, exact in
-# i32. 8 channels a group are two such vectors, de-interleaved by 32-bit lanes.
-LANE_VNNI_ISA = BrgemmIsa("dw_vnni", "avx512_vnni", "vpdpbusd on 4 u8 channels of one group a lane", ("u8",), "s8", 4)
+# Small groups of whole k-tuples of channels across the lanes (`brgemm_lane_dot`): a 32-bit lane of
+# the source holds k channels of one group, which one dot-product instruction multiplies with their k
+# weights and sums into the group's lane: u8 quads on vpdpbusd, 64 useful multiplies an instruction
+# against the widened FMA's 16, exact in i32; bf16 pairs on vdpbf16ps, 32, in f32 as the ungrouped
+# bf16 kernel sums them. More channels a group are more such vectors, de-interleaved by 32-bit lanes.
+LANE_DOT_ISAS = (
+    BrgemmIsa("dw_vnni", "avx512_vnni", "vpdpbusd on 4 u8 channels of one group a lane", ("u8",), "s8", 4),
+    BrgemmIsa("dw_bf16", "avx512_bf16", "vdpbf16ps on 2 bf16 channels of one group a lane", ("bf16",), "bf16", 2),
+)
 # A source zero point (common or per channel) is subtracted in the depthwise kernel, x - zp in f32
 # after the widening (the taps outside the source then zeroed: they add nothing, as in oneDNN's
 # reference): exact while taps x 128 x |x - zp| stays under 2^24, so it is fused where a window of this
@@ -806,7 +810,7 @@ def brgemm_lane_groups(p: ConvProblem) -> tuple[int, int] | None:
     multiplies of one instruction of the ungrouped kernel (16 x k of them, k the channels its
     instruction reduces: 4 for u8 on vpdpbusd, 2 for bf16, 1 for f32; a group's cg padded to whole
     k and its kg to 16; whole quads of u8 channels take vpdpbusd across the lanes too, 64 a lane
-    instruction, `brgemm_lane_vnni`): G groups fill ceil(G / 16) vectors. On the 2-core Zen 5
+    instruction, and bf16 pairs vdpbf16ps, `brgemm_lane_dot`): G groups fill ceil(G / 16) vectors. On the 2-core Zen 5
     (README), g32 3x3 in f32 and bf16 gained at 4 and 8 channels a group; u8 widened to f32 at 4 (188
     against 153 GOP/s) but lost at 8, where the ungrouped vpdpbusd does 32 useful multiplies to the
     FMA's 16 (156 against 294), and on vpdpbusd's quads gained at both (756 and 685). Not for 8-bit
@@ -820,28 +824,32 @@ def brgemm_lane_groups(p: ConvProblem) -> tuple[int, int] | None:
         return 1, 1
     if cg not in LANE_GROUP_CHANNELS or kg not in LANE_GROUP_CHANNELS:
         return None
-    quads = _lane_quads(p, cg)
-    if p.src.dtype.is_int and not quads and d.kd * d.kh * d.kw * cg > DEPTHWISE_EXACT_TAPS:
+    dot = _lane_dot_isa(p, cg)
+    if p.src.dtype.is_int and not dot and d.kd * d.kh * d.kw * cg > DEPTHWISE_EXACT_TAPS:
         return None
     isa = next((i for i in BRGEMM_ISAS if p.src.dtype.name in i.src and p.wei.dtype.name == i.wei), None)
     k = isa.k if isa else 1
     ungrouped = k * kg * cg / (-(-cg // k) * k)
-    lanes = 16 * d.g / (-(-d.g // 16) * 16) * (4 if quads else 1)
+    lanes = 16 * d.g / (-(-d.g // 16) * 16) * (dot.k if dot else 1)
     return (cg, kg) if isa is None or lanes >= ungrouped else None
 
 
-def _lane_quads(p: ConvProblem, cg: int) -> bool:
-    """Groups of `cg` channels take `LANE_VNNI_ISA` across the lanes: whole quads of u8 channels x s8
-    weights, no source zero point (the kernel zeroes the taps outside the source, and vpdpbusd's sums
-    have no x - zp step to apply it before)."""
-    return (cg % 4 == 0 and p.src.dtype.name == "u8" and p.wei.dtype.name == "s8"
-            and p.zero_point("src") is None)
+def _lane_dot_isa(p: ConvProblem, cg: int) -> BrgemmIsa | None:
+    """The dot-product instruction (`LANE_DOT_ISAS`) groups of `cg` channels take across the lanes:
+    whole k-tuples of a group's channels, in its source and weight types; an 8-bit source only without
+    a zero point (the kernel zeroes the taps outside the source, and vpdpbusd's sums have no x - zp
+    step to apply it before); None: the FMA on the widened source."""
+    isa = next((i for i in LANE_DOT_ISAS if p.src.dtype.name in i.src and p.wei.dtype.name == i.wei), None)
+    if isa is None or cg % isa.k or (p.src.dtype.is_int and p.zero_point("src") is not None):
+        return None
+    return isa
 
 
-def brgemm_lane_vnni(p: ConvProblem) -> bool:
-    """`p`'s small groups run across the lanes on vpdpbusd (`LANE_VNNI_ISA`), not widened to f32."""
+def brgemm_lane_dot(p: ConvProblem) -> BrgemmIsa | None:
+    """The dot-product instruction `p`'s small groups run on across the lanes (`LANE_DOT_ISAS`), or
+    None (depthwise, the FMA on the widened source, or not across the lanes)."""
     lanes = brgemm_lane_groups(p)
-    return lanes is not None and lanes != (1, 1) and _lane_quads(p, lanes[0])
+    return _lane_dot_isa(p, lanes[0]) if lanes is not None and lanes != (1, 1) else None
 
 
 def _brgemm_table(p: ConvProblem) -> tuple[BrgemmIsa, ...]:
@@ -854,8 +862,9 @@ def _brgemm_table(p: ConvProblem) -> tuple[BrgemmIsa, ...]:
 
 def brgemm_isa(p: ConvProblem) -> BrgemmIsa | None:
     """The microkernel of `p`'s variant for its source and weight data types, or None."""
-    if brgemm_lane_vnni(p):
-        return LANE_VNNI_ISA
+    dot = brgemm_lane_dot(p)
+    if dot is not None:
+        return dot
     return next((i for i in _brgemm_table(p) if p.src.dtype.name in i.src and p.wei.dtype.name == i.wei), None)
 
 
@@ -868,7 +877,7 @@ def _brgemm_why_not(p: ConvProblem) -> str | None:
         return "its AMX kernel is generated for ungrouped convolutions only (use brgemm for groups)"
     # (small groups sum cg products a tap, and leave the lanes before they pass it: only depthwise's
     # taps reach it)
-    if (brgemm_depthwise(p) and p.src.dtype.is_int and not brgemm_lane_vnni(p)
+    if (brgemm_depthwise(p) and p.src.dtype.is_int and not brgemm_lane_dot(p)
             and _depthwise_products(p) > DEPTHWISE_EXACT_TAPS):
         return (f"its depthwise kernel sums 8-bit products in f32, exact up to {DEPTHWISE_EXACT_TAPS} taps, "
                 f"and this window has {_depthwise_products(p)} (use direct)")
@@ -930,7 +939,7 @@ def _depthwise_blocking(p: ConvProblem, ow: int, oc: int, whole: bool) -> tuple[
     d = p.desc
     kw, sw, dw = d.kw, d.sw, d.dw + 1
     cg, kg = brgemm_lane_groups(p)
-    cg //= 4 if brgemm_lane_vnni(p) else 1     # a column's vectors: vpdpbusd's lanes hold quads
+    cg //= brgemm_lane_dot(p).k if brgemm_lane_dot(p) else 1    # a column's vectors: a dot's lanes hold k
     vectors = -(-oc // 16)
     shuffles = max(cg.bit_length() - 1, 0)
 
@@ -990,11 +999,12 @@ def _lane_group_weights(plan: Plan, w: Value, p: ConvProblem, ro: int) -> Value:
     """Small groups across the lanes (`brgemm_lane_groups`): (G, kg, cg, [KD,] [KH,] KW) -> (GB, KH, KW,
     cg, RO * kg, 16) in f32, per block of RO x 16 groups, tap and input channel j of a group, the vector
     of output channel v of 16 groups (lane = group) at RO index o * kg + v; the groups past G zero. On
-    vpdpbusd (`brgemm_lane_vnni`), (GB, KH, KW, cg / 4, RO * kg, 16 * 4) in s8: a lane is a group's
-    quad j of input channels."""
+    a dot product (`brgemm_lane_dot`, k channels a lane), (GB, KH, KW, cg / k, RO * kg, 16 * k) in the
+    weights' type: a lane is a group's k-tuple j of input channels."""
     d = p.desc
     cg, kg = brgemm_lane_groups(p)
-    quad = 4 if brgemm_lane_vnni(p) else 1
+    dot = brgemm_lane_dot(p)
+    quad = dot.k if dot else 1
     if p.wei.dtype.name != "f32" and quad == 1:
         w = _widen(plan, w, p.wei.dtype, "f32")
     if d.ndims == 3:
@@ -1093,8 +1103,8 @@ def brgemm_src_block(p: ConvProblem) -> int:
     ~190 of ~670 us (tenth session)."""
     b = _in_blocks(p, p.src, view=True)
     isa = brgemm_isa(p)
-    if brgemm_depthwise(p):   # a vector of 16 channels is one block's pixel (quads: 64 are four blocks)
-        return b if b == 16 and isa is not None and _whole_lane_blocks(p) and not brgemm_lane_vnni(p) else 0
+    if brgemm_depthwise(p):   # a vector of 16 channels is one block's pixel (a dot's 16 k: k blocks)
+        return b if b == 16 and isa is not None and _whole_lane_blocks(p) and not brgemm_lane_dot(p) else 0
     return b if b > 1 and isa is not None and b % isa.k == 0 else 0
 
 
@@ -1731,7 +1741,9 @@ VARIANTS = {v.name: v for v in (
             "16-channel vectors reduced over taps and channels; u8/s8 x s8 on vpdpbusd (avx512_vnni; s8 "
             "shifted to u8 with a compensation from prepare), bf16 on vdpbf16ps (avx512_bf16), f32 on FMAs "
             "(avx512f); groups as blocks of channels; depthwise as 16-channel source vectors x weight vectors "
-            "on FMAs, every type widened to f32", refused=_brgemm_refused,
+            "on FMAs, every type widened to f32; small groups (1-8 channels) across the lanes, 16 groups a "
+            "vector, on FMAs or a group's u8 quads on vpdpbusd and bf16 pairs on vdpbf16ps",
+            refused=_brgemm_refused,
             channels_last=lambda p, target: True,
             extra_prepared=_brgemm_compensation, pads_in_compute=True, fuses_epilogue=_brgemm_fuses_epilogue,
             src_block=lambda p, target: brgemm_src_block(p), dst_blocks=lambda p, target: brgemm_dst_blocks(p)),
