@@ -13,7 +13,7 @@ nn = torch.nn
 import generator  # noqa: E402
 from generator.errors import InputError, UnsupportedError  # noqa: E402
 from generator.net.graph import Boundary  # noqa: E402
-from generator.net.models import mobilenet_v2, resnet50  # noqa: E402
+from generator.net.models import mobilenet_v2, resnet50, resnext50_32x4d  # noqa: E402
 from generator.net.torch_bridge import OnDevice, import_model, optimize  # noqa: E402
 
 SEED = 11
@@ -205,9 +205,11 @@ def test_bad_input_is_a_typed_error():
         optimize(lambda t: t, x)
 
 
-@pytest.mark.parametrize("build, n_layers, n_sums", [(resnet50, 53, 16), (mobilenet_v2, 52, 10)])
-def test_torchvision_architectures_import_whole(build, n_layers, n_sums):
+@pytest.mark.parametrize("build, n_layers, n_sums, n_grouped", [(resnet50, 53, 16, 0), (resnext50_32x4d, 53, 16, 16),
+                                                                (mobilenet_v2, 52, 10, 17)])
+def test_torchvision_architectures_import_whole(build, n_layers, n_sums, n_grouped):
     torch.manual_seed(SEED)
     imp = import_model(build().eval(), torch.randn(1, 3, 64, 64))
     assert len(imp.net.layers) == n_layers and not imp.skipped
     assert sum(1 for l in imp.net.layers if l.residual) == n_sums
+    assert sum(1 for l in imp.net.layers if l.problem.desc.g > 1) == n_grouped

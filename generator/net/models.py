@@ -1,6 +1,6 @@
 """The models `kgen net --model=torchvision:NAME` names: torchvision's own when it imports, else these
-definitions of the same architectures (layer for layer torchvision 0.28's ``resnet50`` and
-``mobilenet_v2``, random init as ``weights=None`` gives, no download).
+definitions of the same architectures (layer for layer torchvision 0.28's ``resnet50``,
+``resnext50_32x4d`` and ``mobilenet_v2``, random init as ``weights=None`` gives, no download).
 
 Why a copy: the torchvision wheels this project can install are built against CUDA PyTorch (their
 ``_C`` extension needs libtorch_cuda), and PyTorch here is the CPU build, so ``import torchvision``
@@ -36,6 +36,16 @@ def _nn():
 
 
 def resnet50(num_classes: int = 1000):
+    return _resnet50(1, 64, num_classes)
+
+
+def resnext50_32x4d(num_classes: int = 1000):
+    """ResNet-50 whose 3x3 convs are 32 groups, 4 channels a group in the first stage (torchvision's
+    ``groups=32, width_per_group=4``)."""
+    return _resnet50(32, 4, num_classes)
+
+
+def _resnet50(groups: int, width_per_group: int, num_classes: int):
     nn = _nn()
 
     class Bottleneck(nn.Module):
@@ -43,10 +53,10 @@ def resnet50(num_classes: int = 1000):
 
         def __init__(self, inplanes, planes, stride=1, downsample=None):
             super().__init__()
-            width = planes
+            width = int(planes * (width_per_group / 64.0)) * groups
             self.conv1 = nn.Conv2d(inplanes, width, 1, bias=False)
             self.bn1 = nn.BatchNorm2d(width)
-            self.conv2 = nn.Conv2d(width, width, 3, stride, padding=1, bias=False)
+            self.conv2 = nn.Conv2d(width, width, 3, stride, padding=1, groups=groups, bias=False)
             self.bn2 = nn.BatchNorm2d(width)
             self.conv3 = nn.Conv2d(width, planes * 4, 1, bias=False)
             self.bn3 = nn.BatchNorm2d(planes * 4)
@@ -161,4 +171,4 @@ def mobilenet_v2(num_classes: int = 1000):
     return MobileNetV2()
 
 
-MODELS = {"resnet50": resnet50, "mobilenet_v2": mobilenet_v2}
+MODELS = {"resnet50": resnet50, "resnext50_32x4d": resnext50_32x4d, "mobilenet_v2": mobilenet_v2}
