@@ -795,6 +795,13 @@ def brgemm_depthwise(p: ConvProblem) -> bool:
 #: (`brgemm_lane_groups`): a power of two, whose lane shuffles (`steps.lane_unzip`, `lane_zip`) are
 #: a binary tree.
 LANE_GROUP_CHANNELS = (1, 2, 4, 8)
+#: The share of its useful multiplies the widened lanes' FMA kernel makes good at 8 channels a group,
+#: against the ungrouped kernel (`brgemm_lane_groups`): its 8 loads a column cost 24 shuffles to
+#: de-interleave. One thread of the Zen 5, f32, 8 channels a group, lanes against ungrouped: g32 28x28
+#: 103 against 92 GFLOP/s (16 lanes of 16 useful against 8), RegNetY's g13 28x28 and g26 14x14 90
+#: against 96 and 88 against 95 (13 of 16), g55 7x7 113 against 83 (13.75 of 16; the ungrouped kernel
+#: wastes most of a 7-wide row there).
+LANE_UNZIP8_SHARE = 0.6
 
 
 def brgemm_lane_groups(p: ConvProblem) -> tuple[int, int] | None:
@@ -811,7 +818,8 @@ def brgemm_lane_groups(p: ConvProblem) -> tuple[int, int] | None:
     instruction reduces: 4 for u8 on vpdpbusd, 2 for bf16, 1 for f32; a group's cg padded to whole
     k and its kg to 16; whole quads of u8 channels take vpdpbusd across the lanes too, 64 a lane
     instruction, and bf16 pairs vdpbf16ps, `brgemm_lane_dot`): G groups fill ceil(G / 16) vectors. On the 2-core Zen 5
-    (README), g32 3x3 in f32 and bf16 gained at 4 and 8 channels a group; u8 widened to f32 at 4 (188
+    (README), g32 3x3 in f32 and bf16 gained at 4 and 8 channels a group (f32 at 8 only where the
+    lanes are nearly full, `LANE_UNZIP8_SHARE`); u8 widened to f32 at 4 (188
     against 153 GOP/s) but lost at 8, where the ungrouped vpdpbusd does 32 useful multiplies to the
     FMA's 16 (156 against 294), and on vpdpbusd's quads gained at both (756 and 685). Not for 8-bit
     sums the f32 accumulators would not hold exactly (`DEPTHWISE_EXACT_TAPS`), nor a group outside
@@ -831,6 +839,8 @@ def brgemm_lane_groups(p: ConvProblem) -> tuple[int, int] | None:
     k = isa.k if isa else 1
     ungrouped = k * kg * cg / (-(-cg // k) * k)
     lanes = 16 * d.g / (-(-d.g // 16) * 16) * (dot.k if dot else 1)
+    if not dot and cg == 8:
+        lanes *= LANE_UNZIP8_SHARE
     return (cg, kg) if isa is None or lanes >= ungrouped else None
 
 
