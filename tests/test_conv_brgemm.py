@@ -688,6 +688,13 @@ LANE_GROUP_CASES = [
     ("--dt=u8:s8:u8 --stag=nChw16c --dtag=nhwc g32mb1ic128ih9oc128oh9kh3ph1", (4, 4)),        # relaid, not read in blocks
     ("--dt=u8:s8:s32 --stag=ndhwc --dtag=ndhwc g32mb1ic128id5ih6iw7oc64od3oh6ow7kd3kh3kw3pd0ph1pw1", (4, 2)),
     ("--dt=u8:s8:s32 --stag=nwc --dtag=nwc g16mb1ic128iw19oc16ow19kw7pw3", (8, 1)),
+    # an s8 source flipped as it is loaded, a common source zero point: both in the accumulators' start,
+    # the taps outside the source (border columns, rows, 3D planes) given back
+    ("--dt=s8:s8:f32 --stag=nhwc --dtag=nhwc g32mb1ic128ih9iw11oc128oh9ow11kh3kw3ph1pw1", (4, 4)),
+    ("--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-zero-points=src:common:3+dst:common:2 "
+     "--attr-scales=dst:common:4 g32mb1ic256ih9iw13oc256oh9ow13kh3kw3ph1pw1", (8, 8)),
+    ("--dt=s8:s8:s32 --stag=nhwc --dtag=nhwc --attr-zero-points=src:common:-7 "
+     "g20mb2ic160ih9iw13oc80oh5ow7kh3kw3sh2sw2ph2pw2dh1dw1", (8, 4)),
     # bf16 in whole pairs: vdpbf16ps across the lanes
     ("--dt=bf16 --stag=nhwc --dtag=nhwc --attr-post-ops=relu g32mb1ic256ih9iw13oc256oh9ow13kh3kw3ph1pw1", (8, 8)),
     ("--dt=bf16:bf16:f32 --stag=nhwc --dtag=nhwc g20mb2ic40ih9iw13oc80oh5ow7kh3kw3sh2sw2ph1pw1", (2, 4)),  # a tail
@@ -707,7 +714,8 @@ def test_small_groups_across_the_lanes_match_the_reference(line, lanes):
     cg, kg = lanes
     # a lane is one channel of a group widened to f32, or a dot product's u8 quad (vpdpbusd) or bf16
     # pair (vdpbf16ps) of channels
-    quads = p.src.dtype.name == "u8" and cg % 4 == 0 and not p.zero_point("src")
+    zp = p.zero_point("src")
+    quads = p.src.dtype.is_int and cg % 4 == 0 and not (zp and zp.per_channel)
     pairs = p.src.dtype.name == "bf16" and cg % 2 == 0
     dot = brgemm_lane_dot(p)
     assert (dot.k if dot else 1) == (4 if quads else 2 if pairs else 1)
@@ -764,7 +772,7 @@ def test_lane_shuffles_deinterleave_and_interleave_the_groups():
 def test_small_groups_take_the_lanes_where_they_waste_less():
     """The lanes where an instruction over 16 groups does at least an ungrouped instruction's useful
     multiplies: ResNeXt's g32 with 4 and 8 channels a group in f32 and bf16, and in u8 on vpdpbusd's
-    quads; widened to f32 (an s8 source, a source zero point) 4 but not 8 (the ungrouped vpdpbusd
+    quads; widened to f32 (a source zero point per channel) 4 but not 8 (the ungrouped vpdpbusd
     fills its quads there); not 6 groups of 8 (6 of 16 lanes), nor 13 in f32 (its de-interleaving
     costs 0.6 of the lanes, LANE_UNZIP8_SHARE), 16 channels a group, nor an 8-bit window whose sums
     would pass f32's exact integers."""
@@ -774,8 +782,9 @@ def test_small_groups_take_the_lanes_where_they_waste_less():
                         ("--dt=bf16 g32mb1ic256ih28oc256oh28kh3ph1", (8, 8)),
                         ("--dt=u8:s8:u8 g32mb1ic128ih28oc128oh28kh3ph1", (4, 4)),
                         ("--dt=u8:s8:u8 g32mb1ic256ih28oc256oh28kh3ph1", (8, 8)),         # vpdpbusd's quads
-                        ("--dt=u8:s8:u8 --attr-zero-points=src:common:2 g32mb1ic256ih28oc256oh28kh3ph1", None),
-                        ("--dt=s8:s8:u8 g32mb1ic256ih28oc256oh28kh3ph1", None),
+                        ("--dt=u8:s8:u8 --attr-zero-points=src:common:2 g32mb1ic256ih28oc256oh28kh3ph1", (8, 8)),
+                        ("--dt=s8:s8:u8 g32mb1ic256ih28oc256oh28kh3ph1", (8, 8)),
+                        ("--dt=u8:s8:u8 --attr-zero-points=src:per_dim_1 g32mb1ic256ih28oc256oh28kh3ph1", None),
                         ("--dt=u8:s8:u8 g32mb1ic32ih28oc256oh28kh3ph1", (1, 8)),
                         ("--dt=f32 g6mb1ic48ih28oc48oh28kh3ph1", None),
                         ("--dt=f32 g13mb1ic104ih28oc104oh28kh3ph1", None),                 # 13 lanes of 16 at 8:

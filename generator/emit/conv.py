@@ -740,10 +740,13 @@ DEPTHWISE_EXACT_TAPS = (1 << 24) // (255 * 128)
 # Small groups of whole k-tuples of channels across the lanes (`brgemm_lane_dot`): a 32-bit lane of
 # the source holds k channels of one group, which one dot-product instruction multiplies with their k
 # weights and sums into the group's lane: u8 quads on vpdpbusd, 64 useful multiplies an instruction
-# against the widened FMA's 16, exact in i32; bf16 pairs on vdpbf16ps, 32, in f32 as the ungrouped
-# bf16 kernel sums them. More channels a group are more such vectors, de-interleaved by 32-bit lanes.
+# against the widened FMA's 16, exact in i32 (an s8 source flipped to u8 as it is loaded, and a
+# common source zero point, in the accumulators' start as the ungrouped kernel does: -(128 + zp) x
+# the weights' sums, the taps outside the source, which read nothing, added back); bf16 pairs on
+# vdpbf16ps, 32, in f32 as the ungrouped bf16 kernel sums them. More channels a group are more such
+# vectors, de-interleaved by 32-bit lanes.
 LANE_DOT_ISAS = (
-    BrgemmIsa("dw_vnni", "avx512_vnni", "vpdpbusd on 4 u8 channels of one group a lane", ("u8",), "s8", 4),
+    BrgemmIsa("dw_vnni", "avx512_vnni", "vpdpbusd on 4 8-bit channels of one group a lane", ("u8", "s8"), "s8", 4),
     BrgemmIsa("dw_bf16", "avx512_bf16", "vdpbf16ps on 2 bf16 channels of one group a lane", ("bf16",), "bf16", 2),
 )
 # A source zero point (common or per channel) is subtracted in the depthwise kernel, x - zp in f32
@@ -772,8 +775,9 @@ def depthwise_src_zp_limit(p: ConvProblem) -> int | None:
     """The largest |source zero point| the depthwise kernel of `p` computes exactly, where it subtracts
     the source zero point (common or per channel) itself (`DEPTHWISE_ZP_TAPS`); None where it does not.
     The API refuses a call whose values pass it."""
-    if not (brgemm_depthwise(p) and p.zero_point("src") is not None and _brgemm_fuses_epilogue(p, GENERIC)):
-        return None
+    if not (brgemm_depthwise(p) and not brgemm_lane_dot(p) and p.zero_point("src") is not None
+            and _brgemm_fuses_epilogue(p, GENERIC)):
+        return None             # (a dot product's sums are i32, exact)
     x_max = 255 if p.src.dtype.name == "u8" else 128
     return ((1 << 24) - 1) // (_depthwise_products(p) * 128) - x_max
 
@@ -846,11 +850,12 @@ def brgemm_lane_groups(p: ConvProblem) -> tuple[int, int] | None:
 
 def _lane_dot_isa(p: ConvProblem, cg: int) -> BrgemmIsa | None:
     """The dot-product instruction (`LANE_DOT_ISAS`) groups of `cg` channels take across the lanes:
-    whole k-tuples of a group's channels, in its source and weight types; an 8-bit source only without
-    a zero point (the kernel zeroes the taps outside the source, and vpdpbusd's sums have no x - zp
-    step to apply it before); None: the FMA on the widened source."""
+    whole k-tuples of a group's channels, in its source and weight types; not with a source zero point
+    per channel (its correction would depend on the values: the FMA on the widened source subtracts
+    it instead); None: the FMA on the widened source."""
     isa = next((i for i in LANE_DOT_ISAS if p.src.dtype.name in i.src and p.wei.dtype.name == i.wei), None)
-    if isa is None or cg % isa.k or (p.src.dtype.is_int and p.zero_point("src") is not None):
+    zp = p.zero_point("src")
+    if isa is None or cg % isa.k or (zp is not None and zp.per_channel):
         return None
     return isa
 
@@ -1158,8 +1163,8 @@ def _brgemm_compensation(plan: Plan, w: Value, p: ConvProblem, target: TargetCap
     padded taps contribute 128 * w too and the one sum cancels them; for the zero point, the blocks
     that reach the padding add zp x their padded taps' sums (`Brgemm.zp_border`)."""
     zp_in_kernel = p.zero_point("src") is not None and _brgemm_fuses_epilogue(p, target)
-    if (p.src.dtype.name != "s8" and not zp_in_kernel) or brgemm_depthwise(p):
-        return None           # depthwise widens s8 as it is, and leaves a source zero point to the epilogue
+    if (p.src.dtype.name != "s8" and not zp_in_kernel) or (brgemm_depthwise(p) and not brgemm_lane_dot(p)):
+        return None           # depthwise widens s8 as it is, and subtracts a source zero point from x
     return plan.add("brgemm_compensation", w, (w.shape[1] * w.shape[2], w.shape[0] * w.shape[4] * 16), "i32")
 
 
@@ -1178,12 +1183,16 @@ def _brgemm_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
     # 3D: zp_border corrects 2D borders only; depthwise subtracts the source's from each tap it reads
     # (DEPTHWISE_ZP_TAPS)
     d = p.desc
-    if brgemm_depthwise(p):
+    # (small groups on a dot product: i32 sums, the zero point in their start, its border taps
+    # corrected in the kernel, 3D too)
+    if brgemm_lane_dot(p):
+        zp_args = ("src", "dst")
+    elif brgemm_depthwise(p):
         zp_args = ("src", "dst") if _depthwise_products(p) <= DEPTHWISE_ZP_TAPS else ("dst",)
     else:
         zp_args = ("src", "dst") if d.ndims < 5 else ("dst",)
     # per channel: the destination's (loaded per vector in the stores), depthwise's source's too
-    per_channel = ("src", "dst") if brgemm_depthwise(p) else ("dst",)
+    per_channel = ("src", "dst") if brgemm_depthwise(p) and not brgemm_lane_dot(p) else ("dst",)
     return (p.alg != "brgemm_amx" and all(q.arg in zp_args and (not q.per_channel or q.arg in per_channel)
                                           for q in p.zero_points)
             and _store_post_ops(p) is not None and (not p.bias or p.bias_dt == "f32")
@@ -1320,8 +1329,11 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         x = plan.collapse(x, [[0, 1], [2], [3], [4, 5]])
     else:
         x = plan.collapse(x, [[0], [1], [2], [3, 4]])                                   # N H W G*ICp/G
-    shift = 128 if p.src.dtype.name == "s8" and not depthwise else 0
-    if shift:
+    # an s8 source read as u8 + 128: flipped here, or on a dot product across the lanes as the kernel
+    # loads it (depthwise widens s8 as it is)
+    lane_dot = brgemm_lane_dot(p) is not None
+    shift = 128 if p.src.dtype.name == "s8" and (not depthwise or lane_dot) else 0
+    if shift and not lane_dot:
         x = plan.add("flip_sign_bit", x, x.shape, "i8")
     images = n * (depth.od if depth else 1)
     if epilogue is not None and epilogue.dst_init is not None:
