@@ -950,7 +950,8 @@ def _depthwise_blocking(p: ConvProblem, ow: int, oc: int, whole: bool) -> tuple[
     weights and two columns in the registers; then the bigger block (fewer loop trips). Small groups
     across the lanes (`brgemm_lane_groups`, cg x kg): ro counts blocks of 16 groups, each column is cg
     loads and cg x log2(cg) shuffles, a tap cg x kg FMAs whose weights come from memory (too many to
-    hold), and rw * ro * kg accumulators and a column's cg vectors fill the registers."""
+    hold), and rw * ro * kg accumulators and a column's cg vectors, twice over for the shuffles, fill
+    the registers."""
     d = p.desc
     kw, sw, dw = d.kw, d.sw, d.dw + 1
     cg, kg = brgemm_lane_groups(p)
@@ -964,7 +965,12 @@ def _depthwise_blocking(p: ConvProblem, ow: int, oc: int, whole: bool) -> tuple[
         return rw * kw * cg * kg / (cols * cg * (1 + shuffles) + kw * cg * kg) * useful, rw * ro
 
     def fits(rw: int, ro: int) -> bool:
-        held = kw + 2 if kg == cg == 1 else cg + 2
+        # small groups: a column's cg vectors and their de-interleaving's as many again, and 6 more
+        # (weights, masks): with only cg + 2 held, LLVM spilled accumulators (one thread of the Zen 5,
+        # 8 channels a group 28x28: f32 109 -> 168 GFLOP/s at 1 x 8 accumulators instead of 2 x 8,
+        # u8 493 -> 627 GOP/s at 2 x 8 instead of 3 x 8; 4 a group within 5% either way; bf16 with
+        # 13 of 16 lanes filled 15% slower, with 16 12% faster)
+        held = kw + 2 if kg == cg == 1 else 2 * cg + 6
         return rw * ro * kg + held <= _ZMM_REGISTERS
 
     blocks = [(rw, ro) for ro in range(1, min(4, vectors) + 1) if not whole or vectors % ro == 0
