@@ -799,34 +799,27 @@ def brgemm_depthwise(p: ConvProblem) -> bool:
 #: (`brgemm_lane_groups`): a power of two, whose lane shuffles (`steps.lane_unzip`, `lane_zip`) are
 #: a binary tree.
 LANE_GROUP_CHANNELS = (1, 2, 4, 8)
-#: The share of its useful multiplies the widened lanes' FMA kernel makes good at 8 channels a group,
-#: against the ungrouped kernel (`brgemm_lane_groups`): its 8 loads a column cost 24 shuffles to
-#: de-interleave. One thread of the Zen 5, f32, 8 channels a group, lanes against ungrouped: g32 28x28
-#: 103 against 92 GFLOP/s (16 lanes of 16 useful against 8), RegNetY's g13 28x28 and g26 14x14 90
-#: against 96 and 88 against 95 (13 of 16), g55 7x7 113 against 83 (13.75 of 16; the ungrouped kernel
-#: wastes most of a 7-wide row there).
-LANE_UNZIP8_SHARE = 0.6
 
 
 def brgemm_lane_groups(p: ConvProblem) -> tuple[int, int] | None:
     """(cg, kg), a group's input and output channels, where brgemm runs `p` with the groups across the
-    vector lanes (the depthwise kernel, isa "dw"): each vector holds one channel of 16 groups, so a
-    tap is cg x kg FMAs of whole vectors. Depthwise is (1, 1); ResNeXt's 32 groups of 4 or 8 channels
-    and a depthwise conv's channel multiplier (oc = k x g) are the others. The source's 16 groups x cg
-    channels are cg vectors in channel order, de-interleaved in registers (`steps.lane_unzip`), and the kg
-    accumulators of each pixel interleaved back (`steps.lane_zip`) before the stores, which see whole
-    vectors of 16 output channels in order as for any other conv. The ungrouped kernel instead pads
-    each group's kg output channels to a vector of 16: on ResNeXt-50's g32 3x3 convs with 4 channels
-    a group, four times the work. So the lanes are taken where an FMA of them does at least the useful
-    multiplies of one instruction of the ungrouped kernel (16 x k of them, k the channels its
-    instruction reduces: 4 for u8 on vpdpbusd, 2 for bf16, 1 for f32; a group's cg padded to whole
-    k and its kg to 16; whole quads of u8 channels take vpdpbusd across the lanes too, 64 a lane
-    instruction, and bf16 pairs vdpbf16ps, `brgemm_lane_dot`): G groups fill ceil(G / 16) vectors. On the 2-core Zen 5
-    (README), g32 3x3 in f32 and bf16 gained at 4 and 8 channels a group (f32 at 8 only where the
-    lanes are nearly full, `LANE_UNZIP8_SHARE`); u8 widened to f32 at 4 (188
-    against 153 GOP/s) but lost at 8, where the ungrouped vpdpbusd does 32 useful multiplies to the
-    FMA's 16 (156 against 294), and on vpdpbusd's quads gained at both (756 and 685). Not for 8-bit
-    sums the f32 accumulators would not hold exactly (`DEPTHWISE_EXACT_TAPS`), nor a group outside
+    vector lanes on its depthwise kernel: each vector holds one channel of 16 groups, so a tap is cg x
+    kg FMAs of whole vectors (or fewer dot products, `brgemm_lane_dot`). Depthwise is (1, 1);
+    ResNeXt's and RegNet's groups of 4 or 8 channels and a depthwise conv's channel multiplier (oc = k
+    x g) are the others. The source's 16 groups x cg channels are cg vectors in channel order,
+    de-interleaved in registers (`steps.lane_unzip`), and the kg accumulators of each pixel are
+    interleaved back (`steps.lane_zip`) before the stores, which see whole vectors of 16 output
+    channels in order as for any other conv. The ungrouped kernel instead pads each group's kg output
+    channels to a vector of 16: on ResNeXt-50's g32 3x3 convs with 4 channels a group, four times the
+    work. So the lanes are taken where one instruction over them does at least the useful multiplies
+    of one instruction of the ungrouped kernel: 16 x k there (k the channels its instruction reduces:
+    4 for 8-bit on vpdpbusd, 2 for bf16, 1 for f32; a group's cg padded to whole k and its kg to 16),
+    and 16 x k' over the lanes, G groups filling ceil(G / 16) vectors (k' = 4 for 8-bit quads on
+    vpdpbusd, 2 for bf16 pairs on vdpbf16ps, else 1). On one thread of the Zen 5 (README) the lanes
+    gained in f32, bf16 and u8 at 4 and 8 channels a group, RegNetY's 13 of 16 lanes filled included;
+    u8 widened to f32 (a per-channel source zero point) lost at 8, where the ungrouped vpdpbusd fills
+    its quads (156 against 294 GOP/s on two threads). Not for 8-bit sums that the widened f32
+    accumulators would not hold exactly (`DEPTHWISE_EXACT_TAPS`), nor a group outside
     `LANE_GROUP_CHANNELS`."""
     d = p.desc
     if p.alg != "brgemm" or d.g == 1:
@@ -843,8 +836,6 @@ def brgemm_lane_groups(p: ConvProblem) -> tuple[int, int] | None:
     k = isa.k if isa else 1
     ungrouped = k * kg * cg / (-(-cg // k) * k)
     lanes = 16 * d.g / (-(-d.g // 16) * 16) * (dot.k if dot else 1)
-    if not dot and cg == 8:
-        lanes *= LANE_UNZIP8_SHARE
     return (cg, kg) if isa is None or lanes >= ungrouped else None
 
 
@@ -1770,7 +1761,7 @@ VARIANTS = {v.name: v for v in (
             "shifted to u8 with a compensation from prepare), bf16 on vdpbf16ps (avx512_bf16), f32 on FMAs "
             "(avx512f); groups as blocks of channels; depthwise as 16-channel source vectors x weight vectors "
             "on FMAs, every type widened to f32; small groups (1-8 channels) across the lanes, 16 groups a "
-            "vector, on FMAs or a group's u8 quads on vpdpbusd and bf16 pairs on vdpbf16ps",
+            "vector, on FMAs or a group's 8-bit quads on vpdpbusd and bf16 pairs on vdpbf16ps",
             refused=_brgemm_refused,
             channels_last=lambda p, target: True,
             extra_prepared=_brgemm_compensation, pads_in_compute=True, fuses_epilogue=_brgemm_fuses_epilogue,
