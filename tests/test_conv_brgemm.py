@@ -678,7 +678,7 @@ LANE_GROUP_CASES = [
     ("--dt=bf16 --stag=nhwc --dtag=nhwc g18mb1ic36ih9oc72oh9kh3ph1", (2, 4)),
     ("--dt=u8:s8:f32 --stag=nwc --dtag=nwc g32mb1ic64iw19oc64ow19kw5pw2", (2, 2)),                   # 1D
     ("--dt=f16:f16:f32 --stag=nhwc --dtag=nhwc g32mb1ic256ih9oc128oh9kh3ph1", (8, 4)),
-    # u8 x s8 in whole quads, no source zero point: vpdpbusd across the lanes (LANE_VNNI_ISA)
+    # 8-bit quads x s8 (no per-channel source zero point): vpdpbusd across the lanes (LANE_DOT_ISAS)
     ("--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
      "--attr-post-ops=sum:0.5+relu g32mb1ic256ih9iw13oc256oh9ow13kh3kw3ph1pw1", (8, 8)),
     ("--dt=u8:s8:s32 --stag=nhwc --dtag=nhwc g32mb2ic128ih12iw10oc128oh6ow5kh3kw3sh2sw2dh1dw1ph2pw2", (4, 4)),
