@@ -476,9 +476,10 @@ class ConvKernel:
         return [np.array(b, dtype=bdt.np_dtype, order="C")]
 
     @functools.cached_property
-    def _src_zp_limit(self) -> int | None:
-        """The largest |source zero point| this kernel computes exactly (`depthwise_src_zp_limit`), once
-        per kernel rather than per call."""
+    def src_zp_limit(self) -> int | None:
+        """The largest |source zero point| this kernel computes exactly, or None where every value of its
+        type is (`depthwise_src_zp_limit`: brgemm's depthwise kernel subtracts it in f32); a call
+        passing a larger one is refused. Computed once per kernel rather than per call."""
         return depthwise_src_zp_limit(self.problem)
 
     def _attr_args(self, given: dict, on_device=None) -> list[np.ndarray]:
@@ -504,12 +505,14 @@ class ConvKernel:
                 if a.size and (a.min() < zdt.min or a.max() > zdt.max):
                     raise InputError(f"{name} holds {a.min() if a.min() < zdt.min else a.max()}, outside the "
                                      f"range of its data type {q.dt} [{int(zdt.min)}, {int(zdt.max)}]")
-                limit = self._src_zp_limit if name == "src_zp" else None
+                limit = self.src_zp_limit if name == "src_zp" else None
                 if limit is not None and a.size and np.abs(a).max() > limit:
+                    cg = p.desc.ic // p.desc.g
                     raise InputError(f"{name} holds {int(a.max() if a.max() > limit else a.min())}: kernel "
                                      f"{p.name} subtracts it in f32, exact for |zero point| <= {limit} over its "
-                                     f"{p.desc.kd * p.desc.kh * p.desc.kw} taps (the direct variant computes "
-                                     f"larger ones in integers)")
+                                     f"{p.desc.kd * p.desc.kh * p.desc.kw} taps"
+                                     + (f" x {cg} channels a group" if cg > 1 else "")
+                                     + " (the direct variant computes larger ones in integers)")
             elif not np.all(np.isfinite(a)):
                 raise InputError(f"{name} must be finite")
             out.append(np.array(a, dtype=p.quant_dtype(name).np_dtype, order="C"))

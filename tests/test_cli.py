@@ -120,3 +120,20 @@ def test_cpu_threads_sets_the_workers(monkeypatch):
     monkeypatch.setenv("KGEN_CPU_THREADS", "two")
     with pytest.raises(UnsupportedError, match="not a positive number"):
         cpu_threads()
+
+
+def test_auto_steers_past_a_kernels_zero_point_bound():
+    """A source zero point on the command line past what `--alg=auto`'s kernel computes exactly
+    (brgemm's depthwise kernel subtracts it in f32: |zp| <= 14308 over a u8 3x3 window) runs the direct
+    variant instead, saying so; one within the bound keeps brgemm; a named brgemm refuses it in one
+    line naming the bound."""
+    line = ("--dt=u8:s8:f32", "--stag=nhwc", "--dtag=nhwc", "g16mb1ic16ih5oc16oh5kh3ph1")
+    r = kgen("conv", "--alg=auto", "--attr-zero-points=src:common:20000", *line)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert ("0:PASSED (auto chose direct: brgemm computes a source zero point exactly only for |zp| <= 14308, "
+            "and this one is 20000") in r.stdout
+    r = kgen("conv", "--alg=auto", "--attr-zero-points=src:common:-14308", *line)
+    assert r.returncode == 0 and "0:PASSED (auto chose brgemm" in r.stdout, r.stdout + r.stderr
+    r = kgen("conv", "--alg=brgemm", "--attr-zero-points=src:common:20000", *line)
+    assert r.returncode != 0 and "0:FAILED (src_zp holds 20000: kernel" in r.stdout
+    assert "exact for |zero point| <= 14308 over its 9 taps (the direct variant" in r.stdout

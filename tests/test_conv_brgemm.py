@@ -747,6 +747,30 @@ def test_lane_dot_kernels_compile_for_a_cpu_that_has_them(tmp_path, line, op):
     assert art.path.stat().st_size > 0
 
 
+@needs("avx512f")
+def test_small_groups_bound_a_per_channel_zero_point_by_their_products():
+    """Widened to f32 (a per-channel source zero point keeps the dot products out), each output of 4
+    channels a group x 9 taps sums 36 products: exact while 36 x 128 x |x - zp| < 2^24, so |zp| <= 3385
+    for u8. At the bound, extreme values are exact; past it the call is refused naming the taps and
+    the group's channels."""
+    import numpy as np
+    from generator.errors import InputError
+    p = problem("--alg=brgemm --dt=u8:s8:f32 --stag=nhwc --dtag=nhwc --attr-zero-points=src:per_dim_1 "
+                "g16mb1ic64ih5iw6oc64oh5ow6kh3kw3ph1pw1")
+    k = ConvKernel(p)
+    assert k.src_zp_limit == ((1 << 24) - 1) // (36 * 128) - 255 == 3385
+    x = np.full(p.desc.src_dims, 255, np.uint8)
+    w = np.full(p.wei.dims, -128, np.int8)
+    src, wei = p.src.to_physical(x), p.wei.to_physical(w)
+    k.prepare(wei)
+    zps = np.linspace(-3385, 3385, 64).astype(np.int32)
+    got = p.dst.from_physical(k(src, src_zp=zps))
+    np.testing.assert_array_equal(got, p.dst.from_physical(p.reference(src, wei, None, quant={"src_zp": zps})))
+    zps[7] = -3386
+    with pytest.raises(InputError, match="holds -3386: .* <= 3385 over its 9 taps x 4 channels a group"):
+        k(src, src_zp=zps)
+
+
 def test_lane_shuffles_deinterleave_and_interleave_the_groups():
     """`lane_unzip` turns 16 groups x n channels in channel order into one vector a channel (lane =
     group), `lane_zip` back, each op a two-vector vector.shuffle; both in n log2(n) shuffles."""

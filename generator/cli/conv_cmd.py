@@ -137,17 +137,33 @@ def _one(case: ConvCase) -> tuple[str, str | None, ConvCase]:
     try:
         asked = conv_problem(case)
         k = ConvKernel(asked, backend)
+        k, steered = _within_zero_point_bound(case, asked, k, backend)
         p = k.problem                                   # --alg=auto and format any resolved
     except UnsupportedError as e:
         return "skipped", str(e), case
     except (CompileError, ArtifactError, RunError) as e:
         return "failed", str(e), case
     ran = _resolved_case(case, asked, p)
-    status, reason = _check_or_compute(case, k, asked, p)
+    status, reason = _check_or_compute(case, k, asked, p, steered)
     return status, reason, ran
 
 
-def _check_or_compute(case: ConvCase, k: ConvKernel, asked: ConvProblem, p: ConvProblem) -> tuple[str, str | None]:
+def _within_zero_point_bound(case: ConvCase, asked: ConvProblem, k: ConvKernel, backend) -> tuple[ConvKernel, str | None]:
+    """`k`, or where `--alg=auto` chose a kernel that computes the source zero point the command line
+    gives only within a bound (`ConvKernel.src_zp_limit`: brgemm's depthwise kernel subtracts it in
+    f32) and the value is past it, the direct variant (integers), with the note that says why. A
+    kernel the user named is kept, and refuses the value with one line naming the bound."""
+    zp = given_conv_quant_values(case).get("src_zp")
+    limit = k.src_zp_limit
+    if asked.alg != "auto" or zp is None or limit is None or abs(zp) <= limit:
+        return k, None
+    direct = ConvKernel(dataclasses.replace(asked, alg="direct"), backend)
+    return direct, (f"auto chose direct: {k.problem.alg} computes a source zero point exactly only for "
+                    f"|zp| <= {limit}, and this one is {zp:g}")
+
+
+def _check_or_compute(case: ConvCase, k: ConvKernel, asked: ConvProblem, p: ConvProblem,
+                      steered: str | None = None) -> tuple[str, str | None]:
     src_path = case.extra("src")
     given = given_conv_quant_values(case)
     given |= _attr_files(case, p, given)
@@ -175,7 +191,7 @@ def _check_or_compute(case: ConvCase, k: ConvKernel, asked: ConvProblem, p: Conv
         return "failed", str(e)
     if reason:
         return "failed", reason
-    notes = []
+    notes = [steered] if steered else []
     if k.choice is not None and k.requested_alg == "auto":
         how = (f"measured, flags {k.choice.flags}, driver {k.driver}" if k.choice.source == "tuned"
                else "heuristic" + (f", flags {k.choice.flags}" if k.choice.flags != "default" else "")
