@@ -946,7 +946,8 @@ def _depthwise_blocking(p: ConvProblem, ow: int, oc: int, whole: bool) -> tuple[
     d = p.desc
     kw, sw, dw = d.kw, d.sw, d.dw + 1
     cg, kg = brgemm_lane_groups(p)
-    cg //= brgemm_lane_dot(p).k if brgemm_lane_dot(p) else 1    # a column's vectors: a dot's lanes hold k
+    dot = brgemm_lane_dot(p)
+    cg //= dot.k if dot else 1      # a column's vectors: a dot's lanes hold k channels
     vectors = -(-oc // 16)
     shuffles = max(cg.bit_length() - 1, 0)
 
