@@ -4,8 +4,9 @@
     kgen net --graph=FILE [--plan-only] ...
 
 --model takes torchvision:NAME (torchvision's model with weights=None; kgen's copy of resnet50,
-resnext50_32x4d and mobilenet_v2 when torchvision does not import) or MODULE:CALLABLE (a Python function returning an
-nn.Module); --input-shape=NxCxHxW overrides its example input (default: --mb x 3 x 224 x 224).
+resnext50_32x4d and mobilenet_v2 when torchvision does not import) or MODULE:CALLABLE (a Python
+function returning an nn.Module); --input-shape=NxCxHxW overrides its example input (default: --mb x
+3 x 224 x 224).
 --graph takes the text form, one layer per line: NAME SRC -> DST [+RESIDUAL] [benchdnn conv options]
 DESC (tensors by name; +RESIDUAL is the tensor the layer's sum post-op adds).
 
