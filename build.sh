@@ -4,6 +4,7 @@
 #   ./build.sh test [PYTEST ARGS...]                           set up, then run the test suite
 #   ./build.sh bench [reorder|conv|call] [KGEN BENCH ARGS...]  set up with PyTorch, then run a benchmark (default: reorder)
 #   ./build.sh tune [KGEN TUNE ARGS...]                        set up, then measure and store --alg=auto's choices
+#   ./build.sh gpu-kit                                         pack IREE for a GPU machine without pip (.gpukit/, .ci/gpu_check.sh)
 # Set-up is idempotent: .venv is created once and re-installed only when pyproject.toml changes.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -70,8 +71,38 @@ case "$cmd" in
     setup_venv "test,bench"
     exec "$VENV/bin/kgen" tune "$@"
     ;;
+  gpu-kit)
+    # A lent GPU machine has Python 3.12, PyTorch and CUDA but no package index, and takes at most
+    # 64 MiB along: IREE's cp312 runtime (its CUDA driver) and iree-compile (a plain binary: the one
+    # installed here, its 330 MB library xz-packed to ~50 MB) go into .gpukit/ for .ci/gpu_check.sh.
+    for tool in unzip xz; do
+      command -v $tool >/dev/null || { log "gpu-kit needs $tool (apt-get install $tool)"; exit 1; }
+    done
+    setup_venv test
+    kit=$ROOT/.gpukit stage=$(mktemp -d)
+    trap 'rm -rf "$stage"' EXIT
+    ver=$("$PY" -c "import importlib.metadata as m; print(m.version('iree-base-runtime'))")
+    comp=$("$PY" -c "import iree.compiler, os; print(os.path.dirname(iree.compiler.__file__))")
+    log "downloading iree-base-runtime==$ver for CPython 3.12"
+    "$PY" -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: --python-version 3.12 \
+      --implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
+      -d "$stage/whl" "iree-base-runtime==$ver"
+    (cd "$stage" && mkdir site && cd site && unzip -q ../whl/*.whl 'iree/runtime/*' 'iree/_runtime/*' \
+        'iree/_runtime_libs/__init__.py' 'iree/_runtime_libs/version.py' 'iree/_runtime_libs/_runtime.abi3.so' \
+        'iree_base_runtime.libs/*')
+    # iree-compile through iree.compiler.tools.binaries.find_tool, without the cp311 Python bindings
+    mkdir -p "$stage/site/iree/compiler/tools" "$stage/site/iree/compiler/_mlir_libs"
+    : > "$stage/site/iree/compiler/__init__.py"; : > "$stage/site/iree/compiler/tools/__init__.py"
+    cp "$comp/tools/binaries.py" "$stage/site/iree/compiler/tools/"
+    cp "$comp/_mlir_libs/iree-compile" "$stage/site/iree/compiler/_mlir_libs/"
+    rm -rf "$kit"; mkdir -p "$kit"
+    tar -cJf "$kit/iree_site.tar.xz" -C "$stage/site" .
+    log "xz-packing libIREECompiler.so (about two minutes)"
+    xz -9 -T0 -c "$comp/_mlir_libs/libIREECompiler.so" > "$kit/libIREECompiler.so.xz"
+    log "$(du -sh "$kit" | cut -f1) in $kit: on the GPU machine, carry .gpukit and run bash .ci/gpu_check.sh"
+    ;;
   -h|--help|help)
-    sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
     ;;
   build|--*)
     [ "$cmd" = build ] && shift || true
@@ -80,7 +111,7 @@ case "$cmd" in
     exec "$VENV/bin/kgen" catalog build "$@"
     ;;
   *)
-    log "unknown command '$cmd' (use: ./build.sh [build] [--backend=...], ./build.sh test, ./build.sh bench [reorder|conv|call], ./build.sh tune)"
+    log "unknown command '$cmd' (use: ./build.sh [build] [--backend=...], ./build.sh test, ./build.sh bench [reorder|conv|call], ./build.sh tune, ./build.sh gpu-kit)"
     exit 2
     ;;
 esac

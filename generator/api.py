@@ -860,7 +860,7 @@ def compile_conv(problem, backend="llvm-cpu", *, flags: str | None = None, cache
             arts = [compile_conv(x.problem, be, flags=flags, cache_dir=cache_dir, driver=be.host_threads_driver)
                     for x in parts]
             return arts[0]
-    return compile_mlir(render_conv(problem, be.for_flags(flags)), be, extra_flags=be.flag_set(flags),
+    return compile_mlir(render_conv(problem, be.for_flags(flags)), be, extra_flags=be.conv_flags(flags, problem),
                         cache_dir=cache_dir, name="conv")
 
 

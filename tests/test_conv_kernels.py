@@ -696,7 +696,38 @@ CUDA_VARIANT_CASES = [
     "--alg=winograd --dt=f32 --stag=nchw --dtag=nChw16c ic5ih9oc7kh3ph1",
     "--alg=spatial_pack --dt=s8:s8:s32 --stag=NCHW32 --dtag=NCHW32 ic5ih9oc7kh3sh2ph1",
     "--alg=indirect --dt=f32 --stag=nhwc --dtag=nchw ic5ih9oc7kh3dh1ph2",
+    # a 1x1 indirect conv: its one-tap gather is its own op on CUDA (inside the contraction IREE 3.13
+    # fails to distribute it)
+    "--alg=indirect --dt=f32 --stag=nChw16c --dtag=nChw16c ic20ih9oc24kh1sh2",
+    # f16 / bf16 contractions that sm_80's tensor-core MMA computed wrongly on an H200 (half the
+    # outputs off by tens to hundreds): compiled without MMA (`Backend.half_multiply_flags`)
+    "--alg=direct --dt=f16 ic64ih12oc40kh1",
+    "--alg=im2col --dt=bf16 ic40ih10oc36kh3ph1",
+    "--alg=spatial_pack --dt=f16 --stag=nhwc --dtag=nhwc ic48ih14oc64kh1sh2",
 ]
+
+
+def test_cuda_compiles_half_multiplies_without_tensor_core_mma(kgen_cache_dir):
+    """f16 and bf16 convs are compiled for sm_60 on CUDA (no mma.sync), f32 and int8 ones for sm_80,
+    where IREE 3.13 uses no MMA for them anyway; the last --iree-cuda-target wins."""
+    from generator.api import compile_conv
+
+    targets = {}
+    for line in ("--alg=im2col --dt=f16 ic16ih6oc16kh3ph1", "--alg=im2col --dt=bf16 ic16ih6oc16kh3ph1",
+                 "--alg=im2col --dt=f32 ic16ih6oc16kh3ph1", "--alg=im2col --dt=u8:s8:s32 ic16ih6oc16kh3ph1"):
+        art = compile_conv(problem_of(line), "cuda", cache_dir=kgen_cache_dir)
+        targets[problem_of(line).src.dtype.name] = [f for f in art.flags if f.startswith("--iree-cuda-target=")][-1]
+    assert targets == {"f16": "--iree-cuda-target=sm_60", "bf16": "--iree-cuda-target=sm_60",
+                       "f32": "--iree-cuda-target=sm_80", "u8": "--iree-cuda-target=sm_80"}
+    assert get_backend("llvm-cpu").conv_flags("default", problem_of("--dt=f16 ic16ih6oc16kh3ph1")) == ()
+
+
+def test_cuda_indirect_1x1_gathers_outside_the_contraction():
+    one_tap = render_conv(problem_of("--alg=indirect --dt=f32 ic20ih9oc24kh1sh2"), get_backend("cuda"), header=False)
+    three = render_conv(problem_of("--alg=indirect --dt=f32 ic20ih9oc24kh3ph1"), get_backend("cuda"), header=False)
+    cpu = render_conv(problem_of("--alg=indirect --dt=f32 ic20ih9oc24kh1sh2"), get_backend("llvm-cpu"), header=False)
+    gather, inside = "affine_map<(n, g, ic, k, o) ->", "affine_map<(n, g, oc, o, ic, k) ->"
+    assert [(gather in t, inside in t) for t in (one_tap, three, cpu)] == [(True, False), (False, True), (False, True)]
 
 
 @pytest.mark.parametrize("line", CUDA_VARIANT_CASES)
@@ -1394,3 +1425,24 @@ def test_golden_winograd_constants_are_exact():
         hexed = np.ascontiguousarray(mat, "<f4").tobytes().hex().upper()
         assert f'dense<"0x{hexed}">' in text
     assert "_prepare(" in text and "tensor<4x4x1x2x3xf32>" in text     # U = G g G^T done in prepare
+
+
+def test_templates_found_in_a_checkout_on_pythonpath(tmp_path):
+    """A checkout put on PYTHONPATH without `pip install` (the GPU machine, which has no package index)
+    renders from the templates/ folder beside generator/ (`emit.render._template_loader`). Run with
+    `python -S`, so the editable install's finder is not there and only PYTHONPATH is searched."""
+    from pathlib import Path
+
+    import jinja2
+
+    repo = Path(__file__).resolve().parents[1]
+    deps = {Path(m.__file__).resolve().parents[1] for m in (jinja2, np)}
+    code = ("import generator.emit.render as r\n"
+            "from generator.emit.conv import render_conv\n"
+            "from generator.benchdnn.conv import conv_problem, parse_conv_args\n"
+            "import importlib.util as u\n"
+            "print(u.find_spec('generator.templates') is None, type(r.environment().loader).__name__,\n"
+            "      'linalg.generic' in render_conv(conv_problem(next(iter(parse_conv_args(['ic4ih5oc4kh3']))))))\n")
+    out = subprocess.run([sys.executable, "-S", "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": os.pathsep.join(map(str, [repo, *deps]))})
+    assert out.stdout.split() == ["True", "FileSystemLoader", "True"], out.stderr[-2000:]

@@ -106,7 +106,7 @@ def compile_candidates(cands: list[Candidate], backend, jobs: int, log: Callable
     def build(c: Candidate) -> None:
         try:
             mlir = render_conv(c.problem, backend.for_flags(c.flags))
-            c.artifact = compile_mlir(mlir, backend, extra_flags=backend.flag_set(c.flags), name="conv")
+            c.artifact = compile_mlir(mlir, backend, extra_flags=backend.conv_flags(c.flags, c.problem), name="conv")
         except KgenError as e:
             c.status = f"compile failed: {e}"
             return
@@ -130,23 +130,26 @@ TORCH_PATHS = {"f32": "F.convNd f32", "bf16": "F.convNd bf16", "f16": "F.convNd 
                "u8": "torch.ao.nn.quantized.ConvNd, engine x86 (u8:s8:u8 only)"}
 
 
-def _torch_fns(torch, p, x: np.ndarray, w: np.ndarray, b: np.ndarray | None, quant: dict | None = None
-               ) -> dict[str, Callable[[], object]]:
+def _torch_fns(torch, p, x: np.ndarray, w: np.ndarray, b: np.ndarray | None, quant: dict | None = None,
+               device: str = "cpu") -> dict[str, Callable[[], object]]:
     """PyTorch's conv on the same problem, in NCHW and channels_last (2D/3D): f32, bf16 and f16 through
-    F.convNd, u8:s8:u8 through torch.ao's quantized conv (`_torch_quantized_fns`); {} for the others."""
+    F.convNd, u8:s8:u8 through torch.ao's quantized conv (`_torch_quantized_fns`, CPU only); {} for
+    the others. On a GPU `device` (PyTorch's "cuda") the tensors live there and each call waits for the GPU, as
+    IREE's synchronous call does."""
     d = p.desc
     nsp = d.ndims - 2
     if p.src.dtype.name == "u8":
-        return _torch_quantized_fns(torch, p, x, w, b, quant or {})
+        return _torch_quantized_fns(torch, p, x, w, b, quant or {}) if device == "cpu" else {}
     if p.src.dtype.name not in ("f32", "bf16", "f16") or p.src.dtype != p.wei.dtype:
         return {}
     F = torch.nn.functional
     conv = (F.conv1d, F.conv2d, F.conv3d)[nsp - 1]
     sp = d.spatial()
     tdt = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}[p.src.dtype.name]
-    xt = torch.from_numpy(np.asarray(x, np.float32)).to(tdt)
-    wt = torch.from_numpy(np.asarray(w, np.float32)).to(tdt)
-    bt = None if b is None else torch.from_numpy(np.asarray(b, np.float32)).to(tdt)
+    xt = torch.from_numpy(np.asarray(x, np.float32)).to(device=device, dtype=tdt)
+    wt = torch.from_numpy(np.asarray(w, np.float32)).to(device=device, dtype=tdt)
+    bt = None if b is None else torch.from_numpy(np.asarray(b, np.float32)).to(device=device, dtype=tdt)
+    wait = torch.cuda.synchronize if device != "cpu" else (lambda: None)     # a GPU: PyTorch's calls are async
     padding = torch_padding(p)
     pads = [v for s in reversed(sp) for v in (s.p, s.p_r)]       # F.pad: last dim first; negative crops
     kw = dict(stride=[s.s for s in sp], dilation=[s.d + 1 for s in sp], groups=d.g, padding=padding or 0)
@@ -154,7 +157,9 @@ def _torch_fns(torch, p, x: np.ndarray, w: np.ndarray, b: np.ndarray | None, qua
     def make(xx, ww):
         def run():
             with torch.inference_mode():
-                return conv(xx if padding is not None else F.pad(xx, pads), ww, bt, **kw)
+                y = conv(xx if padding is not None else F.pad(xx, pads), ww, bt, **kw)
+            wait()
+            return y
         return run
 
     fns = {"nchw": make(xt, wt)}
@@ -231,11 +236,26 @@ class Ceiling:
     copy_gbps: float
 
 
-def measure_ceiling(torch, rounds: int) -> Ceiling:
+def measure_ceiling(torch, rounds: int, device: str = "cpu") -> Ceiling:
     """The machine's practical f32 compute peak (a 2048^3 matmul) and memory bandwidth (a 64 MB copy):
-    the best of at least five rounds, since a ceiling is what the machine reaches at best."""
+    the best of at least five rounds, since a ceiling is what the machine reaches at best. On a GPU
+    `device` both run there, through PyTorch (TF32 off: an f32 peak)."""
     n = 2048
     a = np.random.default_rng(0).standard_normal((n, n), dtype=np.float32)
+    if torch is not None and device != "cpu":
+        torch.backends.cuda.matmul.allow_tf32 = False
+        ta, tsrc = torch.from_numpy(a).cuda(), torch.ones(16 << 20, device="cuda")
+        tdst = torch.empty_like(tsrc)
+
+        def mm():
+            torch.mm(ta, ta)
+            torch.cuda.synchronize()
+
+        def copy():
+            tdst.copy_(tsrc)
+            torch.cuda.synchronize()
+        t = best_times({"mm": mm, "copy": copy}, max(rounds, 5))
+        return Ceiling(2 * n ** 3 / t["mm"] / 1e9, "torch.mm on cuda", 2 * tsrc.nbytes / t["copy"] / 1e9)
     if torch is not None:
         ta = torch.from_numpy(a)
         fn, by = (lambda: torch.mm(ta, ta)), "torch.mm"
@@ -277,18 +297,27 @@ def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None
 
     b = get_backend(backend)
     sw = sweep(b, variants, flag_sets, drivers)
-    torch = import_torch(log) if b.torch_device == "cpu" else None      # the CPU comparison only, so far
+    torch = import_torch(log) if b.torch_device else None
     if b.torch_device == "cpu":
         log(f"cpu: {host_cpu_description()}")
-    ceiling = measure_ceiling(torch, rounds)
+    elif torch is not None:
+        if torch.cuda.is_available():
+            # f32 against f32: cuDNN's convolutions default to TF32 tensor cores (10-bit mantissas)
+            torch.backends.cudnn.allow_tf32 = False
+            log(f"gpu: {torch.cuda.get_device_name()} (PyTorch {torch.__version__}, cuDNN "
+                f"{torch.backends.cudnn.version()}, TF32 off)")
+        else:
+            log(f"PyTorch {torch.__version__} sees no {b.torch_device} device: its columns are left out")
+            torch = None
+    ceiling = measure_ceiling(torch, rounds, b.torch_device if torch is not None else "cpu")
     log(f"ceiling: {ceiling.matmul_gflops:.1f} GFLOP/s ({ceiling.matmul_by} 2048^3 f32), "
-        f"{ceiling.copy_gbps:.1f} GB/s (NumPy copy)")
+        f"{ceiling.copy_gbps:.1f} GB/s ({'PyTorch' if 'cuda' in ceiling.matmul_by else 'NumPy'} copy)")
     results = []
     for i, case in enumerate(cases):
         p = base_problem(case)
         lays = list(layouts or DEFAULT_LAYOUTS.get(p.src.dtype.name, ("nchw", "nhwc")))
         results.append(measure_problem(p, b, sw, lays, torch, rounds, jobs, log, f"[{i + 1}/{len(cases)}]"))
-    if torch is not None and torch_alone and results:
+    if torch is not None and torch_alone and results and b.torch_device == "cpu":
         add_torch_alone(results, rounds, log)
     return results, ceiling
 
@@ -342,7 +371,7 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
             fns[c.label] = fn
     if torch is not None:
         call = conv_call(plain)
-        for name, fn in _torch_fns(torch, p, call.x, call.w, call.bias, call.quant).items():
+        for name, fn in _torch_fns(torch, p, call.x, call.w, call.bias, call.quant, b.torch_device).items():
             fns[f"torch/{name}"] = fn
     times = median_times(fns, rounds) if fns else {}
     for _ in range(passes - 1):

@@ -186,7 +186,7 @@ def build_catalog(backend: str = "llvm-cpu", *, jobs: int = 2, run: bool = True,
         t = time.time()
         # reorders are run on the memory-bound driver (a prebuilt module holds the whole reorder, so not
         # host-threads) and compiled for it
-        extra = b.reorder_flags(b.memory_bound_driver) if e.kind == "reorder" else ()
+        extra = b.reorder_flags(b.memory_bound_driver) if e.kind == "reorder" else b.conv_flags(None, e.problem)
         art = compile_mlir(texts[f"{b.name}/{e.function}.mlir"], b, name=e.function, extra_flags=extra)
         path = write_artifact(art, outdir, e.function)
         return i, e, art, path, time.time() - t

@@ -106,6 +106,10 @@ class Backend(TargetCaps):
     # CPU (`ConvProblem.host_parts`), each part a call on this IREE driver from its own host thread
     # (`runtime.host_threads`); None: the backend has none
     host_threads_driver: str | None = None
+    # extra iree-compile flags, after the flag set's, for convolutions that multiply f16 or bf16
+    # values (`conv_flags`): on CUDA, PTX without tensor-core MMA, since IREE 3.13's
+    # NV_MMA_SYNC_F32_16x8x16_F16/BF16 path computes several operand layouts wrongly
+    half_multiply_flags: tuple[str, ...] = ()
 
     def __post_init__(self):
         for form in (self.reorder_form, self.reorder_form_inner_kept):
@@ -125,6 +129,14 @@ class Backend(TargetCaps):
         if self.mmt4d_tile is None:
             return self
         return dataclasses.replace(self, mmt4d_tile=PORTABLE_MMT4D_TILE, cpu_features=PORTABLE_CPU_FEATURES)
+
+    def conv_flags(self, flag_set: str | None, problem) -> tuple[str, ...]:
+        """The extra flags the convolution `problem` is compiled with under flag set `flag_set`
+        (None: the backend's plain flags)."""
+        extra = self.flag_set(flag_set) if flag_set else ()
+        if self.half_multiply_flags and {problem.src.dtype.name, problem.wei.dtype.name} & {"f16", "bf16"}:
+            extra += self.half_multiply_flags
+        return extra
 
     def reorder_flags(self, driver: str | None) -> tuple[str, ...]:
         """The extra flags a reorder run on `driver` is compiled with."""
@@ -413,6 +425,15 @@ BACKENDS: dict[str, Backend] = {
                 _NO_DEMOTE_F64,
             ),
             supports_f64=True,
+            torch_device="cuda",
+            # measured on an H200 (README, "CUDA"): with sm_80's tensor-core MMA, f16 and bf16 im2col
+            # (NCHW, nChw16c), direct and spatial_pack 1x1 (NCHW) and the stride-2 1x1 spatial_pack
+            # (NHWC) gave wrong results (half the outputs off by tens to hundreds) under every IREE
+            # flag tried; compiled for sm_60 (no MMA) every one was right
+            half_multiply_flags=("--iree-cuda-target=sm_60",),
+            # a 1x1 kernel's indirect conv, the table gather inside the contraction: "failed to
+            # distribute" (every ResNet-50 1x1 layer); the gather as its own op compiles and runs
+            gather_in_contraction_one_tap=False,
             doc="NVIDIA GPUs through PTX for sm_80, JIT-compiled by the driver on newer GPUs "
             "(IREE 3.13 knows no sm_90 target). Compiling needs no GPU; running does.",
         ),

@@ -563,7 +563,7 @@ def _indirect_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Ta
     flat = plan.collapse(x, [[0], [1], [2], list(range(3, 3 + nsp))])
     flat = plan.pad(flat, [0, 0, 0, 1])                       # the zero pixel padding taps read
     tbl = plan.add("constant", None, table.shape, "i32", hex=np.ascontiguousarray(table, "<i4").tobytes().hex().upper())
-    if not target.gather_in_contraction:
+    if not target.gather_in_contraction or (table.shape[1] == 1 and not target.gather_in_contraction_one_tap):
         # the table drives a separate gather into (IC/G, Kvol, O) columns and a GEMM reads them
         cols = plan.add("indirect_gather", flat, (d.mb, d.g, d.ic // d.g, table.shape[1], table.shape[0]),
                         flat.elem, table=tbl)

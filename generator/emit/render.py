@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import traceback
+from pathlib import Path
 from typing import Sequence
 
 import jinja2
@@ -52,11 +53,24 @@ def _fail(message: str):
     raise InternalError(message)
 
 
+def _template_loader() -> jinja2.BaseLoader:
+    """templates/ is the package generator.templates (pyproject's package-dir), installed or editable;
+    in a checkout put on PYTHONPATH without installing (a machine with no pip access), the folder
+    beside generator/."""
+    try:
+        return jinja2.PackageLoader("generator.templates", ".")
+    except (ModuleNotFoundError, ValueError):
+        beside = Path(__file__).resolve().parents[2] / "templates"
+        if (beside / "conv.mlir.j2").is_file():
+            return jinja2.FileSystemLoader(str(beside))
+        raise InternalError(f"kgen's templates are neither installed (generator.templates) nor at {beside}: "
+                            "install kgen (pip install -e .)") from None
+
+
 @functools.lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        # templates/ is the package generator.templates (pyproject's package-dir), installed or editable
-        loader=jinja2.PackageLoader("generator.templates", "."),
+        loader=_template_loader(),
         undefined=jinja2.StrictUndefined,      # a typo must fail, not render tensor<4x>
         autoescape=False,                      # MLIR is full of < and >
         keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,

@@ -30,6 +30,8 @@ class TargetCaps:
     named_conv_broken: frozenset[tuple[str, str]] = frozenset()
     # a gather through an index table can sit inside a contraction (indirect conv); else it is its own op
     gather_in_contraction: bool = True
+    # ... also where the table has one tap (1x1 kernels); else that one gather is its own op
+    gather_in_contraction_one_tap: bool = True
     # a packed conv's output must have the batch axis outermost (CHWN4 is computed NCHW, then transposed)
     batch_outer_only: bool = False
     # batched GEMMs as `linalg.batch_mmt4d` over operands packed in this tile (Winograd); None: a generic

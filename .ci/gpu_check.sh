@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# kgen's CUDA checks on a lent GPU machine (Python 3.12 with PyTorch, numpy, jinja2, ml_dtypes and
+# pytest, but no package index): unpack `./build.sh gpu-kit`'s .gpukit/ (IREE's runtime and
+# iree-compile), then run the CUDA tests and `kgen bench conv --backend=cuda` per data type.
+#   bash .ci/gpu_check.sh [tests] [bench] [DT...]       default: tests bench f32 f16 bf16
+# Logs and the benches' JSON go to $OUT (the device tool's folder) or ./gpu-out.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/gpu-out}; mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1
+site=/tmp/kgen-gpukit
+t0=$(date +%s)
+if [ ! -x "$site/iree/compiler/_mlir_libs/iree-compile" ]; then
+  [ -f .gpukit/iree_site.tar.xz ] || { echo "gpu_check: no .gpukit/ (run ./build.sh gpu-kit here, carry .gpukit)"; exit 2; }
+  mkdir -p "$site" && tar -xJf .gpukit/iree_site.tar.xz -C "$site" \
+    && xz -T0 -dc .gpukit/libIREECompiler.so.xz > "$site/iree/compiler/_mlir_libs/libIREECompiler.so" || exit 3
+fi
+export PYTHONPATH=$site:$PWD KGEN_CACHE_DIR=${KGEN_CACHE_DIR:-/tmp/kgen-cache}
+what=("$@"); [ ${#what[@]} -eq 0 ] && what=(tests bench f32 f16 bf16)
+has() { local w; for w in "${what[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
+{ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
+  python3 -c "import iree.runtime as rt, torch; print('IREE drivers', rt.query_available_drivers(), '| PyTorch', torch.__version__)"
+  python3 -c "from generator.compile import cuda_device_available as c; print('kgen cuda_device_available', c())"
+} 2>&1 | tee "$OUT/env.log"
+if has tests; then
+  # the test files with CUDA cases; -k keeps those (compiled everywhere, run here)
+  timeout "${GPU_TESTS_TIMEOUT:-300}" python3 -m pytest -n 8 -p no:cacheprovider -q -rs -k cuda \
+    tests/test_compile_runtime.py tests/test_conv_kernels.py tests/test_reorder_kernels.py tests/test_conv_attrs.py \
+    2>&1 | grep -v 'PytestBenchmarkWarning\|warner(' | tee "$OUT/tests.log"
+  echo "gpu_check: tests done at $(( $(date +%s) - t0 )) s"
+fi
+if has bench; then
+  for dt in "${what[@]}"; do
+    case "$dt" in tests|bench) continue ;; esac
+    timeout "${GPU_BENCH_TIMEOUT:-300}" python3 -m generator.cli.main bench conv --backend=cuda --rounds=5 --jobs=14 \
+      --dt="$dt" --all --json="$OUT/bench_$dt.json" 2>&1 | tee "$OUT/bench_$dt.log" | grep -v '^    '
+    echo "gpu_check: bench $dt done at $(( $(date +%s) - t0 )) s"
+  done
+fi
