@@ -663,18 +663,22 @@ def test_long_reductions_refused_by_other_variants_on_vulkan():
     assert heuristic(dataclasses.replace(p, alg="auto"), "vulkan").variant == "direct"
 
 
-@pytest.mark.parametrize("line, rule, vulkan", [
-    ("mb1ic64ih28oc64oh28kh3ph1", "direct", "im2col"),
-    ("mb1ic32id6oc32od6kd3pd1", "direct", "im2col"),
-    ("g32mb1ic32ih14oc32oh14kh3ph1", "direct", "direct"),       # depthwise: direct everywhere
-    ("mb1ic64ih28oc64oh28kh1ph0", "im2col", "im2col"),
+@pytest.mark.parametrize("line, rule, vulkan, cuda", [
+    ("mb1ic64ih28oc64oh28kh3ph1", "direct", "im2col", "direct"),
+    ("mb1ic32id6oc32od6kd3pd1", "direct", "im2col", "direct"),
+    ("g32mb1ic32ih14oc32oh14kh3ph1", "direct", "direct", "direct"),       # depthwise: direct everywhere
+    ("mb1ic64ih28oc64oh28kh1ph0", "im2col", "im2col", "direct"),
+    ("mb1ic256ih56oc512oh28kh1sh2ph0", "im2col", "im2col", "direct"),
 ])
-def test_auto_rule_takes_im2col_first_on_vulkan(line, rule, vulkan, tmp_path, monkeypatch):
+def test_auto_rule_per_backend(line, rule, vulkan, cuda, tmp_path, monkeypatch):
+    """Untuned auto: im2col first on Vulkan (direct lowers to scalar loops there), direct on CUDA for
+    1x1 kernels too (the H200's measurements, `Backend.auto_direct_1x1`)."""
     from generator.select import heuristic, heuristic_variant
     monkeypatch.setenv("KGEN_TUNED_TABLE", str(tmp_path / "none.json"))
     p = problem_of("--alg=auto " + line)
     assert heuristic_variant(p) == rule                 # the rule elsewhere (CPUs without brgemm)
     assert heuristic(p, "vulkan").variant == vulkan
+    assert heuristic(p, "cuda").variant == cuda
 
 
 # =============================================================================================

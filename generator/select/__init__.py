@@ -63,14 +63,16 @@ HOST_LEAD_UNIT_S = 60e-6
 HOST_THREADS_REORDER_BYTES = {"native": 3e6, "locks": 8e6}
 
 
-def heuristic_variant(p: ConvProblem, gemm_first: bool = False) -> str:
+def heuristic_variant(p: ConvProblem, gemm_first: bool = False, direct_1x1: bool = False) -> str:
     """`--alg=auto`'s rule when the measured table has no entry for the problem: a 1x1 kernel ->
-    im2col (its 1x1 path is one GEMM that reads the source in place, no copy); anything else ->
-    direct (applies everywhere, exact, no extra memory), or im2col on a backend whose direct
-    convolutions lower poorly (`Backend.auto_gemm_first`) unless each group has one input channel
-    (depthwise: a GEMM over K x K values only; on lavapipe direct ran g64 56x56 3x3 at 0.2 GFLOP/s,
-    im2col at 0.1)."""
-    if (gemm_first and p.desc.ic > p.desc.g) or all(s.k == 1 for s in p.desc.spatial()):
+    im2col (its 1x1 path is one GEMM that reads the source in place, no copy), unless the backend's
+    direct conv is as fast there (`Backend.auto_direct_1x1`); anything else -> direct (applies
+    everywhere, exact, no extra memory), or im2col on a backend whose direct convolutions lower poorly
+    (`Backend.auto_gemm_first`) unless each group has one input channel (depthwise: a GEMM over K x K
+    values only; on lavapipe direct ran g64 56x56 3x3 at 0.2 GFLOP/s, im2col at 0.1)."""
+    if gemm_first and p.desc.ic > p.desc.g:
+        return "im2col"
+    if all(s.k == 1 for s in p.desc.spatial()) and not direct_1x1:
         return "im2col"
     return "direct"
 
@@ -111,7 +113,7 @@ def heuristic(p: ConvProblem, backend: str) -> Choice:
     driver = heuristic_driver(p, backend)
     if heuristic_flags(p, "im2col", backend) != "default":
         return Choice("im2col", "dt+uk+inner", "heuristic", driver=driver)
-    alg = heuristic_variant(p, b.auto_gemm_first)
+    alg = heuristic_variant(p, b.auto_gemm_first, b.auto_direct_1x1)
     if why_not(dataclasses.replace(p, alg=alg), b) is not None:
         alg = "direct"          # applies everywhere (a reduction too long for the target: it splits it)
     return Choice(alg, "default", "heuristic", driver=driver)
