@@ -1354,7 +1354,7 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
                    src_block=src_block, src_view=view, dst_blocks=dst_blocks, shared_exe=shared_exe,
                    src_dt=p.src.dtype.name, borders=borders,
                    lanes=d.ic if borders and not src_block and g % 16 else 0, oc_real=oc_real,
-                   cg=cg if depthwise else 1, kg=kg if depthwise else 1)
+                   cg=cg if depthwise else 1, kg=kg if depthwise else 1, lane_k=isa.k if lane_dot else 1)
     if dst_blocks:            # the destination's packed tensor, (N, OCp/16, [1,] OH, OW, 16): the caller's buffer
         return acc
     lead = [n, depth.od] if depth else [n]

@@ -443,6 +443,15 @@ class Brgemm(Step):
     # (GB, KH, KW, cg, RO * kg, 16). Depthwise: 1, 1
     cg: int = 1
     kg: int = 1
+    # on a dot product across the lanes (emit.conv.LANE_DOT_ISAS): a group's channels in one 32-bit
+    # lane, the instruction's depth (4 on vpdpbusd, 2 on vdpbf16ps); 1: the widened FMA
+    lane_k: int = 1
+
+    @property
+    def lane_groups(self) -> bool:
+        """Small groups across the lanes (cg or kg above 1): blocks of 16 groups, de-interleaved on
+        load and interleaved back before the stores; False: one channel a lane (depthwise)."""
+        return self.cg > 1 or self.kg > 1
 
     @property
     def unzip(self) -> tuple[list[tuple[int, int, int, list[int]]], list[int]]:
