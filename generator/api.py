@@ -843,6 +843,19 @@ def _resolve_conv(problem, backend, flags: str | None, driver: str | None, *, pi
     return problem, flags or "default", driver, choice
 
 
+def resolved_conv(problem, backend="llvm-cpu"):
+    """The problem `ConvKernel(problem, backend)` computes, without compiling it: `--alg=auto` and
+    format `any` resolved (a fixed variant in given layouts: `problem` itself)."""
+    return _resolve_conv(problem, get_backend(backend), None, None, pick_driver=False)[0]
+
+
+def conv_src_zp_limit(problem, backend="llvm-cpu") -> int | None:
+    """`ConvKernel(problem, backend).src_zp_limit` without compiling: the largest |source zero point|
+    the kernel computes exactly, or None where every value is. `kgen conv` asks it before it builds a
+    kernel that would refuse its value."""
+    return depthwise_src_zp_limit(resolved_conv(problem, backend))
+
+
 def compile_conv(problem, backend="llvm-cpu", *, flags: str | None = None, cache_dir=None,
                  driver: str | None = None):
     """Generate and compile `problem`'s module, or fetch it from the artifact cache, without loading

@@ -1,4 +1,5 @@
 """The kgen command line: benchdnn-style reorder runs, --input/--output, desc."""
+import dataclasses
 import os
 import subprocess
 import sys
@@ -137,3 +138,10 @@ def test_auto_steers_past_a_kernels_zero_point_bound():
     r = kgen("conv", "--alg=brgemm", "--attr-zero-points=src:common:20000", *line)
     assert r.returncode != 0 and "0:FAILED (src_zp holds 20000: kernel" in r.stdout
     assert "exact for |zero point| <= 14308 over its 9 taps (the direct variant" in r.stdout
+    # the bound is known before anything is compiled (the command line then builds direct alone)
+    from generator.api import conv_src_zp_limit, resolved_conv
+    from generator.benchdnn.conv import conv_problem, parse_conv_args
+
+    asked = conv_problem(next(iter(parse_conv_args(["--alg=auto", "--attr-zero-points=src:common:20000", *line]))))
+    assert resolved_conv(asked).alg == "brgemm" and conv_src_zp_limit(asked) == 14308
+    assert conv_src_zp_limit(dataclasses.replace(asked, alg="direct")) is None

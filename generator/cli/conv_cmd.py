@@ -31,7 +31,7 @@ from typing import Iterator
 
 import numpy as np
 
-from ..api import ConvKernel, compile_conv
+from ..api import ConvKernel, compile_conv, conv_src_zp_limit, resolved_conv
 from ..compile import get_backend
 from ..errors import ArtifactError, CompileError, InputError, KgenError, RunError, UnsupportedError
 from ..benchdnn.conv import (ATTR_FILE_PATTERN, DEFAULT_CONV_EXTRA_OPTIONS, ConvCase, conv_problem,
@@ -136,8 +136,7 @@ def _one(case: ConvCase) -> tuple[str, str | None, ConvCase]:
     backend = get_backend(case.extra("backend") or "llvm-cpu")     # an unknown backend is bad input
     try:
         asked = conv_problem(case)
-        k = ConvKernel(asked, backend)
-        k, steered = _within_zero_point_bound(case, asked, k, backend)
+        k, steered = _within_zero_point_bound(case, asked, backend)
         p = k.problem                                   # --alg=auto and format any resolved
     except UnsupportedError as e:
         return "skipped", str(e), case
@@ -148,18 +147,21 @@ def _one(case: ConvCase) -> tuple[str, str | None, ConvCase]:
     return status, reason, ran
 
 
-def _within_zero_point_bound(case: ConvCase, asked: ConvProblem, k: ConvKernel, backend) -> tuple[ConvKernel, str | None]:
-    """`k`, or where `--alg=auto` chose a kernel that computes the source zero point the command line
-    gives only within a bound (`ConvKernel.src_zp_limit`: brgemm's depthwise kernel subtracts it in
-    f32) and the value is past it, the direct variant (integers), with the note that says why. A
-    kernel the user named is kept, and refuses the value with one line naming the bound."""
+def _within_zero_point_bound(case: ConvCase, asked: ConvProblem, backend) -> tuple[ConvKernel, str | None]:
+    """The kernel for `asked`, or where `--alg=auto` chooses one that computes the source zero point the
+    command line gives only within a bound (`api.conv_src_zp_limit`: brgemm's depthwise kernel
+    subtracts it in f32) and the value is past it, the direct variant (integers), with the note that
+    says why; the bound is known before anything is compiled. A kernel the user named is kept, and
+    refuses the value with one line naming the bound."""
     zp = given_conv_quant_values(case).get("src_zp")
-    limit = k.src_zp_limit
-    if asked.alg != "auto" or zp is None or limit is None or abs(zp) <= limit:
-        return k, None
-    direct = ConvKernel(dataclasses.replace(asked, alg="direct"), backend)
-    return direct, (f"auto chose direct: {k.problem.alg} computes a source zero point exactly only for "
-                    f"|zp| <= {limit}, and this one is {zp:g}")
+    if asked.alg == "auto" and zp is not None:
+        chosen = resolved_conv(asked, backend)
+        limit = conv_src_zp_limit(chosen, backend)
+        if limit is not None and abs(zp) > limit:
+            direct = ConvKernel(dataclasses.replace(asked, alg="direct"), backend)
+            return direct, (f"auto chose direct: {chosen.alg} computes a source zero point exactly only for "
+                            f"|zp| <= {limit}, and this one is {zp:g}")
+    return ConvKernel(asked, backend), None
 
 
 def _check_or_compute(case: ConvCase, k: ConvKernel, asked: ConvProblem, p: ConvProblem,
