@@ -663,3 +663,29 @@ print(before, get(), said)
         pytest.skip(out.strip())
     before, after, said = out.split(" ", 2)
     assert (before, after) == ("2", "1") and said.startswith("one thread ("), out
+
+
+def test_tuned_table_keys_a_gpu_backend_by_its_device(tmp_path, monkeypatch):
+    """What `kgen tune` measures on a GPU backend holds for that GPU: the key names the device
+    (`Backend.tuned_per_device`), so an entry tuned on one card is not served on another, nor where
+    there is no device; the CPU backend's key is the host CPU's alone."""
+    import generator.compile.backends as backends
+    from generator.benchdnn.conv import conv_problem
+    from generator.compile.cache import host_cpu_id
+    from generator.select import table as tuned
+
+    monkeypatch.setenv("KGEN_TUNED_TABLE", str(tmp_path / "tuned.json"))
+    p = dataclasses.replace(conv_problem(next(iter(parse_conv_args(["mb1ic4ih6oc5oh6kh3ph1"])))), alg="auto")
+    keys = {}
+    for name in ("cuda: NVIDIA H200", "cuda: NVIDIA A100", None):
+        monkeypatch.setattr(backends, "device_available",
+                            lambda b, name=name: (True, name) if name else (False, "no CUDA device"))
+        keys[name] = tuned.problem_key(p, "cuda")
+        assert tuned.problem_key(p, "llvm-cpu").split("|")[1] == host_cpu_id()
+    assert len(set(keys.values())) == 3 and all(k.split("|")[1].startswith(host_cpu_id() + "+") for k in keys.values())
+    # an entry stored under the H200's key is chosen there and nowhere else
+    tuned.store({keys["cuda: NVIDIA H200"]: {"variant": "im2col", "flags": "default", "driver": None, "seconds": 1e-4}})
+    for name, source in (("cuda: NVIDIA H200", "tuned"), ("cuda: NVIDIA A100", "heuristic"), (None, "heuristic")):
+        monkeypatch.setattr(backends, "device_available",
+                            lambda b, name=name: (True, name) if name else (False, "no CUDA device"))
+        assert choose(p, "cuda").source == source

@@ -113,6 +113,9 @@ class Backend(TargetCaps):
     # values (`conv_flags`): on CUDA, PTX without tensor-core MMA, since IREE 3.13's
     # NV_MMA_SYNC_F32_16x8x16_F16/BF16 path computes several operand layouts wrongly
     half_multiply_flags: tuple[str, ...] = ()
+    # the backend runs on a device of its own (a GPU), so what `kgen tune` and the network planner
+    # measure holds for that device: their tables key it by the device's name as well as the host CPU
+    tuned_per_device: bool = False
 
     def __post_init__(self):
         for form in (self.reorder_form, self.reorder_form_inner_kept):
@@ -360,6 +363,7 @@ BACKENDS: dict[str, Backend] = {
             name="vulkan",
             driver="vulkan",
             flags=(),
+            tuned_per_device=True,              # lavapipe here; a real GPU elsewhere
             compiles_pack=False,
             supports_f64=False,
             reorder_form="transpose",
@@ -441,6 +445,7 @@ BACKENDS: dict[str, Backend] = {
             # a 1x1 kernel's indirect conv, the table gather inside the contraction: "failed to
             # distribute" (every ResNet-50 1x1 layer); the gather as its own op compiles and runs
             gather_in_contraction_one_tap=False,
+            tuned_per_device=True,
             doc="NVIDIA GPUs through PTX for sm_80, JIT-compiled by the driver on newer GPUs "
             "(IREE 3.13 knows no sm_90 target). Compiling needs no GPU; running does.",
         ),

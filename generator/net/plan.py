@@ -210,9 +210,9 @@ def baselines(net: Network, costs: Costs, layouts: list[str] | None = None) -> l
 # ------------------------------------------------------------------------------------------ measuring
 def _time_key(backend: str, driver: str, kind: str, name: str) -> str:
     """A measured time's key: the kgen version too, since a new version may generate other kernels."""
-    from ..compile.cache import host_cpu_id
+    from ..select.table import target_id
     from ..version import __version__
-    return f"time|{__version__}|{backend}|{host_cpu_id()}|{driver}|{kind}|{name}"
+    return f"time|{__version__}|{backend}|{target_id(backend)}|{driver}|{kind}|{name}"
 
 
 def tensor_desc(dims, dt: str, layout: str) -> MemoryDesc:

@@ -8,7 +8,7 @@ here. `--alg=auto` looks the problem up (`select.choose`); an untuned problem fa
 The table is JSON, `tuned.json` in the kernel cache directory (`$KGEN_CACHE_DIR`, build/cache under
 build.sh), next to the artifacts it chose; `$KGEN_TUNED_TABLE` points elsewhere. A key names the
 backend, this CPU's fingerprint (`compile.cache.host_cpu_id`: a table measured on another CPU does
-not apply) and the problem with its data types, layouts, bias and post-ops, without the variant.
+not apply; on a GPU backend the device's name too, `target_id`) and the problem with its data types, layouts, bias and post-ops, without the variant.
 """
 from __future__ import annotations
 
@@ -44,14 +44,28 @@ def table_path() -> Path:
     return default_cache_dir() / "tuned.json"
 
 
+def target_id(backend: str) -> str:
+    """What a measurement on `backend` holds for: this CPU's fingerprint (`host_cpu_id`), and on a
+    backend that runs on a device of its own (`Backend.tuned_per_device`: a GPU) that device's too,
+    by name (no device here: "no-device", so nothing measured on one applies)."""
+    import hashlib
+
+    from ..compile.backends import device_available, get_backend
+    b = get_backend(backend)
+    if not b.tuned_per_device:
+        return host_cpu_id()
+    ok, name = device_available(b)
+    return f"{host_cpu_id()}+{hashlib.sha256((name if ok else 'no-device').encode()).hexdigest()[:12]}"
+
+
 def problem_key(p, backend: str) -> str:
-    """backend | cpu | the problem's name without its variant (conv_<alg>__ is the first part)."""
-    return f"{backend}|{host_cpu_id()}|{p.name.split('__', 1)[1]}"
+    """backend | cpu (+ device) | the problem's name without its variant (conv_<alg>__ is the first part)."""
+    return f"{backend}|{target_id(backend)}|{p.name.split('__', 1)[1]}"
 
 
 def reorder_key(kernel_name: str, backend: str) -> str:
-    """reorder | backend | cpu | the reorder kernel's name (its problem chain, types and layouts)."""
-    return f"reorder|{backend}|{host_cpu_id()}|{kernel_name}"
+    """reorder | backend | cpu (+ device) | the reorder kernel's name (its problem chain, types and layouts)."""
+    return f"reorder|{backend}|{target_id(backend)}|{kernel_name}"
 
 
 def lookup_reorder(kernel_name: str, backend: str, path: Path | None = None) -> dict | None:
