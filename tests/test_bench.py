@@ -138,6 +138,9 @@ def test_bench_conv_runs_checks_and_reports(kgen_cache_dir):
     doc = json.loads(json.dumps(to_json(results, ceiling, "llvm-cpu")))
     assert doc["problems"][0]["best"] == r.best.label
     assert doc["cpu_model"] and set(doc["cpu_features"]) <= set(MATRIX_FEATURES)
+    assert "device" not in doc                 # the host CPU ran them; a GPU backend names its device
+    from generator.compile.backends import device_available
+    assert bench_conv.to_json([], ceiling, "vulkan")["device"] == device_available("vulkan")[1]
     assert set(summary(results)) == {"kgen_vs_torch_geomean", "kgen_vs_torch_worst",
                                      "auto_vs_torch_geomean", "auto_vs_torch_worst", "auto_layers",
                                      "iree_default_vs_torch_geomean", "iree_default_vs_torch_worst"}

@@ -534,10 +534,13 @@ def format_table(results: list[ProblemResult], all_candidates: bool = False) -> 
 
 
 def to_json(results: list[ProblemResult], ceiling: Ceiling, backend: str) -> dict:
-    from ..compile.backends import host_cpu_model, host_matrix_features
+    from ..compile.backends import device_available, get_backend, host_cpu_model, host_matrix_features
     from ..compile.cache import host_cpu_id
+    b = get_backend(backend)
     return {
         "backend": backend,
+        # the device the kernels ran on where it is not the host CPU (a GPU), by name
+        **({"device": device_available(b)[1]} if b.tuned_per_device else {}),
         "cpu": host_cpu_id(),
         "cpu_model": host_cpu_model(),
         "cpu_features": list(host_matrix_features()),
