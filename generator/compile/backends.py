@@ -446,8 +446,9 @@ BACKENDS: dict[str, Backend] = {
             # distribute" (every ResNet-50 1x1 layer); the gather as its own op compiles and runs
             gather_in_contraction_one_tap=False,
             tuned_per_device=True,
-            doc="NVIDIA GPUs through PTX for sm_80, JIT-compiled by the driver on newer GPUs "
-            "(IREE 3.13 knows no sm_90 target). Compiling needs no GPU; running does.",
+            doc="NVIDIA GPUs through PTX for sm_80 (sm_60, without tensor cores, for f16/bf16 convolutions), "
+            "JIT-compiled by the driver on newer GPUs (IREE 3.13 knows no sm_90 target). Compiling needs "
+            "no GPU; running does.",
         ),
     )
 }
