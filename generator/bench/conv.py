@@ -97,16 +97,15 @@ def compile_candidates(cands: list[Candidate], backend, jobs: int, log: Callable
     """Render and compile every applicable candidate (the cache makes a second run free); with
     `host_threads`, also the parts that driver cuts it into (`api.compile_conv` on it)."""
     from ..api import compile_conv
-    from ..emit.conv import render_conv
     from ..errors import KgenError
-    from ..compile import compile_mlir
 
     todo = [c for c in cands if c.status == "ok"]
 
     def build(c: Candidate) -> None:
         try:
-            mlir = render_conv(c.problem, backend.for_flags(c.flags))
-            c.artifact = compile_mlir(mlir, backend, extra_flags=backend.conv_flags(c.flags, c.problem), name="conv")
+            # the whole kernel on the backend's own driver (the one module every driver but host
+            # threads loads), with the flags `ConvKernel` compiles it with
+            c.artifact = compile_conv(c.problem, backend, flags=c.flags, driver=backend.driver)
         except KgenError as e:
             c.status = f"compile failed: {e}"
             return
@@ -244,7 +243,7 @@ def measure_ceiling(torch, rounds: int, device: str = "cpu") -> Ceiling:
     a = np.random.default_rng(0).standard_normal((n, n), dtype=np.float32)
     if torch is not None and device != "cpu":
         torch.backends.cuda.matmul.allow_tf32 = False
-        ta, tsrc = torch.from_numpy(a).cuda(), torch.ones(16 << 20, device="cuda")
+        ta, tsrc = torch.from_numpy(a).to(device), torch.ones(16 << 20, device=device)
         tdst = torch.empty_like(tsrc)
 
         def mm():
@@ -255,7 +254,7 @@ def measure_ceiling(torch, rounds: int, device: str = "cpu") -> Ceiling:
             tdst.copy_(tsrc)
             torch.cuda.synchronize()
         t = best_times({"mm": mm, "copy": copy}, max(rounds, 5))
-        return Ceiling(2 * n ** 3 / t["mm"] / 1e9, "torch.mm on cuda", 2 * tsrc.nbytes / t["copy"] / 1e9)
+        return Ceiling(2 * n ** 3 / t["mm"] / 1e9, f"torch.mm on {device}", 2 * tsrc.nbytes / t["copy"] / 1e9)
     if torch is not None:
         ta = torch.from_numpy(a)
         fn, by = (lambda: torch.mm(ta, ta)), "torch.mm"
@@ -311,7 +310,7 @@ def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None
             torch = None
     ceiling = measure_ceiling(torch, rounds, b.torch_device if torch is not None else "cpu")
     log(f"ceiling: {ceiling.matmul_gflops:.1f} GFLOP/s ({ceiling.matmul_by} 2048^3 f32), "
-        f"{ceiling.copy_gbps:.1f} GB/s ({'PyTorch' if 'cuda' in ceiling.matmul_by else 'NumPy'} copy)")
+        f"{ceiling.copy_gbps:.1f} GB/s ({'PyTorch' if ' on ' in ceiling.matmul_by else 'NumPy'} copy)")
     results = []
     for i, case in enumerate(cases):
         p = base_problem(case)

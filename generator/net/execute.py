@@ -197,8 +197,9 @@ class SegmentRunner:
         # the layers' flag set when they share one (what they were measured with), else the backend's
         flag_sets = {r.kernel.flags for r in runners}
         flags = backend.flag_set(flag_sets.pop()) if len(flag_sets) == 1 else ()
-        # and, where a layer multiplies f16 or bf16 values, the backend's flags for those
-        flags += next((f for r in runners if (f := backend.conv_flags(None, r.kernel.problem))), ())
+        # and the flags the backend adds for some layers' data types (`Backend.conv_flags`), once
+        for extra in dict.fromkeys(backend.conv_flags(None, r.kernel.problem) for r in runners):
+            flags += extra
         self.artifact = compile_mlir(self.mlir, backend, extra_flags=flags, name="segment", timeout=3600)
         self._fn = LoadedModule(self.artifact.path, backend, driver).function("segment")
 

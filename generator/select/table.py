@@ -12,6 +12,7 @@ not apply; on a GPU backend the device's name too, `target_id`) and the problem 
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import threading
@@ -48,8 +49,6 @@ def target_id(backend: str) -> str:
     """What a measurement on `backend` holds for: this CPU's fingerprint (`host_cpu_id`), and on a
     backend that runs on a device of its own (`Backend.tuned_per_device`: a GPU) that device's too,
     by name (no device here: "no-device", so nothing measured on one applies)."""
-    import hashlib
-
     from ..compile.backends import device_available, get_backend
     b = get_backend(backend)
     if not b.tuned_per_device:
