@@ -708,22 +708,53 @@ CUDA_VARIANT_CASES = [
     "--alg=direct --dt=f16 ic64ih12oc40kh1",
     "--alg=im2col --dt=bf16 ic40ih10oc36kh3ph1",
     "--alg=spatial_pack --dt=f16 --stag=nhwc --dtag=nhwc ic48ih14oc64kh1sh2",
+    # forms sm_80's MMA computed right there, which keep it (`compile.backends.HALF_MMA_RIGHT_SM80`)
+    "--alg=direct --dt=f16 --stag=nhwc --dtag=nhwc ic33ih7oc65kh3ph1",
+    "--alg=direct --dt=bf16 --stag=nChw16c --dtag=nChw16c ic24ih10oc40kh1sh2",
+    "--alg=im2col --dt=bf16 --stag=nhwc --dtag=nhwc mb2ic20ih8oc36kh5ph2",
+    "--alg=winograd_f6 --dt=f16 --stag=nChw16c --dtag=nChw16c ic17ih9oc5kh3ph1",
 ]
 
 
 def test_cuda_compiles_half_multiplies_without_tensor_core_mma(kgen_cache_dir):
-    """f16 and bf16 convs are compiled for sm_60 on CUDA (no mma.sync), f32 and int8 ones for sm_80,
-    where IREE 3.13 uses no MMA for them anyway; the last --iree-cuda-target wins."""
+    """f16 and bf16 convs in a form sm_80's MMA computed wrongly are compiled for sm_60 on CUDA (no
+    mma.sync), the forms measured right and f32 and int8 ones for sm_80 (IREE 3.13 uses no MMA for
+    f32 and int8 anyway); the last --iree-cuda-target wins."""
     from generator.api import compile_conv
 
-    targets = {}
-    for line in ("--alg=im2col --dt=f16 ic16ih6oc16kh3ph1", "--alg=im2col --dt=bf16 ic16ih6oc16kh3ph1",
-                 "--alg=im2col --dt=f32 ic16ih6oc16kh3ph1", "--alg=im2col --dt=u8:s8:s32 ic16ih6oc16kh3ph1"):
+    def target(line):
         art = compile_conv(problem_of(line), "cuda", cache_dir=kgen_cache_dir)
-        targets[problem_of(line).src.dtype.name] = [f for f in art.flags if f.startswith("--iree-cuda-target=")][-1]
-    assert targets == {"f16": "--iree-cuda-target=sm_60", "bf16": "--iree-cuda-target=sm_60",
-                       "f32": "--iree-cuda-target=sm_80", "u8": "--iree-cuda-target=sm_80"}
+        return [f for f in art.flags if f.startswith("--iree-cuda-target=")][-1].split("=")[1]
+
+    assert {line: target(line) for line in (
+        "--alg=im2col --dt=f16 ic16ih6oc16kh3ph1", "--alg=im2col --dt=bf16 ic16ih6oc16kh3ph1",
+        "--alg=im2col --dt=f32 ic16ih6oc16kh3ph1", "--alg=im2col --dt=u8:s8:s32 ic16ih6oc16kh3ph1",
+        "--alg=im2col --dt=f16 --stag=nhwc --dtag=nhwc ic16ih6oc16kh3ph1",
+    )} == {"--alg=im2col --dt=f16 ic16ih6oc16kh3ph1": "sm_60", "--alg=im2col --dt=bf16 ic16ih6oc16kh3ph1": "sm_60",
+           "--alg=im2col --dt=f32 ic16ih6oc16kh3ph1": "sm_80", "--alg=im2col --dt=u8:s8:s32 ic16ih6oc16kh3ph1": "sm_80",
+           "--alg=im2col --dt=f16 --stag=nhwc --dtag=nhwc ic16ih6oc16kh3ph1": "sm_80"}
     assert get_backend("llvm-cpu").conv_flags("default", problem_of("--dt=f16 ic16ih6oc16kh3ph1")) == ()
+
+
+@pytest.mark.parametrize("line, mma", [
+    ("--alg=direct --dt=f16 --stag=nhwc --dtag=nhwc ic16ih6oc16kh3ph1", True),
+    ("--alg=direct --dt=f16 --stag=nChw16c --dtag=nChw16c ic16ih6oc16kh1", True),
+    ("--alg=direct --dt=bf16 ic16ih6oc16kh3ph1", True),
+    ("--alg=direct --dt=bf16 ic16ih6oc16kh1", False),                        # 1x1 in NCHW: wrong on MMA
+    ("--alg=im2col --dt=f16 --stag=nChw16c --dtag=nChw16c ic16ih6oc16kh3ph1", False),
+    ("--alg=indirect --dt=f16 --stag=nhwc --dtag=nhwc ic16ih6oc16kh1", True),
+    ("--alg=indirect --dt=f16 --stag=nChw16c --dtag=nChw16c ic16ih6oc16kh1", False),
+    ("--alg=spatial_pack --dt=f16 --stag=nhwc --dtag=nhwc ic16ih6oc16kh1", False),
+    ("--alg=winograd --dt=f16 ic16ih6oc16kh3ph1", True),
+    # what was never measured stays off MMA: other layouts, mixed ones, groups, dilation, 3D
+    ("--alg=direct --dt=f16 --stag=nChw8c --dtag=nChw8c ic16ih6oc16kh3ph1", False),
+    ("--alg=direct --dt=f16 --stag=nhwc --dtag=nchw ic16ih6oc16kh3ph1", False),
+    ("--alg=direct --dt=f16 --stag=nhwc --dtag=nhwc g2ic16ih6oc16kh3ph1", False),
+    ("--alg=direct --dt=f16 --stag=nhwc --dtag=nhwc ic16ih6oc16kh3ph2dh1", False),
+    ("--alg=direct --dt=f16 ic16id4oc16kd3pd1", False),
+])
+def test_cuda_keeps_tensor_core_mma_only_for_forms_measured_right(line, mma):
+    assert ("--iree-cuda-target=sm_60" not in get_backend("cuda").conv_flags(None, problem_of(line))) == mma
 
 
 def test_cuda_indirect_1x1_gathers_outside_the_contraction():

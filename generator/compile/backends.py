@@ -113,6 +113,9 @@ class Backend(TargetCaps):
     # values (`conv_flags`): on CUDA, PTX without tensor-core MMA, since IREE 3.13's
     # NV_MMA_SYNC_F32_16x8x16_F16/BF16 path computes several operand layouts wrongly
     half_multiply_flags: tuple[str, ...] = ()
+    # ... except for these forms (`half_mma_form`: variant, source layout, kernel), whose f16 / bf16
+    # contraction the default target's tensor-core MMA was measured to compute right
+    half_mma_right: frozenset[tuple[str, str, str]] = frozenset()
     # the backend runs on a device of its own (a GPU), so what `kgen tune` and the network planner
     # measure holds for that device: their tables key it by the device's name as well as the host CPU
     tuned_per_device: bool = False
@@ -140,7 +143,8 @@ class Backend(TargetCaps):
         """The extra flags the convolution `problem` is compiled with under flag set `flag_set`
         (None: the backend's plain flags)."""
         extra = self.flag_set(flag_set) if flag_set else ()
-        if self.half_multiply_flags and {problem.src.dtype.name, problem.wei.dtype.name} & {"f16", "bf16"}:
+        if (self.half_multiply_flags and {problem.src.dtype.name, problem.wei.dtype.name} & {"f16", "bf16"}
+                and half_mma_form(problem) not in self.half_mma_right):
             extra += self.half_multiply_flags
         return extra
 
@@ -279,6 +283,37 @@ def host_mmt4d_tile() -> Mmt4dTile:
 
 # the pseudo-driver that runs a convolution's parts from host threads (Backend.host_threads_driver)
 HOST_THREADS = "host-threads"
+
+
+def half_mma_form(problem) -> tuple[str, str, str] | None:
+    """(variant, layout, kernel) of a 2D convolution, the terms in which `Backend.half_mma_right`
+    names the forms whose f16 / bf16 contraction runs right on tensor-core MMA: the layout of source
+    and destination both "nchw", "nhwc" or "nChw16c" (the ones measured, weights in oihw), the kernel
+    "1x1" or "kxk". None for what no measurement covered: other layouts or two different ones, 1D and
+    3D, groups, dilation."""
+    d = problem.desc
+    lay = _MMA_LAYOUT_TAGS.get(problem.src.tag)
+    if (lay is None or problem.dst.tag != problem.src.tag or problem.wei.tag != "abcd" or d.ndims != 4
+            or d.g != 1 or any(d.dilations)):
+        return None
+    alg = "winograd_f4" if problem.alg == "winograd" else problem.alg
+    return alg, lay, "1x1" if all(s.k == 1 for s in d.spatial()) else "kxk"
+
+
+_MMA_LAYOUT_TAGS = {"abcd": "nchw", "acdb": "nhwc", "aBcd16b": "nChw16c"}
+# f16 / bf16 convolutions whose contraction IREE 3.13's sm_80 tensor-core MMA (mma.sync m16n8k16,
+# f32 accumulation) computed right on an H200 in every case measured: the 8 ResNet-50 b1 layers and
+# 6 odd shapes (channel and spatial tails, stride 2, 5x5, batch 2), in f16 and bf16 (README, "CUDA").
+# The others (im2col outside NHWC, 1x1 kernels in direct NCHW, in indirect outside NHWC and in
+# spatial_pack) came out wrong, about half the outputs off by tens to hundreds, with ptxas' SASS for
+# sm_90 as with the driver's JIT: IREE's code. Those compile without MMA (`half_multiply_flags`).
+HALF_MMA_RIGHT_SM80 = frozenset(
+    [("direct", lay, k) for lay in ("nchw", "nhwc", "nChw16c") for k in ("1x1", "kxk") if (lay, k) != ("nchw", "1x1")]
+    + [("im2col", "nhwc", k) for k in ("1x1", "kxk")]
+    + [("indirect", lay, "kxk") for lay in ("nchw", "nhwc", "nChw16c")] + [("indirect", "nhwc", "1x1")]
+    + [("spatial_pack", lay, "kxk") for lay in ("nchw", "nhwc", "nChw16c")]
+    + [(w, lay, "kxk") for w in ("winograd_f2", "winograd_f4", "winograd_f6") for lay in ("nchw", "nhwc", "nChw16c")])
+
 
 BACKENDS: dict[str, Backend] = {
     b.name: b
@@ -433,11 +468,11 @@ BACKENDS: dict[str, Backend] = {
             ),
             supports_f64=True,
             torch_device="cuda",
-            # measured on an H200 (README, "CUDA"): with sm_80's tensor-core MMA, f16 and bf16 im2col
-            # (NCHW, nChw16c), direct and spatial_pack 1x1 (NCHW) and the stride-2 1x1 spatial_pack
-            # (NHWC) gave wrong results (half the outputs off by tens to hundreds) under every IREE
-            # flag tried; compiled for sm_60 (no MMA) every one was right
+            # measured on an H200 (README, "CUDA"): with sm_80's tensor-core MMA, several f16 / bf16
+            # forms gave wrong results under every IREE flag tried; compiled for sm_60 (no MMA) every
+            # one was right. The forms measured right keep MMA (1.3-1.6x faster: HALF_MMA_RIGHT_SM80)
             half_multiply_flags=("--iree-cuda-target=sm_60",),
+            half_mma_right=HALF_MMA_RIGHT_SM80,
             # H200, the 8 ResNet-50 b1 layers, best layout each: direct was the fastest variant or
             # within 3% of it on every layer in f32, f16 and bf16 (geomean 0.77x / 0.48x / 0.47x PyTorch
             # against the old rule's 0.71x / 0.44x / 0.43x: im2col for 1x1, 0.30x on the stride-2 one)
@@ -446,7 +481,8 @@ BACKENDS: dict[str, Backend] = {
             # distribute" (every ResNet-50 1x1 layer); the gather as its own op compiles and runs
             gather_in_contraction_one_tap=False,
             tuned_per_device=True,
-            doc="NVIDIA GPUs through PTX for sm_80 (sm_60, without tensor cores, for f16/bf16 convolutions), "
+            doc="NVIDIA GPUs through PTX for sm_80 (sm_60, without tensor cores, for the f16/bf16 convolution "
+            "forms sm_80's MMA computes wrongly), "
             "JIT-compiled by the driver on newer GPUs (IREE 3.13 knows no sm_90 target). Compiling needs "
             "no GPU; running does.",
         ),
