@@ -2,7 +2,11 @@
 # kgen's CUDA checks on a lent GPU machine (Python 3.12 with PyTorch, numpy, jinja2, ml_dtypes and
 # pytest, but no package index): unpack `./build.sh gpu-kit`'s .gpukit/ (IREE's runtime and
 # iree-compile), then run the CUDA tests and `kgen bench conv --backend=cuda` per data type.
-#   bash .ci/gpu_check.sh [tests] [bench] [DT...]       default: tests bench f32 f16 bf16
+#   bash .ci/gpu_check.sh [tests] [bench] [tune] [DT...]       default: tests bench f32 f16 bf16
+# tests: the CUDA cases of the test files (the f16/bf16 sweep of tests/data/conv/cuda_half_sweep among them);
+# bench: `kgen bench conv --backend=cuda --all` per data type; tune: before each data type's bench,
+# `kgen tune --backend=cuda` in NHWC, and that bench in NHWC only (its --alg=auto column then reads
+# the tuned table, keyed by the GPU).
 # Logs and the benches' JSON go to $OUT (the device tool's folder) or ./gpu-out.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -31,9 +35,16 @@ if has tests; then
 fi
 if has bench; then
   for dt in "${what[@]}"; do
-    case "$dt" in tests|bench) continue ;; esac
+    case "$dt" in tests|bench|tune) continue ;; esac
+    layouts=()
+    if has tune; then
+      timeout "${GPU_BENCH_TIMEOUT:-300}" python3 -m generator.cli.main tune --backend=cuda --rounds=5 --jobs=14 \
+        --dt="$dt" --stag=nhwc --dtag=nhwc 2>&1 | tee "$OUT/tune_$dt.log" | grep -v '^    '
+      echo "gpu_check: tune $dt done at $(( $(date +%s) - t0 )) s"
+      layouts=(--layouts=nhwc)
+    fi
     timeout "${GPU_BENCH_TIMEOUT:-300}" python3 -m generator.cli.main bench conv --backend=cuda --rounds=5 --jobs=14 \
-      --dt="$dt" --all --json="$OUT/bench_$dt.json" 2>&1 | tee "$OUT/bench_$dt.log" | grep -v '^    '
+      --dt="$dt" --all "${layouts[@]}" --json="$OUT/bench_$dt.json" 2>&1 | tee "$OUT/bench_$dt.log" | grep -v '^    '
     echo "gpu_check: bench $dt done at $(( $(date +%s) - t0 )) s"
   done
 fi

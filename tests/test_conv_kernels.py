@@ -782,6 +782,23 @@ def test_variants_cuda_run(line, seed, kgen_cache_dir):
     assert check_conv(ConvKernel(p, "cuda", cache_dir=kgen_cache_dir), p) is None, line
 
 
+def test_cuda_half_sweep():
+    # tests/data/conv/cuda_half_sweep: f16 / bf16 odd shapes over every variant x layout (294 lines),
+    # through `kgen conv --batch` on the GPU: the map of the forms sm_80's MMA computes right
+    # (compile.backends.HALF_MMA_RIGHT_SM80) is re-checked whole, nothing fails
+    from pathlib import Path
+
+    ok, why = cuda_device_available()
+    if not ok:
+        pytest.skip(f"no CUDA device: {why}")
+    batch = Path(__file__).parent / "data" / "conv" / "cuda_half_sweep"
+    r = subprocess.run([sys.executable, "-m", "generator.cli.main", "conv", "--backend=cuda", f"--batch={batch}"],
+                       capture_output=True, text=True, timeout=900)
+    summary = r.stdout.strip().splitlines()[-1]
+    assert r.returncode == 0 and re.search(r"tests:294 passed:222 skipped:72 failed:0\b", summary), \
+        r.stdout[-3000:] + r.stderr[-2000:]
+
+
 @pytest.mark.parametrize("line", CUDA_CASES[:1])
 def test_direct_cuda_runs(line, seed, kgen_cache_dir):
     ok, why = cuda_device_available()
