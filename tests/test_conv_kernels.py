@@ -754,7 +754,10 @@ def test_cuda_compiles_half_multiplies_without_tensor_core_mma(kgen_cache_dir):
     ("--alg=direct --dt=f16 ic16id4oc16kd3pd1", False),
 ])
 def test_cuda_keeps_tensor_core_mma_only_for_forms_measured_right(line, mma):
-    assert ("--iree-cuda-target=sm_60" not in get_backend("cuda").conv_flags(None, problem_of(line))) == mma
+    cuda, p = get_backend("cuda"), problem_of(line)
+    assert ("--iree-cuda-target=sm_60" not in cuda.conv_flags(None, p)) == mma
+    # in a module with other ops (a network segment) no form keeps MMA: it was measured alone
+    assert "--iree-cuda-target=sm_60" in cuda.conv_flags(None, p, alone=False)
 
 
 def test_cuda_indirect_1x1_gathers_outside_the_contraction():

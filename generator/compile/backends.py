@@ -139,12 +139,14 @@ class Backend(TargetCaps):
             return self
         return dataclasses.replace(self, mmt4d_tile=PORTABLE_MMT4D_TILE, cpu_features=PORTABLE_CPU_FEATURES)
 
-    def conv_flags(self, flag_set: str | None, problem) -> tuple[str, ...]:
+    def conv_flags(self, flag_set: str | None, problem, *, alone: bool = True) -> tuple[str, ...]:
         """The extra flags the convolution `problem` is compiled with under flag set `flag_set`
-        (None: the backend's plain flags)."""
+        (None: the backend's plain flags). `alone`: the module holds this convolution only; in one
+        with other ops (a network segment: its reorders may fuse into the contraction's operands) no
+        form counts as measured right (`half_mma_right` was measured on convolutions alone)."""
         extra = self.flag_set(flag_set) if flag_set else ()
         if (self.half_multiply_flags and {problem.src.dtype.name, problem.wei.dtype.name} & {"f16", "bf16"}
-                and half_mma_form(problem) not in self.half_mma_right):
+                and not (alone and half_mma_form(problem) in self.half_mma_right)):
             extra += self.half_multiply_flags
         return extra
 

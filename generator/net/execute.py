@@ -198,7 +198,7 @@ class SegmentRunner:
         flag_sets = {r.kernel.flags for r in runners}
         flags = backend.flag_set(flag_sets.pop()) if len(flag_sets) == 1 else ()
         # and the flags the backend adds for some layers' data types (`Backend.conv_flags`), once
-        for extra in dict.fromkeys(backend.conv_flags(None, r.kernel.problem) for r in runners):
+        for extra in dict.fromkeys(backend.conv_flags(None, r.kernel.problem, alone=False) for r in runners):
             flags += extra
         self.artifact = compile_mlir(self.mlir, backend, extra_flags=flags, name="segment", timeout=3600)
         self._fn = LoadedModule(self.artifact.path, backend, driver).function("segment")
