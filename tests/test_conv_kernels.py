@@ -752,6 +752,7 @@ def test_cuda_compiles_half_multiplies_without_tensor_core_mma(kgen_cache_dir):
     ("--alg=direct --dt=f16 --stag=nhwc --dtag=nhwc g2ic16ih6oc16kh3ph1", False),
     ("--alg=direct --dt=f16 --stag=nhwc --dtag=nhwc ic16ih6oc16kh3ph2dh1", False),
     ("--alg=direct --dt=f16 ic16id4oc16kd3pd1", False),
+    ("--alg=direct --dt=f16 --stag=nhwc --dtag=nhwc --attr-post-ops=relu ic16ih6oc16kh3ph1", False),
 ])
 def test_cuda_keeps_tensor_core_mma_only_for_forms_measured_right(line, mma):
     cuda, p = get_backend("cuda"), problem_of(line)

@@ -292,11 +292,12 @@ def half_mma_form(problem) -> tuple[str, str, str] | None:
     names the forms whose f16 / bf16 contraction runs right on tensor-core MMA: the layout of source
     and destination both "nchw", "nhwc" or "nChw16c" (the ones measured, weights in oihw), the kernel
     "1x1" or "kxk". None for what no measurement covered: other layouts or two different ones, 1D and
-    3D, groups, dilation."""
+    3D, groups, dilation, post-ops and quantization attributes (an epilogue after the accumulators
+    beyond the f32 bias)."""
     d = problem.desc
     lay = _MMA_LAYOUT_TAGS.get(problem.src.tag)
     if (lay is None or problem.dst.tag != problem.src.tag or problem.wei.tag != "abcd" or d.ndims != 4
-            or d.g != 1 or any(d.dilations)):
+            or d.g != 1 or any(d.dilations) or problem.post_ops or problem.has_attributes):
         return None
     alg = "winograd_f4" if problem.alg == "winograd" else problem.alg
     return alg, lay, "1x1" if all(s.k == 1 for s in d.spatial()) else "kxk"
