@@ -125,6 +125,21 @@ def test_plan_is_the_exact_optimum_and_never_worse_than_the_baselines(seed):
     assert [(r.tensor, r.src, r.dst) for r in again.reorders] == [(r.tensor, r.src, r.dst) for r in plan.reorders]
 
 
+def test_measured_times_are_keyed_by_the_code_that_generates_the_kernels(tmp_path):
+    # a figure measured on kernels from other templates or emitters must not price these: the key
+    # holds a fingerprint of those sources (__version__ does not change while they do)
+    from generator.net.plan import _time_key
+    from generator.version import code_fingerprint, sources_fingerprint
+
+    assert f"+{code_fingerprint()}|" in _time_key("llvm-cpu", "local-task", "conv", "x")
+    (tmp_path / "a.j2").write_text("linalg.matmul")
+    before = sources_fingerprint([(tmp_path, "*.j2")])
+    (tmp_path / "a.j2").write_text("linalg.batch_matmul")
+    after = sources_fingerprint([(tmp_path, "*.j2")])
+    (tmp_path / "b.j2").write_text("")
+    assert len({before, after, sources_fingerprint([(tmp_path, "*.j2")])}) == 3
+
+
 def test_a_residual_from_outside_is_an_input():
     net = parse_network("c1 x -> a +r --attr-post-ops=sum mb1ic8ih6oc8oh6kh1ph0")
     assert net.inputs == ["x", "r"] and net.tensors["r"] == ((1, 8, 6, 6), "f32")

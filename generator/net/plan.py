@@ -6,7 +6,9 @@ Costs are measured (`measure_costs`): each layer's `--alg=auto` kernel in each c
 source and destination in that layout; the variant, flag set and driver `select.choose` gives it
 there: `kgen tune`'s when tuned), and each reorder between two candidate layouts of each tensor
 shape, all on one runtime driver (the plan chains device tensors on it). Figures are cached in the
-selection table (`select.table`, keys ``time|...``), so planning again is free.
+selection table (`select.table`, keys ``time|...``, which hold a fingerprint of the templates and the
+emit, compile and runtime code: `version.code_fingerprint`), so planning again is free until that code
+changes.
 
 The search (`plan_network`) is exact: a dynamic programme over the nodes in topological order whose
 state is the layout of every live tensor (written, still to be read). On a chain that is the classic
@@ -209,10 +211,12 @@ def baselines(net: Network, costs: Costs, layouts: list[str] | None = None) -> l
 
 # ------------------------------------------------------------------------------------------ measuring
 def _time_key(backend: str, driver: str, kind: str, name: str) -> str:
-    """A measured time's key: the kgen version too, since a new version may generate other kernels."""
+    """A measured time's key: the kgen version and the fingerprint of the code that generates and runs
+    the kernels too (`version.code_fingerprint`), since other code may generate other kernels: a
+    figure measured before the templates or emitters changed is measured again, not served."""
     from ..select.table import target_id
-    from ..version import __version__
-    return f"time|{__version__}|{backend}|{target_id(backend)}|{driver}|{kind}|{name}"
+    from ..version import __version__, code_fingerprint
+    return f"time|{__version__}+{code_fingerprint()}|{backend}|{target_id(backend)}|{driver}|{kind}|{name}"
 
 
 def tensor_desc(dims, dt: str, layout: str) -> MemoryDesc:
