@@ -176,6 +176,25 @@ def test_an_int8_network_chains_u8_activations(segments):
     assert check_layers(compiled, out) == 0.0, f"seed {SEED}"
 
 
+@pytest.mark.parametrize("segments", [True, False])
+def test_a_bound_network_leaves_its_outputs_on_the_device_in_the_callers_layout(segments):
+    # `CompiledNetwork.bind`: inputs uploaded once, each call runs the plan on device tensors and gives
+    # the outputs as DeviceTensors in NCHW (an nChw16c output reordered on the device): what the
+    # planner prices, and what `kgen net --graph` times next to the NumPy path
+    net = random_parameters(parse_network(
+        "c1 x -> a --dt=bf16 --attr-post-ops=relu mb1ic16ih6oc20oh6kh3ph1\n"
+        "c2 a -> b --dt=bf16 mb1ic20ih6oc24oh6kh1ph0"), SEED)
+    plan = evaluate(net, {"c1": "nhwc", "c2": "nChw16c"}, Costs(), "forced")
+    compiled = CompiledNetwork(net, plan, segments=segments)
+    x = np.random.default_rng(SEED).integers(-2, 3, (1, 16, 6, 6)).astype(np.float32)
+    want = compiled({"x": x})["b"]
+    call = compiled.bind({"x": x})
+    for _ in range(2):
+        (got,) = call().values()
+        got = got.to_numpy().view(want.dtype).reshape(want.shape)      # NCHW, as the caller's arrays
+        assert np.array_equal(got, want), f"seed {SEED}"
+
+
 def test_a_fixed_layout_in_the_graph_is_kept():
     net = parse_network("c1 x -> a --stag=nChw16c --dtag=nChw16c mb1ic8ih6oc16oh6kh1ph0\n"
                         "c2 a -> b mb1ic16ih6oc16oh6kh1ph0")

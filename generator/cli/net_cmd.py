@@ -16,7 +16,8 @@ and picks the layouts with the least total time. It prints, per layer, the layou
 of two baselines (every layer in NCHW; every layer in its own fastest layout, with the reorders
 that forces), the plan's reorders, and the totals. Unless --plan-only it then checks the result
 (against PyTorch eager, or layer by layer against the float64 reference) and times the plan, both
-baselines and PyTorch eager (NCHW and channels_last) end to end in one run.
+baselines and PyTorch eager (NCHW and channels_last) end to end in one run; a --graph network also
+on device tensors (inputs uploaded once, outputs left on the device: what the planner prices).
 """
 from __future__ import annotations
 

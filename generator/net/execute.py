@@ -97,23 +97,60 @@ class CompiledNetwork:
                                          self.backend, self.driver)
 
     def __call__(self, inputs: dict[str, np.ndarray], keep: bool = False) -> dict[str, np.ndarray]:
+        have = self._run(self._upload(inputs))
+        wanted = list(self.net.tensors) if keep else self.net.outputs
+        out = {}
+        for t in wanted:
+            if t not in have:
+                continue
+            dims, dt = self.net.tensors[t]
+            x, lay = have[t]
+            desc = tensor_desc(dims, dt, lay)
+            out[t] = desc.from_physical(x.to_numpy().view(desc.buffer_dtype))   # IREE gives u8 back as i8
+        return out
+
+    def bind(self, inputs: dict[str, np.ndarray]) -> Callable[[], dict[str, object]]:
+        """The inputs converted and uploaded once; the returned call runs the network on them and gives
+        its outputs as DeviceTensors in the caller's layout (NCHW; an output in another one reordered on
+        the device, as the planner prices it), nothing converted on the host: what the planner prices
+        (`ConvKernel.bind` for a network)."""
+        uploaded = self._upload(inputs)
+
+        def call() -> dict[str, object]:
+            have = self._run(dict(uploaded))
+            out = {}
+            for t in self.net.outputs:
+                dims, dt = self.net.tensors[t]
+                x, lay = have[t]
+                out[t] = self.reorders(x, dims, dt, lay, USER)
+            return out
+        return call
+
+    def _upload(self, inputs: dict[str, np.ndarray]) -> dict[str, tuple[object, str]]:
+        """The logical NumPy inputs as device tensors in the caller's layout."""
         from ..runtime import upload
-        net = self.net
         have: dict[str, tuple[object, str]] = {}
-        for t in net.inputs:
+        for t in self.net.inputs:
             if t not in inputs:
                 raise InputError(f"the network needs input {t}")
-            dims, dt = net.tensors[t]
+            dims, dt = self.net.tensors[t]
             x = np.asarray(inputs[t])
             if x.shape != tuple(dims):
                 raise InputError(f"input {t} has shape {x.shape}, expected {tuple(dims)}")
             buf = tensor_desc(dims, dt, USER).to_physical(x.astype(get_dtype(dt).np_dtype))
             have[t] = (upload(buf, self.backend, self.driver), USER)
+        return have
+
+    def _run(self, have: dict[str, tuple[object, str]]) -> dict[str, tuple[object, str]]:
+        """Every layer (one segment module, or a module per layer with the reorders between), on device
+        tensors: `have` gains each layer's output and its layout."""
+        net = self.net
         if self.segment is not None:
             outs = self.segment(*(have[t][0] for t in net.inputs))
             for layer, o in zip(net.layers, outs):
                 have[layer.dst] = (o, self.segment.layouts[layer.dst])
-        for layer in net.layers if self.segment is None else ():
+            return have
+        for layer in net.layers:
             run = self.runners[layer.name]
             args = []
             for t in layer.inputs:
@@ -121,16 +158,7 @@ class CompiledNetwork:
                 x, lay = have[t]
                 args.append(self.reorders(x, dims, dt, lay, run.layout))
             have[layer.dst] = (run(*args), run.layout)
-        wanted = list(net.tensors) if keep else net.outputs
-        out = {}
-        for t in wanted:
-            if t not in have:
-                continue
-            dims, dt = net.tensors[t]
-            x, lay = have[t]
-            desc = tensor_desc(dims, dt, lay)
-            out[t] = desc.from_physical(x.to_numpy().view(desc.buffer_dtype))   # IREE gives u8 back as i8
-        return out
+        return have
 
 
 class SegmentRunner:
