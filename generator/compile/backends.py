@@ -473,7 +473,8 @@ BACKENDS: dict[str, Backend] = {
             torch_device="cuda",
             # measured on an H200 (README, "CUDA"): with sm_80's tensor-core MMA, several f16 / bf16
             # forms gave wrong results under every IREE flag tried; compiled for sm_60 (no MMA) every
-            # one was right. The forms measured right keep MMA (1.3-1.6x faster: HALF_MMA_RIGHT_SM80)
+            # one was right. The forms measured right keep MMA (HALF_MMA_RIGHT_SM80: the bench's f16 and bf16
+            # geomeans 1.5x those without)
             half_multiply_flags=("--iree-cuda-target=sm_60",),
             half_mma_right=HALF_MMA_RIGHT_SM80,
             # H200, the 8 ResNet-50 b1 layers, best layout each: direct was the fastest variant or

@@ -177,7 +177,7 @@ def run_graph(net: Network, *, backend: str = "llvm-cpu", driver=None, layouts=N
                f"max |diff| / max |ref| = {r.max_rel_err:.2e}")
     # two figures per runner: NumPy in and out (the caller's path: conversions to and from the data type
     # and layout on the host, and the uploads), and on device tensors (`CompiledNetwork.bind`: what the
-    # planner prices; the host conversions took ~1.3 ms of a 3.7 ms six-layer bf16 chain's call)
+    # planner prices; the host conversions took ~1.7 ms of a 3.7 ms six-layer bf16 chain's call)
     fns = {name: (lambda c=c: c(inputs)) for name, c in compiled.items()}
     fns.update({f"{name}, device tensors": c.bind(inputs) for name, c in compiled.items()})
     samples = round_samples(fns, rounds)
