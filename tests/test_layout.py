@@ -218,6 +218,33 @@ def test_offsets_one_to_one_into_buffer(case):
         assert d.offset((0,) * d.ndims) == d.offset0
 
 
+@settings(max_examples=200, **SETTINGS)
+@given(any_desc_st(), DTYPES)
+def test_plain_dense_copies_match_the_offset_function(case, dt):
+    # to_physical / from_physical take one transposition where the buffer is exactly the logical array
+    # transposed (`_plain_dense_order`); the values must sit where the offset function puts them
+    d, _ = case
+    d = d.with_dtype(dt)
+    x = random_logical(d, seed=2)
+    buf = d.to_physical(x)
+    assert not np.shares_memory(buf, x)
+    if d.dtype.is_packed:
+        return
+    assert np.array_equal(buf[d.offsets()], x.astype(d.dtype.np_dtype))
+    y = d.from_physical(buf)
+    assert y.flags.c_contiguous and not np.shares_memory(y, buf)
+    if d._plain_dense_order() is not None:
+        assert not d.is_blocked and d.is_dense
+
+
+def test_which_layouts_copy_in_one_transposition():
+    assert MemoryDesc((2, 3, 4, 5), "f32", "acdb")._plain_dense_order() == (0, 2, 3, 1)
+    assert MemoryDesc((1, 3, 1, 5), "bf16", "abcd")._plain_dense_order() is not None
+    assert MemoryDesc((2, 3, 4), "f32", strides=(24, 8, 1))._plain_dense_order() is None       # a gap
+    assert MemoryDesc((2, 32, 4, 4), "f32", "aBcd16b")._plain_dense_order() is None           # blocked
+    assert MemoryDesc((2, 3), "s4", "ab")._plain_dense_order() is None                        # packed bytes
+
+
 @settings(max_examples=150, **SETTINGS)
 @given(any_desc_st())
 def test_index_of_inverts_offset(case):
