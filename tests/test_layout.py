@@ -221,8 +221,9 @@ def test_offsets_one_to_one_into_buffer(case):
 @settings(max_examples=200, **SETTINGS)
 @given(any_desc_st(), DTYPES)
 def test_plain_dense_copies_match_the_offset_function(case, dt):
-    # to_physical / from_physical take one transposition where the buffer is exactly the logical array
-    # transposed (`_plain_dense_order`); the values must sit where the offset function puts them
+    # to_physical / from_physical take one transposition where the buffer is exactly the (padded)
+    # logical array split into blocks and transposed (`_dense_view`); the values must sit where the
+    # offset function puts them, the padding zero
     d, _ = case
     d = d.with_dtype(dt)
     x = random_logical(d, seed=2)
@@ -233,16 +234,21 @@ def test_plain_dense_copies_match_the_offset_function(case, dt):
     assert np.array_equal(buf[d.offsets()], x.astype(d.dtype.np_dtype))
     y = d.from_physical(buf)
     assert y.flags.c_contiguous and not np.shares_memory(y, buf)
-    if d._plain_dense_order() is not None:
-        assert not d.is_blocked and d.is_dense
+    if d._dense_view() is not None:
+        assert d.is_dense and not d.dtype.is_packed
+    assert not buf[d.padding_mask()].any()
 
 
 def test_which_layouts_copy_in_one_transposition():
-    assert MemoryDesc((2, 3, 4, 5), "f32", "acdb")._plain_dense_order() == (0, 2, 3, 1)
-    assert MemoryDesc((1, 3, 1, 5), "bf16", "abcd")._plain_dense_order() is not None
-    assert MemoryDesc((2, 3, 4), "f32", strides=(24, 8, 1))._plain_dense_order() is None       # a gap
-    assert MemoryDesc((2, 32, 4, 4), "f32", "aBcd16b")._plain_dense_order() is None           # blocked
-    assert MemoryDesc((2, 3), "s4", "ab")._plain_dense_order() is None                        # packed bytes
+    assert MemoryDesc((2, 3, 4, 5), "f32", "acdb")._dense_view() == ((2, 3, 4, 5), (0, 2, 3, 1))
+    assert MemoryDesc((1, 3, 1, 5), "bf16", "abcd")._dense_view() is not None
+    # nChw16c with a tail: C splits into (outer, 16), the block innermost
+    assert MemoryDesc((2, 17, 4, 4), "f32", "aBcd16b")._dense_view() == ((2, 2, 16, 4, 4), (0, 1, 3, 4, 2))
+    # two blocks of one dim, outermost first (OIhw8i16o2i: i = (outer, 8, 2))
+    assert MemoryDesc((32, 32, 3, 3), "f32", "ABcd8b16a2b")._dense_view() == (
+        (2, 16, 2, 8, 2, 3, 3), (0, 2, 5, 6, 3, 1, 4))
+    assert MemoryDesc((2, 3, 4), "f32", strides=(24, 8, 1))._dense_view() is None       # a gap
+    assert MemoryDesc((2, 3), "s4", "ab")._dense_view() is None                        # packed bytes
 
 
 @settings(max_examples=150, **SETTINGS)

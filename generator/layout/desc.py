@@ -401,10 +401,15 @@ class MemoryDesc(_Shaped):
         if tuple(logical.shape) != self.dims:
             raise InputError(f"logical array has shape {'x'.join(map(str, logical.shape))}, "
                              f"descriptor dims are {'x'.join(map(str, self.dims))}")
-        order = self._plain_dense_order()
-        if base is None and order is not None:   # the buffer is the array transposed: one copy, no scatter
-            buf = np.empty([self.dims[d] for d in order], self.dtype.np_dtype)
-            np.copyto(buf, logical.transpose(order), casting="unsafe")      # astype's conversion
+        view = self._dense_view()
+        if base is None and view is not None:    # the buffer is the (padded) array split and transposed
+            split, perm = view
+            if self.padded_dims != self.dims:    # a blocked dim's tail: zeros
+                padded = np.zeros(self.padded_dims, self.dtype.np_dtype)
+                padded[tuple(slice(0, e) for e in self.dims)] = logical
+                logical = padded
+            buf = np.empty([split[k] for k in perm], self.dtype.np_dtype)
+            np.copyto(buf, logical.reshape(split).transpose(perm), casting="unsafe")   # astype's conversion
             return buf.reshape(-1)
         if base is None:
             buf = np.zeros(self.buffer_nelems, dtype=self.dtype.np_dtype)
@@ -419,25 +424,42 @@ class MemoryDesc(_Shaped):
 
     def from_physical(self, buffer: np.ndarray) -> np.ndarray:
         """Read the logical array out of a 1-D physical buffer using the offset function."""
-        order = self._plain_dense_order()
-        if order is not None:                    # the buffer is the array transposed: one copy, no gather
-            buf = self.check_buffer(buffer).reshape([self.dims[d] for d in order])
-            return np.array(buf.transpose(np.argsort(order)), order="C")     # a copy, as a gather is
+        view = self._dense_view()
+        if view is not None:                     # the buffer is the (padded) array split and transposed
+            split, perm = view
+            buf = self.check_buffer(buffer).reshape([split[k] for k in perm]).transpose(np.argsort(perm))
+            buf = buf.reshape(self.padded_dims)[tuple(slice(0, e) for e in self.dims)]
+            return np.array(buf, order="C")     # a copy, as a gather is
         return self.buffer_elements(buffer)[self.offsets()]
 
-    def _plain_dense_order(self) -> tuple[int, ...] | None:
-        """The physical order of a plain layout whose buffer is exactly the logical array transposed to
-        it (no blocks, gaps or offset, whole bytes), or None. `to_physical` / `from_physical` then copy
-        in one transposition instead of scattering through `offsets` (~10x faster: 0.52 ms for a
-        1x512x28x28 bf16 NCHW array by offsets)."""
-        if self.is_blocked or self.dtype.is_packed or self.is_zero_volume or not self.is_dense:
+    def _dense_view(self) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        """(split, perm) where the buffer is exactly the padded logical array with each dim split into
+        its outer index and its block digits (`split`: per dim, outer extent then the sizes of its
+        blocks, outermost first, as the offset function takes the digits), transposed by `perm` (the
+        outer axes in physical order, then the blocks in order): no gaps, offset or interleaving, whole
+        bytes. None otherwise. `to_physical` / `from_physical` then copy in one transposition instead of
+        scattering through `offsets` (0.56 -> 0.03 ms for a 1x512x28x28 bf16 NCHW array)."""
+        if self.dtype.is_packed or self.is_zero_volume or not self.is_dense:
             return None
-        stride = 1
+        stride = self.inner_size
         for d in reversed(self.order):
-            if self.dims[d] > 1 and self.strides[d] != stride:
+            if self.outer_dims[d] > 1 and self.strides[d] != stride:
                 return None
-            stride *= self.dims[d]
-        return self.order
+            stride *= self.outer_dims[d]
+        split, outer_axis, block_axes = [], {}, {d: [] for d in range(self.ndims)}
+        for d in range(self.ndims):
+            outer_axis[d] = len(split)
+            split.append(self.outer_dims[d])
+            for dd, size in self.blocks:
+                if dd == d:
+                    block_axes[d].append(len(split))
+                    split.append(size)
+        seen = {d: 0 for d in range(self.ndims)}
+        inner = []
+        for d, _ in self.blocks:
+            inner.append(block_axes[d][seen[d]])
+            seen[d] += 1
+        return tuple(split), tuple(outer_axis[d] for d in self.order) + tuple(inner)
 
     def buffer_elements(self, buffer: np.ndarray) -> np.ndarray:
         """The physical buffer as one value per element (`buffer_nelems`, NumPy dtype of the data
