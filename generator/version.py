@@ -13,14 +13,27 @@ def code_fingerprint() -> str:
         from pathlib import Path
 
         here = Path(__file__).parent
-        try:
-            from importlib.resources import files
-            templates = Path(str(files("generator.templates")))
-        except (ImportError, TypeError):
-            templates = here.parent / "templates"   # a checkout on PYTHONPATH (emit.render does the same)
-        _fingerprint = sources_fingerprint([(templates, "*.j2"), (here / "emit", "*.py"), (here / "compile", "*.py"),
-                                            (here / "runtime", "*.py"), (here / "runtime", "*.c")])
+        _fingerprint = sources_fingerprint([(templates_dir(), "*.j2"), (here / "emit", "*.py"),
+                                            (here / "compile", "*.py"), (here / "runtime", "*.py"),
+                                            (here / "runtime", "*.c")])
     return _fingerprint
+
+
+def templates_dir():
+    """The folder of kgen's Jinja templates (a Path): the package generator.templates (pyproject's
+    package-dir), installed or editable; in a checkout put on PYTHONPATH without installing, the
+    folder beside generator/. None when neither holds them. `emit.render` loads them from here."""
+    from pathlib import Path
+
+    try:
+        from importlib.resources import files
+        installed = Path(str(files("generator.templates")))
+    except (ImportError, TypeError):
+        installed = None
+    for d in (installed, Path(__file__).resolve().parent.parent / "templates"):
+        if d is not None and (d / "conv.mlir.j2").is_file():
+            return d
+    return None
 
 
 def sources_fingerprint(globs) -> str:

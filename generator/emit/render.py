@@ -14,7 +14,7 @@ import jinja2
 
 from ..errors import InternalError, TemplateError
 from ..layout.dtypes import DTYPES, get_dtype
-from ..version import __version__
+from ..version import __version__, templates_dir
 
 HEADER = ("// Auto-generated file. Do not edit!\n"
           "//   Template: {template}\n"
@@ -54,17 +54,15 @@ def _fail(message: str):
 
 
 def _template_loader() -> jinja2.BaseLoader:
-    """templates/ is the package generator.templates (pyproject's package-dir), installed or editable;
-    in a checkout put on PYTHONPATH without installing (a machine with no pip access), the folder
-    beside generator/."""
-    try:
-        return jinja2.PackageLoader("generator.templates", ".")
-    except (ModuleNotFoundError, ValueError):
+    """templates/ where `version.templates_dir` finds it: the package generator.templates, installed or
+    editable, or in a checkout put on PYTHONPATH without installing (a machine with no pip access) the
+    folder beside generator/."""
+    d = templates_dir()
+    if d is None:
         beside = Path(__file__).resolve().parents[2] / "templates"
-        if (beside / "conv.mlir.j2").is_file():
-            return jinja2.FileSystemLoader(str(beside))
         raise InternalError(f"kgen's templates are neither installed (generator.templates) nor at {beside}: "
-                            "install kgen (pip install -e .)") from None
+                            "install kgen (pip install -e .)")
+    return jinja2.FileSystemLoader(str(d))
 
 
 @functools.lru_cache(maxsize=1)
