@@ -354,7 +354,15 @@ def test_tuned_table_errors_are_one_line(tmp_path, monkeypatch):
     # bf16 on avx512_bf16 (VNNI alone does not run it); f32 and f16 on AVX-512, else the layout heuristic
     ("--dt=bf16 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", "avx512_bf16", ("brgemm", "default")),
     ("--dt=bf16:bf16:f32 mb1ic16iw6oc24ow6kw3pw1", "avx512_bf16", ("brgemm", "default")),
-    ("--dt=bf16 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", "avx512_vnni", (None, "default")),
+    # ... on an AVX-512 CPU without it, widened to f32 on FMAs (brgemm_fma); also where its vdpbf16ps is
+    # slow (an Intel core: Backend.bf16_dot_slow), except depthwise and small groups (brgemm's own kernels)
+    ("--dt=bf16 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", "avx512_vnni", ("brgemm_fma", "default")),
+    ("--dt=bf16 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", "-avx512f", (None, "default")),
+    ("--dt=bf16 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", "slow avx512_bf16", ("brgemm_fma", "default")),
+    ("--dt=bf16:bf16:f32 --stag=nChw16c --dtag=nChw16c mb1ic16ih6oc24oh6kh1ph0", "slow avx512_bf16",
+     ("brgemm_fma", "default")),
+    ("--dt=bf16 --stag=axb --dtag=axb g16mb1ic16ih6oc16oh6kh3ph1", "slow avx512_bf16", ("brgemm", "default")),
+    ("--dt=f16 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh1ph0", "slow avx512_bf16", ("brgemm", "default")),
     ("--dt=f32 --stag=axb --dtag=axb mb1ic16ih6oc24oh6kh3ph1", "avx512_bf16", ("brgemm", "default")),
     ("--dt=f32 mb1ic16ih6oc24oh6kh1ph0", "-avx512f", (None, "default")),                 # AVX2 only
     ("--dt=f32 --stag=axb --dtag=axb g16mb1ic16ih6oc16oh6kh3ph1", None, ("brgemm", "default")),  # depthwise
@@ -370,14 +378,23 @@ def test_heuristic_takes_microkernels_only_where_the_cpu_has_them(line, feature,
     from generator.compile import backends
     from generator.select import heuristic_variant
     monkeypatch.setenv("KGEN_TUNED_TABLE", str(tmp_path / "none.json"))
+    slow = bool(feature) and feature.startswith("slow ")
+    feature = feature.removeprefix("slow ") if feature else feature
     flags = ({"avx2"} if feature == "-avx512f" else {"avx2", "avx512f"} | ({feature} if feature else set()))
-    monkeypatch.setitem(backends.BACKENDS, "llvm-cpu", dataclasses.replace(backends.BACKENDS["llvm-cpu"],
-                                                                          cpu_features=frozenset(flags)))
+    monkeypatch.setitem(backends.BACKENDS, "llvm-cpu", dataclasses.replace(
+        backends.BACKENDS["llvm-cpu"], cpu_features=frozenset(flags), bf16_dot_slow=slow))
     p = _problem("--alg=auto " + line)
     c = choose(p, "llvm-cpu")
     variant = want[0] or heuristic_variant(p)            # None: whatever the layout heuristic picks
     assert (c.variant, c.flags, c.source) == (variant, want[1], "heuristic")
     assert choose(_problem("--alg=auto " + line), "vulkan").flags == "default"
+
+
+@pytest.mark.parametrize("vendor, slow", [("GenuineIntel", True), ("AuthenticAMD", False), (None, False)])
+def test_bf16_dot_product_counts_as_slow_on_intel_cores(vendor, slow, monkeypatch):
+    from generator.compile import backends
+    monkeypatch.setattr(backends, "host_cpuinfo", lambda: {"vendor_id": vendor} if vendor else {})
+    assert backends.host_bf16_dot_slow() is slow
 
 
 @pytest.mark.skipif("avx512_vnni" not in host_matrix_features(), reason="this CPU has no AVX-512 VNNI: the heuristic keeps the default flags")

@@ -184,6 +184,58 @@ def test_f16_brgemm_matches_the_reference(line, dt):
     assert check_conv(ConvKernel(p), p) is None
 
 
+@needs("avx512f")
+@pytest.mark.parametrize("dt", ["bf16", "bf16:bf16:f32"])
+@pytest.mark.parametrize("line", FLOAT_CASES)
+def test_bf16_brgemm_fma_matches_the_reference(line, dt):
+    """brgemm_fma: bf16 widened exactly to f32 (weights in prepare, the source with its padding) on the
+    f32 FMA kernel; AVX-512 is enough. Every float case applies (none is depthwise or small-grouped)."""
+    p = problem(f"--alg=brgemm_fma --dt={dt} " + line)
+    assert check_conv(ConvKernel(p), p) is None
+
+
+def test_brgemm_fma_widens_bf16_for_a_cpu_without_avx512_bf16(tmp_path):
+    p = problem("--alg=brgemm_fma --dt=bf16 --stag=nhwc --dtag=nhwc --attr-post-ops=relu mb1ic23ih9oc40oh9kh3ph1")
+    target = cpu_target("skylake-avx512", ("avx512f",))
+    text = render_conv(p, target)
+    exe = text.split("stream.executable private @", 1)[1]
+    rw, ro, _ = brgemm_blocking(p)
+    assert exe.count("vector.fma") == rw * ro + (p.desc.spatial()[-1].o % rw) * ro and "dpbf16ps" not in text
+    kernel = exe.split("\nfunc.func", 1)[0]
+    assert "arith.extf" in text and "arith.extf" not in kernel            # widened before the microkernel
+    assert "arith.truncf" in exe and "vector<16xbf16>" in exe             # ... and stored as bf16 by it
+    compile_mlir(text, target, cache_dir=tmp_path, name="brgemm_fma_bf16")
+    # brgemm itself needs avx512_bf16 there; brgemm_fma takes bf16 only, and leaves depthwise to brgemm
+    with pytest.raises(UnsupportedError, match="avx512_bf16"):
+        render_conv(dataclasses.replace(p, alg="brgemm"), target)
+    for line, why in (("--dt=f16 mb1ic6ih9oc20kh2ph0", "bf16 x bf16 only"),
+                      ("--dt=bf16 --stag=nhwc --dtag=nhwc g16mb1ic16ih6oc16oh6kh3ph1", "on FMAs already")):
+        with pytest.raises(UnsupportedError, match=why):
+            render_conv(problem("--alg=brgemm_fma " + line), target)
+
+
+# small groups across the lanes: brgemm pairs a group's bf16 channels on vdpbf16ps, brgemm_fma widens
+# them and runs the lanes on FMAs (channel tails, a blocked layout, 3D, groups of 2 / 4 / 8)
+FMA_LANE_CASES = [
+    ("--stag=nhwc --dtag=nhwc --attr-post-ops=relu g32mb1ic128ih9iw13oc128oh9ow13kh3kw3ph1pw1", (4, 4)),
+    ("--stag=nhwc --dtag=nhwc g18mb1ic36ih9oc72oh9kh3ph1", (2, 4)),
+    ("--dir=FWD_B --stag=nChw16c --dtag=nChw16c g8mb2ic64ih7oc32oh7kh3ph1", (8, 4)),
+    ("--stag=ndhwc --dtag=ndhwc g8mb1ic32id4ih5iw5oc32kd3kh3kw3pd1ph1pw1", (4, 4)),
+]
+
+
+@pytest.mark.parametrize("line, lanes", FMA_LANE_CASES)
+def test_brgemm_fma_runs_small_bf16_groups_on_fmas_across_the_lanes(line, lanes):
+    from generator.emit.conv import brgemm_lane_dot, brgemm_lane_groups
+    p = problem("--alg=brgemm_fma --dt=bf16 " + line)
+    assert brgemm_lane_groups(p) == lanes and brgemm_lane_dot(p) is None
+    assert brgemm_lane_dot(dataclasses.replace(p, alg="brgemm")) is not None     # brgemm: vdpbf16ps
+    text = render_conv(p, cpu_target("skylake-avx512", ("avx512f",)))
+    assert "dpbf16ps" not in text and "vector.fma" in text
+    if "avx512f" in host_matrix_features():
+        assert check_conv(ConvKernel(p), p) is None
+
+
 @pytest.mark.parametrize("dt, cpu, feature, op", [
     ("bf16", "cooperlake", "avx512_bf16", '"llvm.x86.avx512bf16.dpbf16ps.512"'),
     ("f32", "skylake-avx512", "avx512f", "vector.fma"),

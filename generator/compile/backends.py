@@ -119,6 +119,9 @@ class Backend(TargetCaps):
     # the backend runs on a device of its own (a GPU), so what `kgen tune` and the network planner
     # measure holds for that device: their tables key it by the device's name as well as the host CPU
     tuned_per_device: bool = False
+    # --alg=auto's untuned rule runs bf16 convolutions on brgemm_fma (widened to f32, FMAs) rather than
+    # brgemm's vdpbf16ps: where the CPU's vdpbf16ps is no faster than two FMAs (`host_bf16_dot_slow`)
+    bf16_dot_slow: bool = False
 
     def __post_init__(self):
         for form in (self.reorder_form, self.reorder_form_inner_kept):
@@ -270,6 +273,16 @@ def host_cpu_description() -> str:
     return f"{host_cpu_model()}, {os.cpu_count() or 1} cores, {feats}"
 
 
+def host_bf16_dot_slow() -> bool:
+    """True where this CPU's vdpbf16ps (32 bf16 multiply-adds an instruction) runs no faster than the f32
+    FMAs (16 each, two ports), so bf16 is faster widened to f32 (`emit.conv.FMA_ISAS`): Intel's cores.
+    Measured on an Intel Xeon (Emerald Rapids, family 6 model 207, twenty-first session): the
+    vdpbf16ps brgemm ran at 0.45-0.93x the widened one on the 8 ResNet-50 layers (two threads); on the
+    AMD EPYC Zen 4 and Zen 5 of the sessions before, bf16 on vdpbf16ps was the fastest bf16 kernel.
+    `kgen tune` measures both."""
+    return host_cpuinfo().get("vendor_id") == "GenuineIntel"
+
+
 def host_vector_bits() -> int:
     """The widest f32 vector the host CPU computes with: 512 (AVX-512), 256 (AVX/AVX2), else 128."""
     flags = host_cpu_flags()
@@ -367,6 +380,7 @@ BACKENDS: dict[str, Backend] = {
             # the host's own features: the module is compiled for it (target-cpu=host), the brgemm
             # variant's microkernels too
             cpu_features=frozenset(host_matrix_features()),
+            bf16_dot_slow=host_bf16_dot_slow(),
             # IREE_NOTES section 7: data tiling (mmt4d for matmuls, off by default in 3.13), its ukernels,
             # and IREE's own im2col rewrite of named convs
             flag_sets=(

@@ -716,6 +716,18 @@ BRGEMM_ISAS = (
     # kernel then runs at the f32 rate. avx512_fp16's vfmadd231ph would accumulate in f16.
     BrgemmIsa("f16", "avx512f", "vfmadd231ps on f16 widened by vcvtph2ps", ("f16",), "f16", 1, widen="f32"),
 )
+# `brgemm_fma`: bf16 widened to f32 (exact: a bf16 is an f32 whose low 16 bits are zero) and multiplied
+# on the f32 FMA kernel, as f16 always is. vdpbf16ps does 32 multiply-adds an instruction against an
+# FMA's 16, but where it issues at half the FMAs' rate it gains nothing: on the 2-core Intel Xeon of the
+# twenty-first session (Emerald Rapids, family 6 model 207; avx512_bf16, no AMX exposed), one thread,
+# NHWC, the vdpbf16ps kernel ran ic256 56x56 1x1 at 57-72 GFLOP/s and ic128 28x28 3x3 at 74-84, the
+# widened f16 kernel at 108-113 and 103-162, f32 at 104-113 (PyTorch's oneDNN bf16 was slower than its
+# f32 there too). Small groups across the lanes (`brgemm_lane_groups`) run their FMAs on the widened
+# source instead of pairing a group's channels on vdpbf16ps (ResNeXt-50's g32 3x3 layers, two threads:
+# 0.97-1.45x brgemm). It also runs bf16 on AVX-512 CPUs without avx512_bf16.
+FMA_ISAS = (
+    BrgemmIsa("bf16", "avx512f", "vfmadd231ps on bf16 widened to f32", ("bf16",), "bf16", 1, widen="f32"),
+)
 # AMX: one tile instruction per (16 pixels x 16 channels) accumulator tile, over K chunks of up to 64
 # bytes (16 groups of k). A separate variant (`brgemm_amx`): no machine with AMX has checked it yet, so
 # `--alg=auto` reaches it only through `kgen tune`, which checks every kernel before timing it.
@@ -822,7 +834,7 @@ def brgemm_lane_groups(p: ConvProblem) -> tuple[int, int] | None:
     accumulators would not hold exactly (`DEPTHWISE_EXACT_TAPS`), nor a group outside
     `LANE_GROUP_CHANNELS`."""
     d = p.desc
-    if p.alg != "brgemm" or d.g == 1:
+    if p.alg not in ("brgemm", "brgemm_fma") or d.g == 1:
         return None
     cg, kg = d.ic // d.g, d.oc // d.g
     if cg == kg == 1:
@@ -832,7 +844,8 @@ def brgemm_lane_groups(p: ConvProblem) -> tuple[int, int] | None:
     dot = _lane_dot_isa(p, cg)
     if p.src.dtype.is_int and not dot and d.kd * d.kh * d.kw * cg > DEPTHWISE_EXACT_TAPS:
         return None
-    isa = next((i for i in BRGEMM_ISAS if p.src.dtype.name in i.src and p.wei.dtype.name == i.wei), None)
+    isa = next((i for i in (FMA_ISAS if p.alg == "brgemm_fma" else BRGEMM_ISAS)
+                if p.src.dtype.name in i.src and p.wei.dtype.name == i.wei), None)
     k = isa.k if isa else 1
     ungrouped = k * kg * cg / (-(-cg // k) * k)
     lanes = 16 * d.g / (-(-d.g // 16) * 16) * (dot.k if dot else 1)
@@ -844,6 +857,8 @@ def _lane_dot_isa(p: ConvProblem, cg: int) -> BrgemmIsa | None:
     whole k-tuples of a group's channels, in its source and weight types; not with a source zero point
     per channel (its correction would depend on the values: the FMA on the widened source subtracts
     it instead); None: the FMA on the widened source."""
+    if p.alg == "brgemm_fma":  # its FMAs on the widened source
+        return None
     isa = next((i for i in LANE_DOT_ISAS if p.src.dtype.name in i.src and p.wei.dtype.name == i.wei), None)
     zp = p.zero_point("src")
     if isa is None or cg % isa.k or (zp is not None and zp.per_channel):
@@ -859,11 +874,13 @@ def brgemm_lane_dot(p: ConvProblem) -> BrgemmIsa | None:
 
 
 def _brgemm_table(p: ConvProblem) -> tuple[BrgemmIsa, ...]:
-    """The microkernels of `p`'s variant: brgemm's AVX-512 ones, its depthwise ones, or brgemm_amx's
-    tiles."""
+    """The microkernels of `p`'s variant: brgemm's AVX-512 ones, its depthwise ones, brgemm_fma's
+    widened bf16, or brgemm_amx's tiles."""
     if p.alg == "brgemm_amx":
         return AMX_ISAS
-    return DEPTHWISE_ISAS if brgemm_depthwise(p) else BRGEMM_ISAS
+    if brgemm_depthwise(p):
+        return DEPTHWISE_ISAS
+    return FMA_ISAS if p.alg == "brgemm_fma" else BRGEMM_ISAS
 
 
 def brgemm_isa(p: ConvProblem) -> BrgemmIsa | None:
@@ -890,6 +907,17 @@ def _brgemm_why_not(p: ConvProblem) -> str | None:
     if d.ndims == 5 and p.alg == "brgemm_amx":
         return "its AMX kernel is generated for 1D and 2D convolutions only (use brgemm for 3D)"
     return None
+
+
+def _brgemm_fma_why_not(p: ConvProblem) -> str | None:
+    if (p.src.dtype.name, p.wei.dtype.name) != ("bf16", "bf16"):
+        return (f"it runs bf16 x bf16 only (widened to f32 on FMAs); use brgemm for "
+                f"{p.src.dtype.name}:{p.wei.dtype.name} (f16 is widened there already)")
+    why = _brgemm_why_not(p)
+    if why is None and brgemm_isa(dataclasses.replace(p, alg="brgemm")).feature != "avx512_bf16":
+        # (depthwise, a channel multiplier, groups of one channel: no pair to dot)
+        return "brgemm multiplies this convolution's bf16 on FMAs already (use brgemm)"
+    return why
 
 
 def _brgemm_refused(p: ConvProblem, target: TargetCaps) -> str | None:
@@ -1098,7 +1126,8 @@ def _in_blocks(p: ConvProblem, desc: MemoryDesc, view: bool) -> int:
     host-threads row cut); 0 otherwise. Ungrouped 1D and 2D brgemm only (3D folds its depth into the
     images, which a channel-block axis outside the depth would not allow)."""
     d = p.desc
-    if p.alg != "brgemm" or (d.g != 1 and not brgemm_depthwise(p)) or d.ndims == 5 or not desc.is_blocked:
+    if p.alg not in ("brgemm", "brgemm_fma") or (d.g != 1 and not brgemm_depthwise(p)) or d.ndims == 5 \
+            or not desc.is_blocked:
         return 0
     if tuple(desc.order) != tuple(range(d.ndims)):
         return 0
@@ -1765,6 +1794,14 @@ VARIANTS = {v.name: v for v in (
             "vector, on FMAs or a group's 8-bit quads on vpdpbusd and bf16 pairs on vdpbf16ps",
             refused=_brgemm_refused,
             channels_last=lambda p, target: True,
+            extra_prepared=_brgemm_compensation, pads_in_compute=True, fuses_epilogue=_brgemm_fuses_epilogue,
+            src_block=lambda p, target: brgemm_src_block(p), dst_blocks=lambda p, target: brgemm_dst_blocks(p)),
+    Variant("brgemm_fma", _brgemm_fma_why_not, _brgemm_weights, _brgemm_compute,
+            "brgemm with bf16 source and weights widened to f32 (the weights once in prepare, the source with "
+            "its padding) on the f32 FMA kernel, as f16 runs on brgemm, small groups on FMAs across the "
+            "lanes: for CPUs whose vdpbf16ps is no faster than two FMAs (the Intel Xeon measured here) or "
+            "that lack avx512_bf16",
+            refused=_brgemm_refused, channels_last=lambda p, target: True,
             extra_prepared=_brgemm_compensation, pads_in_compute=True, fuses_epilogue=_brgemm_fuses_epilogue,
             src_block=lambda p, target: brgemm_src_block(p), dst_blocks=lambda p, target: brgemm_dst_blocks(p)),
     Variant("brgemm_amx", _brgemm_why_not, _brgemm_weights, _brgemm_compute,

@@ -96,7 +96,9 @@ def heuristic(p: ConvProblem, backend: str) -> Choice:
     microkernel (1D, 2D and 3D, ungrouped or grouped, depthwise on its FMA kernel: 2.0-2.6x direct in
     f32 and 2.6-3.2x in u8 on one thread on MobileNetV2's layers, Zen 5), in every data type: u8/s8 x s8
     on AVX-512 VNNI (2-3x im2col under dt+uk+inner on ResNet-50 layers), bf16 on avx512_bf16 (the
-    fastest bf16 kernel on all 8 of them), f16 and f32 on AVX-512 (f32 in NHWC: as fast as direct and
+    fastest bf16 kernel on all 8 of them on the AMD EPYCs), or widened to f32 on FMAs (`brgemm_fma`)
+    where the CPU's vdpbf16ps is slow (`Backend.bf16_dot_slow`: 1.08-2.21x brgemm on the 8 layers on
+    an Intel Xeon) or missing, f16 and f32 on AVX-512 (f32 in NHWC: as fast as direct and
     im2col or faster on all 8; in NCHW and nChw16c 1.5-15x them, and 200x on the 1x1 stride-2 layer,
     where both ran at 0.45 GFLOP/s; Winograd, 2.0-2.8x brgemm on the four 3x3 layers in f32 (Zen 5,
     its channels-last form), is not exact and stays for `kgen tune` to choose). With groups of fewer
@@ -108,6 +110,10 @@ def heuristic(p: ConvProblem, backend: str) -> Choice:
     from ..compile.backends import get_backend
     from ..emit.conv import why_not
     b = get_backend(backend)
+    # bf16 widened to f32 where the CPU's vdpbf16ps is slow or missing (`Backend.bf16_dot_slow`)
+    if ((b.bf16_dot_slow or "avx512_bf16" not in b.cpu_features)
+            and why_not(dataclasses.replace(p, alg="brgemm_fma"), b) is None):
+        return Choice("brgemm_fma", "default", "heuristic", driver=heuristic_driver(p, backend, "brgemm_fma"))
     if why_not(dataclasses.replace(p, alg="brgemm"), b) is None:
         return Choice("brgemm", "default", "heuristic", driver=heuristic_driver(p, backend, "brgemm"))
     driver = heuristic_driver(p, backend)
