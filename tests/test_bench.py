@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from generator.api import ConvKernel
-from generator.bench import conv as bench_conv
+from generator.bench import conv as bench_conv, timing
 from generator.bench.conv import RESNET50_LAYERS, bench_convs, summary, to_json
 from generator.select.candidates import layout_tag, plan_candidates
 from generator.bench.reorder import bench_reorders, format_table
@@ -274,7 +274,7 @@ def test_tune_keeps_each_candidates_better_pass(tmp_path, monkeypatch, kgen_cach
     monkeypatch.setenv("KGEN_TUNED_TABLE", str(tmp_path / "tuned.json"))
     passes = []
 
-    def fake_median_times(fns, rounds, min_batch_s=0.02):
+    def fake_median_times(fns, rounds, min_batch_s=0.02, after_round=None):
         first = not passes
         passes.append(sorted(fns))
         return {k: (9.0 if first and k.endswith("@host-threads") else 2.0 if first else
@@ -298,7 +298,7 @@ def test_tune_times_close_calls_again_after_every_problem(tmp_path, monkeypatch,
     monkeypatch.setenv("KGEN_TUNED_TABLE", str(tmp_path / "tuned.json"))
     calls = []
 
-    def fake_median_times(fns, rounds, min_batch_s=0.02):
+    def fake_median_times(fns, rounds, min_batch_s=0.02, after_round=None):
         calls.append(sorted(fns))
         if len(calls) <= 4:           # two problems x two passes: host threads as slow as one thread
             return {k: 2.0 if k.endswith(("@host-threads", "@local-sync")) else 3.0 for k in fns}
@@ -606,29 +606,74 @@ def test_the_depthwise_driver_follows_the_kernel_that_runs(tmp_path, monkeypatch
     assert choose(p, "llvm-cpu").driver == "host-threads" and choose(p, "llvm-cpu").variant != "brgemm"
 
 
-def test_torch_alone_times_pytorch_in_its_own_process_and_the_faster_figure_counts():
-    # PyTorch also timed in a child process with OpenMP's default wait policy (bench.torch_alone); each
-    # layout's figure in the comparison is the faster of that and the in-process one
+def test_torch_alone_times_pytorch_in_its_own_process_between_the_rounds():
+    # PyTorch is also timed in a child process with OpenMP's default wait policy (bench.torch_alone),
+    # one round after each round of the round-robin; each layout's figure in the comparison is the
+    # faster of that and the in-process one
     pytest.importorskip("torch")
     from generator.bench import torch_alone
 
     p = _problem("--stag=nhwc --dtag=nhwc mb1ic4ih6oc5oh6kh3ph1")
     logged = []
-    (t,) = torch_alone.measure([p], 1, logged.append)
-    assert set(t) == {"nchw", "channels_last"} and all(v > 0 for v in t.values())
-    r = bench_conv.ProblemResult("x", "f32", 1, 1, torch_in_process={"nchw": 1.0, "channels_last": t["channels_last"] / 2},
-                                 torch_problem=p)
-    orig = torch_alone.measure
+    alone = torch_alone.TorchAlone.start(logged.append)
     try:
-        torch_alone.measure = lambda problems, rounds, log: [{"nchw": 0.5, "channels_last": 9.0}]
-        bench_conv.add_torch_alone([r], 1, logged.append)
+        order = []
+
+        def fake_alone_round():
+            order.append("alone")
+            alone.round()
+
+        assert alone.problem(p)
+        samples = timing.round_samples({"k": lambda: order.append("kgen")}, 3, min_batch_s=0,
+                                       after_round=fake_alone_round)
+        assert len(samples["k"]) == 3 and order == ["kgen"] * 2 + ["kgen", "alone"] * 3
+        t = alone.medians()
+        assert set(t) == {"nchw", "channels_last"} and all(len(v) == 3 for v in alone.samples.values())
+        assert all(v > 0 for v in t.values())
+        # the next problem starts its own samples
+        assert alone.problem(p) and alone.medians() == {}
+        # a child that fails leaves the in-process figures, with one line saying why, and stays quiet
+        assert not alone.problem("not a problem") and not alone.alive
+        assert "not measured" in logged[-1] and "\n" not in logged[-1]
+        alone.round()
+        assert alone.medians() == {} and len(logged) == 2
     finally:
-        torch_alone.measure = orig
-    assert r.torch == {"nchw": 0.5, "channels_last": t["channels_last"] / 2}
-    assert "alone was faster in 1 of 2" in bench_conv.format_table([r])
-    # a child that fails leaves the in-process figures, with one line saying why
-    assert torch_alone.measure(["not a problem"], 1, logged.append) is None
-    assert "not measured" in logged[-1] and "\n" not in logged[-1]
+        alone.close()
+
+
+def test_bench_takes_the_faster_pytorch_figure_per_layout(monkeypatch, kgen_cache_dir):
+    # measure_problem compares kgen with the faster of PyTorch in-process and PyTorch alone (timed
+    # between the same rounds), and the table says how often alone was faster
+    pytest.importorskip("torch")
+
+    class FakeAlone:
+        rounds = 0
+
+        def problem(self, p):
+            return True
+
+        def round(self):
+            FakeAlone.rounds += 1
+
+        def medians(self):
+            return {"nchw": 0.5, "channels_last": 9.0}
+
+    def fake_median_times(fns, rounds, min_batch_s=0.02, after_round=None):
+        for _ in range(rounds):
+            after_round()
+        return {k: 1.0 if k.startswith("torch/") else 2.0 for k in fns}
+
+    monkeypatch.setattr(bench_conv, "median_times", fake_median_times)
+    import torch
+    b = get_backend("llvm-cpu")
+    p = _problem("--stag=nhwc --dtag=nhwc mb1ic4ih6oc5oh6kh3ph1")
+    r = bench_conv.measure_problem(p, b, bench_conv.sweep(b, ["direct"], ["default"], None), ["nhwc"], torch, 3, 1,
+                                   lambda m: None, alone=FakeAlone())
+    assert FakeAlone.rounds == 3
+    assert r.torch_in_process == {"nchw": 1.0, "channels_last": 1.0}
+    assert r.torch == {"nchw": 0.5, "channels_last": 1.0}
+    assert "alone in its own process (OpenMP default policy) between the same rounds; alone was faster in 1 of 2" \
+        in bench_conv.format_table([r])
 
 
 def test_summary_gives_each_data_type_its_own_ratios():

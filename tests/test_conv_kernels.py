@@ -363,6 +363,16 @@ def test_mmt4d_tile_fits_half_the_vector_registers():
     assert get_backend("vulkan").mmt4d_tile is None and get_backend("cuda").mmt4d_tile is None
 
 
+def test_portable_backend_keeps_no_host_choice():
+    # the catalog (mlir/) is rendered for `Backend.portable()`, the same on every CPU: neither the
+    # host's tile and features nor the Intel bf16 rule (`Backend.bf16_dot_slow`) reach it
+    from generator.compile.backends import PORTABLE_CPU_FEATURES, PORTABLE_MMT4D_TILE
+
+    intel = dataclasses.replace(get_backend("llvm-cpu"), bf16_dot_slow=True, cpu_features=frozenset({"avx2"}))
+    row = intel.portable()
+    assert (row.mmt4d_tile, row.cpu_features, row.bf16_dot_slow) == (PORTABLE_MMT4D_TILE, PORTABLE_CPU_FEATURES, False)
+
+
 def test_golden_im2col_channels_last():
     # NHWC keeps channels last: columns (n, o0, o1, g, k0, k1, ic) with ic innermost, weights
     # (G, K*IC, OC) from prepare, and an (O, R) x (R, OC) GEMM; 1x1 stride 2 copies the strided pixels

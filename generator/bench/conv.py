@@ -50,7 +50,7 @@ class ProblemResult:
     candidates: list[Candidate] = field(default_factory=list)
     # PyTorch per layout ("nchw" / "channels_last" -> seconds): the faster of `torch_in_process` (timed
     # round-robin with kgen, OpenMP passive) and `torch_alone` (its own process, OpenMP's default
-    # policy, `bench.torch_alone`)
+    # policy, one round between each two of the round-robin's: `bench.torch_alone`)
     torch: dict[str, float] = field(default_factory=dict)
     torch_in_process: dict[str, float] = field(default_factory=dict)
     torch_alone: dict[str, float] = field(default_factory=dict)
@@ -311,38 +311,35 @@ def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None
     ceiling = measure_ceiling(torch, rounds, b.torch_device if torch is not None else "cpu")
     log(f"ceiling: {ceiling.matmul_gflops:.1f} GFLOP/s ({ceiling.matmul_by} 2048^3 f32), "
         f"{ceiling.copy_gbps:.1f} GB/s ({'PyTorch' if ' on ' in ceiling.matmul_by else 'NumPy'} copy)")
+    alone = None
+    if torch is not None and torch_alone and b.torch_device == "cpu":
+        from .torch_alone import TorchAlone
+        alone = TorchAlone.start(log)
     results = []
-    for i, case in enumerate(cases):
-        p = base_problem(case)
-        lays = list(layouts or DEFAULT_LAYOUTS.get(p.src.dtype.name, ("nchw", "nhwc")))
-        results.append(measure_problem(p, b, sw, lays, torch, rounds, jobs, log, f"[{i + 1}/{len(cases)}]"))
-    if torch is not None and torch_alone and results and b.torch_device == "cpu":
-        add_torch_alone(results, rounds, log)
+    try:
+        for i, case in enumerate(cases):
+            p = base_problem(case)
+            lays = list(layouts or DEFAULT_LAYOUTS.get(p.src.dtype.name, ("nchw", "nhwc")))
+            results.append(measure_problem(p, b, sw, lays, torch, rounds, jobs, log, f"[{i + 1}/{len(cases)}]",
+                                           alone=alone))
+    finally:
+        if alone is not None:
+            alone.close()
     return results, ceiling
 
 
-def add_torch_alone(results: list[ProblemResult], rounds: int, log) -> None:
-    """PyTorch timed again in its own process with OpenMP's default wait policy (`bench.torch_alone`);
-    each layout's figure becomes the faster of the two."""
-    from .torch_alone import measure
-
-    alone = measure([r.torch_problem for r in results], rounds, log)
-    if alone is None or len(alone) != len(results):
-        return
-    for r, t in zip(results, alone):
-        r.torch_alone = t
-        r.torch = {k: min(v, t.get(k, v)) for k, v in r.torch_in_process.items()}
-
-
 def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log, tag: str = "",
-                    passes: int = 1) -> ProblemResult:
+                    passes: int = 1, alone=None) -> ProblemResult:
     """Plan, compile, check and time every candidate of one problem (and PyTorch's conv, if given).
     With `passes` > 1 the round-robin runs that many times and each candidate keeps its best median:
     on a VM a window of a second or two where the other vCPU is taken makes the two-thread
     candidates look slower than one thread (`kgen tune` once stored local-sync, 437 GOP/s, for the
     u8 ic512 7x7 layer, which host-threads ran at 714 in the bench a minute later). One such window
     was of our own making and is gone: NumPy's BLAS thread spinning after the checks' references
-    (`timing.quiet_blas`)."""
+    (`timing.quiet_blas`).
+
+    `alone` (a `torch_alone.TorchAlone`): PyTorch is also timed in its own process, one round after
+    each of the round-robin's, and each layout's figure is the faster of the two."""
     from ..emit.conv import plain_blocks
     from ..layout import MemoryDesc
     from ..verify import conv_call
@@ -372,14 +369,18 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
         call = conv_call(plain)
         for name, fn in _torch_fns(torch, p, call.x, call.w, call.bias, call.quant, b.torch_device).items():
             fns[f"torch/{name}"] = fn
-    times = median_times(fns, rounds) if fns else {}
+    between = alone.round if torch is not None and alone is not None and alone.problem(plain) else None
+    times = median_times(fns, rounds, after_round=between) if fns else {}
     for _ in range(passes - 1):
-        again = median_times(fns, rounds) if fns else {}
+        again = median_times(fns, rounds, after_round=between) if fns else {}
         times = {k: min(v, again.get(k, v)) for k, v in times.items()}
     for c in r.candidates:
         c.seconds = times.get(c.label)
     r.torch = {k.split("/", 1)[1]: v for k, v in times.items() if k.startswith("torch/")}
     r.torch_in_process, r.torch_problem = dict(r.torch), plain
+    if between is not None:
+        r.torch_alone = alone.medians()
+        r.torch = {k: min(v, r.torch_alone.get(k, v)) for k, v in r.torch.items()}
     r.auto, r.auto_source = auto_candidate(b, r.candidates, p)
     best = r.best
     if best:
@@ -528,7 +529,7 @@ def format_table(results: list[ProblemResult], all_candidates: bool = False) -> 
         if alone:
             won = sum(r.torch_alone[k] < r.torch_in_process[k] for k, r in alone)
             lines.append(f"PyTorch figures: the faster of round-robin in this process (OpenMP passive) and alone in "
-                         f"its own process (OpenMP default policy); alone was faster in {won} of {len(alone)}")
+                         f"its own process (OpenMP default policy) between the same rounds; alone was faster in {won} of {len(alone)}")
     return "\n".join(lines)
 
 

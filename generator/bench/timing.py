@@ -60,17 +60,29 @@ def quiet_blas() -> str:
     return f"one thread ({', '.join(done)})" if done else "left as it is (no OpenBLAS loaded)"
 
 
-def round_samples(fns: dict[str, Callable[[], object]], rounds: int, min_batch_s: float = 0.02
-                  ) -> dict[str, list[float]]:
-    """Seconds per call of each function, one sample per round: per round, each runs a batch sized
-    to last about min_batch_s. NumPy's BLAS is made single-threaded first (`quiet_blas`; the
-    commands that check and then time do it before their first check)."""
-    quiet_blas()
+#: each round times a batch of calls per function lasting about this long
+MIN_BATCH_S = 0.02
+
+
+def batch_sizes(fns: dict[str, Callable[[], object]], min_batch_s: float = MIN_BATCH_S) -> dict[str, int]:
+    """Calls per batch of each function, for batches of about min_batch_s (each is called twice:
+    a warm-up and a timed call)."""
     batch = {}
-    for name, f in fns.items():          # warm up and size the batches
+    for name, f in fns.items():
         f()
         t = time.perf_counter(); f(); dt = max(time.perf_counter() - t, 1e-7)
         batch[name] = max(1, int(min_batch_s / dt))
+    return batch
+
+
+def round_samples(fns: dict[str, Callable[[], object]], rounds: int, min_batch_s: float = MIN_BATCH_S,
+                  after_round: Callable[[], None] | None = None) -> dict[str, list[float]]:
+    """Seconds per call of each function, one sample per round: per round, each runs a batch sized
+    to last about min_batch_s; `after_round` is called after each round (`torch_alone` times PyTorch
+    in its own process there). NumPy's BLAS is made single-threaded first (`quiet_blas`; the
+    commands that check and then time do it before their first check)."""
+    quiet_blas()
+    batch = batch_sizes(fns, min_batch_s)
     samples: dict[str, list[float]] = {name: [] for name in fns}
     for _ in range(rounds):
         for name, f in fns.items():
@@ -79,15 +91,18 @@ def round_samples(fns: dict[str, Callable[[], object]], rounds: int, min_batch_s
             for _ in range(n):
                 f()
             samples[name].append((time.perf_counter() - t) / n)
+        if after_round is not None:
+            after_round()
     return samples
 
 
-def median_times(fns: dict[str, Callable[[], object]], rounds: int, min_batch_s: float = 0.02) -> dict[str, float]:
+def median_times(fns: dict[str, Callable[[], object]], rounds: int, min_batch_s: float = MIN_BATCH_S,
+                 after_round: Callable[[], None] | None = None) -> dict[str, float]:
     """The median over rounds: the figure compared between candidates."""
-    return {name: statistics.median(v) for name, v in round_samples(fns, rounds, min_batch_s).items()}
+    return {name: statistics.median(v) for name, v in round_samples(fns, rounds, min_batch_s, after_round).items()}
 
 
-def best_times(fns: dict[str, Callable[[], object]], rounds: int, min_batch_s: float = 0.02) -> dict[str, float]:
+def best_times(fns: dict[str, Callable[[], object]], rounds: int, min_batch_s: float = MIN_BATCH_S) -> dict[str, float]:
     """The fastest round: for ceilings, which are what the machine can do at best."""
     return {name: min(v) for name, v in round_samples(fns, rounds, min_batch_s).items()}
 

@@ -1,4 +1,5 @@
-"""PyTorch's convolutions timed alone, in a process of their own with OpenMP's default wait policy.
+"""PyTorch's convolutions timed alone, in a process of their own with OpenMP's default wait policy,
+one round at a time between the rounds of `kgen bench conv`'s round-robin.
 
 Why a second measurement: `kgen bench conv` times PyTorch round-robin next to kgen's kernels, and in
 that process PyTorch's OpenMP threads must not spin between calls (`timing.quiet_openmp`: spinning,
@@ -6,54 +7,133 @@ they took the second core from kgen's kernels: an int8 kernel ran at 550-600 us 
 But a PyTorch user runs with the default policy, where the threads spin and PyTorch's own next call
 starts sooner: ic128 28x28 3x3 u8:s8:u8 on 2 cores of a Zen 4 EPYC, 272 us default against 348 us
 passive. So PyTorch is also timed here, in its own process, with the same data (`verify.conv_call`,
-fixed seed), the same calls and the same round-robin medians, and each comparison takes the faster
-of the two figures.
+fixed seed) and the same calls, and each comparison takes the faster of the two figures.
 
-Run by `measure(problems, rounds)`; the child process reads pickled problems on stdin and writes one
-JSON object per problem ({layout: seconds}) on stdout.
+Why between the rounds: until the twenty-second session the child timed every problem after the whole
+sweep, minutes after kgen's candidates. On a noisy VM (the Intel Xeon of the twenty-first session)
+that figure often came from a quieter or busier moment than kgen's, and one layer's ratio moved by up
+to 1.4x from run to run (ic256 56x56 1x1 f32: 0.74-1.10x). Now the child times one round of the
+problem (a batch of calls per layout, after one untimed call that wakes its threads) after each
+round of the parent's round-robin, so both figures are medians over the same moments.
+
+The child reads length-prefixed pickled messages on stdin, ("problem", p) then ("round",) any number
+of times, and answers each with one JSON line on stdout: {layout: seconds per call}; {} where PyTorch
+has no conv for the problem.
 """
 from __future__ import annotations
 
 import json
 import os
 import pickle
+import statistics
+import struct
 import subprocess
 import sys
 from typing import Callable
 
 
-def measure(problems: list, rounds: int, log: Callable[[str], None]) -> list[dict[str, float]] | None:
-    """{layout: seconds per call} per problem, PyTorch alone; None (with one line logged) when the
-    child process fails."""
-    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
-    log(f"PyTorch alone (own process, OpenMP default wait policy): {len(problems)} problems")
-    try:
-        out = subprocess.run([sys.executable, "-m", "generator.bench.torch_alone", str(rounds)],
-                             input=pickle.dumps(problems), capture_output=True, env=env, timeout=3600)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        log(f"PyTorch alone: not measured ({e})")
-        return None
-    if out.returncode != 0:
-        last = (out.stderr.decode(errors="replace").strip().splitlines() or ["no message"])[-1]
-        log(f"PyTorch alone: not measured (exit {out.returncode}: {last})")
-        return None
-    return [json.loads(line) for line in out.stdout.decode().splitlines() if line.startswith("{")]
+class TorchAlone:
+    """The child process, started once per benchmark run (`start`). `problem(p)` sends the next
+    problem; `round()` then times one round of it and keeps the samples; `medians()` gives its
+    {layout: seconds}. A child that fails is logged once (one line) and gives no figures from then on."""
+
+    def __init__(self, proc: subprocess.Popen, log: Callable[[str], None]):
+        self.proc, self.log = proc, log
+        self.samples: dict[str, list[float]] = {}
+
+    @classmethod
+    def start(cls, log: Callable[[str], None]) -> "TorchAlone | None":
+        env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+        try:
+            proc = subprocess.Popen([sys.executable, "-m", "generator.bench.torch_alone"], stdin=subprocess.PIPE,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        except OSError as e:
+            log(f"PyTorch alone: not measured ({e})")
+            return None
+        log("PyTorch alone: timed in its own process (OpenMP default wait policy), between the rounds")
+        return cls(proc, log)
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None
+
+    def _ask(self, msg: tuple) -> dict | None:
+        if self.proc is None:
+            return None
+        data = pickle.dumps(msg)
+        try:
+            self.proc.stdin.write(struct.pack("<Q", len(data)) + data)
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
+            return json.loads(line)
+        except (OSError, ValueError) as e:
+            self._fail(str(e) or type(e).__name__)
+            return None
+
+    def _fail(self, why: str) -> None:
+        proc, self.proc = self.proc, None
+        proc.kill()
+        _, err = proc.communicate()
+        last = (err.decode(errors="replace").strip().splitlines() or [why])[-1]
+        self.log(f"PyTorch alone: not measured from here on (exit {proc.returncode}: {last})")
+
+    def problem(self, p) -> bool:
+        """Send the next problem; False where the child gives no figures for it."""
+        self.samples = {}
+        return self._ask(("problem", p)) is not None
+
+    def round(self) -> None:
+        """One round of the current problem, timed now (called between the parent's rounds)."""
+        got = self._ask(("round",))
+        for k, v in (got or {}).items():
+            self.samples.setdefault(k, []).append(v)
+
+    def medians(self) -> dict[str, float]:
+        return {k: statistics.median(v) for k, v in self.samples.items()}
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=60)
+            self.proc = None
 
 
-def _main(rounds: int) -> None:
+def _read(stream):
+    head = stream.read(8)
+    if len(head) < 8:
+        return None
+    (n,) = struct.unpack("<Q", head)
+    return pickle.loads(stream.read(n))
+
+
+def _main() -> None:
+    import time
+
     import torch
 
     from ..compile.backends import cpu_threads
     from ..verify import conv_call
     from .conv import _torch_fns
-    from .timing import median_times
+    from .timing import MIN_BATCH_S, batch_sizes
 
     torch.set_num_threads(cpu_threads())
-    for p in pickle.load(sys.stdin.buffer):
-        call = conv_call(p)
-        fns = _torch_fns(torch, p, call.x, call.w, call.bias, call.quant)
-        print(json.dumps(median_times(fns, rounds) if fns else {}), flush=True)
+    fns, batch = {}, {}
+    while (msg := _read(sys.stdin.buffer)) is not None:
+        if msg[0] == "problem":
+            call = conv_call(msg[1])
+            fns = _torch_fns(torch, msg[1], call.x, call.w, call.bias, call.quant) or {}
+            batch = batch_sizes(fns, MIN_BATCH_S)
+            print(json.dumps({}), flush=True)
+        else:                            # ("round",): one batch per layout, as the parent's rounds
+            out = {}
+            for name, f in fns.items():
+                f()                      # the threads slept while the parent timed kgen
+                t = time.perf_counter()
+                for _ in range(batch[name]):
+                    f()
+                out[name] = (time.perf_counter() - t) / batch[name]
+            print(json.dumps(out), flush=True)
 
 
 if __name__ == "__main__":
-    _main(int(sys.argv[1]))
+    _main()

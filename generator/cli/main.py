@@ -200,7 +200,7 @@ def _bench_conv(argv: list[str]) -> int:
     ap.add_argument("--all", action="store_true", help="list every candidate under its problem")
     ap.add_argument("--no-torch-alone", action="store_true",
                     help="time PyTorch only round-robin in this process (OpenMP passive), not also alone in its own "
-                         "process with OpenMP's default wait policy (the faster figure is compared)")
+                         "process with OpenMP's default wait policy, between the same rounds (the faster figure is compared)")
     a, backend, variants, cases = _sweep_args(ap, argv)
     from ..bench.conv import bench_convs, format_table, log_stderr, to_json, write_png
 

@@ -140,7 +140,8 @@ class Backend(TargetCaps):
         right: what the checked-in catalog (mlir/) is rendered for, so it is the same on every machine."""
         if self.mmt4d_tile is None:
             return self
-        return dataclasses.replace(self, mmt4d_tile=PORTABLE_MMT4D_TILE, cpu_features=PORTABLE_CPU_FEATURES)
+        return dataclasses.replace(self, mmt4d_tile=PORTABLE_MMT4D_TILE, cpu_features=PORTABLE_CPU_FEATURES,
+                                   bf16_dot_slow=False)
 
     def conv_flags(self, flag_set: str | None, problem, *, alone: bool = True) -> tuple[str, ...]:
         """The extra flags the convolution `problem` is compiled with under flag set `flag_set`

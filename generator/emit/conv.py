@@ -728,6 +728,9 @@ BRGEMM_ISAS = (
 FMA_ISAS = (
     BrgemmIsa("bf16", "avx512f", "vfmadd231ps on bf16 widened to f32", ("bf16",), "bf16", 1, widen="f32"),
 )
+#: the variants whose kernels run on AVX-512 vector registers (`_vector_table`): their depthwise and
+#: small-group kernels, and blocked buffers read and written in place, are shared
+VECTOR_BRGEMM_VARIANTS = ("brgemm", "brgemm_fma")
 # AMX: one tile instruction per (16 pixels x 16 channels) accumulator tile, over K chunks of up to 64
 # bytes (16 groups of k). A separate variant (`brgemm_amx`): no machine with AMX has checked it yet, so
 # `--alg=auto` reaches it only through `kgen tune`, which checks every kernel before timing it.
@@ -834,7 +837,7 @@ def brgemm_lane_groups(p: ConvProblem) -> tuple[int, int] | None:
     accumulators would not hold exactly (`DEPTHWISE_EXACT_TAPS`), nor a group outside
     `LANE_GROUP_CHANNELS`."""
     d = p.desc
-    if p.alg not in ("brgemm", "brgemm_fma") or d.g == 1:
+    if p.alg not in VECTOR_BRGEMM_VARIANTS or d.g == 1:
         return None
     cg, kg = d.ic // d.g, d.oc // d.g
     if cg == kg == 1:
@@ -844,8 +847,7 @@ def brgemm_lane_groups(p: ConvProblem) -> tuple[int, int] | None:
     dot = _lane_dot_isa(p, cg)
     if p.src.dtype.is_int and not dot and d.kd * d.kh * d.kw * cg > DEPTHWISE_EXACT_TAPS:
         return None
-    isa = next((i for i in (FMA_ISAS if p.alg == "brgemm_fma" else BRGEMM_ISAS)
-                if p.src.dtype.name in i.src and p.wei.dtype.name == i.wei), None)
+    isa = next((i for i in _vector_table(p) if p.src.dtype.name in i.src and p.wei.dtype.name == i.wei), None)
     k = isa.k if isa else 1
     ungrouped = k * kg * cg / (-(-cg // k) * k)
     lanes = 16 * d.g / (-(-d.g // 16) * 16) * (dot.k if dot else 1)
@@ -880,6 +882,12 @@ def _brgemm_table(p: ConvProblem) -> tuple[BrgemmIsa, ...]:
         return AMX_ISAS
     if brgemm_depthwise(p):
         return DEPTHWISE_ISAS
+    return _vector_table(p)
+
+
+def _vector_table(p: ConvProblem) -> tuple[BrgemmIsa, ...]:
+    """The ungrouped AVX-512 microkernels of `p`'s variant (`VECTOR_BRGEMM_VARIANTS`): brgemm_fma's
+    widened bf16, else brgemm's."""
     return FMA_ISAS if p.alg == "brgemm_fma" else BRGEMM_ISAS
 
 
@@ -1126,7 +1134,7 @@ def _in_blocks(p: ConvProblem, desc: MemoryDesc, view: bool) -> int:
     host-threads row cut); 0 otherwise. Ungrouped 1D and 2D brgemm only (3D folds its depth into the
     images, which a channel-block axis outside the depth would not allow)."""
     d = p.desc
-    if p.alg not in ("brgemm", "brgemm_fma") or (d.g != 1 and not brgemm_depthwise(p)) or d.ndims == 5 \
+    if p.alg not in VECTOR_BRGEMM_VARIANTS or (d.g != 1 and not brgemm_depthwise(p)) or d.ndims == 5 \
             or not desc.is_blocked:
         return 0
     if tuple(desc.order) != tuple(range(d.ndims)):
