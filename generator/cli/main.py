@@ -28,7 +28,7 @@ commands:
              repro line names the layouts chosen) --attr-scales=src:common:S+wei:per_oc+dst:common:S
              --attr-zero-points=src:common:Z|per_dim_1+wei:common:Z+dst:common:Z|per_dim_1
              --attr-post-ops=sum[:SCALE[:ZP[:DT]]]+ELTWISE[:ALPHA[:BETA[:SCALE]]]+BINARY:DT[:MASK[:TAG]]+prelu[:MASK]
-             --alg=direct|im2col|winograd[_f2|_f4|_f6]|spatial_pack|indirect|brgemm[_amx]|auto
+             --alg=direct|im2col|winograd[_f2|_f4|_f6]|spatial_pack|indirect|brgemm[_fma|_amx]|auto
              --mb=N --backend=B --src/--wei/--bia/--dst=F.npy --mode=C|P --batch=FILE --jobs=N (compiles ahead);
              attribute arrays as .npy: --scales-src|wei|dst=F --zero-points-src|wei|dst=F
              --dst-init=F (sum's prior dst) --binary-I=F --prelu-I=F (post-op I's input))

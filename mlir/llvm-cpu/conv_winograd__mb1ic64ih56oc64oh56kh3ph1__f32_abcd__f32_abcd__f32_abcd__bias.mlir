@@ -636,11 +636,13 @@ stream.executable private @v11_brgemm {
         %w = stream.binding.subspan %w_binding[%c0] : !stream.binding -> memref<36x1x1x64x4x16xf32>
         %y = stream.binding.subspan %y_binding[%c0] : !stream.binding -> memref<1x1x98x2304xf32>
         %ohb = hal.interface.workgroup.id[0] : index
-        %ob = hal.interface.workgroup.id[1] : index        %z = hal.interface.workgroup.id[2] : index
+        %ob = hal.interface.workgroup.id[1] : index
+        %z = hal.interface.workgroup.id[2] : index
         %n = arith.addi %z, %c0 : index
         %img0 = arith.addi %z, %c0 : index
         %kh_n = arith.constant 1 : index
-        %kw_n = arith.constant 1 : index        %ick_n = arith.constant 64 : index
+        %kw_n = arith.constant 1 : index
+        %ick_n = arith.constant 64 : index
         %sh = arith.constant 1 : index
         %sw = arith.constant 1 : index
         %dh = arith.constant 1 : index
@@ -650,7 +652,8 @@ stream.executable private @v11_brgemm {
         %oh_n = arith.constant 1 : index
         %owb_n = arith.constant 16 : index
         %oc_step = arith.constant 64 : index
-        %oc0 = arith.muli %ob, %oc_step : index        %ocbg_n = arith.constant 1 : index
+        %oc0 = arith.muli %ob, %oc_step : index
+        %ocbg_n = arith.constant 1 : index
         %g = arith.divui %ob, %ocbg_n : index
         %icgp = arith.constant 64 : index
         %icg0 = arith.muli %g, %icgp : index
@@ -703,7 +706,8 @@ stream.executable private @v11_brgemm {
                   %wv1 = vector.load %w[%ob, %khi, %kw, %ig, %o1, %c0] : memref<36x1x1x64x4x16xf32>, vector<16xf32>
                   %wv2 = vector.load %w[%ob, %khi, %kw, %ig, %o2, %c0] : memref<36x1x1x64x4x16xf32>, vector<16xf32>
                   %wv3 = vector.load %w[%ob, %khi, %kw, %ig, %o3, %c0] : memref<36x1x1x64x4x16xf32>, vector<16xf32>
-                  %ix0 = arith.addi %iwk, %rs0 : index                  %xq0 = vector.load %x[%img, %ih, %ix0, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
+                  %ix0 = arith.addi %iwk, %rs0 : index
+                  %xq0 = vector.load %x[%img, %ih, %ix0, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
                   %xd0 = vector.bitcast %xq0 : vector<1xf32> to vector<1xi32>
                   %xs0 = vector.extract %xd0[0] : i32 from vector<1xi32>
                   %xb0 = vector.broadcast %xs0 : i32 to vector<16xi32>
@@ -716,7 +720,8 @@ stream.executable private @v11_brgemm {
 
                   %s0_3 = vector.fma %xv0, %wv3, %q0_3 : vector<16xf32>
 
-                  %ix1 = arith.addi %iwk, %rs1 : index                  %xq1 = vector.load %x[%img, %ih, %ix1, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
+                  %ix1 = arith.addi %iwk, %rs1 : index
+                  %xq1 = vector.load %x[%img, %ih, %ix1, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
                   %xd1 = vector.bitcast %xq1 : vector<1xf32> to vector<1xi32>
                   %xs1 = vector.extract %xd1[0] : i32 from vector<1xi32>
                   %xb1 = vector.broadcast %xs1 : i32 to vector<16xi32>
@@ -729,7 +734,8 @@ stream.executable private @v11_brgemm {
 
                   %s1_3 = vector.fma %xv1, %wv3, %q1_3 : vector<16xf32>
 
-                  %ix2 = arith.addi %iwk, %rs2 : index                  %xq2 = vector.load %x[%img, %ih, %ix2, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
+                  %ix2 = arith.addi %iwk, %rs2 : index
+                  %xq2 = vector.load %x[%img, %ih, %ix2, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
                   %xd2 = vector.bitcast %xq2 : vector<1xf32> to vector<1xi32>
                   %xs2 = vector.extract %xd2[0] : i32 from vector<1xi32>
                   %xb2 = vector.broadcast %xs2 : i32 to vector<16xi32>
@@ -742,7 +748,8 @@ stream.executable private @v11_brgemm {
 
                   %s2_3 = vector.fma %xv2, %wv3, %q2_3 : vector<16xf32>
 
-                  %ix3 = arith.addi %iwk, %rs3 : index                  %xq3 = vector.load %x[%img, %ih, %ix3, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
+                  %ix3 = arith.addi %iwk, %rs3 : index
+                  %xq3 = vector.load %x[%img, %ih, %ix3, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
                   %xd3 = vector.bitcast %xq3 : vector<1xf32> to vector<1xi32>
                   %xs3 = vector.extract %xd3[0] : i32 from vector<1xi32>
                   %xb3 = vector.broadcast %xs3 : i32 to vector<16xi32>
@@ -755,7 +762,8 @@ stream.executable private @v11_brgemm {
 
                   %s3_3 = vector.fma %xv3, %wv3, %q3_3 : vector<16xf32>
 
-                  %ix4 = arith.addi %iwk, %rs4 : index                  %xq4 = vector.load %x[%img, %ih, %ix4, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
+                  %ix4 = arith.addi %iwk, %rs4 : index
+                  %xq4 = vector.load %x[%img, %ih, %ix4, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
                   %xd4 = vector.bitcast %xq4 : vector<1xf32> to vector<1xi32>
                   %xs4 = vector.extract %xd4[0] : i32 from vector<1xi32>
                   %xb4 = vector.broadcast %xs4 : i32 to vector<16xi32>
@@ -768,7 +776,8 @@ stream.executable private @v11_brgemm {
 
                   %s4_3 = vector.fma %xv4, %wv3, %q4_3 : vector<16xf32>
 
-                  %ix5 = arith.addi %iwk, %rs5 : index                  %xq5 = vector.load %x[%img, %ih, %ix5, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
+                  %ix5 = arith.addi %iwk, %rs5 : index
+                  %xq5 = vector.load %x[%img, %ih, %ix5, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
                   %xd5 = vector.bitcast %xq5 : vector<1xf32> to vector<1xi32>
                   %xs5 = vector.extract %xd5[0] : i32 from vector<1xi32>
                   %xb5 = vector.broadcast %xs5 : i32 to vector<16xi32>
@@ -860,7 +869,8 @@ stream.executable private @v11_brgemm {
                   %wv1 = vector.load %w[%ob, %khi, %kw, %ig, %o1, %c0] : memref<36x1x1x64x4x16xf32>, vector<16xf32>
                   %wv2 = vector.load %w[%ob, %khi, %kw, %ig, %o2, %c0] : memref<36x1x1x64x4x16xf32>, vector<16xf32>
                   %wv3 = vector.load %w[%ob, %khi, %kw, %ig, %o3, %c0] : memref<36x1x1x64x4x16xf32>, vector<16xf32>
-                  %ix0 = arith.addi %iwk, %rs0 : index                  %xq0 = vector.load %x[%img, %ih, %ix0, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
+                  %ix0 = arith.addi %iwk, %rs0 : index
+                  %xq0 = vector.load %x[%img, %ih, %ix0, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
                   %xd0 = vector.bitcast %xq0 : vector<1xf32> to vector<1xi32>
                   %xs0 = vector.extract %xd0[0] : i32 from vector<1xi32>
                   %xb0 = vector.broadcast %xs0 : i32 to vector<16xi32>
@@ -873,7 +883,8 @@ stream.executable private @v11_brgemm {
 
                   %s0_3 = vector.fma %xv0, %wv3, %q0_3 : vector<16xf32>
 
-                  %ix1 = arith.addi %iwk, %rs1 : index                  %xq1 = vector.load %x[%img, %ih, %ix1, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
+                  %ix1 = arith.addi %iwk, %rs1 : index
+                  %xq1 = vector.load %x[%img, %ih, %ix1, %ic] : memref<1x1x98x2304xf32>, vector<1xf32>
                   %xd1 = vector.bitcast %xq1 : vector<1xf32> to vector<1xi32>
                   %xs1 = vector.extract %xd1[0] : i32 from vector<1xi32>
                   %xb1 = vector.broadcast %xs1 : i32 to vector<16xi32>

@@ -170,11 +170,13 @@ stream.executable private @v14_brgemm {
         %w = stream.binding.subspan %w_binding[%c0] : !stream.binding -> memref<16x1x1x32x2x16xf32>
         %y = stream.binding.subspan %y_binding[%c0] : !stream.binding -> memref<1x1x196x512xf32>
         %ohb = hal.interface.workgroup.id[0] : index
-        %ob = hal.interface.workgroup.id[1] : index        %z = hal.interface.workgroup.id[2] : index
+        %ob = hal.interface.workgroup.id[1] : index
+        %z = hal.interface.workgroup.id[2] : index
         %n = arith.addi %z, %c0 : index
         %img0 = arith.addi %z, %c0 : index
         %kh_n = arith.constant 1 : index
-        %kw_n = arith.constant 1 : index        %ick_n = arith.constant 32 : index
+        %kw_n = arith.constant 1 : index
+        %ick_n = arith.constant 32 : index
         %sh = arith.constant 1 : index
         %sw = arith.constant 1 : index
         %dh = arith.constant 1 : index
@@ -184,7 +186,8 @@ stream.executable private @v14_brgemm {
         %oh_n = arith.constant 1 : index
         %owb_n = arith.constant 14 : index
         %oc_step = arith.constant 32 : index
-        %oc0 = arith.muli %ob, %oc_step : index        %ocbg_n = arith.constant 1 : index
+        %oc0 = arith.muli %ob, %oc_step : index
+        %ocbg_n = arith.constant 1 : index
         %g = arith.divui %ob, %ocbg_n : index
         %icgp = arith.constant 32 : index
         %icg0 = arith.muli %g, %icgp : index
@@ -245,7 +248,8 @@ stream.executable private @v14_brgemm {
                   %ic = arith.addi %icg0, %icl : index
                   %wv0 = vector.load %w[%ob, %khi, %kw, %ig, %o0, %c0] : memref<16x1x1x32x2x16xf32>, vector<16xf32>
                   %wv1 = vector.load %w[%ob, %khi, %kw, %ig, %o1, %c0] : memref<16x1x1x32x2x16xf32>, vector<16xf32>
-                  %ix0 = arith.addi %iwk, %rs0 : index                  %xq0 = vector.load %x[%img, %ih, %ix0, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %ix0 = arith.addi %iwk, %rs0 : index
+                  %xq0 = vector.load %x[%img, %ih, %ix0, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
                   %xd0 = vector.bitcast %xq0 : vector<1xf32> to vector<1xi32>
                   %xs0 = vector.extract %xd0[0] : i32 from vector<1xi32>
                   %xb0 = vector.broadcast %xs0 : i32 to vector<16xi32>
@@ -254,7 +258,8 @@ stream.executable private @v14_brgemm {
 
                   %s0_1 = vector.fma %xv0, %wv1, %q0_1 : vector<16xf32>
 
-                  %ix1 = arith.addi %iwk, %rs1 : index                  %xq1 = vector.load %x[%img, %ih, %ix1, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %ix1 = arith.addi %iwk, %rs1 : index
+                  %xq1 = vector.load %x[%img, %ih, %ix1, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
                   %xd1 = vector.bitcast %xq1 : vector<1xf32> to vector<1xi32>
                   %xs1 = vector.extract %xd1[0] : i32 from vector<1xi32>
                   %xb1 = vector.broadcast %xs1 : i32 to vector<16xi32>
@@ -263,7 +268,8 @@ stream.executable private @v14_brgemm {
 
                   %s1_1 = vector.fma %xv1, %wv1, %q1_1 : vector<16xf32>
 
-                  %ix2 = arith.addi %iwk, %rs2 : index                  %xq2 = vector.load %x[%img, %ih, %ix2, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %ix2 = arith.addi %iwk, %rs2 : index
+                  %xq2 = vector.load %x[%img, %ih, %ix2, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
                   %xd2 = vector.bitcast %xq2 : vector<1xf32> to vector<1xi32>
                   %xs2 = vector.extract %xd2[0] : i32 from vector<1xi32>
                   %xb2 = vector.broadcast %xs2 : i32 to vector<16xi32>
@@ -272,7 +278,8 @@ stream.executable private @v14_brgemm {
 
                   %s2_1 = vector.fma %xv2, %wv1, %q2_1 : vector<16xf32>
 
-                  %ix3 = arith.addi %iwk, %rs3 : index                  %xq3 = vector.load %x[%img, %ih, %ix3, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %ix3 = arith.addi %iwk, %rs3 : index
+                  %xq3 = vector.load %x[%img, %ih, %ix3, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
                   %xd3 = vector.bitcast %xq3 : vector<1xf32> to vector<1xi32>
                   %xs3 = vector.extract %xd3[0] : i32 from vector<1xi32>
                   %xb3 = vector.broadcast %xs3 : i32 to vector<16xi32>
@@ -281,7 +288,8 @@ stream.executable private @v14_brgemm {
 
                   %s3_1 = vector.fma %xv3, %wv1, %q3_1 : vector<16xf32>
 
-                  %ix4 = arith.addi %iwk, %rs4 : index                  %xq4 = vector.load %x[%img, %ih, %ix4, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %ix4 = arith.addi %iwk, %rs4 : index
+                  %xq4 = vector.load %x[%img, %ih, %ix4, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
                   %xd4 = vector.bitcast %xq4 : vector<1xf32> to vector<1xi32>
                   %xs4 = vector.extract %xd4[0] : i32 from vector<1xi32>
                   %xb4 = vector.broadcast %xs4 : i32 to vector<16xi32>
@@ -290,7 +298,8 @@ stream.executable private @v14_brgemm {
 
                   %s4_1 = vector.fma %xv4, %wv1, %q4_1 : vector<16xf32>
 
-                  %ix5 = arith.addi %iwk, %rs5 : index                  %xq5 = vector.load %x[%img, %ih, %ix5, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %ix5 = arith.addi %iwk, %rs5 : index
+                  %xq5 = vector.load %x[%img, %ih, %ix5, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
                   %xd5 = vector.bitcast %xq5 : vector<1xf32> to vector<1xi32>
                   %xs5 = vector.extract %xd5[0] : i32 from vector<1xi32>
                   %xb5 = vector.broadcast %xs5 : i32 to vector<16xi32>
@@ -299,7 +308,8 @@ stream.executable private @v14_brgemm {
 
                   %s5_1 = vector.fma %xv5, %wv1, %q5_1 : vector<16xf32>
 
-                  %ix6 = arith.addi %iwk, %rs6 : index                  %xq6 = vector.load %x[%img, %ih, %ix6, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %ix6 = arith.addi %iwk, %rs6 : index
+                  %xq6 = vector.load %x[%img, %ih, %ix6, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
                   %xd6 = vector.bitcast %xq6 : vector<1xf32> to vector<1xi32>
                   %xs6 = vector.extract %xd6[0] : i32 from vector<1xi32>
                   %xb6 = vector.broadcast %xs6 : i32 to vector<16xi32>
@@ -308,7 +318,8 @@ stream.executable private @v14_brgemm {
 
                   %s6_1 = vector.fma %xv6, %wv1, %q6_1 : vector<16xf32>
 
-                  %ix7 = arith.addi %iwk, %rs7 : index                  %xq7 = vector.load %x[%img, %ih, %ix7, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %ix7 = arith.addi %iwk, %rs7 : index
+                  %xq7 = vector.load %x[%img, %ih, %ix7, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
                   %xd7 = vector.bitcast %xq7 : vector<1xf32> to vector<1xi32>
                   %xs7 = vector.extract %xd7[0] : i32 from vector<1xi32>
                   %xb7 = vector.broadcast %xs7 : i32 to vector<16xi32>
@@ -317,7 +328,8 @@ stream.executable private @v14_brgemm {
 
                   %s7_1 = vector.fma %xv7, %wv1, %q7_1 : vector<16xf32>
 
-                  %ix8 = arith.addi %iwk, %rs8 : index                  %xq8 = vector.load %x[%img, %ih, %ix8, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %ix8 = arith.addi %iwk, %rs8 : index
+                  %xq8 = vector.load %x[%img, %ih, %ix8, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
                   %xd8 = vector.bitcast %xq8 : vector<1xf32> to vector<1xi32>
                   %xs8 = vector.extract %xd8[0] : i32 from vector<1xi32>
                   %xb8 = vector.broadcast %xs8 : i32 to vector<16xi32>
@@ -326,7 +338,8 @@ stream.executable private @v14_brgemm {
 
                   %s8_1 = vector.fma %xv8, %wv1, %q8_1 : vector<16xf32>
 
-                  %ix9 = arith.addi %iwk, %rs9 : index                  %xq9 = vector.load %x[%img, %ih, %ix9, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %ix9 = arith.addi %iwk, %rs9 : index
+                  %xq9 = vector.load %x[%img, %ih, %ix9, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
                   %xd9 = vector.bitcast %xq9 : vector<1xf32> to vector<1xi32>
                   %xs9 = vector.extract %xd9[0] : i32 from vector<1xi32>
                   %xb9 = vector.broadcast %xs9 : i32 to vector<16xi32>
@@ -335,7 +348,8 @@ stream.executable private @v14_brgemm {
 
                   %s9_1 = vector.fma %xv9, %wv1, %q9_1 : vector<16xf32>
 
-                  %ix10 = arith.addi %iwk, %rs10 : index                  %xq10 = vector.load %x[%img, %ih, %ix10, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %ix10 = arith.addi %iwk, %rs10 : index
+                  %xq10 = vector.load %x[%img, %ih, %ix10, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
                   %xd10 = vector.bitcast %xq10 : vector<1xf32> to vector<1xi32>
                   %xs10 = vector.extract %xd10[0] : i32 from vector<1xi32>
                   %xb10 = vector.broadcast %xs10 : i32 to vector<16xi32>
@@ -344,7 +358,8 @@ stream.executable private @v14_brgemm {
 
                   %s10_1 = vector.fma %xv10, %wv1, %q10_1 : vector<16xf32>
 
-                  %ix11 = arith.addi %iwk, %rs11 : index                  %xq11 = vector.load %x[%img, %ih, %ix11, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %ix11 = arith.addi %iwk, %rs11 : index
+                  %xq11 = vector.load %x[%img, %ih, %ix11, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
                   %xd11 = vector.bitcast %xq11 : vector<1xf32> to vector<1xi32>
                   %xs11 = vector.extract %xd11[0] : i32 from vector<1xi32>
                   %xb11 = vector.broadcast %xs11 : i32 to vector<16xi32>
@@ -353,7 +368,8 @@ stream.executable private @v14_brgemm {
 
                   %s11_1 = vector.fma %xv11, %wv1, %q11_1 : vector<16xf32>
 
-                  %ix12 = arith.addi %iwk, %rs12 : index                  %xq12 = vector.load %x[%img, %ih, %ix12, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %ix12 = arith.addi %iwk, %rs12 : index
+                  %xq12 = vector.load %x[%img, %ih, %ix12, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
                   %xd12 = vector.bitcast %xq12 : vector<1xf32> to vector<1xi32>
                   %xs12 = vector.extract %xd12[0] : i32 from vector<1xi32>
                   %xb12 = vector.broadcast %xs12 : i32 to vector<16xi32>
@@ -362,7 +378,8 @@ stream.executable private @v14_brgemm {
 
                   %s12_1 = vector.fma %xv12, %wv1, %q12_1 : vector<16xf32>
 
-                  %ix13 = arith.addi %iwk, %rs13 : index                  %xq13 = vector.load %x[%img, %ih, %ix13, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
+                  %ix13 = arith.addi %iwk, %rs13 : index
+                  %xq13 = vector.load %x[%img, %ih, %ix13, %ic] : memref<1x1x196x512xf32>, vector<1xf32>
                   %xd13 = vector.bitcast %xq13 : vector<1xf32> to vector<1xi32>
                   %xs13 = vector.extract %xd13[0] : i32 from vector<1xi32>
                   %xb13 = vector.broadcast %xs13 : i32 to vector<16xi32>
