@@ -1078,8 +1078,14 @@ def test_shuffle_form_matches_reference(cid, src, dtag, stream, monkeypatch):
     p = ReorderProblem(src, MemoryDesc(src.dims, src.dtype, dtag))
     text = render_reorder(p, form="shuffle")
     r, _ = er.transposed_dims(er.shuffle_plan([p]))
-    # only rows of whole 64-byte lines stream
-    assert ("nontemporal = true" in text) == (stream and r * src.dtype.itemsize % 64 == 0)
+    # only rows of whole 64-byte lines stream, and only by stores of whole lines (a streaming store of
+    # part of a line ran 20x slower on an Intel Xeon: test_shuffle_form_streams_whole_lines_only)
+    streamed = [int(m) for m in re.findall(r"nontemporal = true : .*, vector<(\d+)x\w+>", text)]
+    assert all(n * src.dtype.itemsize == 64 for n in streamed), streamed
+    whole_rows = stream and r * src.dtype.itemsize % 64 == 0
+    assert not streamed or whole_rows
+    if src.dtype.itemsize == 4:          # every full tile's column is a whole line
+        assert bool(streamed) == whole_rows
     assert "flow.dispatch @" in text and "linalg.transpose" not in text
     # 8- and 16-bit tiles go 4 or 2 through one 512-bit register, side by side or stacked
     lanes = 4 // src.dtype.itemsize
@@ -1091,6 +1097,25 @@ def test_shuffle_form_matches_reference(cid, src, dtag, stream, monkeypatch):
     assert ("%xf = memref.collapse_shape" in text) == (cid in SPLIT_CASES), cid
     k = ReorderKernel([p], "llvm-cpu", form="shuffle", driver="local-sync")
     assert check_reorder(k, p) is None, cid
+
+
+def test_shuffle_form_streams_whole_lines_only():
+    # a destination bigger than the caches is stored past them only by stores of whole 64-byte lines:
+    # bf16 32x64x56x56 nchw -> nhwc stored its tiles' 32-byte columns streaming and took 28 ms on one
+    # thread of an Intel Xeon (Emerald Rapids), against 1.3 ms stored through the caches
+    import generator.emit.reorder as er
+    for dt, tags, dims, streams in [("f32", ("nchw", "nhwc"), (32, 64, 56, 56), True),
+                                    ("bf16", ("nchw", "nhwc"), (32, 64, 56, 56), False),
+                                    ("s8", ("nchw", "nhwc"), (64, 64, 56, 56), False),
+                                    ("s8", ("nChw8c", "nchw"), (128, 32, 56, 56), False),
+                                    ("bf16", ("nChw16c", "nchw"), (32, 64, 56, 56), True),
+                                    ("u8", ("nhwc", "nchw"), (128, 32, 56, 56), True)]:
+        p = ReorderProblem(MemoryDesc(dims, dt, tags[0]), MemoryDesc(dims, dt, tags[1]))
+        assert p.dst.size_bytes > er.SHUFFLE_STREAM_BYTES
+        text = render_reorder(p, form="shuffle")
+        streamed = [int(m) for m in re.findall(r"nontemporal = true : .*, vector<(\d+)x\w+>", text)]
+        assert bool(streamed) == streams, (dt, tags)
+        assert all(n * p.dst.dtype.itemsize == 64 for n in streamed), (dt, tags, streamed)
 
 
 WIDE_CASES = {"nchw-nhwc-bf16-tails", "nhwc-nchw-f16-33", "nchw-nhwc-bf16-whole-rows", "nchw-view-nhwc-bf16", "nchw-nhwc-s8-wide-tails", "nchw-nChw16c-u8-wide",

@@ -110,7 +110,9 @@ class TransposeTiles(Step):
     offset: int
     chunk: int
     chunks: int
-    nontemporal: bool               # full rows stored past the caches (a destination bigger than them)
+    # a destination bigger than the caches: its stores of this many elements, whole 64-byte lines, go
+    # past them (`emit.reorder.shuffle_streams`); 0: none do
+    stream_elems: int
     network: list
     lanes: int = 1                  # 16 x 16 tiles transposed side by side (`chunk` is a multiple of it)
     tall: bool = False              # ... stacked along R instead (16-element loads, whole-register stores)
