@@ -199,6 +199,28 @@ def test_host_threads_reorder_from_the_environment(kgen_cache_dir, monkeypatch):
     assert z(np.zeros(0, np.float32)).size == 0
 
 
+def test_parts_of_a_big_reorder_stream_as_the_whole_would(kgen_cache_dir):
+    # the parts of a destination bigger than the caches store it at the same time: each part streams
+    # its whole-line stores as the whole would (emit.reorder.shuffle_streams), although the part alone
+    # is under SHUFFLE_STREAM_BYTES; the part's name says what it is a part of, and it still computes
+    # its slab of the whole (checked against the reference)
+    import generator.emit.reorder as er
+    from generator.emit.reorder import render_reorder
+
+    whole = rp((16, 64, 56, 56), "f32", "nchw", "f32", "nhwc")
+    assert whole.dst.size_bytes > er.SHUFFLE_STREAM_BYTES
+    parts = host_parts([whole], 2)
+    for part in parts:
+        (p,) = part.problems
+        assert p.whole_dst_bytes == whole.dst.size_bytes and p.dst.size_bytes <= er.SHUFFLE_STREAM_BYTES
+        assert p.name.endswith(f"__ofdst{whole.dst.size_bytes}")
+        assert "nontemporal = true" in render_reorder([p], form="shuffle")
+        alone = ReorderProblem(p.src, p.dst)
+        assert "nontemporal = true" not in render_reorder([alone], form="shuffle")
+    k = ReorderKernel([whole], "llvm-cpu", kgen_cache_dir, driver=HOST_THREADS, form="shuffle")
+    assert check_reorder(k, whole) is None
+
+
 def test_a_strided_slab_reads_the_whole_source_without_padding_it(kgen_cache_dir):
     """Rows 28..56 of a 1x256x56x56 nchw source, to nhwc: the part's kernel takes the whole source
     buffer and slices its rows out of it. Padding the view up to its pitched volume instead copied the
@@ -212,7 +234,7 @@ def test_a_strided_slab_reads_the_whole_source_without_padding_it(kgen_cache_dir
     for part in parts:
         (p,) = part.problems
         assert p.src_buffer_len == 802816 and p.input_shapes()[0][1] == (802816,)
-        assert p.name.endswith("__srcbuf802816")
+        assert p.name.endswith("__srcbuf802816__ofdst3211264")
         mlir = render_reorder([p])
         assert "tensor.pad" not in mlir and "tensor<802816xf32>" in mlir
     assert "extract_slice %v1[0, 0, 28, 0] [1, 256, 28, 56]" in render_reorder(list(parts[1].problems))

@@ -81,6 +81,9 @@ class ReorderProblem:
     # the source buffer's entries when it holds more than the view `src` addresses: a host-threads
     # part (`host_parts`) whose slab is strided in the source reads it straight from the whole buffer
     src_buffer_len: int | None = None
+    # a host-threads part: the bytes the whole reorder's destination takes (every part together), which
+    # the caches see rather than this part's (`emit.reorder.shuffle_streams`); None: this problem is whole
+    whole_dst_bytes: int | None = None
 
     def __post_init__(self):
         if self.src.dims != self.dst.dims:
@@ -123,6 +126,8 @@ class ReorderProblem:
             parts.append(f"{arg.replace('_', '')}_{q.policy}")
         if self.src_buffer_len is not None:
             parts.append(f"srcbuf{self.src_buffer_len}")
+        if self.whole_dst_bytes is not None:
+            parts.append(f"ofdst{self.whole_dst_bytes}")
         return re.sub(r"[^A-Za-z0-9_]", "_", "__".join(parts))
 
     # ------------------------------------------------------------------ reference
@@ -223,7 +228,8 @@ def _slabs(chain, descs, dim: int, extent: int, unit: int, n: int,
         first = [0] * len(dims)
         first[dim] = lo
         problems = tuple(dataclasses.replace(p, src=MemoryDesc(dims, p.src.dtype, p.src.tag),
-                                             dst=MemoryDesc(dims, p.dst.dtype, p.dst.tag)) for p in chain)
+                                             dst=MemoryDesc(dims, p.dst.dtype, p.dst.tag),
+                                             whole_dst_bytes=p.dst.size_bytes) for p in chain)
         ranges = []
         if src_view:
             view = _src_view(descs[0], dims, first)
