@@ -72,6 +72,13 @@ CUT_CASES = [
     ("channels-last src nchw", "--stag=nchw --dtag=nhwc mb1ic4ih5oc128oh5kh3sh2ph1", 2),
     ("channels-last 1D", "--stag=nwc --dtag=nwc mb1ic4iw9oc128ow9kw3pw1", 2),
     ("channels-last 3D", "--stag=ndhwc --dtag=ndhwc mb1ic3id3ih4iw4oc128od3oh4ow4kd3kh3kw3pd1ph1pw1", 2),
+    # one channels-last 1D sequence (WaveNet's): bands of output columns, as rows in 2D
+    ("columns 1D", "--stag=nwc --dtag=nwc mb1ic4iw20oc6ow20kw3pw1", 2),
+    ("columns 1D stride dilation", "--stag=nwc --dtag=nwc mb1ic4iw41oc6kw3sw2pw1dw1", 2),
+    ("columns 1D wavenet 3 parts", "--stag=nwc --dtag=nwc mb1ic8iw33oc8kw2pw0", 3),
+    ("columns 1D zp sum", "--dt=u8:s8:u8 --stag=nwc --dtag=nwc --attr-scales=src:common:0.5+wei:per_oc "
+                          "--attr-zero-points=src:common:3+dst:common:2 --attr-post-ops=sum:0.5:1+relu "
+                          "mb1ic6iw16oc5ow16kw3pw1", 2),
     # one channels-last 3D image whose planes cut evenly: bands of output planes, as rows in 2D
     ("planes 3D", "--stag=ndhwc --dtag=ndhwc mb1ic3id6ih4iw4oc5od6oh4ow4kd3kh3kw3pd1ph1pw1", 2),
     ("planes 3D stride dilation", "--stag=ndhwc --dtag=ndhwc mb1ic3id13ih4iw4oc5od4oh4ow4kd3kh3kw3sd3dd1pd1ph1pw1", 2),
@@ -287,6 +294,12 @@ def test_what_cannot_be_cut_says_why(line, why):
     # the stem's folded row (brgemm_fold_taps) in row bands, each with its own padding
     "--alg=brgemm --dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 --stag=nhwc --dtag=nhwc "
     "mb1ic3ih30oc64oh15kh7sh2ph3",
+    # one channels-last 1D sequence in bands of output columns: WaveNet's 2-tap conv; u8 strided with
+    # zero points; the depthwise kernel (each band's columns checked at its own borders)
+    "--alg=brgemm --dt=f32 --stag=nwc --dtag=nwc mb1ic32iw200oc32ow199kw2pw0",
+    "--alg=brgemm --dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+    "--attr-zero-points=src:common:3+dst:common:1 --stag=nwc --dtag=nwc mb1ic16iw40oc24kw3sw2pw1",
+    "--alg=brgemm --dt=f32 --stag=nwc --dtag=nwc g24mb1ic24iw30oc24ow30kw3pw1",
     # one channels-last 3D image in bands of output planes: brgemm, and its depthwise kernel with a
     # source zero point and a channel tail (each band's planes skipped at its own borders)
     "--alg=brgemm --dt=f32 --stag=ndhwc --dtag=ndhwc mb1ic8id6ih5iw5oc24od6oh5ow5kd3kh3kw3pd1ph1pw1",

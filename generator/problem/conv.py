@@ -366,6 +366,10 @@ CHANNELS_LAST_SLAB = 64
 ROW_CUT_SLACK = 1.1
 
 
+#: a channels-last image's outermost spatial axis, which the host-threads band cut divides, per ndims
+_OUTER_AXIS = {3: "column", 4: "row", 5: "plane"}
+
+
 def _uneven(rows: int, n: int) -> bool:
     """Whether `rows` cut into `n` bands leave the longest over `ROW_CUT_SLACK` times an even share
     (fewer rows than parts: some thread gets none)."""
@@ -588,15 +592,17 @@ class ConvProblem:
         channels_last = d.mb == 1 and d.g == 1 and all(t.order[-1] == 1 and t.block_of(1) == 1 for t in tensors[1:])
         if d.mb >= 2 and outermost(0):
             axis = 0
-        elif d.ndims in (4, 5) and d.mb == 1 and all(t.order[:2] == (0, 2) for t in tensors):
-            axis = 2                # rows (2D), planes (3D): the outermost spatial axis
+        elif d.mb == 1 and all(t.order[:2] == (0, 2) for t in tensors):
+            # columns (1D: WaveNet's one long sequence), rows (2D), planes (3D): the outermost spatial
+            # axis, each band a contiguous range of a channels-last buffer
+            axis = 2
             outer = d.spatial()[0]
             if channels_last and _uneven(outer.o, n):
                 cut = self._channels_last_parts(n)
                 if not isinstance(cut, str):
                     return cut
             if outer.o < 2:
-                return f"one output {'row' if d.ndims == 4 else 'plane'}: nothing to cut"
+                return f"one output {_OUTER_AXIS[d.ndims]}: nothing to cut"
         elif d.mb == 1 and all(t.order[:2] == (0, 1) for t in (tensors if d.g > 1 else tensors[1:])):
             if self._rows_before_channels(n):
                 rows = self._outer_row_parts(n, lead)
@@ -605,14 +611,15 @@ class ConvProblem:
             return self._channel_parts(n, lead)
         else:
             why = ("only N (outermost in the source and destination layouts) or, for one image, the "
-                   "rows of a channels-last 2D convolution (planes of a 3D one) or the output channels of one whose "
+                   "rows of a channels-last 2D convolution (planes of a 3D one, columns of a 1D one) or the "
+                   "output channels of one whose "
                    "destination (and, with groups, source) has them outermost or, ungrouped, "
                    "innermost are cut")
             cut = self._channels_last_parts(n) if channels_last else None
             return cut if isinstance(cut, tuple) else why + (f" (here {cut})" if cut else "")
         for name, _, op in self.post_op_inputs():
             if name != "dst_init" and axis in self.binary_mask(op):
-                return (f"post-op {op}'s input varies along the {'images' if axis == 0 else 'rows'}, "
+                return (f"post-op {op}'s input varies along the {'images' if axis == 0 else _OUTER_AXIS[d.ndims] + 's'}, "
                         f"which are cut, and is not cut with them")
         if axis == 0:
             parts, start = [], 0
@@ -627,7 +634,7 @@ class ConvProblem:
         return self._with_ranges([self._part(desc, (2, lo), (2, o0)) for o0, lo, desc in bands])
 
     def _row_bands(self, n: int, lead: bool) -> list[tuple[int, int, ConvDesc]] | str:
-        """One image's output rows (3D: planes, the outermost spatial axis) in `n` bands
+        """One image's output rows (3D: planes, 1D: columns; the outermost spatial axis) in `n` bands
         (`_even_counts`): (first output row, first input row read, the band's descriptor: the input
         rows it reads, halo included, and this problem's padding where it reaches the border), or why
         not."""
