@@ -886,6 +886,47 @@ def test_brgemm_register_blocks_fit_the_registers():
         assert got[0] * got[1] + got[1] <= 32
 
 
+def test_brgemm_narrows_the_register_block_to_keep_the_weight_panel_in_l2():
+    # TargetCaps.weight_panel_bytes (an Intel core: 3/8 of its L2): 3 or 4 vectors of output channels
+    # only where the panel (reduction x 16 x RO x the weights' width) fits, else 2 (never 1 for it);
+    # none set: the blocks as before
+    from generator.compile.backends import host_weight_panel_bytes
+    from generator.emit.conv import _weight_panel_bytes
+
+    intel = dataclasses.replace(get_backend("llvm-cpu"), weight_panel_bytes=786432)
+    for line, before, after in [("--dt=f32 mb1ic1024ih21oc1024oh19kh3ph0", (5, 4), (10, 2)),     # YOLOv2 2.4 MB
+                                ("--dt=f32 mb1ic512ih7oc512oh7kh3ph1", (7, 4), (7, 2)),           # 1.2 MB
+                                ("--dt=f32 mb1ic256ih14oc256oh14kh3ph1", (7, 4), (7, 4)),         # 0.6 MB fits
+                                ("--dt=u8:s8:s32 mb1ic512ih7oc512oh7kh3ph1", (7, 4), (7, 4)),     # 1 byte a weight
+                                ("--dt=bf16 mb1ic1024ih21oc1024oh19kh3ph0", (5, 4), (10, 2))]:   # 2 bytes
+        p = problem("--alg=brgemm " + line)
+        assert brgemm_blocking(p)[:2] == before and brgemm_blocking(p, intel)[:2] == after, line
+        assert after[1] <= 2 or _weight_panel_bytes(p, after[1]) <= 786432
+    fma = problem("--alg=brgemm_fma --dt=bf16 mb1ic512ih7oc512oh7kh3ph1")          # widened: 4 bytes
+    assert _weight_panel_bytes(fma, 4) == 3 * 3 * 512 * 64 * 4 and brgemm_blocking(fma, intel)[:2] == (7, 2)
+    assert get_backend("llvm-cpu").portable().weight_panel_bytes is None
+    if get_backend("llvm-cpu").cpu_features and "GenuineIntel" in open("/proc/cpuinfo").read():
+        assert get_backend("llvm-cpu").weight_panel_bytes == host_weight_panel_bytes() is not None
+
+
+@needs("avx512_vnni")
+@pytest.mark.parametrize("line", [
+    "--dt=f32 --stag=nhwc --dtag=nhwc mb1ic40ih9oc80oh9kh3ph1",                     # 5 vectors: 2 + 2 + 1
+    "--dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 --attr-zero-points=src:common:3 "
+    "--stag=nhwc --dtag=nhwc mb1ic24ih8oc72oh8kh3ph1",                                  # a channel tail
+    "--dt=f32 --stag=nChw16c --dtag=nChw16c --attr-post-ops=sum:0.5+elu mb1ic17ih7oc64oh7kh3ph1",
+    "--dt=f32 --stag=nhwc --dtag=nhwc g2mb1ic32ih6oc128oh6kh3ph1",
+    "--alg=brgemm_fma --dt=bf16 --stag=nhwc --dtag=nhwc mb1ic32ih6oc64oh6kh3ph1",
+])
+def test_brgemm_narrowed_blocks_match_the_reference(line):
+    # a panel bound small enough to narrow these blocks to 2 vectors: the kernel, its weight packing in
+    # prepare and the stores agree on it
+    p = problem(line if line.startswith("--alg") else "--alg=brgemm " + line)
+    tight = dataclasses.replace(get_backend("llvm-cpu"), weight_panel_bytes=1024)
+    assert brgemm_blocking(p)[1] > 2 and brgemm_blocking(p, tight)[1] == 2, line
+    assert check_conv(ConvKernel(p, tight), p) is None
+
+
 def test_brgemm_refusals_are_clear():
     p = problem("--alg=brgemm --dt=u8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic8ih6oc16kh3ph1")
     no_vnni = dataclasses.replace(get_backend("llvm-cpu"), cpu_features=frozenset({"avx2", "avx512f"}))

@@ -141,7 +141,7 @@ class Backend(TargetCaps):
         if self.mmt4d_tile is None:
             return self
         return dataclasses.replace(self, mmt4d_tile=PORTABLE_MMT4D_TILE, cpu_features=PORTABLE_CPU_FEATURES,
-                                   bf16_dot_slow=False)
+                                   bf16_dot_slow=False, weight_panel_bytes=None)
 
     def conv_flags(self, flag_set: str | None, problem, *, alone: bool = True) -> tuple[str, ...]:
         """The extra flags the convolution `problem` is compiled with under flag set `flag_set`
@@ -284,6 +284,46 @@ def host_bf16_dot_slow() -> bool:
     return host_cpuinfo().get("vendor_id") == "GenuineIntel"
 
 
+def host_l2_bytes() -> int | None:
+    """The size of one core's L2 cache (Linux sysfs, cpu0), or None where it cannot be read."""
+    root = "/sys/devices/system/cpu/cpu0/cache"
+    try:
+        entries = sorted(os.listdir(root))
+    except OSError:
+        return None
+    for e in entries:
+        try:
+            with open(f"{root}/{e}/level") as f:
+                level = f.read().strip()
+            with open(f"{root}/{e}/type") as f:
+                kind = f.read().strip()
+            with open(f"{root}/{e}/size") as f:
+                size = f.read().strip()
+        except OSError:
+            continue
+        if level == "2" and kind in ("Unified", "Data"):
+            scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(size[-1:], 1)
+            digits = size[:-1] if size[-1:] in "KMG" else size
+            return int(digits) * scale if digits.isdigit() else None
+    return None
+
+
+def host_weight_panel_bytes() -> int | None:
+    """brgemm's weight panel bound (`TargetCaps.weight_panel_bytes`): 3/8 of the L2 on Intel cores, none
+    elsewhere. Measured on the Intel Xeon of the twenty-second session (Emerald Rapids, 2 MB L2), one
+    thread, f32 NHWC, GFLOP/s, 4 vectors of output channels a register block against 2 (the panels):
+    YOLOv2's ic1024 21x21 3x3 -> 1024 86 against 145 (2.4 / 1.2 MB; 1 vector: 108); ic1280 72 against
+    138 (2.9 / 1.5 MB); ic512 21x21 3x3 -> 1024 123 against 145 (1.2 / 0.6 MB); ResNet-50's ic512 7x7
+    3x3 123-128 against 133 and ic512 28x28 3x3 139 against 147; with panels of 0.6 MB and less
+    (ResNet-50's other layers) 4 vectors ran as fast as 2 or faster (ic256 56x56 1x1 153 against 138).
+    On the Zen 4 EPYC (1 MB L2) a 1.2 MB panel (ic512 7x7 3x3, 7 x 4) ran 3% faster than 0.9 MB (7 x
+    3): AMD's cores are left unbounded until measured on such layers."""
+    if host_cpuinfo().get("vendor_id") != "GenuineIntel":
+        return None
+    l2 = host_l2_bytes()
+    return l2 * 3 // 8 if l2 else None
+
+
 def host_vector_bits() -> int:
     """The widest f32 vector the host CPU computes with: 512 (AVX-512), 256 (AVX/AVX2), else 128."""
     flags = host_cpu_flags()
@@ -382,6 +422,7 @@ BACKENDS: dict[str, Backend] = {
             # variant's microkernels too
             cpu_features=frozenset(host_matrix_features()),
             bf16_dot_slow=host_bf16_dot_slow(),
+            weight_panel_bytes=host_weight_panel_bytes(),
             # IREE_NOTES section 7: data tiling (mmt4d for matmuls, off by default in 3.13), its ukernels,
             # and IREE's own im2col rewrite of named convs
             flag_sets=(

@@ -92,6 +92,11 @@ class TargetCaps:
     # reducing 16383 x 3 x 3 values per output came out wrong, 7283 x 3 x 3 right. Longer reductions
     # are split (`emit.conv.reduction_split`): partial sums over chunks, then their sum
     max_reduction: int | None = None
+    # brgemm's register block (`emit.conv.brgemm_blocking`) takes 3 or 4 vectors of output channels only
+    # where their weight panel (the whole reduction x 16 x RO channels, which every register block of a
+    # workgroup multiplies) fits in this many bytes; else 2, whose wider pixel rows load the panel from
+    # L2 half as often per multiply. None: no bound (`compile.backends.host_weight_panel_bytes`)
+    weight_panel_bytes: int | None = None
     # the "shuffle" reorder form compiles and runs: a custom dispatch of vector loads, 16 x 16 register
     # transposes spelled as vector.shuffle, and stores (templates/reorder_shuffle.mlir.j2); CPUs only
     shuffle_transpose: bool = False
