@@ -314,8 +314,9 @@ def host_weight_panel_bytes() -> int | None:
     thread, f32 NHWC, GFLOP/s, 4 vectors of output channels a register block against 2 (the panels):
     YOLOv2's ic1024 21x21 3x3 -> 1024 86 against 145 (2.4 / 1.2 MB; 1 vector: 108); ic1280 72 against
     138 (2.9 / 1.5 MB); ic512 21x21 3x3 -> 1024 123 against 145 (1.2 / 0.6 MB); ResNet-50's ic512 7x7
-    3x3 123-128 against 133 and ic512 28x28 3x3 139 against 147; with panels of 0.6 MB and less
-    (ResNet-50's other layers) 4 vectors ran as fast as 2 or faster (ic256 56x56 1x1 153 against 138).
+    3x3 123-137 against 133-139 (a tie within the noise) and ic512 28x28 3x3 139 against 147; with
+    panels of 0.6 MB and less (ResNet-50's other layers) 4 vectors ran as fast as 2 or faster (ic256
+    56x56 1x1 153 against 133-138).
     On the Zen 4 EPYC (1 MB L2) a 1.2 MB panel (ic512 7x7 3x3, 7 x 4) ran 3% faster than 0.9 MB (7 x
     3): AMD's cores are left unbounded until measured on such layers."""
     if host_cpuinfo().get("vendor_id") != "GenuineIntel":
