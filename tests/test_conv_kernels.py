@@ -373,6 +373,29 @@ def test_portable_backend_keeps_no_host_choice():
     assert (row.mmt4d_tile, row.cpu_features, row.bf16_dot_slow) == (PORTABLE_MMT4D_TILE, PORTABLE_CPU_FEATURES, False)
 
 
+def test_host_l2_size_is_read_from_sysfs(tmp_path):
+    # brgemm's weight panel bound (host_weight_panel_bytes) is a share of this; unreadable: None
+    from generator.compile.backends import host_l2_bytes
+
+    def cache(name, level, kind, size):
+        d = tmp_path / name
+        d.mkdir()
+        for f, v in (("level", level), ("type", kind), ("size", size)):
+            (d / f).write_text(v + "\n")
+
+    cache("index0", "1", "Data", "48K")
+    cache("index1", "1", "Instruction", "32K")
+    assert host_l2_bytes(str(tmp_path)) is None
+    cache("index2", "2", "Unified", "2048K")
+    cache("index3", "3", "Unified", "266240K")
+    assert host_l2_bytes(str(tmp_path)) == 2 << 20
+    (tmp_path / "index2" / "size").write_text("1M\n")
+    assert host_l2_bytes(str(tmp_path)) == 1 << 20
+    (tmp_path / "index2" / "size").write_text("large\n")
+    assert host_l2_bytes(str(tmp_path)) is None
+    assert host_l2_bytes(str(tmp_path / "missing")) is None
+
+
 def test_golden_im2col_channels_last():
     # NHWC keeps channels last: columns (n, o0, o1, g, k0, k1, ic) with ic innermost, weights
     # (G, K*IC, OC) from prepare, and an (O, R) x (R, OC) GEMM; 1x1 stride 2 copies the strided pixels

@@ -284,9 +284,9 @@ def host_bf16_dot_slow() -> bool:
     return host_cpuinfo().get("vendor_id") == "GenuineIntel"
 
 
-def host_l2_bytes() -> int | None:
-    """The size of one core's L2 cache (Linux sysfs, cpu0), or None where it cannot be read."""
-    root = "/sys/devices/system/cpu/cpu0/cache"
+def host_l2_bytes(root: str = "/sys/devices/system/cpu/cpu0/cache") -> int | None:
+    """The size of one core's L2 cache (Linux sysfs, cpu0: index*/level, type, size such as "2048K"),
+    or None where it cannot be read."""
     try:
         entries = sorted(os.listdir(root))
     except OSError:
