@@ -953,3 +953,40 @@ def test_brgemm_refusals_are_clear():
             render_conv(problem("--alg=brgemm " + line), vnni_cpu())
     with pytest.raises(UnsupportedError, match="--alg=brgemm_amx does not apply: .*1D and 2D convolutions only"):
         render_conv(problem("--alg=brgemm_amx --dt=u8:s8:s32 mb1ic8id4oc16kd3pd1"), vnni_cpu())
+
+
+# the kernel rows (3D: planes) that reach only zero padding are skipped row by row (Brgemm.real_rows):
+# whole output rows in the padding, dilations, strides, 3D planes, a source zero point with its border
+# correction, blocked sides, the folded stem, bf16 both ways
+ROW_SKIP_CASES = [
+    "--alg=brgemm --dt=f32 --stag=nhwc --dtag=nhwc mb1ic20ih5oc33oh9kh3ph3",                  # rows all padding
+    "--alg=brgemm --dt=f32 --stag=nhwc --dtag=nhwc mb2ic17ih13iw11oc33kh3kw2sh2ph2dh1",
+    "--alg=brgemm --dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+    "--attr-zero-points=src:common:3+dst:common:1 --stag=nhwc --dtag=nhwc mb1ic24ih7oc40oh7kh3ph1",
+    "--alg=brgemm --dt=bf16 --stag=nhwc --dtag=nhwc mb1ic32ih7oc32oh7kh5ph2",
+    "--alg=brgemm_fma --dt=bf16 --stag=nhwc --dtag=nhwc mb1ic32ih7oc32oh5kh5ph1",
+    "--alg=brgemm --dt=f32 --stag=ndhwc --dtag=ndhwc mb1ic20id6ih6iw6oc40kd3kh3kw3pd1ph1pw1",
+    "--alg=brgemm --dt=f32 --stag=ndhwc --dtag=ndhwc mb2ic8id7ih5iw6oc16kd3kh2kw3sd2pd2ph1pw1dd1",
+    "--alg=brgemm --dt=u8:s8:s32 --stag=ndhwc --dtag=ndhwc mb1ic8id5ih5iw5oc16kd3kh3kw3pd3ph1pw1",  # planes all padding
+    "--alg=brgemm --dt=f32 --stag=nChw16c --dtag=nChw16c --attr-post-ops=sum:0.5+elu mb1ic20ih9oc40oh9kh3ph1",
+    "--alg=brgemm --dt=f32 --stag=nhwc --dtag=nhwc mb1ic3ih30oc64kh7sh2ph3",                  # the stem, folded
+]
+
+
+@needs("avx512_bf16")
+@pytest.mark.parametrize("line", ROW_SKIP_CASES)
+def test_brgemm_skips_kernel_rows_that_reach_only_padding(line):
+    p = problem(line)
+    text = render_conv(p, get_backend("llvm-cpu"))
+    assert "%kh_lo to %kh_hi" in text and ("%kd_lo to %kd_hi" in text) == (p.desc.ndims == 5), line
+    assert check_conv(ConvKernel(p, get_backend("llvm-cpu"), driver="local-sync"), p) is None
+
+
+def test_brgemm_runs_every_tap_where_the_padding_is_not_zero():
+    # an s8 source is shifted to u8 after its zero padding, which then reads 128 (cancelled by the
+    # compensation); no padding above or below: nothing to skip
+    b = get_backend("llvm-cpu")
+    for line in ["--alg=brgemm --dt=s8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic17ih9oc33kh3ph1",
+                 "--alg=brgemm --dt=f32 --stag=nhwc --dtag=nhwc mb1ic16ih9iw9oc32oh7ow9kh3kw3ph0pw1"]:
+        text = render_conv(problem(line), b)
+        assert "%kh_lo" not in text and "%c0 to %kh_n" in text, line

@@ -432,6 +432,12 @@ class Brgemm(Step):
     # depthwise 1D / 2D: the source is not padded; [top, left, rows, columns] of the real source, which
     # the kernel checks its taps against. None: the source is padded (or needs no padding)
     borders: list[int] | None = None
+    # the padded source holds 0 in its padded rows (and, 3D, planes): [first real row, real rows] of
+    # the padded source, and in 3D [first real plane, real planes] after them. Each output row then
+    # runs only the kernel rows (planes) that reach real rows (planes): a padded tap adds 0 x w. None:
+    # every tap is run (nothing padded above or below, or padding that is not 0: an s8 source shifted
+    # to u8 reads 128 there, which the compensation cancels)
+    real_rows: list[int] | None = None
     # with borders: the source's channels where they are not whole vectors (its last vector's loads
     # masked to them, the lanes past them read as zero); 0: whole vectors
     lanes: int = 0
