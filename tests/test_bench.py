@@ -632,6 +632,9 @@ def test_torch_alone_times_pytorch_in_its_own_process_between_the_rounds():
         assert all(v > 0 for v in t.values())
         # the next problem starts its own samples
         assert alone.problem(p) and alone.medians() == {}
+        # one PyTorch has no conv for (s8 into s32): no rounds asked for, and the child stays up
+        assert not alone.problem(_problem("--dt=s8:s8:s32 mb1ic4ih6oc5oh6kh3ph1")) and alone.alive
+        assert alone.problem(p)
         # a child that fails leaves the in-process figures, with one line saying why, and stays quiet
         assert not alone.problem("not a problem") and not alone.alive
         assert "not measured" in logged[-1] and "\n" not in logged[-1]

@@ -64,6 +64,14 @@ def quiet_blas() -> str:
 MIN_BATCH_S = 0.02
 
 
+def time_batch(f: Callable[[], object], n: int) -> float:
+    """Seconds per call of n back-to-back calls of f (one round's sample)."""
+    t = time.perf_counter()
+    for _ in range(n):
+        f()
+    return (time.perf_counter() - t) / n
+
+
 def batch_sizes(fns: dict[str, Callable[[], object]], min_batch_s: float = MIN_BATCH_S) -> dict[str, int]:
     """Calls per batch of each function, for batches of about min_batch_s (each is called twice:
     a warm-up and a timed call)."""
@@ -86,11 +94,7 @@ def round_samples(fns: dict[str, Callable[[], object]], rounds: int, min_batch_s
     samples: dict[str, list[float]] = {name: [] for name in fns}
     for _ in range(rounds):
         for name, f in fns.items():
-            n = batch[name]
-            t = time.perf_counter()
-            for _ in range(n):
-                f()
-            samples[name].append((time.perf_counter() - t) / n)
+            samples[name].append(time_batch(f, batch[name]))
         if after_round is not None:
             after_round()
     return samples

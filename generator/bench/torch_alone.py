@@ -17,8 +17,8 @@ problem (a batch of calls per layout, after one untimed call that wakes its thre
 round of the parent's round-robin, so both figures are medians over the same moments.
 
 The child reads length-prefixed pickled messages on stdin, ("problem", p) then ("round",) any number
-of times, and answers each with one JSON line on stdout: {layout: seconds per call}; {} where PyTorch
-has no conv for the problem.
+of times, and answers each with one JSON line on stdout: {"layouts": [the layouts it times]} (empty
+where PyTorch has no conv for the problem), then {layout: seconds per call}.
 """
 from __future__ import annotations
 
@@ -78,9 +78,11 @@ class TorchAlone:
         self.log(f"PyTorch alone: not measured from here on (exit {proc.returncode}: {last})")
 
     def problem(self, p) -> bool:
-        """Send the next problem; False where the child gives no figures for it."""
+        """Send the next problem; False where the child gives no figures for it (it failed, or PyTorch
+        has no conv for the problem): the parent then asks for no rounds."""
         self.samples = {}
-        return self._ask(("problem", p)) is not None
+        got = self._ask(("problem", p))
+        return bool(got and got.get("layouts"))
 
     def round(self) -> None:
         """One round of the current problem, timed now (called between the parent's rounds)."""
@@ -107,14 +109,12 @@ def _read(stream):
 
 
 def _main() -> None:
-    import time
-
     import torch
 
     from ..compile.backends import cpu_threads
     from ..verify import conv_call
     from .conv import _torch_fns
-    from .timing import MIN_BATCH_S, batch_sizes
+    from .timing import MIN_BATCH_S, batch_sizes, time_batch
 
     torch.set_num_threads(cpu_threads())
     fns, batch = {}, {}
@@ -123,15 +123,12 @@ def _main() -> None:
             call = conv_call(msg[1])
             fns = _torch_fns(torch, msg[1], call.x, call.w, call.bias, call.quant) or {}
             batch = batch_sizes(fns, MIN_BATCH_S)
-            print(json.dumps({}), flush=True)
+            print(json.dumps({"layouts": list(fns)}), flush=True)
         else:                            # ("round",): one batch per layout, as the parent's rounds
             out = {}
             for name, f in fns.items():
                 f()                      # the threads slept while the parent timed kgen
-                t = time.perf_counter()
-                for _ in range(batch[name]):
-                    f()
-                out[name] = (time.perf_counter() - t) / batch[name]
+                out[name] = time_batch(f, batch[name])
             print(json.dumps(out), flush=True)
 
 

@@ -274,6 +274,11 @@ def host_cpu_description() -> str:
     return f"{host_cpu_model()}, {os.cpu_count() or 1} cores, {feats}"
 
 
+def host_is_intel() -> bool:
+    """The host CPU is Intel's (vendor GenuineIntel): the vendor rules below were measured on its cores."""
+    return host_cpuinfo().get("vendor_id") == "GenuineIntel"
+
+
 def host_bf16_dot_slow() -> bool:
     """True where this CPU's vdpbf16ps (32 bf16 multiply-adds an instruction) runs no faster than the f32
     FMAs (16 each, two ports), so bf16 is faster widened to f32 (`emit.conv.FMA_ISAS`): Intel's cores.
@@ -281,7 +286,7 @@ def host_bf16_dot_slow() -> bool:
     vdpbf16ps brgemm ran at 0.45-0.93x the widened one on the 8 ResNet-50 layers (two threads); on the
     AMD EPYC Zen 4 and Zen 5 of the sessions before, bf16 on vdpbf16ps was the fastest bf16 kernel.
     `kgen tune` measures both."""
-    return host_cpuinfo().get("vendor_id") == "GenuineIntel"
+    return host_is_intel()
 
 
 def host_l2_bytes(root: str = "/sys/devices/system/cpu/cpu0/cache") -> int | None:
@@ -319,7 +324,7 @@ def host_weight_panel_bytes() -> int | None:
     56x56 1x1 153 against 133-138).
     On the Zen 4 EPYC (1 MB L2) a 1.2 MB panel (ic512 7x7 3x3, 7 x 4) ran 3% faster than 0.9 MB (7 x
     3): AMD's cores are left unbounded until measured on such layers."""
-    if host_cpuinfo().get("vendor_id") != "GenuineIntel":
+    if not host_is_intel():
         return None
     l2 = host_l2_bytes()
     return l2 * 3 // 8 if l2 else None

@@ -794,13 +794,7 @@ def depthwise_src_zp_limit(p: ConvProblem) -> int | None:
             and _brgemm_fuses_epilogue(p, GENERIC)):
         return None             # (a dot product's sums are i32, exact)
     x_max = 255 if p.src.dtype.name == "u8" else 128
-    return ((1 << 24) - 1) // (_depthwise_products(p) * 128) - x_max
-
-
-def _depthwise_products(p: ConvProblem) -> int:
-    """The products each output of the depthwise kernel sums: its taps x a group's input channels."""
-    d = p.desc
-    return d.kd * d.kh * d.kw * (d.ic // d.g)
+    return ((1 << 24) - 1) // (reduction_length(p) * 128) - x_max
 
 
 def brgemm_depthwise(p: ConvProblem) -> bool:
@@ -909,9 +903,9 @@ def _brgemm_why_not(p: ConvProblem) -> str | None:
     # (small groups sum cg products a tap, and leave the lanes before they pass it: only depthwise's
     # taps reach it)
     if (brgemm_depthwise(p) and p.src.dtype.is_int and not brgemm_lane_dot(p)
-            and _depthwise_products(p) > DEPTHWISE_EXACT_TAPS):
+            and reduction_length(p) > DEPTHWISE_EXACT_TAPS):
         return (f"its depthwise kernel sums 8-bit products in f32, exact up to {DEPTHWISE_EXACT_TAPS} taps, "
-                f"and this window has {_depthwise_products(p)} (use direct)")
+                f"and this window has {reduction_length(p)} (use direct)")
     if d.ndims == 5 and p.alg == "brgemm_amx":
         return "its AMX kernel is generated for 1D and 2D convolutions only (use brgemm for 3D)"
     return None
@@ -980,7 +974,7 @@ def _weight_panel_bytes(p: ConvProblem, ro: int) -> int:
     them in (widened f16 / bf16: f32)."""
     isa = brgemm_isa(p)
     elem = get_dtype(isa.widen).itemsize if isa is not None and isa.widen else p.wei.dtype.itemsize
-    return _depthwise_products(p) * 16 * ro * elem
+    return reduction_length(p) * 16 * ro * elem
 
 
 def _depthwise_blocking(p: ConvProblem, ow: int, oc: int, whole: bool) -> tuple[int, int]:
@@ -1237,7 +1231,7 @@ def _brgemm_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
     if brgemm_lane_dot(p):
         zp_args = ("src", "dst")
     elif brgemm_depthwise(p):
-        zp_args = ("src", "dst") if _depthwise_products(p) <= DEPTHWISE_ZP_TAPS else ("dst",)
+        zp_args = ("src", "dst") if reduction_length(p) <= DEPTHWISE_ZP_TAPS else ("dst",)
     else:
         zp_args = ("src", "dst") if d.ndims < 5 else ("dst",)
     # per channel: the destination's (loaded per vector in the stores), depthwise's source's too
