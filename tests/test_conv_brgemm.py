@@ -195,7 +195,9 @@ def test_bf16_brgemm_fma_matches_the_reference(line, dt):
 
 
 def test_brgemm_fma_widens_bf16_for_a_cpu_without_avx512_bf16(tmp_path):
-    p = problem("--alg=brgemm_fma --dt=bf16 --stag=nhwc --dtag=nhwc --attr-post-ops=relu mb1ic23ih9oc40oh9kh3ph1")
+    # (no padding along W: no edge blocks, whose kernel columns are unrolled, to count)
+    p = problem("--alg=brgemm_fma --dt=bf16 --stag=nhwc --dtag=nhwc --attr-post-ops=relu "
+                "mb1ic23ih9iw9oc40oh9ow7kh3kw3ph1pw0")
     target = cpu_target("skylake-avx512", ("avx512f",))
     text = render_conv(p, target)
     exe = text.split("stream.executable private @", 1)[1]
@@ -242,7 +244,8 @@ def test_brgemm_fma_runs_small_bf16_groups_on_fmas_across_the_lanes(line, lanes)
     ("f16", "skylake-avx512", "avx512f", "vector.fma"),
 ])
 def test_float_brgemm_is_generated_and_compiles(dt, cpu, feature, op, tmp_path):
-    p = problem(f"--alg=brgemm --dt={dt} --stag=nhwc --dtag=nhwc --attr-post-ops=relu mb1ic23ih9oc40oh9kh3ph1")
+    p = problem(f"--alg=brgemm --dt={dt} --stag=nhwc --dtag=nhwc --attr-post-ops=relu "
+                "mb1ic23ih9iw9oc40oh9ow7kh3kw3ph1pw0")                 # no edge blocks (pw0) to count
     target = cpu_target(cpu, ("avx512f", feature))
     text = render_conv(p, target)
     exe = text.split("stream.executable private @", 1)[1]
@@ -259,11 +262,12 @@ def test_float_brgemm_is_generated_and_compiles(dt, cpu, feature, op, tmp_path):
 
 def test_brgemm_is_generated_and_compiles_for_a_vnni_cpu(tmp_path):
     p = problem("--alg=brgemm --dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=wei:per_oc "
-                "--attr-post-ops=relu mb1ic24ih9oc40oh9kh3ph1")
+                "--attr-post-ops=relu mb1ic24ih9iw9oc40oh9ow7kh3kw3ph1pw0")      # no edge blocks (pw0)
     target = vnni_cpu()
     text = render_conv(p, target)
     exe = text.split("stream.executable private @", 1)[1]
-    assert exe.count('"llvm.x86.avx512.vpdpbusd.512"') == brgemm_blocking(p)[0] * brgemm_blocking(p)[1]
+    rw, ro, _ = brgemm_blocking(p)
+    assert exe.count('"llvm.x86.avx512.vpdpbusd.512"') == rw * ro + (7 % rw) * ro
     assert "flow.dispatch @" in text.split("func.func @", 2)[2]          # the conv function dispatches it
     art = compile_mlir(text, target, cache_dir=tmp_path, name="brgemm")
     assert art.path.stat().st_size > 0
@@ -970,16 +974,45 @@ ROW_SKIP_CASES = [
     "--alg=brgemm --dt=u8:s8:s32 --stag=ndhwc --dtag=ndhwc mb1ic8id5ih5iw5oc16kd3kh3kw3pd3ph1pw1",  # planes all padding
     "--alg=brgemm --dt=f32 --stag=nChw16c --dtag=nChw16c --attr-post-ops=sum:0.5+elu mb1ic20ih9oc40oh9kh3ph1",
     "--alg=brgemm --dt=f32 --stag=nhwc --dtag=nhwc mb1ic3ih30oc64kh7sh2ph3",                  # the stem, folded
+    # ... and the edge blocks' pixels that read only padding at a kernel column (Brgemm.edge_cols):
+    # strides and dilations along W, tails, pixels in the padding at every column, an uncropped right
+    "--alg=brgemm --dt=f32 --stag=nhwc --dtag=nhwc mb1ic20ih9iw23oc40oh9ow12kh3kw5ph1pw3sw2dw1",
+    "--alg=brgemm --dt=u8:s8:u8 --attr-scales=wei:per_oc --attr-zero-points=src:common:2 "
+    "--stag=nhwc --dtag=nhwc mb1ic8ih4iw4oc16oh4ow10kh1kw3ph0pw4",
+    "--alg=brgemm --dt=f32 --stag=nhwc --dtag=nhwc mb1ic16ih12iw14oc32oh6ow5kh1kw3sh2sw3ph0pw1",
+    "--alg=brgemm --dt=bf16 --stag=nChw16c --dtag=nChw16c mb1ic32ih14oc48oh14kh3ph1",
 ]
 
 
 @needs("avx512_bf16")
 @pytest.mark.parametrize("line", ROW_SKIP_CASES)
-def test_brgemm_skips_kernel_rows_that_reach_only_padding(line):
+def test_brgemm_skips_the_taps_that_reach_only_padding(line):
     p = problem(line)
+    d = p.desc
     text = render_conv(p, get_backend("llvm-cpu"))
-    assert "%kh_lo to %kh_hi" in text and ("%kd_lo to %kd_hi" in text) == (p.desc.ndims == 5), line
+    assert ("%kh_lo to %kh_hi" in text) == bool(d.ph or d.ph_r > 0 or d.pd or d.pd_r > 0), line
+    assert ("%kd_lo to %kd_hi" in text) == (d.ndims == 5), line
+    # the edge blocks, their kernel columns unrolled (not the folded stem's)
+    from generator.emit.conv import brgemm_fold_taps
+    assert ("%kwc0" in text) == bool((d.pw or d.pw_r > 0) and not brgemm_fold_taps(p)), line
     assert check_conv(ConvKernel(p, get_backend("llvm-cpu"), driver="local-sync"), p) is None
+
+
+def test_brgemm_edge_blocks_multiply_only_the_pixels_that_read_the_source(monkeypatch):
+    # stride 2, dilation 2 (benchdnn's dw1), left padding 3, 8 real columns ([3, 11) of the padded
+    # row): pixel ow0 + r reads padded column 2 (ow0 + r) + 2 kw at kernel column kw
+    import generator.emit.conv as emit_conv
+    from generator.emit.steps import Brgemm
+
+    p = problem("--alg=brgemm --dt=f32 --stag=nhwc --dtag=nhwc mb1ic16ih3iw8oc16oh3ow6kh1kw3ph0pw3sw2dw1")
+    seen = {}
+    monkeypatch.setattr(emit_conv, "render", lambda template, **kw: seen.update(kw) or "")
+    render_conv(p, get_backend("llvm-cpu"))
+    step = next(s for s in seen["steps"] if isinstance(s, Brgemm))
+    assert step.real_cols == [3, 8]
+    assert step.edge_cols(0, 3) == [[2], [1, 2], [0, 1, 2]]
+    assert step.edge_cols(3, 3) == [[0, 1, 2], [0, 1], [0]]
+    assert step.edge_cols(2, 1) is None                 # column 4 + 2 kw: 4, 6, 8, all real
 
 
 def test_brgemm_runs_every_tap_where_the_padding_is_not_zero():

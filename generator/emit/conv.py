@@ -1380,11 +1380,15 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         x = plan.add("flip_sign_bit", x, x.shape, "i8")
     # the kernel rows (planes) that only reach zero padding are skipped row by row: the padded source
     # must hold 0 there (not an s8 source shifted to 128), and AMX's own loop runs every tap
+    # (and, at a row's edges, the pixels that read only padding at a kernel column; not a folded row,
+    # whose columns are the channels' view)
     vert = [0] if len(sp) == 3 else []
-    real_rows = None
-    if (not depthwise and not shift and view is None and p.alg != "brgemm_amx"
-            and any(low[i] or high[i] for i in [len(sp) - 2, *vert])):
+    real_rows = real_cols = None
+    zero_padded = not depthwise and not shift and view is None and p.alg != "brgemm_amx"
+    if zero_padded and any(low[i] or high[i] for i in [len(sp) - 2, *vert]):
         real_rows = [low[-2], real[-2], *[v for i in vert for v in (low[i], real[i])]]
+    if zero_padded and not taps and (low[-1] or high[-1]):
+        real_cols = [low[-1], real[-1]]
     images = n * (depth.od if depth else 1)
     if epilogue is not None and epilogue.dst_init is not None:
         # the sum's prior destination, dense channels last: (images, OH, OW, OC) as the kernel walks it
@@ -1404,7 +1408,7 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
                    dilations=[dh, dw], rw=rw, rh=rh, groups=1 if depthwise else g, ocg=d.oc if depthwise else ocg,
                    emulate_tiles=target.emulate_amx, epilogue=epilogue, depth=depth, unfold=unfold,
                    src_block=src_block, src_view=view, dst_blocks=dst_blocks, shared_exe=shared_exe,
-                   src_dt=p.src.dtype.name, borders=borders, real_rows=real_rows,
+                   src_dt=p.src.dtype.name, borders=borders, real_rows=real_rows, real_cols=real_cols,
                    lanes=d.ic if borders and not src_block and g % 16 else 0, oc_real=oc_real,
                    cg=cg if depthwise else 1, kg=kg if depthwise else 1, lane_k=isa.k if lane_dot else 1)
     if dst_blocks:            # the destination's packed tensor, (N, OCp/16, [1,] OH, OW, 16): the caller's buffer

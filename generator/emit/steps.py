@@ -438,6 +438,10 @@ class Brgemm(Step):
     # every tap is run (nothing padded above or below, or padding that is not 0: an s8 source shifted
     # to u8 reads 128 there, which the compensation cancels)
     real_rows: list[int] | None = None
+    # ... and in its padded columns: [first real column, real columns]; the register blocks at a row's
+    # edges multiply, at each kernel column, only the pixels that read real columns (`edge_cols`).
+    # None: every pixel at every column
+    real_cols: list[int] | None = None
     # with borders: the source's channels where they are not whole vectors (its last vector's loads
     # masked to them, the lanes past them read as zero); 0: whole vectors
     lanes: int = 0
@@ -454,6 +458,18 @@ class Brgemm(Step):
     # on a dot product across the lanes (emit.conv.LANE_DOT_ISAS): a group's channels in one 32-bit
     # lane, the instruction's depth (4 on vpdpbusd, 2 on vdpbf16ps); 1: the widened FMA
     lane_k: int = 1
+
+    def edge_cols(self, ow0: int, rw: int) -> list[list[int]] | None:
+        """Per kernel column, the pixels of the register block of `rw` output pixels from column `ow0`
+        that read a real source column there (`real_cols`); None where every pixel does at every
+        kernel column (the block is run as the others are)."""
+        if not self.real_cols:
+            return None
+        lo, real = self.real_cols
+        sw, dw = self.strides[1], self.dilations[1]
+        cols = [[r for r in range(rw) if lo <= (ow0 + r) * sw + kw * dw < lo + real]
+                for kw in range(self.wei.shape[2])]
+        return None if all(len(c) == rw for c in cols) else cols
 
     @property
     def lane_groups(self) -> bool:
