@@ -472,6 +472,17 @@ class Brgemm(Step):
         return None if all(len(c) == rw for c in cols) else cols
 
     @property
+    def edge_blocks(self) -> tuple[list[list[int]] | None, ...]:
+        """`edge_cols` of the row's blocks that may reach padding: its first and last whole blocks (the
+        last only where it is not the first) and its tail; None for a block run as the others are, or
+        absent. The template peels the first two off the row's loop."""
+        ow, rw = self.out_dims[2], self.rw
+        whole = ow // rw
+        return (self.edge_cols(0, rw) if whole > 0 else None,
+                self.edge_cols((whole - 1) * rw, rw) if whole > 1 else None,
+                self.edge_cols(ow - ow % rw, ow % rw) if ow % rw else None)
+
+    @property
     def lane_groups(self) -> bool:
         """Small groups across the lanes (cg or kg above 1): blocks of 16 groups, de-interleaved on
         load and interleaved back before the stores; False: one channel a lane (depthwise)."""
