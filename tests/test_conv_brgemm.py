@@ -11,7 +11,7 @@ import shlex
 import pytest
 
 from generator.api import ConvKernel
-from generator.benchdnn.conv import conv_problem, parse_conv_args
+from generator.benchdnn.conv import conv_problem, given_conv_quant_values, parse_conv_args
 from generator.compile import get_backend
 from generator.compile.backends import host_matrix_features
 from generator.compile.cache import compile_mlir
@@ -961,7 +961,8 @@ def test_brgemm_refusals_are_clear():
 
 # the kernel rows (3D: planes) that reach only zero padding are skipped row by row (Brgemm.real_rows):
 # whole output rows in the padding, dilations, strides, 3D planes, a source zero point with its border
-# correction, blocked sides, the folded stem, bf16 both ways
+# correction, blocked sides, the folded stem, bf16 both ways; an s8 source (shifted to u8 before its
+# padding, the shift added back for the padded taps: Brgemm.zp_border), with and without a zero point
 ROW_SKIP_CASES = [
     "--alg=brgemm --dt=f32 --stag=nhwc --dtag=nhwc mb1ic20ih5oc33oh9kh3ph3",                  # rows all padding
     "--alg=brgemm --dt=f32 --stag=nhwc --dtag=nhwc mb2ic17ih13iw11oc33kh3kw2sh2ph2dh1",
@@ -981,6 +982,12 @@ ROW_SKIP_CASES = [
     "--stag=nhwc --dtag=nhwc mb1ic8ih4iw4oc16oh4ow10kh1kw3ph0pw4",
     "--alg=brgemm --dt=f32 --stag=nhwc --dtag=nhwc mb1ic16ih12iw14oc32oh6ow5kh1kw3sh2sw3ph0pw1",
     "--alg=brgemm --dt=bf16 --stag=nChw16c --dtag=nChw16c mb1ic32ih14oc48oh14kh3ph1",
+    "--alg=brgemm --dt=s8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic17ih9oc33kh3ph1",
+    "--alg=brgemm --dt=s8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+    "--attr-zero-points=src:common:-3+dst:common:1 --stag=nhwc --dtag=nhwc mb2ic24ih7iw9oc40oh7ow11kh3kw5ph1pw3",
+    "--alg=brgemm --dt=s8:s8:s8 --attr-post-ops=sum:0.5:3 --stag=nhwc --dtag=nhwc mb1ic20ih12iw23oc40oh6ow12kh3kw5sh2ph1pw3sw2dw1",
+    "--alg=brgemm --dt=s8:s8:f32 --stag=nChw16c --dtag=nChw16c mb1ic32ih9oc48oh9kh3ph1",
+    "--alg=brgemm --dt=s8:s8:s32 --stag=nwc --dtag=nwc mb1ic12iw30oc32ow30kw5pw2",
 ]
 
 
@@ -995,7 +1002,10 @@ def test_brgemm_skips_the_taps_that_reach_only_padding(line):
     # the edge blocks, their kernel columns unrolled (not the folded stem's)
     from generator.emit.conv import brgemm_fold_taps
     assert ("%kwc0" in text) == bool((d.pw or d.pw_r > 0) and not brgemm_fold_taps(p)), line
-    assert check_conv(ConvKernel(p, get_backend("llvm-cpu"), driver="local-sync"), p) is None
+    # the zero points the line names (a drawn one could be 0, which corrects nothing)
+    (case,) = list(parse_conv_args(shlex.split(line)))
+    given = given_conv_quant_values(case)
+    assert check_conv(ConvKernel(p, get_backend("llvm-cpu"), driver="local-sync"), p, given) is None
 
 
 def test_brgemm_edge_blocks_multiply_only_the_pixels_that_read_the_source(monkeypatch):
@@ -1015,11 +1025,16 @@ def test_brgemm_edge_blocks_multiply_only_the_pixels_that_read_the_source(monkey
     assert step.edge_cols(2, 1) is None                 # column 4 + 2 kw: 4, 6, 8, all real
 
 
-def test_brgemm_runs_every_tap_where_the_padding_is_not_zero():
-    # an s8 source is shifted to u8 after its zero padding, which then reads 128 (cancelled by the
-    # compensation); no padding above or below: nothing to skip
+@pytest.mark.parametrize("line", [
+    # an s8 source where the border correction cannot count the padded taps (a folded row, 3D) is
+    # shifted to u8 after its zero padding, which then reads 128 (cancelled by the compensation)
+    "--alg=brgemm --dt=s8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic3ih20oc16oh10kh7sh2ph3",
+    "--alg=brgemm --dt=s8:s8:s32 --stag=ndhwc --dtag=ndhwc mb1ic8id5ih5iw5oc16kd3kh3kw3pd1ph1pw1",
+    # no padding above or below: nothing to skip
+    "--alg=brgemm --dt=f32 --stag=nhwc --dtag=nhwc mb1ic16ih9iw9oc32oh7ow9kh3kw3ph0pw1"])
+def test_brgemm_runs_every_tap_where_the_padding_is_not_zero(line):
     b = get_backend("llvm-cpu")
-    for line in ["--alg=brgemm --dt=s8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic17ih9oc33kh3ph1",
-                 "--alg=brgemm --dt=f32 --stag=nhwc --dtag=nhwc mb1ic16ih9iw9oc32oh7ow9kh3kw3ph0pw1"]:
-        text = render_conv(problem(line), b)
-        assert "%kh_lo" not in text and "%c0 to %kh_n" in text, line
+    p = problem(line)
+    text = render_conv(p, b)
+    assert "%kh_lo" not in text and ("%c0 to %kh_n" in text or "%c0 to %kh_per_kd" in text), line
+    assert check_conv(ConvKernel(p, b, driver="local-sync"), p) is None

@@ -1202,9 +1202,10 @@ def _brgemm_compensation(plan: Plan, w: Value, p: ConvProblem, target: TargetCap
     """The sum of each output channel's weights over its input channels, per tap, (KH*KW, OCp) i32,
     computed once in prepare as oneDNN's compensations are, for an s8 source (which the kernel shifts to
     u8, x + 128) and a common source zero point applied in the kernel: the microkernel starts its
-    accumulators from -(128 + zp) x the sum over all taps. The shift happens after the zero padding, so
-    padded taps contribute 128 * w too and the one sum cancels them; for the zero point, the blocks
-    that reach the padding add zp x their padded taps' sums (`Brgemm.zp_border`)."""
+    accumulators from -(128 + zp) x the sum over all taps. The padding holds 0 after the shift, so the
+    blocks that reach it add (128 + zp) x their padded taps' sums back (`Brgemm.zp_border`); where the
+    shift happens after the zero padding instead (a folded row, 3D), padded taps contribute 128 * w
+    and the one sum cancels them."""
     zp_in_kernel = p.zero_point("src") is not None and _brgemm_fuses_epilogue(p, target)
     if (p.src.dtype.name != "s8" and not zp_in_kernel) or (brgemm_depthwise(p) and not brgemm_lane_dot(p)):
         return None           # depthwise widens s8 as it is, and subtracts a source zero point from x
@@ -1333,11 +1334,23 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         reach = (owp - 1) * sw + (hw[1].k - 1) * dw + 1
         high[-1] = max(high[-1], reach - x.shape[-3] - low[-1])
     zp = epilogue.src_zp if epilogue else None
-    # depthwise zeroes the taps outside the source after subtracting the zero point: nothing to correct
-    zp_border = [*low[-2:], *real[-2:]] if zp is not None and any(low + high) and not depthwise else None
+    taps = brgemm_fold_taps(p)
+    # an s8 source read as u8 + 128: flipped here, or on a dot product across the lanes as the kernel
+    # loads it (depthwise widens s8 as it is)
+    lane_dot = brgemm_lane_dot(p) is not None
+    shift = 128 if p.src.dtype.name == "s8" and (not depthwise or lane_dot) else 0
+    # The padding holds 0 (`Brgemm.padding` "zero"), so that the kernel skips the taps that reach only
+    # padding, unless AMX's own loop runs every tap, or a source read where it lies has none. An s8
+    # source is flipped to u8 before its padding, and the border blocks add the shift back for their
+    # padded taps (`Brgemm.zp_border`), except where that correction cannot count them (a folded row,
+    # 3D): flipped after its padding, which then reads 128, cancelled by the compensation, every tap run.
+    # (Depthwise reads the unpadded source: "unpadded".)
+    zero_padding = (not depthwise and view is None and p.alg != "brgemm_amx"
+                    and (not shift or (not taps and len(sp) < 3)))
+    if shift and zero_padding:
+        x = plan.add("flip_sign_bit", x, x.shape, "i8")
     if isa.widen:             # before the padding: IREE fuses the two into one dispatch
         x = _widen(plan, x, p.src.dtype, isa.widen)
-    taps = brgemm_fold_taps(p)
     # the channels the source is padded to: a group's to whole groups of k; depthwise, all G channels
     # (the groups axis) to the weights' OCp, each a group of one
     # (small groups across the lanes: all G groups of cg, `brgemm_lane_groups`)
@@ -1346,10 +1359,8 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     unfold = None
     # depthwise: the kernel reads the unpadded source and skips or zeroes what falls outside it
     # (`Brgemm.borders`; 3D: the planes outside it skipped, `BrgemmDepth.p`): the padded copy cost as
-    # much as the kernel
-    borders = None
-    if depthwise and view is None:
-        borders = [*low[-2:], *real[-2:]]        # a channel tail: its loads masked (`Brgemm.lanes`)
+    # much as the kernel (a channel tail: its loads masked, `Brgemm.lanes`)
+    unpadded = depthwise and view is None
     if taps:
         # the kernel reads output column o's kernel row (and the zero-weight taps after it, in the right
         # padding) as one run of KWf * IC elements of the padded source row, through an overlapping view
@@ -1357,7 +1368,7 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         high[-1] = max(high[-1], (ow - 1) * sw + taps - low[-1] - x.shape[-3])
         x = plan.pad(x, [0, *high, 0, 0], low=[0, *low, 0, 0])
         unfold, sw = [ow, taps * icg, sw * icg, *_fold_groups(p, hw[1].k * icg)[::-1]], 1
-    elif view is not None or borders:
+    elif view is not None or unpadded:
         pass                  # nothing to pad (`_brgemm_src_view`), or the kernel's borders
     elif src_block:           # the blocks already hold whole groups of k channels, zero past IC
         x = plan.pad(x, [*ends[0], *high, *ends[1]], low=[*ends[0], *low, *ends[1]])
@@ -1368,27 +1379,15 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         pass                  # (N, ICp/b, IHp, IWp, b) as it is
     elif len(sp) == 3:          # N D H W G ICp/G -> (N * IDp) H W G*ICp/G
         dep = sp[0]
-        depth = BrgemmDepth(od=dep.o, idp=x.shape[1], kd=dep.k, s=dep.s, d=dep.d + 1, p=low[0] if borders else 0)
+        depth = BrgemmDepth(od=dep.o, idp=x.shape[1], kd=dep.k, s=dep.s, d=dep.d + 1, p=low[0] if unpadded else 0)
         x = plan.collapse(x, [[0, 1], [2], [3], [4, 5]])
     else:
         x = plan.collapse(x, [[0], [1], [2], [3, 4]])                                   # N H W G*ICp/G
-    # an s8 source read as u8 + 128: flipped here, or on a dot product across the lanes as the kernel
-    # loads it (depthwise widens s8 as it is)
-    lane_dot = brgemm_lane_dot(p) is not None
-    shift = 128 if p.src.dtype.name == "s8" and (not depthwise or lane_dot) else 0
-    if shift and not lane_dot:
+    if shift and not lane_dot and not zero_padding:
         x = plan.add("flip_sign_bit", x, x.shape, "i8")
-    # the kernel rows (planes) that only reach zero padding are skipped row by row: the padded source
-    # must hold 0 there (not an s8 source shifted to 128), and AMX's own loop runs every tap
-    # (and, at a row's edges, the pixels that read only padding at a kernel column; not a folded row,
-    # whose columns are the channels' view)
-    vert = [0] if len(sp) == 3 else []
-    real_rows = real_cols = None
-    zero_padded = not depthwise and not shift and view is None and p.alg != "brgemm_amx"
-    if zero_padded and any(low[i] or high[i] for i in [len(sp) - 2, *vert]):
-        real_rows = [low[-2], real[-2], *[v for i in vert for v in (low[i], real[i])]]
-    if zero_padded and not taps and (low[-1] or high[-1]):
-        real_cols = [low[-1], real[-1]]
+    # where the real source lies in the padded one (depthwise: in the unpadded one's padded frame)
+    padding = "unpadded" if unpadded else "zero" if zero_padding and any(low + high) else "read"
+    real_src = None if padding == "read" else [*low[-2:], *real[-2:], *(low[:1] + real[:1] if len(sp) == 3 else [])]
     images = n * (depth.od if depth else 1)
     if epilogue is not None and epilogue.dst_init is not None:
         # the sum's prior destination, dense channels last: (images, OH, OW, OC) as the kernel walks it
@@ -1404,12 +1403,12 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     groups_p, ocgp, ocg = (oc_out // kg, kg, kg) if depthwise else (g, oc_out // g, d.oc // g)
     out_shape = (images, ocb * ro, oh, owp, 16) if dst_blocks else (images, oh, owp, oc_out)
     acc = plan.add("brgemm", x, out_shape, epilogue.dst_dt.mlir if epilogue else p.acc.mlir,
-                   wei=w, comp=extra, shift=shift, src_zp=zp, zp_border=zp_border, isa=isa.kernel, strides=[sh, sw],
+                   wei=w, comp=extra, shift=shift, src_zp=zp, real_src=real_src, padding=padding, isa=isa.kernel, strides=[sh, sw],
                    dilations=[dh, dw], rw=rw, rh=rh, groups=1 if depthwise else g, ocg=d.oc if depthwise else ocg,
                    emulate_tiles=target.emulate_amx, epilogue=epilogue, depth=depth, unfold=unfold,
                    src_block=src_block, src_view=view, dst_blocks=dst_blocks, shared_exe=shared_exe,
-                   src_dt=p.src.dtype.name, borders=borders, real_rows=real_rows, real_cols=real_cols,
-                   lanes=d.ic if borders and not src_block and g % 16 else 0, oc_real=oc_real,
+                   src_dt=p.src.dtype.name,
+                   lanes=d.ic if unpadded and not src_block and g % 16 else 0, oc_real=oc_real,
                    cg=cg if depthwise else 1, kg=kg if depthwise else 1, lane_k=isa.k if lane_dot else 1)
     if dst_blocks:            # the destination's packed tensor, (N, OCp/16, [1,] OH, OW, 16): the caller's buffer
         return acc

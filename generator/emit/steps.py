@@ -400,9 +400,20 @@ class Brgemm(Step):
     comp: Value | None
     shift: int                      # what the source was shifted by (128: an s8 source read as u8)
     src_zp: Value | None            # a common source zero point (0-d i32)
-    # with src_zp and padding: where the real source lies in the padded one, [top row, left column,
-    # rows, columns]; border blocks add zp x their padded taps' weight sums. None: nothing padded
-    zp_border: list[int] | None
+    # where the real source lies in the padded one the kernel reads: [top row, left column, rows,
+    # columns], and in 3D [first plane, planes] after them; None: nothing padded (`padding` "read")
+    real_src: list[int] | None = None
+    # how the kernel meets that padding:
+    #   "zero": the padded source holds 0 there (an s8 source is shifted to u8 before its padding). The
+    #     kernel rows (3D: planes) and the edge blocks' pixels that reach only padding are skipped
+    #     (`real_rows`, `real_cols`): a padded tap adds 0 x w. Where the accumulators start from
+    #     -(shift + zp) x every tap's weight sum, the border blocks add (shift + zp) x their padded taps'
+    #     sums back (`zp_border`).
+    #   "read": every tap is run and the padding read as it holds (nothing padded; AMX's own loop; an s8
+    #     source shifted after its padding, which reads 128 there, cancelled by the compensation, where
+    #     the border correction cannot count the padded taps: a folded row, 3D)
+    #   "unpadded": depthwise reads the unpadded source and checks its taps against `real_src` (`borders`)
+    padding: str = "read"
     isa: str                        # the microkernel (emit.conv.BRGEMM_ISAS, DEPTHWISE_ISAS): "vnni", "bf16", "f32" or "dw"
     strides: list[int]              # (h, w)
     dilations: list[int]            # (h, w), 1 = dense
@@ -429,19 +440,6 @@ class Brgemm(Step):
     dst_blocks: bool = False
     # the source's data type (i8 holds u8 and s8): the depthwise kernel widens each vector it loads
     src_dt: str = ""
-    # depthwise 1D / 2D: the source is not padded; [top, left, rows, columns] of the real source, which
-    # the kernel checks its taps against. None: the source is padded (or needs no padding)
-    borders: list[int] | None = None
-    # the padded source holds 0 in its padded rows (and, 3D, planes): [first real row, real rows] of
-    # the padded source, and in 3D [first real plane, real planes] after them. Each output row then
-    # runs only the kernel rows (planes) that reach real rows (planes): a padded tap adds 0 x w. None:
-    # every tap is run (nothing padded above or below, or padding that is not 0: an s8 source shifted
-    # to u8 reads 128 there, which the compensation cancels)
-    real_rows: list[int] | None = None
-    # ... and in its padded columns: [first real column, real columns]; the register blocks at a row's
-    # edges multiply, at each kernel column, only the pixels that read real columns (`edge_cols`).
-    # None: every pixel at every column
-    real_cols: list[int] | None = None
     # with borders: the source's channels where they are not whole vectors (its last vector's loads
     # masked to them, the lanes past them read as zero); 0: whole vectors
     lanes: int = 0
@@ -458,6 +456,45 @@ class Brgemm(Step):
     # on a dot product across the lanes (emit.conv.LANE_DOT_ISAS): a group's channels in one 32-bit
     # lane, the instruction's depth (4 on vpdpbusd, 2 on vdpbf16ps); 1: the widened FMA
     lane_k: int = 1
+
+    @property
+    def borders(self) -> list[int] | None:
+        """Depthwise on the unpadded source: [top, left, rows, columns] of the real source, which the
+        kernel checks its taps against (3D: the planes outside it skipped, `BrgemmDepth.p`)."""
+        return self.real_src[:4] if self.padding == "unpadded" else None
+
+    @property
+    def zp_border(self) -> list[int] | None:
+        """[top, left, rows, columns] of the real source where the border blocks correct their padded
+        taps: the accumulators started from -(shift + zp) x the weight sum over every tap, and a padded
+        tap reads 0. None: nothing to correct (no shift, no zero point, or no zero padding)."""
+        fix = self.padding == "zero" and (self.src_zp is not None or self.shift)
+        return self.real_src[:4] if fix else None
+
+    def _padded_sides(self, axis: int) -> bool:
+        """Whether the padded source has padding before or after the real one along `axis` of
+        `real_src` (0: rows, 1: columns, 2: planes)."""
+        lo, n = [self.real_src[0:3:2], self.real_src[1:4:2], self.real_src[4:6]][axis]
+        full = self.depth.idp if axis == 2 else self.inp.shape[axis + (2 if self.src_block else 1)]
+        return lo > 0 or lo + n < full
+
+    @property
+    def real_rows(self) -> list[int] | None:
+        """With zero padding above or below (rows, or in 3D planes): [first real row, real rows] of the
+        padded source, and in 3D [first real plane, real planes] after them; each output row (plane)
+        runs only the kernel rows (planes) that reach them. None: every kernel row."""
+        if self.padding != "zero" or not (self._padded_sides(0) or (self.depth and self._padded_sides(2))):
+            return None
+        return [self.real_src[0], self.real_src[2], *self.real_src[4:]]
+
+    @property
+    def real_cols(self) -> list[int] | None:
+        """With zero padding left or right (not a folded row, whose columns are the channels' view):
+        [first real column, real columns]; the register blocks at a row's edges multiply, at each kernel
+        column, only the pixels that read real columns (`edge_cols`). None: every pixel at every column."""
+        if self.padding != "zero" or self.unfold or not self._padded_sides(1):
+            return None
+        return [self.real_src[1], self.real_src[3]]
 
     def edge_cols(self, ow0: int, rw: int) -> list[list[int]] | None:
         """Per kernel column, the pixels of the register block of `rw` output pixels from column `ow0`
