@@ -1204,7 +1204,7 @@ def _brgemm_compensation(plan: Plan, w: Value, p: ConvProblem, target: TargetCap
     u8, x + 128) and a common source zero point applied in the kernel: the microkernel starts its
     accumulators from -(128 + zp) x the sum over all taps. The padding holds 0 after the shift, so the
     blocks that reach it add (128 + zp) x their padded taps' sums back (`Brgemm.zp_border`); where the
-    shift happens after the zero padding instead (a folded row, 3D), padded taps contribute 128 * w
+    shift happens after the zero padding instead (a folded row), padded taps contribute 128 * w
     and the one sum cancels them."""
     zp_in_kernel = p.zero_point("src") is not None and _brgemm_fuses_epilogue(p, target)
     if (p.src.dtype.name != "s8" and not zp_in_kernel) or (brgemm_depthwise(p) and not brgemm_lane_dot(p)):
@@ -1224,17 +1224,16 @@ def _brgemm_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
     other types keep the shared epilogue after it, and so does the AMX kernel (its accumulator tiles are
     stored as they are)."""
     dst = p.dst.dtype.name
-    # 3D: zp_border corrects 2D borders only; depthwise subtracts the source's from each tap it reads
-    # (DEPTHWISE_ZP_TAPS)
-    d = p.desc
-    # (small groups on a dot product: i32 sums, the zero point in their start, its border taps
-    # corrected in the kernel, 3D too)
+    # the source's zero point starts the accumulators, its padded taps corrected on the border blocks
+    # (`Brgemm.zp_border`, 3D too); depthwise subtracts it from each tap it reads (DEPTHWISE_ZP_TAPS);
+    # small groups on a dot product: i32 sums, the zero point in their start, its border taps
+    # corrected in the kernel, 3D too
     if brgemm_lane_dot(p):
         zp_args = ("src", "dst")
     elif brgemm_depthwise(p):
         zp_args = ("src", "dst") if reduction_length(p) <= DEPTHWISE_ZP_TAPS else ("dst",)
     else:
-        zp_args = ("src", "dst") if d.ndims < 5 else ("dst",)
+        zp_args = ("src", "dst")
     # per channel: the destination's (loaded per vector in the stores), depthwise's source's too
     per_channel = ("src", "dst") if brgemm_depthwise(p) and not brgemm_lane_dot(p) else ("dst",)
     return (p.alg != "brgemm_amx" and all(q.arg in zp_args and (not q.per_channel or q.arg in per_channel)
@@ -1342,11 +1341,10 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     # The padding holds 0 (`Brgemm.padding` "zero"), so that the kernel skips the taps that reach only
     # padding, unless AMX's own loop runs every tap, or a source read where it lies has none. An s8
     # source is flipped to u8 before its padding, and the border blocks add the shift back for their
-    # padded taps (`Brgemm.zp_border`), except where that correction cannot count them (a folded row,
-    # 3D): flipped after its padding, which then reads 128, cancelled by the compensation, every tap run.
+    # padded taps (`Brgemm.zp_border`), except where that correction cannot count them (a folded row):
+    # flipped after its padding, which then reads 128, cancelled by the compensation, every tap run.
     # (Depthwise reads the unpadded source: "unpadded".)
-    zero_padding = (not depthwise and view is None and p.alg != "brgemm_amx"
-                    and (not shift or (not taps and len(sp) < 3)))
+    zero_padding = not depthwise and view is None and p.alg != "brgemm_amx" and not (shift and taps)
     if shift and zero_padding:
         x = plan.add("flip_sign_bit", x, x.shape, "i8")
     if isa.widen:             # before the padding: IREE fuses the two into one dispatch

@@ -411,7 +411,7 @@ class Brgemm(Step):
     #     sums back (`zp_border`).
     #   "read": every tap is run and the padding read as it holds (nothing padded; AMX's own loop; an s8
     #     source shifted after its padding, which reads 128 there, cancelled by the compensation, where
-    #     the border correction cannot count the padded taps: a folded row, 3D)
+    #     the border correction cannot count the padded taps: a folded row)
     #   "unpadded": depthwise reads the unpadded source and checks its taps against `real_src` (`borders`)
     padding: str = "read"
     isa: str                        # the microkernel (emit.conv.BRGEMM_ISAS, DEPTHWISE_ISAS): "vnni", "bf16", "f32" or "dw"
