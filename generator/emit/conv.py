@@ -783,6 +783,12 @@ _ZMM_REGISTERS = 32
 # 512 channels: u8 507 against 522 us, f32 2030 against 2084; ic256 14x14 against 5 x 4, f32 2019
 # against 2079; 256 of its channels, the host-threads half: u8 260 against 290, f32 1028 against
 # 1138). Its score is scaled by this, which keeps 6 x 4 where that fits.
+# With IREE 3.13's LLVM that fold no longer happens (f32 and u8, target CPUs znver4 and
+# sapphirerapids alike): the 7 x 4 inner loop holds the 33 values by rotating them, 52 zmm
+# register moves and 4-10 stack accesses per 28 multiplies (the disassembly). On one thread of an
+# Intel Xeon (Emerald Rapids) f32 ic256 14x14 3x3 ran 7 x 4 1373 us, 14 x 2 1297, 6 x 4 1425, 7 x 3
+# 1474; u8 7 x 4 and 14 x 2 the same. 14 x 2 is no general answer: on the 56-wide 1x1 layers it ran
+# 12-16% slower than 6 x 4 (f32 ic256 -> 64 778 against 669 us).
 FULL_BLOCK_SCORE = 0.85
 
 
