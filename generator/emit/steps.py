@@ -9,7 +9,7 @@ planned, not as a half-rendered kernel.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from ..errors import InternalError
 from ..layout.dtypes import DataType
@@ -413,7 +413,7 @@ class Brgemm(Step):
     #     source shifted after its padding, which reads 128 there, cancelled by the compensation, where
     #     the border correction cannot count the padded taps: a folded row)
     #   "unpadded": depthwise reads the unpadded source and checks its taps against `real_src` (`borders`)
-    padding: str = "read"
+    padding: Literal["read", "zero", "unpadded"] = "read"
     isa: str                        # the microkernel (emit.conv.BRGEMM_ISAS, DEPTHWISE_ISAS): "vnni", "bf16", "f32" or "dw"
     strides: list[int]              # (h, w)
     dilations: list[int]            # (h, w), 1 = dense
