@@ -1234,14 +1234,10 @@ def _brgemm_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
     # (`Brgemm.zp_border`, 3D too); depthwise subtracts it from each tap it reads (DEPTHWISE_ZP_TAPS);
     # small groups on a dot product: i32 sums, the zero point in their start, its border taps
     # corrected in the kernel, 3D too
-    if brgemm_lane_dot(p):
-        zp_args = ("src", "dst")
-    elif brgemm_depthwise(p):
-        zp_args = ("src", "dst") if reduction_length(p) <= DEPTHWISE_ZP_TAPS else ("dst",)
-    else:
-        zp_args = ("src", "dst")
+    widened_dw = brgemm_depthwise(p) and not brgemm_lane_dot(p)
+    zp_args = ("dst",) if widened_dw and reduction_length(p) > DEPTHWISE_ZP_TAPS else ("src", "dst")
     # per channel: the destination's (loaded per vector in the stores), depthwise's source's too
-    per_channel = ("src", "dst") if brgemm_depthwise(p) and not brgemm_lane_dot(p) else ("dst",)
+    per_channel = ("src", "dst") if widened_dw else ("dst",)
     return (p.alg != "brgemm_amx" and all(q.arg in zp_args and (not q.per_channel or q.arg in per_channel)
                                           for q in p.zero_points)
             and _store_post_ops(p) is not None and (not p.bias or p.bias_dt == "f32")
@@ -1351,7 +1347,8 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     # flipped after its padding, which then reads 128, cancelled by the compensation, every tap run.
     # (Depthwise reads the unpadded source: "unpadded".)
     zero_padding = not depthwise and view is None and p.alg != "brgemm_amx" and not (shift and taps)
-    if shift and zero_padding:
+    flip = shift and not lane_dot          # a flip of its own, before or after the padding
+    if flip and zero_padding:
         x = plan.add("flip_sign_bit", x, x.shape, "i8")
     if isa.widen:             # before the padding: IREE fuses the two into one dispatch
         x = _widen(plan, x, p.src.dtype, isa.widen)
@@ -1387,7 +1384,7 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         x = plan.collapse(x, [[0, 1], [2], [3], [4, 5]])
     else:
         x = plan.collapse(x, [[0], [1], [2], [3, 4]])                                   # N H W G*ICp/G
-    if shift and not lane_dot and not zero_padding:
+    if flip and not zero_padding:
         x = plan.add("flip_sign_bit", x, x.shape, "i8")
     # where the real source lies in the padded one (depthwise: in the unpadded one's padded frame)
     padding = "unpadded" if unpadded else "zero" if zero_padding and any(low + high) else "read"
