@@ -962,7 +962,8 @@ def test_brgemm_refusals_are_clear():
 # the kernel rows (3D: planes) that reach only zero padding are skipped row by row (Brgemm.real_rows):
 # whole output rows in the padding, dilations, strides, 3D planes, a source zero point with its border
 # correction, blocked sides, the folded stem, bf16 both ways; an s8 source (shifted to u8 before its
-# padding, the shift added back for the padded taps: Brgemm.zp_border), with and without a zero point
+# padding, each pixel's start counting only the taps it reads: Brgemm.real_tap_starts), with and
+# without a zero point
 ROW_SKIP_CASES = [
     "--alg=brgemm --dt=f32 --stag=nhwc --dtag=nhwc mb1ic20ih5oc33oh9kh3ph3",                  # rows all padding
     "--alg=brgemm --dt=f32 --stag=nhwc --dtag=nhwc mb2ic17ih13iw11oc33kh3kw2sh2ph2dh1",

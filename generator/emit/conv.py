@@ -1207,11 +1207,11 @@ def _whole_lane_blocks(p: ConvProblem) -> bool:
 def _brgemm_compensation(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) -> Value | None:
     """The sum of each output channel's weights over its input channels, per tap, (KH*KW, OCp) i32,
     computed once in prepare as oneDNN's compensations are, for an s8 source (which the kernel shifts to
-    u8, x + 128) and a common source zero point applied in the kernel: the microkernel starts its
-    accumulators from -(128 + zp) x the sum over all taps. The padding holds 0 after the shift, so the
-    blocks that reach it add (128 + zp) x their padded taps' sums back (`Brgemm.zp_border`); where the
-    shift happens after the zero padding instead (a folded row), padded taps contribute 128 * w
-    and the one sum cancels them."""
+    u8, x + 128) and a common source zero point applied in the kernel: each output starts from
+    -(128 + zp) x the sum over the taps it reads. The padding holds 0 after the shift and its taps are
+    skipped, so they do not count (`Brgemm.real_tap_starts`: the sums of the kernel rows and columns
+    each pixel reads); where the shift happens after the zero padding instead (a folded row), padded
+    taps contribute 128 * w and the sum over all taps cancels them."""
     zp_in_kernel = p.zero_point("src") is not None and _brgemm_fuses_epilogue(p, target)
     if (p.src.dtype.name != "s8" and not zp_in_kernel) or (brgemm_depthwise(p) and not brgemm_lane_dot(p)):
         return None           # depthwise widens s8 as it is, and subtracts a source zero point from x
@@ -1230,8 +1230,8 @@ def _brgemm_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
     other types keep the shared epilogue after it, and so does the AMX kernel (its accumulator tiles are
     stored as they are)."""
     dst = p.dst.dtype.name
-    # the source's zero point starts the accumulators, its padded taps corrected on the border blocks
-    # (`Brgemm.zp_border`, 3D too); depthwise subtracts it from each tap it reads (DEPTHWISE_ZP_TAPS);
+    # the source's zero point starts the accumulators, over the taps each pixel reads
+    # (`Brgemm.real_tap_starts`, 3D too); depthwise subtracts it from each tap it reads (DEPTHWISE_ZP_TAPS);
     # small groups on a dot product: i32 sums, the zero point in their start, its border taps
     # corrected in the kernel, 3D too
     widened_dw = brgemm_depthwise(p) and not brgemm_lane_dot(p)
@@ -1342,9 +1342,9 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     shift = 128 if p.src.dtype.name == "s8" and (not depthwise or lane_dot) else 0
     # The padding holds 0 (`Brgemm.padding` "zero"), so that the kernel skips the taps that reach only
     # padding, unless AMX's own loop runs every tap, or a source read where it lies has none. An s8
-    # source is flipped to u8 before its padding, and the border blocks add the shift back for their
-    # padded taps (`Brgemm.zp_border`), except where that correction cannot count them (a folded row):
-    # flipped after its padding, which then reads 128, cancelled by the compensation, every tap run.
+    # source is flipped to u8 before its padding, and each pixel's start counts only the taps it reads
+    # (`Brgemm.real_tap_starts`), except where the start cannot count them (a folded row, whose weights
+    # hold a row's taps as channels): flipped after its padding, which then reads 128, cancelled by the compensation, every tap run.
     # (Depthwise reads the unpadded source: "unpadded".)
     zero_padding = not depthwise and view is None and p.alg != "brgemm_amx" and not (shift and taps)
     flip = shift and not lane_dot          # a flip of its own, before or after the padding

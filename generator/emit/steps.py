@@ -407,8 +407,7 @@ class Brgemm(Step):
     #   "zero": the padded source holds 0 there (an s8 source is shifted to u8 before its padding). The
     #     kernel rows (3D: planes) and the edge blocks' pixels that reach only padding are skipped
     #     (`real_rows`, `real_cols`): a padded tap adds 0 x w. Where the accumulators start from
-    #     -(shift + zp) x every tap's weight sum, the border blocks add (shift + zp) x their padded taps'
-    #     sums back (`zp_border`).
+    #     -(shift + zp) x a weight sum, it is the sum over the taps each pixel reads (`real_tap_starts`).
     #   "read": every tap is run and the padding read as it holds (nothing padded; AMX's own loop; an s8
     #     source shifted after its padding, which reads 128 there, cancelled by the compensation, where
     #     the border correction cannot count the padded taps: a folded row)
@@ -464,12 +463,14 @@ class Brgemm(Step):
         return self.real_src[:4] if self.padding == "unpadded" else None
 
     @property
-    def zp_border(self) -> list[int] | None:
-        """[top, left, rows, columns] of the real source where the border blocks correct their padded
-        taps: the accumulators started from -(shift + zp) x the weight sum over every tap, and a padded
-        tap reads 0. None: nothing to correct (no shift, no zero point, or no zero padding)."""
-        fix = self.padding == "zero" and (self.src_zp is not None or self.shift)
-        return self.real_src[:4] if fix else None
+    def real_tap_starts(self) -> bool:
+        """Whether each pixel's start, -(shift + zp) x a weight sum, counts only the taps it reads: the
+        accumulators start at zero, and each block adds it after its loops, from prepare's per-tap sums
+        over the kernel rows (3D: planes) its output row runs, per kernel column, the edge blocks'
+        pixels over the columns they read (`edge_cols`, known here). A padded tap is skipped, so it
+        must not count. False: no shift and no zero point (no start), or no zero padding (every tap
+        runs: the accumulators start from the sum over all of them)."""
+        return self.padding == "zero" and self.comp is not None
 
     def _padded_sides(self, axis: int) -> bool:
         """Whether the padded source has padding before or after the real one along `axis` of
