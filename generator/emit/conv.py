@@ -789,7 +789,16 @@ _ZMM_REGISTERS = 32
 # Intel Xeon (Emerald Rapids) f32 ic256 14x14 3x3 ran 7 x 4 1373 us, 14 x 2 1297, 6 x 4 1425, 7 x 3
 # 1474; u8 7 x 4 and 14 x 2 the same. 14 x 2 is no general answer: on the 56-wide 1x1 layers it ran
 # 12-16% slower than 6 x 4 (f32 ic256 -> 64 778 against 669 us).
+# In 3D, where a row takes two or more blocks, a full block is not taken: there its spills cost far
+# more (the same Xeon, one thread, 14-wide planes 3x3x3, s8 with scales, against 14 x 2: ic128 -> 128
+# 1.15x slower, ic256 -> 128 1.12x, I3D's ic160 -> 160 1.37x; f32 ic128 1.04x), while where one block
+# covers the row it still wins (7-wide ic256 -> 256: 7 x 4 693 us, 14 x 2 731, 7 x 3 787). In 2D the
+# 14-wide rows lose little or nothing (u8 ic128 -> 128 1.02x, ic64 1.00x).
 FULL_BLOCK_SCORE = 0.85
+# the most vectors of output channels a register block takes: 5 (5 x 5, 31 registers) computes I3D's
+# 160 and 80 channels whole, where 4 computes 192 and 96 (ic160 16x14x14 3x3x3 s8, one thread of the
+# Xeon: 5 x 5 5203 us against the former 7 x 4 6954)
+_MAX_RO = 5
 
 
 def depthwise_src_zp_limit(p: ConvProblem) -> int | None:
@@ -959,6 +968,8 @@ def brgemm_blocking(p: ConvProblem, target: TargetCaps = GENERIC) -> tuple[int, 
     def score(rw: int, ro: int) -> tuple[float, int]:
         useful = ow / (-(-ow // rw) * rw) * oc / (-(-oc // (16 * ro)) * 16 * ro)
         full = rw * ro + ro + 1 > _ZMM_REGISTERS
+        if full and len(sp) == 3 and rw < ow:
+            return 0.0, 0           # (FULL_BLOCK_SCORE)
         return rw * ro / (rw + ro) * useful * (FULL_BLOCK_SCORE if full else 1), rw * ro
 
     # written in the destination's 16-channel blocks, a workgroup's RO vectors must not run past them
@@ -966,7 +977,7 @@ def brgemm_blocking(p: ConvProblem, target: TargetCaps = GENERIC) -> tuple[int, 
     whole = brgemm_dst_blocks(p) or brgemm_depthwise(p)
     if lanes and (len(sp) < 3 or lanes != (1, 1)):
         return (*_depthwise_blocking(p, ow, oc, whole), max(1, -(-oh // 8)))
-    ros = [ro for ro in range(1, min(4, -(-oc // 16)) + 1) if not whole or -(-oc // 16) % ro == 0]
+    ros = [ro for ro in range(1, min(_MAX_RO, -(-oc // 16)) + 1) if not whole or -(-oc // 16) % ro == 0]
     if target.weight_panel_bytes is not None:      # 1 or 2 vectors always (1 alone is slower still)
         ros = [ro for ro in ros if ro <= 2 or _weight_panel_bytes(p, ro) <= target.weight_panel_bytes]
     blocks = [(rw, ro) for ro in ros for rw in range(1, min(16, (_ZMM_REGISTERS - ro) // ro) + 1)]
