@@ -882,13 +882,15 @@ def test_small_groups_take_the_lanes_where_they_waste_less():
 def test_brgemm_register_blocks_fit_the_registers():
     # 7 x 4 leaves no register for the broadcast (FULL_BLOCK_SCORE): taken only where the others waste a
     # block (7- and 14-wide rows, 512 or 256 channels), not where 6 x 4 fits (56-wide rows), and in 3D
-    # only where it covers the row; 5 vectors where they compute 80 or 160 channels whole (_MAX_RO)
+    # only where it covers the row; 5 vectors where they compute 80 or 160 channels whole (_MAX_RO), not
+    # on the depthwise kernel
     for line, (rw, ro) in [("mb1ic64ih56oc64oh56kh3ph1", (6, 4)), ("mb1ic8ih7oc16oh7kh3ph1", (7, 1)),
                            ("mb1ic8ih20oc32oh20kh3ph1", (10, 2)), ("mb1ic512ih7oc512oh7kh3ph1", (7, 4)),
                            ("mb1ic256ih14oc256oh14kh3ph1", (7, 4)), ("mb1ic128ih28oc128oh28kh3ph1", (6, 4)),
                            ("mb1ic160ih14oc160oh14kh3ph1", (5, 5)), ("mb1ic80ih28oc80oh28kh3ph1", (5, 5)),
                            ("mb1ic128id8ih14iw14oc128od8oh14ow14kd3kh3kw3pd1ph1pw1", (5, 4)),
-                           ("mb1ic256id4ih7iw7oc256od4oh7ow7kd3kh3kw3pd1ph1pw1", (7, 4))]:
+                           ("mb1ic256id4ih7iw7oc256od4oh7ow7kd3kh3kw3pd1ph1pw1", (7, 4)),
+                           ("g160mb1ic160id4ih6iw14oc160od4oh6ow14kd3kh3kw3pd1ph1pw1", (14, 2))]:
         got = brgemm_blocking(problem("--alg=brgemm --dt=u8:s8:s32 " + line))
         assert got[:2] == (rw, ro), line
         assert got[0] * got[1] + got[1] <= 32
@@ -900,7 +902,9 @@ def test_brgemm_register_blocks_fit_the_registers():
     "--dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 --attr-zero-points=src:common:3+dst:common:1 "
     "--attr-post-ops=sum:0.5+relu --stag=nhwc --dtag=nhwc mb1ic40ih7iw14oc160oh7ow14kh3kw3ph1pw1",
     "--dt=s8:s8:s32 --stag=ndhwc --dtag=ndhwc mb1ic20id4ih5iw11oc80od4oh5ow11kd3kh3kw3pd1ph1pw1",
-    "--dt=bf16 --stag=nChw16c --dtag=nChw16c mb1ic32ih8iw10oc80oh8ow10kh3kw3ph1pw1"])
+    "--dt=bf16 --stag=nChw16c --dtag=nChw16c mb1ic32ih8iw10oc80oh8ow10kh3kw3ph1pw1",
+    "--dt=s8:s8:s8 --attr-scales=wei:per_oc --attr-zero-points=src:common:2 --stag=nhwc --dtag=nhwc "
+    "g2mb1ic64ih9iw11oc160oh9ow11kh3kw3ph1pw1"])                                         # 80 channels a group
 def test_brgemm_five_vector_blocks_match_the_reference(line):
     # 5 vectors of output channels (_MAX_RO) where they compute 80 or 160 channels whole: the kernel,
     # its weight packing, the per-tap sums of an s8 source and the stores agree on it

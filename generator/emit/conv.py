@@ -797,7 +797,8 @@ _ZMM_REGISTERS = 32
 FULL_BLOCK_SCORE = 0.85
 # the most vectors of output channels a register block takes: 5 (5 x 5, 31 registers) computes I3D's
 # 160 and 80 channels whole, where 4 computes 192 and 96 (ic160 16x14x14 3x3x3 s8, one thread of the
-# Xeon: 5 x 5 5203 us against the former 7 x 4 6954)
+# Xeon: 5 x 5 5203 us against the former 7 x 4 6954). Not on the depthwise kernel, whose vectors are
+# loads, not broadcasts: 3D f32 g160 14x14 5 x 5 104 us against 14 x 2 90, g80 28x28 254 against 218.
 _MAX_RO = 5
 
 
@@ -954,7 +955,8 @@ def brgemm_blocking(p: ConvProblem, target: TargetCaps = GENERIC) -> tuple[int, 
     ic64 56x56 3x3 takes 6 x 4 (one thread: 245 us; 4 x 4: 280 us), a 7-wide layer 7 x 3, not 1 x 4.
     Where the target bounds the weight panel (`TargetCaps.weight_panel_bytes`), 3 or 4 vectors are taken
     only where their panel fits (YOLOv2's ic1024 3x3 layers on an Intel core: 10 x 2 instead of 5 x 4,
-    1.7-1.9x).
+    1.7-1.9x). Up to 5 vectors (`_MAX_RO`: 160 and 80 channels whole; 4 on the depthwise kernel); a block
+    of 33 registers (`FULL_BLOCK_SCORE`) not in 3D where a row takes two or more of them.
     rh cuts the rows into about 8 workgroups per channel block and image, for every core."""
     sp = p.desc.spatial()
     # a group's channels; depthwise: all of them, as one group; small groups across the lanes: the
@@ -968,7 +970,7 @@ def brgemm_blocking(p: ConvProblem, target: TargetCaps = GENERIC) -> tuple[int, 
     def score(rw: int, ro: int) -> tuple[float, int]:
         useful = ow / (-(-ow // rw) * rw) * oc / (-(-oc // (16 * ro)) * 16 * ro)
         full = rw * ro + ro + 1 > _ZMM_REGISTERS
-        if full and len(sp) == 3 and rw < ow:
+        if full and len(sp) == 3 and rw < ow and not depthwise:
             return 0.0, 0           # (FULL_BLOCK_SCORE)
         return rw * ro / (rw + ro) * useful * (FULL_BLOCK_SCORE if full else 1), rw * ro
 
@@ -977,7 +979,9 @@ def brgemm_blocking(p: ConvProblem, target: TargetCaps = GENERIC) -> tuple[int, 
     whole = brgemm_dst_blocks(p) or brgemm_depthwise(p)
     if lanes and (len(sp) < 3 or lanes != (1, 1)):
         return (*_depthwise_blocking(p, ow, oc, whole), max(1, -(-oh // 8)))
-    ros = [ro for ro in range(1, min(_MAX_RO, -(-oc // 16)) + 1) if not whole or -(-oc // 16) % ro == 0]
+    depthwise = brgemm_depthwise(p)       # 3D depthwise: its own kernel, measured with 4 vectors at most
+    ros = [ro for ro in range(1, min(4 if depthwise else _MAX_RO, -(-oc // 16)) + 1)
+           if not whole or -(-oc // 16) % ro == 0]
     if target.weight_panel_bytes is not None:      # 1 or 2 vectors always (1 alone is slower still)
         ros = [ro for ro in ros if ro <= 2 or _weight_panel_bytes(p, ro) <= target.weight_panel_bytes]
     blocks = [(rw, ro) for ro in ros for rw in range(1, min(16, (_ZMM_REGISTERS - ro) // ro) + 1)]
