@@ -87,7 +87,7 @@ CASES = [
     "--dt=s8:s8:u8 --attr-zero-points=src:common:-3+dst:common:4 --attr-scales=wei:per_oc --attr-post-ops=relu "
     "g2mb2ic40ih9oc64oh4kh3sh2ph0",
     "--dt=s8:s8:s8 --stag=nwc --dtag=nwc --attr-zero-points=src:common:5 mb1ic20iw30oc33ow10kw3sw3pw0",
-    # ... and with padding: blocks that reach it add zp x their padded taps' weights (tails, strides,
+    # ... and with padding: each pixel's start counts only the taps it reads (tails, strides,
     # dilation, asymmetric and one-sided padding, s8 shifts, groups, 1D)
     "--dt=u8:s8:f32 --stag=nhwc --dtag=nhwc --attr-zero-points=src:common:2 mb1ic32ih7oc64oh7kh3ph1",
     "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.25+wei:per_oc+dst:common:2 "
@@ -117,7 +117,7 @@ CASES = [
     "--dt=u8:s8:u8 --stag=nwc --dtag=nwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
     "mb2ic1iw400oc64ow79kw10sw5pw0",
     # 3D: the depth folded into the image index (Brgemm.depth), strides, dilation, padding in every dim,
-    # tails; zero points in the kernel (the source's border planes, rows and columns corrected)
+    # tails; zero points in the kernel (the source's border planes, rows and columns not counted)
     "--dt=u8:s8:u8 --stag=ndhwc --dtag=ndhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
     "mb1ic16id5ih6iw7oc24kd3kh3kw3pd1ph1pw1",
     "--dt=s8:s8:s32 mb2ic20id8ih5iw9oc40kd2kh3kw2sd2sh1sw2dd2pd1ph0pw1",
@@ -896,7 +896,7 @@ def test_brgemm_register_blocks_fit_the_registers():
         assert got[0] * got[1] + got[1] <= 32
 
 
-@needs("avx512_vnni")
+@needs("avx512_bf16")
 @pytest.mark.parametrize("line", [
     "--dt=f32 --stag=nhwc --dtag=nhwc mb1ic24ih9iw13oc80oh9ow13kh3kw3ph1pw1",           # a pixel tail
     "--dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 --attr-zero-points=src:common:3+dst:common:1 "
@@ -983,8 +983,8 @@ def test_brgemm_refusals_are_clear():
 
 
 # the kernel rows (3D: planes) that reach only zero padding are skipped row by row (Brgemm.real_rows):
-# whole output rows in the padding, dilations, strides, 3D planes, a source zero point with its border
-# correction, blocked sides, the folded stem, bf16 both ways; an s8 source (shifted to u8 before its
+# whole output rows in the padding, dilations, strides, 3D planes, a source zero point (each pixel's
+# start over the taps it reads), blocked sides, the folded stem, bf16 both ways; an s8 source (shifted to u8 before its
 # padding, each pixel's start counting only the taps it reads: Brgemm.real_tap_starts), with and
 # without a zero point
 ROW_SKIP_CASES = [
@@ -1012,12 +1012,21 @@ ROW_SKIP_CASES = [
     "--alg=brgemm --dt=s8:s8:s8 --attr-post-ops=sum:0.5:3 --stag=nhwc --dtag=nhwc mb1ic20ih12iw23oc40oh6ow12kh3kw5sh2ph1pw3sw2dw1",
     "--alg=brgemm --dt=s8:s8:f32 --stag=nChw16c --dtag=nChw16c mb1ic32ih9oc48oh9kh3ph1",
     "--alg=brgemm --dt=s8:s8:s32 --stag=nwc --dtag=nwc mb1ic12iw30oc32ow30kw5pw2",
-    # 3D: the correction counts the padded planes too
+    # 3D: the starts leave out the padded planes too
     "--alg=brgemm --dt=s8:s8:s32 --stag=ndhwc --dtag=ndhwc mb1ic8id5ih5iw5oc16kd3kh3kw3pd1ph1pw1",
     "--alg=brgemm --dt=u8:s8:u8 --attr-scales=wei:per_oc --attr-zero-points=src:common:5+dst:common:2 "
     "--stag=ndhwc --dtag=ndhwc mb2ic12id6ih5iw7oc20od3oh5ow7kd3kh3kw3sd2pd2ph1pw1dd1",
     "--alg=brgemm --dt=s8:s8:f32 --attr-zero-points=src:common:-4 --stag=ndhwc --dtag=ndhwc "
     "mb1ic20id4ih6iw6oc24kd2kh3kw3pd0ph2pw0",
+    # padding wider than a block (dilations, ASPP's): blocks of the row's loop read it too, and check
+    # their columns for their starts (Brgemm.inner_edges); 2D, 3D, blocked, 1D
+    "--alg=brgemm --dt=s8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic40ih33oc160kh3ph6dh5",
+    "--alg=brgemm --dt=u8:s8:u8 --attr-scales=wei:per_oc --attr-zero-points=src:common:3 --stag=nhwc --dtag=nhwc "
+    "mb1ic16ih65oc64kh3ph18dh17",
+    "--alg=brgemm --dt=s8:s8:s32 --stag=ndhwc --dtag=ndhwc mb1ic8id4ih5iw60oc80od4oh5ow60kd3kh3kw3pd1ph1pw24dw23",
+    "--alg=brgemm --dt=s8:s8:s8 --attr-scales=wei:per_oc --stag=nChw16c --dtag=nChw16c "
+    "mb1ic32ih9iw60oc64oh9ow60kh3kw3ph1pw24dw23",
+    "--alg=brgemm --dt=s8:s8:s32 --attr-zero-points=src:common:-2 --stag=nwc --dtag=nwc mb1ic12iw60oc64ow60kw3pw24dw23",
 ]
 
 
@@ -1032,6 +1041,8 @@ def test_brgemm_skips_the_taps_that_reach_only_padding(line):
     # the edge blocks, their kernel columns unrolled (not the folded stem's)
     from generator.emit.conv import brgemm_fold_taps
     assert ("%kwc0" in text) == bool((d.pw or d.pw_r > 0) and not brgemm_fold_taps(p)), line
+    if "ph18" in line or "dw23" in line or "dh5" in line:       # the loop's blocks check their columns
+        assert "%col_lo" in text, line
     # the zero points the line names (a drawn one could be 0, which corrects nothing)
     (case,) = list(parse_conv_args(shlex.split(line)))
     given = given_conv_quant_values(case)
@@ -1056,7 +1067,7 @@ def test_brgemm_edge_blocks_multiply_only_the_pixels_that_read_the_source(monkey
 
 
 @pytest.mark.parametrize("line", [
-    # an s8 source where the border correction cannot count the padded taps (a folded row) is shifted
+    # an s8 source where a pixel's start cannot count the padded taps (a folded row) is shifted
     # to u8 after its zero padding, which then reads 128 (cancelled by the compensation)
     "--alg=brgemm --dt=s8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic3ih20oc16oh10kh7sh2ph3",
     # no padding above or below: nothing to skip

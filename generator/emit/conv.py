@@ -1117,7 +1117,7 @@ def brgemm_fold_taps(p: ConvProblem) -> int | None:
     overlapping view of the padded source, nothing copied (`_brgemm_compute`, `Brgemm.unfold`), the
     weights folded in prepare (`_brgemm_weights`). The microkernel pads each tap's channels to whole groups of k (4 for
     u8, 2 for bf16): 3 channels compute as 4, a third wasted; a 1D audio front end's single channel
-    as 4, three quarters wasted. Not for dilated rows, a source zero point (its padding correction
+    as 4, three quarters wasted. Not for dilated rows, a source zero point (each pixel's start
     counts taps), groups, 3D or AMX."""
     d = p.desc
     if (p.alg != "brgemm" or d.ndims == 5 or d.g != 1 or d.kw == 1 or d.dw != 0
@@ -1236,8 +1236,8 @@ def _brgemm_compensation(plan: Plan, w: Value, p: ConvProblem, target: TargetCap
 def _brgemm_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
     """brgemm stores the destination itself (`StoreEpilogue`) for the inference epilogue: common
     source / destination scales, common or per-output-channel weight scales, common source and
-    destination zero points (the source's as -zp x each channel's weight sum in the accumulators' start,
-    corrected on the blocks that reach the padding, which holds 0: a zero point outside the source's
+    destination zero points (the source's as -zp x each channel's weight sum over the taps each pixel
+    reads in the accumulators' start, `Brgemm.real_tap_starts`, the padding holding 0: a zero point outside the source's
     type, which oneDNN allows, could not fill it; depthwise subtracts it, common or per channel, from
     what it loads), a per-channel destination zero point, an f32 bias, a ReLU, a sum (then a ReLU) into a dense
     channels-last destination (`_store_post_ops`), and a u8, s8, f32 or

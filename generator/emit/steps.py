@@ -395,8 +395,8 @@ class Brgemm(Step):
     (isa "dw"): one group of OCp channels, weights (OCB, KH, KW, 1, RO, 16) in f32, the source in its
     own type, unpadded in 1D and 2D (`borders`, `lanes`)."""
     wei: Value
-    # (KH*KW, OCp) i32: each output channel's weight sum per tap; the accumulators start from
-    # -(shift + src_zp) x the sum over all taps
+    # (KH*KW, OCp) i32: each output channel's weight sum per tap; each output starts from
+    # -(shift + src_zp) x the sum over the taps it reads (all of them, or `real_tap_starts`)
     comp: Value | None
     shift: int                      # what the source was shifted by (128: an s8 source read as u8)
     src_zp: Value | None            # a common source zero point (0-d i32)
@@ -410,7 +410,7 @@ class Brgemm(Step):
     #     -(shift + zp) x a weight sum, it is the sum over the taps each pixel reads (`real_tap_starts`).
     #   "read": every tap is run and the padding read as it holds (nothing padded; AMX's own loop; an s8
     #     source shifted after its padding, which reads 128 there, cancelled by the compensation, where
-    #     the border correction cannot count the padded taps: a folded row)
+    #     a pixel's start cannot count the padded taps: a folded row)
     #   "unpadded": depthwise reads the unpadded source and checks its taps against `real_src` (`borders`)
     padding: Literal["read", "zero", "unpadded"] = "read"
     isa: str                        # the microkernel (emit.conv.BRGEMM_ISAS, DEPTHWISE_ISAS): "vnni", "bf16", "f32" or "dw"
@@ -519,6 +519,15 @@ class Brgemm(Step):
         return (self.edge_cols(0, rw) if whole > 0 else None,
                 self.edge_cols((whole - 1) * rw, rw) if whole > 1 else None,
                 self.edge_cols(ow - ow % rw, ow % rw) if ow % rw else None)
+
+    @property
+    def inner_edges(self) -> bool:
+        """Whether a block of the row's loop (between the peeled first and last, `edge_blocks`) may read
+        padding at some kernel column: padding wider than a block (wide dilations, ASPP's). Such
+        blocks read 0 there at no cost, but where each pixel's start counts only the taps it reads
+        (`real_tap_starts`) the loop's blocks pick their columns at run time."""
+        ow, rw = self.out_dims[2], self.rw
+        return any(self.edge_cols(b * rw, rw) is not None for b in range(1, ow // rw - 1))
 
     @property
     def lane_groups(self) -> bool:
