@@ -966,6 +966,7 @@ def brgemm_blocking(p: ConvProblem, target: TargetCaps = GENERIC) -> tuple[int, 
     ow, oh = sp[-1].o, sp[-2].o if len(sp) >= 2 else 1
     if p.alg == "brgemm_amx":
         return AMX_PIXELS, AMX_RO, max(1, -(-oh // 8))
+    depthwise = brgemm_depthwise(p)       # 3D depthwise: its own kernel, measured with 4 vectors at most
 
     def score(rw: int, ro: int) -> tuple[float, int]:
         useful = ow / (-(-ow // rw) * rw) * oc / (-(-oc // (16 * ro)) * 16 * ro)
@@ -976,10 +977,9 @@ def brgemm_blocking(p: ConvProblem, target: TargetCaps = GENERIC) -> tuple[int, 
 
     # written in the destination's 16-channel blocks, a workgroup's RO vectors must not run past them
     # depthwise: the source's channels too, read a vector at a time (whole vectors need no padded copy)
-    whole = brgemm_dst_blocks(p) or brgemm_depthwise(p)
+    whole = brgemm_dst_blocks(p) or depthwise
     if lanes and (len(sp) < 3 or lanes != (1, 1)):
         return (*_depthwise_blocking(p, ow, oc, whole), max(1, -(-oh // 8)))
-    depthwise = brgemm_depthwise(p)       # 3D depthwise: its own kernel, measured with 4 vectors at most
     ros = [ro for ro in range(1, min(4 if depthwise else _MAX_RO, -(-oc // 16)) + 1)
            if not whole or -(-oc // 16) % ro == 0]
     if target.weight_panel_bytes is not None:      # 1 or 2 vectors always (1 alone is slower still)
@@ -1237,8 +1237,8 @@ def _brgemm_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
     """brgemm stores the destination itself (`StoreEpilogue`) for the inference epilogue: common
     source / destination scales, common or per-output-channel weight scales, common source and
     destination zero points (the source's as -zp x each channel's weight sum over the taps each pixel
-    reads in the accumulators' start, `Brgemm.real_tap_starts`, the padding holding 0: a zero point outside the source's
-    type, which oneDNN allows, could not fill it; depthwise subtracts it, common or per channel, from
+    reads in the accumulators' start, `Brgemm.real_tap_starts`, the padding holding 0: a zero point
+    outside the source's type, which oneDNN allows, could not fill it; depthwise subtracts it, common or per channel, from
     what it loads), a per-channel destination zero point, an f32 bias, a ReLU, a sum (then a ReLU) into a dense
     channels-last destination (`_store_post_ops`), and a u8, s8, f32 or
     bf16 or f16 (from a float accumulator) destination. Other zero points, other post-ops and
@@ -1359,7 +1359,8 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     # padding, unless AMX's own loop runs every tap, or a source read where it lies has none. An s8
     # source is flipped to u8 before its padding, and each pixel's start counts only the taps it reads
     # (`Brgemm.real_tap_starts`), except where the start cannot count them (a folded row, whose weights
-    # hold a row's taps as channels): flipped after its padding, which then reads 128, cancelled by the compensation, every tap run.
+    # hold a row's taps as channels): flipped after its padding, which then reads 128, cancelled by the
+    # compensation, every tap run.
     # (Depthwise reads the unpadded source: "unpadded".)
     zero_padding = not depthwise and view is None and p.alg != "brgemm_amx" and not (shift and taps)
     flip = shift and not lane_dot          # a flip of its own, before or after the padding
