@@ -644,6 +644,42 @@ def test_torch_alone_times_pytorch_in_its_own_process_between_the_rounds():
         alone.close()
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="no /proc to see the child's threads in")
+def test_torch_alone_waits_for_the_childs_spinning_threads():
+    # after each answer the parent waits until no thread of the child runs (PyTorch's OpenMP workers
+    # spin after the child's calls and took the second core from the parent's next host-threads kernel)
+    import subprocess
+    import sys
+    from generator.bench import torch_alone
+
+    child = subprocess.Popen([sys.executable, "-c", """
+import sys, threading, time
+done = []
+def spin():
+    end = time.perf_counter() + 0.3
+    while time.perf_counter() < end:
+        pass
+    done.append(1)
+threading.Thread(target=spin).start()
+print("answered", flush=True)
+sys.stdin.readline()
+print("spinner done" if done else "spinner still running", flush=True)
+"""], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    alone = torch_alone.TorchAlone(child, lambda line: None)
+    try:
+        assert child.stdout.readline() == "answered\n"
+        assert alone.settle(timeout_s=30)
+        child.stdin.write("\n")
+        child.stdin.flush()
+        assert child.stdout.readline() == "spinner done\n"
+        assert alone.settle(timeout_s=30)            # all asleep: returns at once
+    finally:
+        child.kill()
+        child.wait()
+    assert torch_alone._thread_state("/proc/self/stat") == "R"
+    assert torch_alone._thread_state("/proc/self/task/0/stat") == ""   # no such thread
+
+
 def test_bench_takes_the_faster_pytorch_figure_per_layout(monkeypatch, kgen_cache_dir):
     # measure_problem compares kgen with the faster of PyTorch in-process and PyTorch alone (timed
     # between the same rounds), and the table says how often alone was faster

@@ -16,6 +16,14 @@ to 1.4x from run to run (ic256 56x56 1x1 f32: 0.74-1.10x). Now the child times o
 problem (a batch of calls per layout, after one untimed call that wakes its threads) after each
 round of the parent's round-robin, so both figures are medians over the same moments.
 
+Why the parent waits for the child's threads to sleep after each answer (`settle`): with the default
+policy PyTorch's OpenMP worker spins for a while after the child's last call (~5 ms on the Intel Xeon
+of the twenty-sixth session, libgomp). The parent's next kernel then shared a core with it: a
+host-threads kernel, whose helper thread needs the second core, ran u8 ic64 56x56 1x1 at 356 GOP/s
+(72 us) in the bench against 573 (45 us) with the child switched off, and in another run at 16.5
+(its batch sized from one call that the spin stalled: 4 calls of ~1.5 ms). The parent polls the
+child's threads (Linux's /proc/PID/task/*/stat) until none is running, at most `SETTLE_S`.
+
 The child reads length-prefixed pickled messages on stdin, ("problem", p) then ("round",) any number
 of times, and answers each with one JSON line on stdout: {"layouts": [the layouts it times]} (empty
 where PyTorch has no conv for the problem), then {layout: seconds per call}.
@@ -29,7 +37,11 @@ import statistics
 import struct
 import subprocess
 import sys
+import time
 from typing import Callable
+
+#: the longest the parent waits for the child's threads to stop spinning after an answer
+SETTLE_S = 0.2
 
 
 class TorchAlone:
@@ -65,6 +77,7 @@ class TorchAlone:
             self.proc.stdin.write(struct.pack("<Q", len(data)) + data)
             self.proc.stdin.flush()
             line = self.proc.stdout.readline()
+            self.settle()
             return json.loads(line)
         except (OSError, ValueError) as e:
             self._fail(str(e) or type(e).__name__)
@@ -76,6 +89,23 @@ class TorchAlone:
         _, err = proc.communicate()
         last = (err.decode(errors="replace").strip().splitlines() or [why])[-1]
         self.log(f"PyTorch alone: not measured from here on (exit {proc.returncode}: {last})")
+
+    def settle(self, timeout_s: float = SETTLE_S) -> bool:
+        """Wait until no thread of the child is running (its main thread reads the next message; its
+        OpenMP workers have stopped spinning); False where that was not seen within `timeout_s` or
+        cannot be seen (no /proc: nothing is waited for)."""
+        tasks = f"/proc/{self.proc.pid}/task"
+        end = time.perf_counter() + timeout_s
+        while True:
+            try:
+                running = any(_thread_state(f"{tasks}/{t}/stat") == "R" for t in os.listdir(tasks))
+            except OSError:
+                return False
+            if not running:
+                return True
+            if time.perf_counter() > end:
+                return False
+            time.sleep(2e-4)
 
     def problem(self, p) -> bool:
         """Send the next problem; False where the child gives no figures for it (it failed, or PyTorch
@@ -98,6 +128,17 @@ class TorchAlone:
             self.proc.stdin.close()
             self.proc.wait(timeout=60)
             self.proc = None
+
+
+def _thread_state(stat_path: str) -> str:
+    """A thread's state letter in /proc/PID/task/TID/stat (R running, S sleeping, ...); "" for a thread
+    that has ended. The command name before it is in parentheses and may hold spaces."""
+    try:
+        with open(stat_path) as f:
+            text = f.read()
+    except FileNotFoundError:
+        return ""
+    return text.rsplit(")", 1)[-1].split(maxsplit=1)[0]
 
 
 def _read(stream):
