@@ -880,15 +880,16 @@ def test_small_groups_take_the_lanes_where_they_waste_less():
 
 
 def test_brgemm_register_blocks_fit_the_registers():
-    # 7 x 4 leaves no register for the broadcast (FULL_BLOCK_SCORE): taken only where the others waste a
-    # block (7- and 14-wide rows, 512 or 256 channels), not where 6 x 4 fits (56-wide rows), and in 3D
-    # only where it covers the row; 5 vectors where they compute 80 or 160 channels whole (_MAX_RO), not
-    # on the depthwise kernel
+    # 7 x 4 leaves no register for the broadcast (FULL_BLOCK_SCORE): taken only where it covers the row
+    # (7-wide rows, 512 or 256 channels), not where 6 x 4 fits (56-wide rows) nor where a row takes two
+    # (21-wide); a block covering the row is preferred (ROW_BLOCK_SCORE: 14 x 2 on 14-wide rows, 2D and
+    # 3D); 5 vectors where they compute 80 or 160 channels whole (_MAX_RO), not on the depthwise kernel
     for line, (rw, ro) in [("mb1ic64ih56oc64oh56kh3ph1", (6, 4)), ("mb1ic8ih7oc16oh7kh3ph1", (7, 1)),
                            ("mb1ic8ih20oc32oh20kh3ph1", (10, 2)), ("mb1ic512ih7oc512oh7kh3ph1", (7, 4)),
-                           ("mb1ic256ih14oc256oh14kh3ph1", (7, 4)), ("mb1ic128ih28oc128oh28kh3ph1", (6, 4)),
+                           ("mb1ic256ih14oc256oh14kh3ph1", (14, 2)), ("mb1ic128ih28oc128oh28kh3ph1", (6, 4)),
+                           ("mb1ic256ih21oc256oh21kh3ph1", (6, 4)), ("mb1ic1024ih14oc256oh14kh1ph0", (14, 2)),
                            ("mb1ic160ih14oc160oh14kh3ph1", (5, 5)), ("mb1ic80ih28oc80oh28kh3ph1", (5, 5)),
-                           ("mb1ic128id8ih14iw14oc128od8oh14ow14kd3kh3kw3pd1ph1pw1", (5, 4)),
+                           ("mb1ic128id8ih14iw14oc128od8oh14ow14kd3kh3kw3pd1ph1pw1", (14, 2)),
                            ("mb1ic256id4ih7iw7oc256od4oh7ow7kd3kh3kw3pd1ph1pw1", (7, 4)),
                            ("g160mb1ic160id4ih6iw14oc160od4oh6ow14kd3kh3kw3pd1ph1pw1", (14, 2))]:
         got = brgemm_blocking(problem("--alg=brgemm --dt=u8:s8:s32 " + line))
@@ -923,7 +924,7 @@ def test_brgemm_narrows_the_register_block_to_keep_the_weight_panel_in_l2():
     intel = dataclasses.replace(get_backend("llvm-cpu"), weight_panel_bytes=786432)
     for line, before, after in [("--dt=f32 mb1ic1024ih21oc1024oh19kh3ph0", (5, 5), (10, 2)),     # YOLOv2 2.4 MB
                                 ("--dt=f32 mb1ic512ih7oc512oh7kh3ph1", (7, 4), (7, 2)),           # 1.2 MB
-                                ("--dt=f32 mb1ic256ih14oc256oh14kh3ph1", (7, 4), (7, 4)),         # 0.6 MB fits
+                                ("--dt=f32 mb1ic128ih28oc128oh28kh3ph1", (6, 4), (6, 4)),         # 0.3 MB fits
                                 ("--dt=u8:s8:s32 mb1ic512ih7oc512oh7kh3ph1", (7, 4), (7, 4)),     # 1 byte a weight
                                 ("--dt=bf16 mb1ic1024ih21oc1024oh19kh3ph0", (5, 5), (10, 2))]:   # 2 bytes
         p = problem("--alg=brgemm " + line)
@@ -952,6 +953,28 @@ def test_brgemm_narrowed_blocks_match_the_reference(line):
     tight = dataclasses.replace(get_backend("llvm-cpu"), weight_panel_bytes=1024)
     assert brgemm_blocking(p)[1] > 2 and brgemm_blocking(p, tight)[1] == 2, line
     assert check_conv(ConvKernel(p, tight), p) is None
+
+
+@needs("avx512_bf16")
+@pytest.mark.parametrize("line", [
+    # the bottom half of a 14x14 layer as host threads cut it: its padded row below the source
+    "--dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 --attr-zero-points=src:common:3 "
+    "--stag=nhwc --dtag=nhwc mb1ic32ih8iw14oc64oh7ow14kh3kw3ph0pw1",
+    "--dt=s8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic36ih14oc96oh14kh3ph1",                # s8 shifted, an IC tail
+    "--dt=f32 --stag=nhwc --dtag=nhwc --attr-post-ops=sum:0.5+elu mb1ic20ih14oc64oh14kh3ph1",
+    "--dt=f32 --stag=nChw16c --dtag=nChw16c mb1ic17ih14oc64oh14kh3ph1",
+    "--alg=brgemm_fma --dt=bf16 --stag=nhwc --dtag=nhwc mb1ic32ih14oc64oh14kh3ph2dh1",     # dilated rows
+    "--dt=bf16 --stag=nhwc --dtag=nhwc mb1ic32ih14oc64oh14kh1ph0",
+    "--dt=u8:s8:s32 --stag=ndhwc --dtag=ndhwc mb1ic16id3ih5iw14oc32od3oh5ow14kd3kh3kw3pd1ph1pw1",
+    "--dt=f32 --stag=nwc --dtag=nwc mb1ic16iw14oc64ow14kw3pw1",
+])
+def test_brgemm_row_blocks_match_the_reference(line):
+    # 14-wide rows in one 14 x 2 block (ROW_BLOCK_SCORE), its first and last pixels both at the padding,
+    # where 7 x 4 (two blocks a row) was taken before in 2D and 1D: the kernel, prepare's packing and
+    # the stores agree on it
+    p = problem(line if line.startswith("--alg") else "--alg=brgemm " + line)
+    assert brgemm_blocking(p)[:2] == (14, 2), line
+    assert check_conv(ConvKernel(p, "llvm-cpu", driver="local-sync"), p) is None
 
 
 def test_brgemm_refusals_are_clear():

@@ -789,12 +789,23 @@ _ZMM_REGISTERS = 32
 # Intel Xeon (Emerald Rapids) f32 ic256 14x14 3x3 ran 7 x 4 1373 us, 14 x 2 1297, 6 x 4 1425, 7 x 3
 # 1474; u8 7 x 4 and 14 x 2 the same. 14 x 2 is no general answer: on the 56-wide 1x1 layers it ran
 # 12-16% slower than 6 x 4 (f32 ic256 -> 64 778 against 669 us).
-# In 3D, where a row takes two or more blocks, a full block is not taken: there its spills cost far
-# more (the same Xeon, one thread, 14-wide planes 3x3x3, s8 with scales, against 14 x 2: ic128 -> 128
-# 1.15x slower, ic256 -> 128 1.12x, I3D's ic160 -> 160 1.37x; f32 ic128 1.04x), while where one block
-# covers the row it still wins (7-wide ic256 -> 256: 7 x 4 693 us, 14 x 2 731, 7 x 3 787). In 2D the
-# 14-wide rows lose little or nothing (u8 ic128 -> 128 1.02x, ic64 1.00x).
+# Where a row takes two or more blocks, a full block is not taken: its spills move with the code
+# around it, and cost up to 1.37x. In 3D (the same Xeon, one thread, 14-wide planes 3x3x3, s8 with
+# scales, against 14 x 2): ic128 -> 128 1.15x slower, ic256 -> 128 1.12x, I3D's ic160 -> 160 1.37x;
+# f32 ic128 1.04x. In 2D (twenty-sixth session, the same Xeon): u8:s8:u8 ic256 14x14 3x3's two
+# host-threads halves, identical code but for the padded side, ran 7 x 4 145 and 162 us, 14 x 2 142
+# and 143; the whole layer on host threads 7 x 4 177 us, 14 x 2 164, 5 x 4 164 (ic128: 61, 54, 55);
+# f32 711, 682, 711 (ic128: 187, 177, 178); bf16 on FMAs 714, 691, 728 (195, 182, 185). Where one
+# block covers the row it still wins (7-wide ic256 -> 256, 3D: 7 x 4 693 us, 14 x 2 731, 7 x 3 787).
 FULL_BLOCK_SCORE = 0.85
+# A block that covers the whole row scores this much more: one block then reads both padded sides
+# and no row is split into edge and inner blocks. Measured on the 14-wide rows above, where 14 x 2
+# (the only block of two or more vectors that covers them) was the fastest or within 2% on every
+# layer, 3x3 and 1x1, u8, f32 and bf16, 2D and 3D (3D u8 ic112 -> 224: 14 x 2 2382 us, 5 x 5 2563),
+# ahead of the 5 x 4 and 5 x 5 blocks that the loads-per-multiply score prefers by 1-8% on 3x3
+# layers and 1-2% behind on 1x1 ones. The loads are not what binds these blocks on an Intel core
+# (three load ports for two FMA ports).
+ROW_BLOCK_SCORE = 1.25
 # the most vectors of output channels a register block takes: 5 (5 x 5, 31 registers) computes I3D's
 # 160 and 80 channels whole, where 4 computes 192 and 96 (ic160 16x14x14 3x3x3 s8, one thread of the
 # Xeon: 5 x 5 5203 us against the former 7 x 4 6954). Not on the depthwise kernel, whose vectors are
@@ -956,7 +967,8 @@ def brgemm_blocking(p: ConvProblem, target: TargetCaps = GENERIC) -> tuple[int, 
     Where the target bounds the weight panel (`TargetCaps.weight_panel_bytes`), 3 or 4 vectors are taken
     only where their panel fits (YOLOv2's ic1024 3x3 layers on an Intel core: 10 x 2 instead of 5 x 4,
     1.7-1.9x). Up to 5 vectors (`_MAX_RO`: 160 and 80 channels whole; 4 on the depthwise kernel); a block
-    of 33 registers (`FULL_BLOCK_SCORE`) not in 3D where a row takes two or more of them.
+    of 33 registers (`FULL_BLOCK_SCORE`) not where a row takes two or more of them; a block that covers
+    the row preferred (`ROW_BLOCK_SCORE`: 14 x 2 on 14-wide rows).
     rh cuts the rows into about 8 workgroups per channel block and image, for every core."""
     sp = p.desc.spatial()
     # a group's channels; depthwise: all of them, as one group; small groups across the lanes: the
@@ -971,9 +983,10 @@ def brgemm_blocking(p: ConvProblem, target: TargetCaps = GENERIC) -> tuple[int, 
     def score(rw: int, ro: int) -> tuple[float, int]:
         useful = ow / (-(-ow // rw) * rw) * oc / (-(-oc // (16 * ro)) * 16 * ro)
         full = rw * ro + ro + 1 > _ZMM_REGISTERS
-        if full and len(sp) == 3 and rw < ow and not depthwise:
+        if full and rw < ow and not depthwise:
             return 0.0, 0           # (FULL_BLOCK_SCORE)
-        return rw * ro / (rw + ro) * useful * (FULL_BLOCK_SCORE if full else 1), rw * ro
+        return (rw * ro / (rw + ro) * useful * (FULL_BLOCK_SCORE if full else 1)
+                * (ROW_BLOCK_SCORE if rw >= ow else 1)), rw * ro
 
     # written in the destination's 16-channel blocks, a workgroup's RO vectors must not run past them
     # depthwise: the source's channels too, read a vector at a time (whole vectors need no padded copy)
