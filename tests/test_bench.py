@@ -676,7 +676,18 @@ print("spinner done" if done else "spinner still running", flush=True)
     finally:
         child.kill()
         child.wait()
-    assert torch_alone._thread_state("/proc/self/stat") == "R"
+    assert not alone.settle(timeout_s=30)            # an ended child: nothing to wait for
+    # a child whose thread never stops: the wait ends at the timeout, said once in the log
+    said = []
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        spinning = torch_alone.TorchAlone(busy, said.append)
+        assert not spinning.settle(timeout_s=0.05) and not spinning.settle(timeout_s=0.05)
+        assert len(said) == 1 and "still ran 50 ms" in said[0]
+    finally:
+        busy.kill()
+        busy.wait()
+    assert torch_alone._thread_state("/proc/thread-self/stat") == "R"
     assert torch_alone._thread_state("/proc/self/task/0/stat") == ""   # no such thread
 
 

@@ -79,17 +79,11 @@ def batch_sizes(fns: dict[str, Callable[[], object]], min_batch_s: float = MIN_B
     batch = {}
     for name, f in fns.items():
         f()
-        dt = _one_call(f)
+        dt = time_batch(f, 1)
         if dt < min_batch_s:
-            dt = min(dt, _one_call(f))
+            dt = min(dt, time_batch(f, 1))
         batch[name] = max(1, int(min_batch_s / max(dt, 1e-7)))
     return batch
-
-
-def _one_call(f: Callable[[], object]) -> float:
-    t = time.perf_counter()
-    f()
-    return time.perf_counter() - t
 
 
 def round_samples(fns: dict[str, Callable[[], object]], rounds: int, min_batch_s: float = MIN_BATCH_S,

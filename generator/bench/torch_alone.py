@@ -52,6 +52,7 @@ class TorchAlone:
     def __init__(self, proc: subprocess.Popen, log: Callable[[str], None]):
         self.proc, self.log = proc, log
         self.samples: dict[str, list[float]] = {}
+        self._slow_said = False
 
     @classmethod
     def start(cls, log: Callable[[str], None]) -> "TorchAlone | None":
@@ -92,8 +93,11 @@ class TorchAlone:
 
     def settle(self, timeout_s: float = SETTLE_S) -> bool:
         """Wait until no thread of the child is running (its main thread reads the next message; its
-        OpenMP workers have stopped spinning); False where that was not seen within `timeout_s` or
-        cannot be seen (no /proc: nothing is waited for)."""
+        OpenMP workers have stopped spinning); False where that was not seen within `timeout_s` (said
+        once in the log: the figures then overlap the child's threads) or cannot be seen (no child, no
+        /proc: nothing is waited for)."""
+        if self.proc is None:
+            return False
         tasks = f"/proc/{self.proc.pid}/task"
         end = time.perf_counter() + timeout_s
         while True:
@@ -104,6 +108,10 @@ class TorchAlone:
             if not running:
                 return True
             if time.perf_counter() > end:
+                if not self._slow_said:
+                    self._slow_said = True
+                    self.log(f"PyTorch alone: its threads still ran {timeout_s * 1e3:.0f} ms after its "
+                             f"answer; kgen's next round may share a core with them")
                 return False
             time.sleep(2e-4)
 
@@ -132,13 +140,14 @@ class TorchAlone:
 
 def _thread_state(stat_path: str) -> str:
     """A thread's state letter in /proc/PID/task/TID/stat (R running, S sleeping, ...); "" for a thread
-    that has ended. The command name before it is in parentheses and may hold spaces."""
+    that has ended (its file gone, or unreadable as it goes: ESRCH) or a line not understood. The
+    command name before it is in parentheses and may hold spaces."""
     try:
         with open(stat_path) as f:
-            text = f.read()
-    except FileNotFoundError:
+            fields = f.read().rsplit(")", 1)[-1].split(maxsplit=1)
+    except OSError:
         return ""
-    return text.rsplit(")", 1)[-1].split(maxsplit=1)[0]
+    return fields[0] if fields else ""
 
 
 def _read(stream):

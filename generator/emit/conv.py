@@ -798,22 +798,23 @@ _ZMM_REGISTERS = 32
 # f32 711, 682, 711 (ic128: 187, 177, 178); bf16 on FMAs 714, 691, 728 (195, 182, 185). Where one
 # block covers the row it still wins (7-wide ic256 -> 256, 3D: 7 x 4 693 us, 14 x 2 731, 7 x 3 787).
 FULL_BLOCK_SCORE = 0.85
-# A block that covers a whole padded row scores this much more: one block then reads both padded
-# sides and no row is split into edge and inner blocks. Not on unpadded rows (1x1), where 5 x 4 ran
-# as fast (ic1024 14x14 1x1 -> 256 on host threads: u8 82 us against 87, f32 351 against 336, bf16 on
-# FMAs 361 against 367). Measured on the 14-wide rows above, where 14 x 2
-# (the only block of two or more vectors that covers them) was the fastest or within 2% on every
-# layer, 3x3 and 1x1, u8, f32 and bf16, 2D and 3D (3D u8 ic112 -> 224: 14 x 2 2382 us, 5 x 5 2563),
-# ahead of the 5 x 4 and 5 x 5 blocks that the loads-per-multiply score prefers by 1-8% on 3x3
-# layers and 1-2% behind on 1x1 ones. The loads are not what binds these blocks on an Intel core
-# (three load ports for two FMA ports).
-ROW_BLOCK_SCORE = 1.25
+# A block that covers a whole padded row, computing its channels whole, scores this much more: one
+# block then reads both padded sides, and the row is not split into edge and inner blocks. Measured on
+# the Xeon, host threads, 3x3 with padding, us (u8:s8:u8 / f32): 14-wide ic256 14 x 2 164 / 682, 5 x 4
+# 164 / 711; ic128 54 / 177 and 55 / 178 (one thread: 14 x 2 the fastest or within 1% of it on every
+# 14-wide layer, 1-5% ahead of 5 x 4 on the 3x3 ones); 10-wide ic256 10 x 2 89 / 370, 5 x 4 94 / 378;
+# 12-wide 12 x 2 135 / 501, 6 x 4 133 / 508; 8-wide 8 x 2 70 / 311, 4 x 4 66 / 307 (the bonus is small
+# enough to leave 4 x 4 there, and 5 x 4 on 10-wide rows). Not where the block computes channels past
+# OC: 7-wide 160 channels 7 x 4 36 / 93 us against 4 x 5 31 / 69, 9-wide 80 channels 9 x 3 45 / 93
+# against 5 x 5 44 / 68. Not on unpadded rows (1x1), where no block led (ic1024 14x14 1x1 -> 256:
+# 5 x 4 82 / 351, 14 x 2 87 / 336; one thread 145 / 590 and 145 / 600).
+ROW_BLOCK_SCORE = 1.2
 # the most vectors of output channels a register block takes: 5 (5 x 5, 31 registers) computes I3D's
 # 160 and 80 channels whole, where 4 computes 192 and 96 (ic160 16x14x14 3x3x3 s8, one thread of the
 # Xeon: 5 x 5 5203 us against the former 7 x 4 6954). Not on the depthwise kernel, whose vectors are
 # loads, not broadcasts: 3D f32 g160 14x14 5 x 5 104 us against 14 x 2 90, g80 28x28 254 against 218.
 # Only where 5 divides the channel vectors: elsewhere the score took 5 x 5 for ResNet's 1024 channels
-# (65 vectors for 64), 2-7% behind 5 x 4 on host threads (the Xeon, ic256 14x14 1x1 -> 1024: u8 96
+# (65 vectors for 64), 1-7% behind 5 x 4 on host threads (the Xeon, ic256 14x14 1x1 -> 1024: u8 96
 # against 94 us, f32 334 against 331, bf16 on FMAs 340 against 318).
 _MAX_RO = 5
 
@@ -968,12 +969,12 @@ def brgemm_blocking(p: ConvProblem, target: TargetCaps = GENERIC) -> tuple[int, 
     zmm registers) and the output rows per workgroup. The block maximises the multiplies (one instruction
     per accumulator) per load (rw * ro per ro weight loads + rw broadcasts: the loads bound the kernel as
     much as the multiplies) times the share of useful work (OW and OC rounded up to whole blocks are computed and cropped):
-    ic64 56x56 3x3 takes 6 x 4 (one thread: 245 us; 4 x 4: 280 us), a 7-wide layer 7 x 3, not 1 x 4.
+    ic64 56x56 3x3 takes 6 x 4 (one thread: 245 us; 4 x 4: 280 us), a 7-wide layer 7 x 4, not 1 x 4.
     Where the target bounds the weight panel (`TargetCaps.weight_panel_bytes`), 3 or 4 vectors are taken
     only where their panel fits (YOLOv2's ic1024 3x3 layers on an Intel core: 10 x 2 instead of 5 x 4,
     1.7-1.9x). Up to 5 vectors (`_MAX_RO`: 160 and 80 channels whole; 4 on the depthwise kernel); a block
     of 33 registers (`FULL_BLOCK_SCORE`) not where a row takes two or more of them; a block that covers
-    a padded row preferred (`ROW_BLOCK_SCORE`: 14 x 2 on 14-wide rows).
+    a padded row, its channels whole, preferred (`ROW_BLOCK_SCORE`: 14 x 2 on 14-wide rows).
     rh cuts the rows into about 8 workgroups per channel block and image, for every core."""
     sp = p.desc.spatial()
     # a group's channels; depthwise: all of them, as one group; small groups across the lanes: the
@@ -992,8 +993,9 @@ def brgemm_blocking(p: ConvProblem, target: TargetCaps = GENERIC) -> tuple[int, 
         full = rw * ro + ro + 1 > _ZMM_REGISTERS
         if full and rw < ow and not depthwise:
             return 0.0, 0           # (FULL_BLOCK_SCORE)
+        row_block = padded_row and rw >= ow and oc % (16 * ro) == 0
         return (rw * ro / (rw + ro) * useful * (FULL_BLOCK_SCORE if full else 1)
-                * (ROW_BLOCK_SCORE if rw >= ow and padded_row else 1)), rw * ro
+                * (ROW_BLOCK_SCORE if row_block else 1)), rw * ro
 
     # written in the destination's 16-channel blocks, a workgroup's RO vectors must not run past them
     # depthwise: the source's channels too, read a vector at a time (whole vectors need no padded copy)
@@ -1002,7 +1004,7 @@ def brgemm_blocking(p: ConvProblem, target: TargetCaps = GENERIC) -> tuple[int, 
         return (*_depthwise_blocking(p, ow, oc, whole), max(1, -(-oh // 8)))
     vectors = -(-oc // 16)
     ros = [ro for ro in range(1, min(4 if depthwise else _MAX_RO, vectors) + 1)
-           if (not whole or vectors % ro == 0) and (ro < 5 or vectors % 5 == 0)]
+           if (not whole or vectors % ro == 0) and (ro < _MAX_RO or vectors % ro == 0)]
     if target.weight_panel_bytes is not None:      # 1 or 2 vectors always (1 alone is slower still)
         ros = [ro for ro in ros if ro <= 2 or _weight_panel_bytes(p, ro) <= target.weight_panel_bytes]
     blocks = [(rw, ro) for ro in ros for rw in range(1, min(16, (_ZMM_REGISTERS - ro) // ro) + 1)]
