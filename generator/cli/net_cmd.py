@@ -18,9 +18,12 @@ that forces), the plan's reorders, and the totals. Unless --plan-only it then ch
 (against PyTorch eager, or layer by layer against the float64 reference) and times the plan, both
 baselines and PyTorch eager (NCHW and channels_last) end to end in one run; a --graph network also
 on device tensors (inputs uploaded once, outputs left on the device: what the planner prices).
+PyTorch is timed in kgen's process (OpenMP passive) and alone in a process of its own with OpenMP's
+default policy between the same rounds, and the faster figure is compared (--no-torch-alone: the first).
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import sys
 
@@ -28,17 +31,19 @@ from ..errors import InputError, UnsupportedError
 
 
 def _model(spec: str, log):
+    """(the model, a picklable callable that builds the same architecture again: what the process
+    that times PyTorch alone builds, to load the model's weights into)."""
     kind, _, name = spec.partition(":")
     if not name:
         raise InputError(f"--model={spec}: expected torchvision:NAME or MODULE:CALLABLE")
     if kind == "torchvision":
         from ..net.models import torchvision_model
-        return torchvision_model(name, log)
+        return torchvision_model(name, log), functools.partial(torchvision_model, name)
     try:
         fn = getattr(importlib.import_module(kind), name)
     except (ImportError, AttributeError) as e:
         raise InputError(f"--model={spec}: {e}") from None
-    return fn()
+    return fn(), fn
 
 
 def run(argv: list[str], parser_cls) -> int:
@@ -56,6 +61,9 @@ def run(argv: list[str], parser_cls) -> int:
     ap.add_argument("--strict", action="store_true", help="fail when a conv cannot run on kgen (default: it stays in PyTorch)")
     ap.add_argument("--rounds", type=int, default=10, help="end-to-end timing rounds (default 10)")
     ap.add_argument("--jobs", type=int, default=2, help="compiles in parallel (default 2)")
+    ap.add_argument("--no-torch-alone", action="store_true",
+                    help="time PyTorch only round-robin in this process (OpenMP passive), not also alone in its "
+                         "own process (OpenMP default policy) between the same rounds (the faster is compared)")
     ap.add_argument("--png", default=None, help="draw the plan (layers coloured by layout) into this PNG")
     ap.add_argument("--json", default=None, help="write the plans, checks and times as JSON")
     ap.__class__ = parser_cls
@@ -84,10 +92,12 @@ def run(argv: list[str], parser_cls) -> int:
             except ValueError:
                 raise InputError(f"--input-shape={a.input_shape}: expected NxCxHxW") from None
         torch.manual_seed(0)
-        model = _model(a.model, log_stderr).eval()
+        model, factory = _model(a.model, log_stderr)
+        model = model.eval()
         x = torch.randn(shape)
         result = report.run_model(model, x, dtype=a.dt, backend=a.backend, driver=a.driver, layouts=layouts,
-                                  plan_only=a.plan_only, strict=a.strict, rounds=a.rounds, jobs=a.jobs, log=log_stderr)
+                                  plan_only=a.plan_only, strict=a.strict, rounds=a.rounds, jobs=a.jobs, log=log_stderr,
+                                  torch_alone=not a.no_torch_alone, factory=factory)
     from ..compile.backends import host_cpu_description
     print(f"cpu: {host_cpu_description()}")
     print(report.format_result(result))

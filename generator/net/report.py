@@ -56,13 +56,19 @@ BOUND = {"f32": 1e-4, "bf16": 5e-2}
 
 def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver=None, layouts=None,
               plan_only: bool = False, strict: bool = False, rounds: int = 10, jobs: int = 2,
-              log: Callable[[str], None] = print) -> NetResult:
+              log: Callable[[str], None] = print, torch_alone: bool = True, factory=None) -> NetResult:
     """Optimize a PyTorch model on its example `x`; unless `plan_only`, check the output against PyTorch
     eager (max |diff| / max |reference|) and time eager, eager channels_last, the plan (one module per
-    segment of consecutive layers, and one per layer), both baselines, and IREE on the whole model."""
+    segment of consecutive layers, and one per layer), both baselines, and IREE on the whole model.
+    PyTorch is timed in this process (OpenMP passive, so that its threads do not spin through kgen's
+    rounds) and, unless not `torch_alone`, alone in a process of its own with OpenMP's default policy,
+    one round after each of these (`bench.torch_alone`); each PyTorch figure is the faster of the two.
+    `factory` (a picklable callable building the model's architecture): what that process builds and
+    loads the weights into, where the model itself does not pickle (kgen's copies of torchvision's)."""
     import torch
 
     from ..bench.timing import round_samples
+    from ..bench.torch_alone import TorchAlone, eager_fns
     from .torch_bridge import optimize
 
     t0 = time.time()
@@ -96,8 +102,6 @@ def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver
         runners[f"kgen {base.name}"] = optimize(model, x, dtype=dtype, backend=backend, driver=driver, layouts=layouts,
                                                 measure=False, assignment=base.layouts, log=lambda m: None)
     xd = x.to(tdt)
-    xcl = xd.contiguous(memory_format=torch.channels_last) if x.dim() == 4 else xd
-    mcl = copy.deepcopy(mdt).to(memory_format=torch.channels_last) if x.dim() == 4 else mdt
 
     def eager(m, inp):
         def f():
@@ -105,7 +109,7 @@ def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver
                 return m(inp)
         return f
 
-    fns = {"PyTorch NCHW": eager(mdt, xd), "PyTorch channels_last": eager(mcl, xcl)}
+    fns = {f"PyTorch {k}": f for k, f in eager_fns(torch, mdt, xd).items()}
     fns.update({name: eager(m, x) for name, m in runners.items()})
     if dtype == "f32":
         whole = _iree_whole_model(model, x, backend, driver, ref, log)
@@ -118,10 +122,28 @@ def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver
     if dtype != "f32":
         r.notes.append(f"PyTorch runs the model in {dtype} (model.to({tdt}), input too); kgen's blocks compute in "
                        f"{dtype}, the rest of the model in float32")
-    log(f"timing {len(fns)} runners end to end, {rounds} rounds")
-    samples = round_samples(fns, rounds)
+    alone = TorchAlone.start(log) if torch_alone else None
+    try:
+        between = alone.round if alone is not None and alone.model(mdt, xd, factory) else None
+        log(f"timing {len(fns)} runners end to end, {rounds} rounds")
+        samples = round_samples(fns, rounds, after_round=between)
+        alone_samples = alone.samples if between is not None else {}
+    finally:
+        if alone is not None:
+            alone.close()
     r.seconds = {k: statistics.median(v) for k, v in samples.items()}
     r.best = {k: min(v) for k, v in samples.items()}
+    won = 0
+    for layout, v in alone_samples.items():
+        name = f"PyTorch {layout}"
+        if name in r.seconds and v:
+            won += statistics.median(v) < r.seconds[name]
+            r.seconds[name] = min(r.seconds[name], statistics.median(v))
+            r.best[name] = min(r.best[name], min(v))
+    if alone_samples:
+        r.notes.append(f"PyTorch figures: the faster of round-robin in this process (OpenMP passive) and alone in "
+                       f"its own process (OpenMP default policy) between the same rounds; alone was faster in "
+                       f"{won} of {len(alone_samples)}")
     return r
 
 
