@@ -215,7 +215,7 @@ def test_torchvision_architectures_import_whole(build, n_layers, n_sums, n_group
     assert sum(1 for l in imp.net.layers if l.problem.desc.g > 1) == n_grouped
 
 
-def test_model_runs_time_pytorch_alone_too(monkeypatch):
+def test_model_runs_time_pytorch_alone_too(monkeypatch, tmp_path):
     # `kgen net --model` times PyTorch eager in its process (OpenMP passive) and alone in a child with
     # OpenMP's default policy between the same rounds (bench.torch_alone), and compares the faster:
     # with the default policy ResNet-50 ran ~1.45x faster than passive
@@ -233,17 +233,31 @@ def test_model_runs_time_pytorch_alone_too(monkeypatch):
             alone.round()
         assert set(alone.samples) == {"NCHW", "channels_last"} and all(len(v) == 2 for v in alone.samples.values())
         # kgen's copy of a torchvision model (classes local to a function: they do not pickle) goes as
-        # its factory and weights
+        # its factory and weights; the child builds the same model (checked here on its builder, in
+        # bf16 as `kgen net --dt=bf16` sends it)
         from generator.net.models import resnet50
         import functools
-        small_resnet = functools.partial(resnet50, num_classes=3)
-        rn = small_resnet().eval()
-        assert alone.model(rn, torch.randn(1, 3, 32, 32), functools.partial(resnet50, num_classes=3))
+        factory = functools.partial(resnet50, num_classes=3)
+        rn = factory().eval()
+        assert alone.model(rn, torch.randn(1, 3, 32, 32), factory)
         alone.round()
         assert set(alone.samples) == {"NCHW", "channels_last"}
+        xb = torch.randn(1, 3, 32, 32).to(torch.bfloat16)
+        ours = copy.deepcopy(rn).to(torch.bfloat16)
+        built = torch_alone.model_from((factory, ours.state_dict(), xb))
+        assert not built.training and next(built.parameters()).dtype == torch.bfloat16
+        with torch.inference_mode():
+            assert torch.equal(built(xb), ours(xb))
+        # a model whose class does not import in the child: written to a module only this process sees
+        mod = tmp_path / "kgen_test_only_model.py"
+        mod.write_text("import torch\nclass Elsewhere(torch.nn.Sequential):\n"
+                       "    def __init__(self):\n        super().__init__(torch.nn.Conv2d(3, 4, 1))\n")
+        monkeypatch.syspath_prepend(str(tmp_path))
+        import importlib
+        elsewhere = importlib.import_module("kgen_test_only_model")
         # a model whose class the child cannot import: no figures, one line, the child given up
-        assert not alone.model(Small(), x) and not alone.alive
-        assert len(logged) == 2 and "not measured" in logged[-1]
+        assert not alone.model(elsewhere.Elsewhere(), x) and not alone.alive
+        assert len([s for s in logged if "not measured" in s]) == 1 and "not measured" in logged[-1]
     finally:
         alone.close()
     # a model that does not pickle, without a factory: said in one line, no traceback
@@ -251,7 +265,8 @@ def test_model_runs_time_pytorch_alone_too(monkeypatch):
     alone = torch_alone.TorchAlone.start(logged.append)
     try:
         assert not alone.model(rn, x) and not alone.alive
-        assert len(logged) == 2 and "cannot send it to its process" in logged[-1] and "\n" not in logged[-1]
+        assert [s for s in logged if "not measured" in s] == logged[-1:]
+        assert "cannot send it to its process" in logged[-1] and "\n" not in logged[-1]
     finally:
         alone.close()
 
@@ -277,7 +292,20 @@ def test_model_runs_time_pytorch_alone_too(monkeypatch):
     assert FakeAlone.rounds == 2 and FakeAlone.closed and r.max_rel_err < 1e-5
     assert r.seconds["PyTorch NCHW"] == r.best["PyTorch NCHW"] == 1e-9
     assert 0 < r.seconds["PyTorch channels_last"] < 1e3
-    assert "alone was faster in 1 of 2" in r.notes[-1]
+    assert r.torch_alone == {"PyTorch NCHW": 1e-9, "PyTorch channels_last": 1e3}
+    assert r.torch_in_process["PyTorch NCHW"] > 1e-9 and "passive / alone: NCHW" in r.notes[-1]
+    assert r.to_json()["torch_alone_s"] == r.torch_alone
+    # a child that stopped after one round: its figures are not compared
+    FakeAlone.rounds, real = 0, FakeAlone.round
+
+    def one_round(self):
+        if FakeAlone.rounds == 0:
+            real(self)
+        FakeAlone.rounds += 1
+
+    monkeypatch.setattr(FakeAlone, "round", one_round)
+    r = report.run_model(m, x, layouts=["nchw"], rounds=2, log=lambda line: None)
+    assert r.seconds["PyTorch NCHW"] > 1e-9 and r.torch_alone == {} and "1 of 2 rounds" in r.notes[-1]
     FakeAlone.rounds = 0
     r = report.run_model(m, x, layouts=["nchw"], rounds=2, log=lambda line: None, torch_alone=False)
     assert FakeAlone.rounds == 0 and r.seconds["PyTorch NCHW"] > 1e-9

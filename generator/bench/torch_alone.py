@@ -1,5 +1,5 @@
-"""PyTorch's convolutions timed alone, in a process of their own with OpenMP's default wait policy,
-one round at a time between the rounds of `kgen bench conv`'s round-robin.
+"""PyTorch timed alone, in a process of its own with OpenMP's default wait policy, one round at a time
+between the rounds of `kgen bench conv`'s round-robin (a convolution) or `kgen net`'s (a whole model).
 
 Why a second measurement: `kgen bench conv` times PyTorch round-robin next to kgen's kernels, and in
 that process PyTorch's OpenMP threads must not spin between calls (`timing.quiet_openmp`: spinning,
@@ -28,9 +28,11 @@ child's threads (Linux's /proc/PID/task/*/stat) until none is running, at most `
 default policy ran ResNet-50 f32 channels_last in 44-46 ms, against 64-66 ms passive in kgen's process
 (the Xeon of the twenty-sixth session, 2 threads), so the comparison had overstated kgen by ~1.45x.
 
-The child reads length-prefixed pickled messages on stdin, ("problem", p) or ("model", (module,
-input)) then ("round",) any number of times, and answers each with one JSON line on stdout: {"layouts": [the layouts it times]} (empty
-where PyTorch has no conv for the problem), then {layout: seconds per call}.
+The child reads length-prefixed pickled messages on stdin, ("problem", p) or ("model", (module or
+factory, its state_dict with a factory else None, input)), then ("round",) any number of times, and
+answers each with one JSON line on stdout: {"layouts": [the layouts it times]} (empty where PyTorch
+has no conv for the problem), then {layout: seconds per call}. Its stderr goes to a file (a pipe
+nobody reads would stop it once full), whose last line says why where it fails.
 """
 from __future__ import annotations
 
@@ -41,6 +43,7 @@ import statistics
 import struct
 import subprocess
 import sys
+import tempfile
 import time
 from typing import Callable
 
@@ -50,11 +53,12 @@ SETTLE_S = 0.2
 
 class TorchAlone:
     """The child process, started once per benchmark run (`start`). `problem(p)` sends the next
-    problem; `round()` then times one round of it and keeps the samples; `medians()` gives its
-    {layout: seconds}. A child that fails is logged once (one line) and gives no figures from then on."""
+    problem (`model(m, x)` a whole model); `round()` then times one round of it and keeps the samples;
+    `medians()` gives its {layout: seconds}. A child that fails is logged once (one line) and gives no
+    figures from then on."""
 
-    def __init__(self, proc: subprocess.Popen, log: Callable[[str], None]):
-        self.proc, self.log = proc, log
+    def __init__(self, proc: subprocess.Popen, log: Callable[[str], None], stderr=None):
+        self.proc, self.log, self._stderr = proc, log, stderr       # stderr: the file the child writes it to
         self.samples: dict[str, list[float]] = {}
         self._slow_said = False
 
@@ -62,13 +66,14 @@ class TorchAlone:
     def start(cls, log: Callable[[str], None]) -> "TorchAlone | None":
         env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
         try:
+            err = tempfile.TemporaryFile()
             proc = subprocess.Popen([sys.executable, "-m", "generator.bench.torch_alone"], stdin=subprocess.PIPE,
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+                                    stdout=subprocess.PIPE, stderr=err, env=env)
         except OSError as e:
             log(f"PyTorch alone: not measured ({e})")
             return None
         log("PyTorch alone: timed in its own process (OpenMP default wait policy), between the rounds")
-        return cls(proc, log)
+        return cls(proc, log, err)
 
     @property
     def alive(self) -> bool:
@@ -95,12 +100,21 @@ class TorchAlone:
     def _fail(self, why: str, child_failed: bool = True) -> None:
         proc, self.proc = self.proc, None
         proc.kill()
-        _, err = proc.communicate()
+        proc.wait()
         if child_failed:
-            last = (err.decode(errors="replace").strip().splitlines() or [why])[-1]
+            last = (self._stderr_text().strip().splitlines() or [why])[-1]
             self.log(f"PyTorch alone: not measured from here on (exit {proc.returncode}: {last})")
         else:
             self.log(f"PyTorch alone: not measured from here on ({why})")
+
+    def _stderr_text(self) -> str:
+        if self._stderr is None:
+            return ""
+        try:
+            self._stderr.seek(0)
+            return self._stderr.read().decode(errors="replace")
+        except OSError:
+            return ""
 
     def settle(self, timeout_s: float = SETTLE_S) -> bool:
         """Wait until no thread of the child is running (its main thread reads the next message; its
@@ -128,14 +142,19 @@ class TorchAlone:
 
     def model(self, model, x, factory=None) -> bool:
         """Send a whole PyTorch model (an nn.Module, in the type it runs in) and its input, for
-        `kgen net`: the child times it eager in NCHW and channels_last (`eager_fns`). With `factory` (a
-        picklable callable that builds the same architecture: a model whose classes are local to a
-        function does not pickle) the child builds it and loads the model's weights; else the model
-        itself is pickled. False where the child gives no figures (the model cannot be sent, or its
-        classes do not import there: said once, and the child is given up)."""
+        `kgen net`: the child times it eager in NCHW and channels_last (`eager_fns`). The model is
+        pickled; where it does not pickle (kgen's copies of torchvision's models: classes local to a
+        function) and `factory` is given (a picklable callable that builds the same architecture),
+        the child builds that and loads the model's weights (`model_from`). False where the child gives
+        no figures (the model cannot be sent, or its classes do not import there: said once, and the
+        child is given up)."""
         self.samples = {}
-        payload = (factory, model.state_dict(), x) if factory is not None else (model, None, x)
-        got = self._ask(("model", payload))
+        try:
+            pickle.dumps(type(model))         # the class by reference: cheap, and where it fails
+            msg = ("model", (model, None, x))
+        except Exception:  # noqa: BLE001 - PicklingError, AttributeError, TypeError
+            msg = ("model", (factory, model.state_dict(), x)) if factory is not None else ("model", (model, None, x))
+        got = self._ask(msg)
         return bool(got and got.get("layouts"))
 
     def problem(self, p) -> bool:
@@ -156,9 +175,23 @@ class TorchAlone:
 
     def close(self) -> None:
         if self.proc is not None:
-            self.proc.stdin.close()
-            self.proc.wait(timeout=60)
-            self.proc = None
+            proc, self.proc = self.proc, None
+            try:
+                proc.stdin.close()
+                proc.wait(timeout=60)
+            except (OSError, subprocess.TimeoutExpired):
+                proc.kill()
+                proc.wait()
+
+
+def model_from(payload: tuple):
+    """The child's model from a ("model", ...) message's payload: the module itself, or the factory's
+    architecture in the input's type, in eval mode, with the sent weights loaded."""
+    model, state, x = payload
+    if state is not None:
+        model = model().eval().to(x.dtype)
+        model.load_state_dict(state)
+    return model
 
 
 def eager_fns(torch, model, x) -> dict[str, Callable[[], object]]:
@@ -214,11 +247,7 @@ def _main() -> None:
                 call = conv_call(msg[1])
                 fns = _torch_fns(torch, msg[1], call.x, call.w, call.bias, call.quant) or {}
             else:
-                model, state, x = msg[1]
-                if state is not None:           # a factory: the architecture, then the weights
-                    model = model().eval().to(x.dtype)
-                    model.load_state_dict(state)
-                fns = eager_fns(torch, model, x)
+                fns = eager_fns(torch, model_from(msg[1]), msg[1][2])
             batch = batch_sizes(fns, MIN_BATCH_S)
             print(json.dumps({"layouts": list(fns)}), flush=True)
         else:                            # ("round",): one batch per layout, as the parent's rounds

@@ -24,10 +24,15 @@ class NetResult:
     bound: float = 1e-4                           # what max_rel_err must stay under
     check: str = ""                                # what the check compared
     notes: list[str] = field(default_factory=list)
+    # PyTorch's figures apart (median seconds per layout): in this process (OpenMP passive) and alone in
+    # its own (OpenMP's default policy); `seconds` holds the faster
+    torch_in_process: dict[str, float] = field(default_factory=dict)
+    torch_alone: dict[str, float] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {"network": self.net.name, "plans": plan_json(self.plans), "end_to_end_s": self.seconds,
-                "end_to_end_best_s": self.best,
+                "end_to_end_best_s": self.best, "torch_in_process_s": self.torch_in_process,
+                "torch_alone_s": self.torch_alone,
                 "max_rel_err": self.max_rel_err, "check": self.check, "notes": self.notes}
 
 
@@ -133,17 +138,22 @@ def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver
             alone.close()
     r.seconds = {k: statistics.median(v) for k, v in samples.items()}
     r.best = {k: min(v) for k, v in samples.items()}
-    won = 0
-    for layout, v in alone_samples.items():
-        name = f"PyTorch {layout}"
-        if name in r.seconds and v:
-            won += statistics.median(v) < r.seconds[name]
-            r.seconds[name] = min(r.seconds[name], statistics.median(v))
-            r.best[name] = min(r.best[name], min(v))
-    if alone_samples:
+    r.torch_in_process = {k: r.seconds[k] for k in fns if k.startswith("PyTorch ")}
+    # a child that stopped partway gave fewer rounds than this process: those figures are not compared
+    r.torch_alone = {f"PyTorch {k}": statistics.median(v) for k, v in alone_samples.items() if len(v) == rounds}
+    for name, t in r.torch_alone.items():
+        if name in r.seconds:
+            r.seconds[name] = min(r.seconds[name], t)
+            r.best[name] = min(r.best[name], min(alone_samples[name.split(" ", 1)[1]]))
+    if r.torch_alone:
+        apart = ", ".join(f"{k[8:]} {r.torch_in_process[k] * 1e3:.1f} / {t * 1e3:.1f} ms"
+                          for k, t in r.torch_alone.items() if k in r.torch_in_process)
         r.notes.append(f"PyTorch figures: the faster of round-robin in this process (OpenMP passive) and alone in "
-                       f"its own process (OpenMP default policy) between the same rounds; alone was faster in "
-                       f"{won} of {len(alone_samples)}")
+                       f"its own process (OpenMP default policy) between the same rounds (medians, passive / "
+                       f"alone: {apart})")
+    elif alone_samples:
+        r.notes.append(f"PyTorch alone: {min(map(len, alone_samples.values()))} of {rounds} rounds (its process "
+                       f"stopped): not compared")
     return r
 
 
