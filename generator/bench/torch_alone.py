@@ -149,12 +149,13 @@ class TorchAlone:
         no figures (the model cannot be sent, or its classes do not import there: said once, and the
         child is given up)."""
         self.samples = {}
-        try:
-            pickle.dumps(type(model))         # the class by reference: cheap, and where it fails
-            msg = ("model", (model, None, x))
-        except Exception:  # noqa: BLE001 - PicklingError, AttributeError, TypeError
-            msg = ("model", (factory, model.state_dict(), x)) if factory is not None else ("model", (model, None, x))
-        got = self._ask(msg)
+        payload = (model, None, x)
+        if factory is not None:
+            try:
+                pickle.dumps(type(model))     # the class by reference: cheap, and where it fails
+            except Exception:  # noqa: BLE001 - PicklingError, AttributeError, TypeError
+                payload = (factory, model.state_dict(), x)
+        got = self._ask(("model", payload))
         return bool(got and got.get("layouts"))
 
     def problem(self, p) -> bool:
@@ -201,14 +202,15 @@ def eager_fns(torch, model, x) -> dict[str, Callable[[], object]]:
 
     xcl = x.contiguous(memory_format=torch.channels_last) if x.dim() == 4 else x
     mcl = copy.deepcopy(model).to(memory_format=torch.channels_last) if x.dim() == 4 else model
+    return {"NCHW": eager_call(torch, model, x), "channels_last": eager_call(torch, mcl, xcl)}
 
-    def eager(m, inp):
-        def f():
-            with torch.inference_mode():
-                return m(inp)
-        return f
 
-    return {"NCHW": eager(model, x), "channels_last": eager(mcl, xcl)}
+def eager_call(torch, model, x) -> Callable[[], object]:
+    """One inference call of `model` on `x`, as every end-to-end runner of `kgen net` is timed."""
+    def f():
+        with torch.inference_mode():
+            return model(x)
+    return f
 
 
 def _thread_state(stat_path: str) -> str:
@@ -242,12 +244,12 @@ def _main() -> None:
     torch.set_num_threads(cpu_threads())
     fns, batch = {}, {}
     while (msg := _read(sys.stdin.buffer)) is not None:
-        if msg[0] in ("problem", "model"):
-            if msg[0] == "problem":
-                call = conv_call(msg[1])
-                fns = _torch_fns(torch, msg[1], call.x, call.w, call.bias, call.quant) or {}
-            else:
-                fns = eager_fns(torch, model_from(msg[1]), msg[1][2])
+        if msg[0] == "problem":
+            call = conv_call(msg[1])
+            fns = _torch_fns(torch, msg[1], call.x, call.w, call.bias, call.quant) or {}
+        elif msg[0] == "model":
+            fns = eager_fns(torch, model_from(msg[1]), msg[1][2])
+        if msg[0] != "round":
             batch = batch_sizes(fns, MIN_BATCH_S)
             print(json.dumps({"layouts": list(fns)}), flush=True)
         else:                            # ("round",): one batch per layout, as the parent's rounds

@@ -73,7 +73,7 @@ def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver
     import torch
 
     from ..bench.timing import round_samples
-    from ..bench.torch_alone import TorchAlone, eager_fns
+    from ..bench.torch_alone import TorchAlone, eager_call, eager_fns
     from .torch_bridge import optimize
 
     t0 = time.time()
@@ -107,15 +107,8 @@ def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver
         runners[f"kgen {base.name}"] = optimize(model, x, dtype=dtype, backend=backend, driver=driver, layouts=layouts,
                                                 measure=False, assignment=base.layouts, log=lambda m: None)
     xd = x.to(tdt)
-
-    def eager(m, inp):
-        def f():
-            with torch.inference_mode():
-                return m(inp)
-        return f
-
     fns = {f"PyTorch {k}": f for k, f in eager_fns(torch, mdt, xd).items()}
-    fns.update({name: eager(m, x) for name, m in runners.items()})
+    fns.update({name: eager_call(torch, m, x) for name, m in runners.items()})
     if dtype == "f32":
         whole = _iree_whole_model(model, x, backend, driver, ref, log)
         if isinstance(whole, str):
@@ -139,15 +132,17 @@ def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver
     r.seconds = {k: statistics.median(v) for k, v in samples.items()}
     r.best = {k: min(v) for k, v in samples.items()}
     r.torch_in_process = {k: r.seconds[k] for k in fns if k.startswith("PyTorch ")}
-    # a child that stopped partway gave fewer rounds than this process: those figures are not compared
-    r.torch_alone = {f"PyTorch {k}": statistics.median(v) for k, v in alone_samples.items() if len(v) == rounds}
-    for name, t in r.torch_alone.items():
-        if name in r.seconds:
-            r.seconds[name] = min(r.seconds[name], t)
-            r.best[name] = min(r.best[name], min(alone_samples[name.split(" ", 1)[1]]))
+    apart = []
+    for layout, v in alone_samples.items():
+        name = f"PyTorch {layout}"
+        if len(v) < rounds or name not in r.seconds:    # a child that stopped partway: not compared
+            continue
+        r.torch_alone[name] = statistics.median(v)
+        apart.append(f"{layout} {r.seconds[name] * 1e3:.1f} / {r.torch_alone[name] * 1e3:.1f} ms")
+        r.seconds[name] = min(r.seconds[name], r.torch_alone[name])
+        r.best[name] = min(r.best[name], min(v))
     if r.torch_alone:
-        apart = ", ".join(f"{k[8:]} {r.torch_in_process[k] * 1e3:.1f} / {t * 1e3:.1f} ms"
-                          for k, t in r.torch_alone.items() if k in r.torch_in_process)
+        apart = ", ".join(apart)
         r.notes.append(f"PyTorch figures: the faster of round-robin in this process (OpenMP passive) and alone in "
                        f"its own process (OpenMP default policy) between the same rounds (medians, passive / "
                        f"alone: {apart})")
