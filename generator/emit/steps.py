@@ -334,6 +334,13 @@ class StoreEpilogue:
     sum_zp: int = 0
 
     @property
+    def folds_dst_scale(self) -> bool:
+        """Whether the dst scale folds into the scale and the bias (with the dst zero point), once per
+        workgroup: nothing (no sum, no ReLU, whose order with a negative scale matters) lies between
+        them, so each vector takes one FMA where it took a multiply, an add and a multiply."""
+        return self.dst_scale is not None and self.dst_init is None and not self.relu
+
+    @property
     def operands(self) -> list[Value]:
         """The runtime operands of the stores, in the order the dispatch takes them."""
         return [v for v in (self.bias, self.src_scale, self.wei_scale, self.dst_scale, self.dst_zp, self.dst_init)
@@ -455,6 +462,12 @@ class Brgemm(Step):
     # on a dot product across the lanes (emit.conv.LANE_DOT_ISAS): a group's channels in one 32-bit
     # lane, the instruction's depth (4 on vpdpbusd, 2 on vdpbf16ps); 1: the widened FMA
     lane_k: int = 1
+    # a u8 destination, channels last, whole vectors (emit.conv.brgemm_packs_u8_stores): each 4 channel
+    # vectors of a pixel clamped above only, then narrowed together by vpackssdw / vpackuswb (whose
+    # saturation clamps below and makes a NaN's conversion 0) and stored as one 64-byte vector, where
+    # each vector alone took vmaxps, vminps and vpmovdb (2 uops): the epilogue was ~40% of a 1x1 conv
+    # with 64 input channels
+    pack_u8_stores: bool = False
 
     @property
     def borders(self) -> list[int] | None:
