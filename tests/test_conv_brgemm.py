@@ -1112,12 +1112,13 @@ def test_brgemm_runs_every_tap_where_the_padding_is_not_zero(line):
     assert check_conv(ConvKernel(p, b, driver="local-sync"), p) is None
 
 
-# u8 destinations, channels last, whole vectors: each 4 (or 2) channel vectors of a pixel narrowed together
-# (vpackssdw, vpackuswb, vpermd) and stored as one 64- (32-) byte vector (Brgemm.pack_u8_stores), and the
-# dst scale folded into the scale and the bias where nothing lies between them
-# (StoreEpilogue.folds_dst_scale). A dst scale of 1/64 sends results past both ends of u8; bias, zero
-# points, ReLU, the sum, groups of 64, partial blocks, 1D and 3D, with and without src / wei scales
-PACKED_U8_CASES = [
+# 8-bit destinations, channels last, whole vectors: each 4 (or 2) channel vectors of a pixel narrowed
+# together (vpackssdw, vpackuswb / vpacksswb, vpermd) and stored as one 64- (32-) byte vector
+# (Brgemm.pack_int8_stores), and the dst scale folded into the scale and the bias where nothing lies
+# between them (StoreEpilogue.folds_dst_scale). A dst scale of 1/64 sends results past both ends of the
+# type; bias, zero points, ReLU, the sum, groups of 64, partial blocks, 1D and 3D, with and without
+# src / wei scales
+PACKED_INT8_CASES = [
     "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
     "mb1ic64ih14oc128oh14kh3ph1",
     "--dt=u8:s8:u8 --dir=FWD_B --stag=nhwc --dtag=nhwc --attr-scales=wei:per_oc+dst:common:2 "
@@ -1133,31 +1134,43 @@ PACKED_U8_CASES = [
     "mb2ic1iw400oc64ow79kw10sw5pw0",
     "--dt=u8:s8:u8 --stag=ndhwc --dtag=ndhwc --attr-scales=dst:common:2 mb1ic16id5ih6iw7oc64kd3kh3kw3pd1ph1pw1",
     "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --dir=FWD_B --attr-scales=dst:common:2 mb1ic3ih30oc64kh7sh2ph3",
+    # s8
+    "--dt=u8:s8:s8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+    "mb1ic64ih14oc128oh14kh3ph1",
+    "--dt=s8:s8:s8 --dir=FWD_B --stag=nhwc --dtag=nhwc --attr-scales=wei:per_oc+dst:common:2 "
+    "--attr-zero-points=src:common:-3+dst:common:-20 mb2ic24ih7iw13oc64kh1kw1ph0",
+    "--dt=u8:s8:s8 --stag=nhwc --dtag=nhwc --attr-scales=dst:common:2 --attr-post-ops=sum:0.5:3 "
+    "mb1ic20ih11oc64kh3ph1",
+    "--dt=s8:s8:s8 --stag=nwc --dtag=nwc --attr-scales=dst:common:2 mb2ic5iw20oc64kw3pw2sw3",
 ]
 
 
 @needs_vnni
-@pytest.mark.parametrize("line", PACKED_U8_CASES)
-def test_u8_stores_are_packed_vectors_at_a_time(line):
+@pytest.mark.parametrize("line", PACKED_INT8_CASES)
+def test_int8_stores_are_packed_vectors_at_a_time(line):
     p = problem("--alg=brgemm " + line)
     exe = render_conv(p, get_backend("llvm-cpu")).split("stream.executable private @", 1)[1].split("\nfunc.func", 1)[0]
-    assert '"llvm.x86.avx512.packuswb.512"' in exe and not re.search(r"vector\.(masked)?store [^\n]*vector<16xi8>", exe)
+    pack = "packsswb" if p.dst.dtype.signed else "packuswb"
+    assert f'"llvm.x86.avx512.{pack}.512"' in exe and not re.search(r"vector\.(masked)?store [^\n]*vector<16xi8>", exe)
     call = conv_call(p, {"dst_scale": 2.0 ** -6})
     assert check_conv(ConvKernel(p), p, call=call) is None
-    # results at both ends of u8, so both saturations were checked
+    # results at both ends of the type, so both saturations were checked
     want = p.reference(call.src, call.wei, call.bias, quant=call.quant, inputs=call.inputs)
-    assert (want == 0).any() and (want == 255).any()
+    lo, hi = (-128, 127) if p.dst.dtype.signed else (0, 255)
+    assert (want == lo).any() and (want == hi).any()
 
 
 @needs_vnni
+@pytest.mark.parametrize("dt", ["u8", "s8"])
 @pytest.mark.parametrize("oc", [64, 32, 40])
-def test_u8_stores_make_a_nan_bias_zero(oc):
-    """A NaN in the bias makes its channel's results NaN, and +-Inf saturates: NaN -> 0, +Inf -> 255,
-    -Inf -> 0, in 4 vectors packed (OC 64), 2 (OC 32), or one at a time (OC 40, the last one masked)."""
-    p = problem(f"--alg=brgemm --dt=u8:s8:u8 --dir=FWD_B --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+dst:common:2 "
-                f"mb1ic4ih6oc{oc}oh6kh1ph0")
+def test_int8_stores_make_a_nan_bias_zero(oc, dt):
+    """A NaN in the bias makes its channel's results NaN, and +-Inf saturates: NaN -> 0, +-Inf -> the
+    type's ends, in 4 vectors packed (OC 64), 2 (OC 32), or one at a time (OC 40, the last one masked)."""
+    p = problem(f"--alg=brgemm --dt=u8:s8:{dt} --dir=FWD_B --stag=nhwc --dtag=nhwc "
+                f"--attr-scales=src:common:0.5+dst:common:2 mb1ic4ih6oc{oc}oh6kh1ph0")
     call = conv_call(p)
     call.bias[[1, 17, 30]] = [np.nan, np.inf, -np.inf]
     assert check_conv(ConvKernel(p), p, call=call) is None
     want = p.reference(call.src, call.wei, call.bias, quant=call.quant, inputs=call.inputs)
-    assert (want[..., 1] == 0).all() and (want[..., 17] == 255).all() and (want[..., 30] == 0).all()
+    lo, hi = (-128, 127) if dt == "s8" else (0, 255)
+    assert (want[..., 1] == 0).all() and (want[..., 17] == hi).all() and (want[..., 30] == lo).all()

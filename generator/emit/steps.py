@@ -462,12 +462,12 @@ class Brgemm(Step):
     # on a dot product across the lanes (emit.conv.LANE_DOT_ISAS): a group's channels in one 32-bit
     # lane, the instruction's depth (4 on vpdpbusd, 2 on vdpbf16ps); 1: the widened FMA
     lane_k: int = 1
-    # a u8 destination, channels last, whole vectors (emit.conv.brgemm_packs_u8_stores): each 4 channel
-    # vectors of a pixel clamped above only, then narrowed together by vpackssdw / vpackuswb (whose
-    # saturation clamps below and makes a NaN's conversion 0) and stored as one 64-byte vector, where
-    # each vector alone took vmaxps, vminps and vpmovdb (2 uops): the epilogue was ~40% of a 1x1 conv
-    # with 64 input channels
-    pack_u8_stores: bool = False
+    # an 8-bit destination, channels last, whole vectors (emit.conv.brgemm_packs_int8_stores): each 4
+    # (or 2) channel vectors of a pixel clamped above only, then narrowed together by vpackssdw and
+    # vpackuswb / vpacksswb (whose saturation clamps below) and stored as one 64- (32-) byte vector,
+    # where each vector alone took vmaxps, vminps, a NaN select and vpmovdb (2 uops): the epilogue was
+    # ~40% of a 1x1 conv with 64 input channels
+    pack_int8_stores: bool = False
 
     @property
     def borders(self) -> list[int] | None:
