@@ -1116,8 +1116,8 @@ def test_brgemm_runs_every_tap_where_the_padding_is_not_zero(line):
 # together (vpackssdw, vpackuswb / vpacksswb, vpermd) and stored as one 64- (32-) byte vector
 # (Brgemm.pack_int8_stores), and the dst scale folded into the scale and the bias where nothing lies
 # between them (StoreEpilogue.folds_dst_scale). A dst scale of 1/64 sends results past both ends of the
-# type; bias, zero points, ReLU, the sum, groups of 64, partial blocks, 1D and 3D, with and without
-# src / wei scales
+# type; bias, zero points, ReLU, the sum, groups of 64, partial blocks, 1D and 3D, depthwise, with and
+# without src / wei scales
 PACKED_INT8_CASES = [
     "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
     "mb1ic64ih14oc128oh14kh3ph1",
@@ -1142,6 +1142,12 @@ PACKED_INT8_CASES = [
     "--dt=u8:s8:s8 --stag=nhwc --dtag=nhwc --attr-scales=dst:common:2 --attr-post-ops=sum:0.5:3 "
     "mb1ic20ih11oc64kh3ph1",
     "--dt=s8:s8:s8 --stag=nwc --dtag=nwc --attr-scales=dst:common:2 mb2ic5iw20oc64kw3pw2sw3",
+    # depthwise (one channel a lane), 2D and 3D
+    "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+    "g64mb1ic64ih7oc64oh7kh3ph1",
+    "--dt=s8:s8:s8 --dir=FWD_B --stag=nhwc --dtag=nhwc --attr-scales=dst:common:2 --attr-zero-points=src:common:-3 "
+    "g32mb2ic32ih11oc32oh6kh3sh2ph1",
+    "--dt=u8:s8:u8 --stag=ndhwc --dtag=ndhwc --attr-scales=dst:common:2 g64mb1ic64id4ih6iw7oc64kd3kh3kw3pd1ph1pw1",
 ]
 
 

@@ -1316,14 +1316,14 @@ def store_epilogue_args(p: ConvProblem) -> StoreEpilogue:
                          sum_zp=total.zero_point if total else 0)
 
 
-def brgemm_packs_int8_stores(epilogue: StoreEpilogue | None, dst_blocks: bool, oc_real: int, depthwise: bool,
+def brgemm_packs_int8_stores(epilogue: StoreEpilogue | None, dst_blocks: bool, oc_real: int, lane_zipped: bool,
                              target: TargetCaps) -> bool:
     """Whether brgemm narrows each 4 (or 2) channel vectors of a pixel together
     (`Brgemm.pack_int8_stores`): a u8 or s8 destination, channels last with whole vectors (they lie side
-    by side and none is masked), on AVX-512 BW's packs (every CPU with avx512_vnni has them). Depthwise
-    stores its own way."""
+    by side and none is masked), on AVX-512 BW's packs (every CPU with avx512_vnni has them). Small
+    groups across the lanes store theirs interleaved (`lane_zip`), one vector at a time."""
     return (epilogue is not None and epilogue.dst_dt.name in ("u8", "s8") and not dst_blocks and not oc_real
-            and not depthwise and "avx512_vnni" in target.cpu_features)
+            and not lane_zipped and "avx512_vnni" in target.cpu_features)
 
 
 def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: TargetCaps,
@@ -1460,7 +1460,8 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
                    src_dt=p.src.dtype.name,
                    lanes=d.ic if unpadded and not src_block and g % 16 else 0, oc_real=oc_real,
                    cg=cg if depthwise else 1, kg=kg if depthwise else 1, lane_k=isa.k if lane_dot else 1,
-                   pack_int8_stores=brgemm_packs_int8_stores(epilogue, dst_blocks, oc_real, depthwise, target))
+                   pack_int8_stores=brgemm_packs_int8_stores(epilogue, dst_blocks, oc_real,
+                                                            depthwise and (cg, kg) != (1, 1), target))
     if dst_blocks:            # the destination's packed tensor, (N, OCp/16, [1,] OH, OW, 16): the caller's buffer
         return acc
     lead = [n, depth.od] if depth else [n]
