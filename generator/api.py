@@ -103,8 +103,9 @@ class ReorderKernel:
     _parts: tuple = ()          # the host-threads driver's (kernel, ReorderPart) pairs, set in __init__
 
     def __init__(self, problems: Sequence[ReorderProblem], backend: str, cache_dir=None, artifact=None,
-                 driver: str | None = None, form: str | None = None):
+                 driver: str | None = None, form: str | None = None, device_slot: int = 0):
         self.problems = list(problems)
+        self._device_slot = device_slot     # a host-threads part's own device (runtime.get_device)
         self.backend = get_backend(backend)
         self.form = reorder_form(self.backend, form, self.problems)
         self.src, self.dst = self.problems[0].src, self.problems[-1].dst
@@ -134,8 +135,9 @@ class ReorderKernel:
                 # one shape share the compiled artifact through the cache
                 self._parts = [(ReorderKernel(list(part.problems), self.backend.name, cache_dir,
                                               driver=self.backend.host_threads_driver,
-                                              form=_part_form(self.backend, self.form, part.problems)), part)
-                               for part in parts]
+                                              form=_part_form(self.backend, self.form, part.problems),
+                                              device_slot=i), part)
+                               for i, part in enumerate(parts)]
                 # no one module holds the whole reorder: `artifact` is None, `part_artifacts` each part's
                 self.artifact = None
                 return
@@ -145,7 +147,7 @@ class ReorderKernel:
             mlir = render_reorder(self.problems, form=self.form)
             self.artifact = compile_mlir(mlir, self.backend, cache_dir=cache_dir, name="reorder",
                                          extra_flags=self.backend.reorder_flags(self.driver))
-        self._fn = LoadedModule(self.artifact.path, self.backend, self.driver).function(self.name)
+        self._fn = LoadedModule(self.artifact.path, self.backend, self.driver, self._device_slot).function(self.name)
 
     @property
     def name(self) -> str:
@@ -373,9 +375,10 @@ class ConvKernel:
         return super().__new__(cls)
 
     def __init__(self, problem, backend: str = "llvm-cpu", cache_dir=None, artifact=None, flags: str | None = None,
-                 driver: str | None = None):
+                 driver: str | None = None, device_slot: int = 0):
         self.backend = get_backend(backend)
         self.requested_alg = problem.alg
+        self._device_slot = device_slot     # a host-threads part's own device (runtime.get_device)
         problem, self.flags, driver, self.choice = _resolve_conv(problem, self.backend, flags, driver,
                                                                  pick_driver=artifact is None)
         self.problem = problem
@@ -393,14 +396,15 @@ class ConvKernel:
         if artifact is None:       # else a prebuilt module (the catalog's build/<backend>/<function>.vmfb)
             artifact = compile_conv(problem, self.backend, flags=self.flags, cache_dir=cache_dir, driver=self.driver)
         self.artifact = artifact
-        module = LoadedModule(self.artifact.path, self.backend, self.driver)
+        module = LoadedModule(self.artifact.path, self.backend, self.driver, self._device_slot)
         self._prepare = module.function(problem.name + "_prepare")
         self._run = module.function(problem.name)
 
     def _init_parts(self, cache_dir) -> None:
         """The host-threads driver: one kernel per part (`host_parts`, one part per CPU), each on the
         backend's `host_threads_driver` with a module (and so a VM context) of its own: IREE contexts
-        must not run two calls at once. Parts of one shape share the compiled artifact (the cache).
+        must not run two calls at once; and on a device of its own (`device_slot`), whose allocator
+        the other parts do not share. Parts of one shape share the compiled artifact (the cache).
         Any prebuilt artifact is not used: it is the whole convolution."""
         from .select import host_cut
 
@@ -409,9 +413,9 @@ class ConvKernel:
         parts = host_cut(p)
         if isinstance(parts, str):
             raise UnsupportedError(f"driver {HOST_THREADS} cannot cut {p.name}: {parts}")
-        for part in parts:
+        for i, part in enumerate(parts):
             k = ConvKernel(part.problem, self.backend, cache_dir, flags=self.flags,
-                           driver=self.backend.host_threads_driver)
+                           driver=self.backend.host_threads_driver, device_slot=i)
             self._parts.append((k, part))
         # no one module holds the whole convolution: `artifact` is None, `part_artifacts` each part's
         self.artifact = None

@@ -311,8 +311,10 @@ def test_host_threads_kernel_matches_reference(line, kgen_cache_dir, monkeypatch
     monkeypatch.setenv("KGEN_CPU_THREADS", "2")
     k = conv(line, cache_dir=kgen_cache_dir, driver=HOST_THREADS)
     assert k.driver == HOST_THREADS and len(k._parts) == 2
-    # every part has its own module: an IREE VM context runs one call at a time
+    # every part has its own module (an IREE VM context runs one call at a time), and its own device,
+    # whose allocator the other part does not share; the whole kernel's is the driver's first
     assert k._parts[0][0]._run.module is not k._parts[1][0]._run.module
+    assert k._parts[0][0]._run.module.device is not k._parts[1][0]._run.module.device
     call = conv_call(k.problem)
     assert check_conv(k, k.problem, call=call) is None, f"seed {SEED}"
     bound = k.bind(call.src, call.bias, **call.attrs)

@@ -113,6 +113,7 @@ def test_host_threads_reorder_matches_reference(chain, kgen_cache_dir, monkeypat
     assert k.driver == HOST_THREADS and len(k._parts) == 2
     # every part has its own module: an IREE VM context runs one call at a time
     assert k._parts[0][0]._fn.module is not k._parts[1][0]._fn.module
+    assert k._parts[0][0]._fn.module.device is not k._parts[1][0]._fn.module.device    # a device each
     if len(chain) == 1:
         assert check_reorder(k, chain[0]) is None, f"seed {SEED}"
     rng = np.random.default_rng(SEED)
