@@ -25,7 +25,7 @@ from .emit.conv import depthwise_src_zp_limit
 from .emit.reorder import kernel_name, render_reorder, render_reorder_module
 from .emit.target import RELAYOUT_FORMS
 from .errors import FormatError, InputError, UnsupportedError
-from .layout import MemoryDesc, get_dtype
+from .layout import MemoryDesc, get_dtype, is_numeric
 from .problem.conv import ConvPart
 from .problem.reorder import Quant, ReorderProblem
 from .runtime import BoundCall, DeviceTensor, LoadedModule, driver_for, host_threads
@@ -177,7 +177,7 @@ class ReorderKernel:
                     raise InputError(f"kernel {p.name} needs {key}= ({q.policy})")
                 dt = p.quant_dtype(arg).np_dtype
                 v = np.asarray(given.pop(key))
-                if v.dtype.kind not in "iuf":
+                if not is_numeric(v.dtype):
                     raise InputError(f"{key} must be numeric, got dtype {v.dtype}")
                 if dt.kind == "i" and v.dtype.kind == "f" and not np.array_equal(v, np.round(v)):
                     raise InputError(f"{key} is a zero point and must hold integers")
@@ -473,7 +473,7 @@ class ConvKernel:
             return []
         bdt = get_dtype(p.bias_dt)
         b = np.zeros(p.desc.oc, bdt.np_dtype) if bias is None else np.asarray(bias)
-        if b.shape != (p.desc.oc,) or b.dtype.kind not in "iuf":
+        if b.shape != (p.desc.oc,) or not is_numeric(b.dtype):
             raise InputError(f"bias has shape {b.shape} and dtype {b.dtype}, expected ({p.desc.oc},) numbers")
         if bdt.is_int and not np.array_equal(b, np.round(b)):
             raise InputError(f"bias is {p.bias_dt} and must hold integers")
@@ -499,7 +499,7 @@ class ConvKernel:
                 raise InputError(f"kernel {p.name} needs {name}= the {what}")
             a = np.asarray(v)
             want = p.quant_shape(q)
-            if a.dtype.kind not in "iuf" or a.shape != want:
+            if not is_numeric(a.dtype) or a.shape != want:
                 raise InputError(f"{name} has shape {a.shape} and dtype {a.dtype}; the {what} wants "
                                  f"{'a scalar' if not want else f'{want[0]} numbers'}")
             if name.endswith("zp"):

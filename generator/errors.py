@@ -6,6 +6,13 @@ message that names the bad value and, where it helps, what would be accepted. Th
 """
 
 
+def first_line(e: BaseException) -> str:
+    """An exception's message in one line (its first), else its type's name: how the product quotes an
+    error raised by code it calls (a user's model, PyTorch) in its own one-line errors."""
+    lines = str(e).strip().splitlines()
+    return lines[0] if lines else type(e).__name__
+
+
 class KgenError(Exception):
     """Base of all errors raised by the generator on bad input or unsupported requests."""
 

@@ -48,13 +48,14 @@ def fill_reorder_source(desc: MemoryDesc, rng: np.random.Generator, dst: MemoryD
 
 def reorder_quant_values(problem: ReorderProblem, rng: np.random.Generator,
                          given: dict[str, float] | None = None) -> dict[str, np.ndarray]:
-    """Scales are powers of two (exact in f32 and f64), zero points small integers; a common value the
-    user gave (`given`: argument -> value, e.g. from `--attr-scales=src:common:0.5`) is kept."""
+    """Scales are powers of two (exact in f32 and f64), zero points small integers; values the user gave
+    (`given`: argument -> value, e.g. from `--attr-scales=src:common:0.5`, or an array from a file) are
+    kept."""
     given = given or {}
     out = {}
     for arg, q in problem.quant_args:
         shape = q.shape(problem.dims)
-        if not q.mask and given.get(arg) is not None:
+        if given.get(arg) is not None:
             out[arg] = np.asarray(given[arg], np.float32 if "scale" in arg else np.int32)
         elif "scale" in arg:
             out[arg] = (2.0 ** rng.integers(-2, 3, shape)).astype(np.float32)

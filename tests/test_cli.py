@@ -145,3 +145,104 @@ def test_auto_steers_past_a_kernels_zero_point_bound():
     asked = conv_problem(next(iter(parse_conv_args(["--alg=auto", "--attr-zero-points=src:common:20000", *line]))))
     assert resolved_conv(asked).alg == "brgemm" and conv_src_zp_limit(asked) == 14308
     assert conv_src_zp_limit(dataclasses.replace(asked, alg="direct")) is None
+
+
+# ------------------------------------------------------------------------------------------ 16-bit floats in .npy files
+# np.save writes ml_dtypes.bfloat16 as raw 2-byte values ('|V2'); a float32 file is rounded to a bf16 / f16
+# tensor, said once per file on stderr. Data are small integers (f32 files: scaled by 1 + 2**-12 or
+# 2**-14, which rounds back to them), so every result is exact and compared bit for bit.
+BF16_SEED = 23
+
+
+def _ints_scaled(rng, shape, lo, hi, grain):
+    """(exact integers, float32 values that round to them in a 16-bit float, how many differ)."""
+    ints = rng.integers(lo, hi + 1, shape).astype(np.float32)
+    return ints, (ints * np.float32(1 + grain)).astype(np.float32), int(np.count_nonzero(ints))
+
+
+@pytest.mark.parametrize("dt, files", [("bf16", "native"), ("bf16", "float32"), ("f16", "float32")])
+def test_conv_runs_on_16_bit_npy_files(dt, files, tmp_path):
+    import ml_dtypes
+
+    from generator.problem.reference import conv_reference
+
+    want_dt = np.dtype(ml_dtypes.bfloat16) if dt == "bf16" else np.dtype(np.float16)
+    rng = np.random.default_rng(BF16_SEED)
+    grain = 2.0**-12 if dt == "bf16" else 2.0**-14
+    x, x32, nx = _ints_scaled(rng, (2, 8, 6, 5), -4, 4, grain)
+    w, w32, nw = _ints_scaled(rng, (12, 4, 3, 3), -2, 2, grain)
+    b = rng.integers(-8, 9, 12).astype(np.float32)
+    if files == "native":
+        np.save(tmp_path / "x.npy", x.astype(want_dt))
+        np.save(tmp_path / "w.npy", w.astype(want_dt))
+        assert np.load(tmp_path / "x.npy").dtype.str == "|V2"          # what NumPy + ml_dtypes write
+    else:
+        np.save(tmp_path / "x.npy", x32)
+        np.save(tmp_path / "w.npy", w32)
+    np.save(tmp_path / "b.npy", b)
+    out = tmp_path / "y.npy"
+    r = kgen("conv", f"--dt={dt}", f"--src={tmp_path / 'x.npy'}", f"--wei={tmp_path / 'w.npy'}",
+             f"--bia={tmp_path / 'b.npy'}", f"--dst={out}", "g2mb2ic8ih6iw5oc12kh3kw3ph1pw1")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "computed:1" in r.stdout.splitlines()[-1]
+    assert "seed" not in r.stdout, "no data were generated: no seed to print"
+    notes = r.stderr.strip().splitlines()
+    if files == "native":
+        assert notes == [], r.stderr
+    else:
+        assert notes == [
+            f"kgen: note: --src={tmp_path / 'x.npy'} holds float32, rounded to {dt} (to nearest even): {nx} of {x.size} values changed",
+            f"kgen: note: --wei={tmp_path / 'w.npy'} holds float32, rounded to {dt} (to nearest even): {nw} of {w.size} values changed",
+        ], r.stderr
+    y = np.load(out)
+    assert y.dtype.itemsize == 2 and y.shape == (2, 12, 6, 5)
+    got = y.view(want_dt) if y.dtype.kind == "V" else y
+    assert got.dtype == want_dt, f"--dst is {y.dtype}, not {want_dt}"
+    ref = conv_reference(x.astype(np.float64), w.astype(np.float64), b.astype(np.float64), groups=2,
+                         pads_l=1, pads_r=1)
+    want = ref.astype(np.float32).astype(want_dt)                      # one rounding, to nearest even
+    assert np.array_equal(got.astype(np.float64), want.astype(np.float64)), f"seed {BF16_SEED}"
+
+
+@pytest.mark.parametrize("files", ["native", "float32"])
+def test_reorder_runs_on_bf16_npy_files(files, tmp_path):
+    import ml_dtypes
+
+    rng = np.random.default_rng(BF16_SEED)
+    src, dst = MemoryDesc((2, 17, 3, 3), "bf16", "nchw"), MemoryDesc((2, 17, 3, 3), "bf16", "nChw16c")
+    x, x32, _ = _ints_scaled(rng, src.dims, -256, 256, 2.0**-12)       # integers bf16 holds exactly
+    x = x.astype(ml_dtypes.bfloat16)
+    f32_buf = MemoryDesc(src.dims, "f32", "nchw").to_physical(x32)      # values bf16 does not hold
+    np.save(tmp_path / "in.npy", src.to_physical(x) if files == "native" else f32_buf)
+    r = kgen("reorder", "--sdt=bf16", "--ddt=bf16", "--stag=nchw", "--dtag=nChw16c", f"--input={tmp_path / 'in.npy'}",
+             f"--output={tmp_path / 'out.npy'}", "2x17x3x3")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "seed" not in r.stdout
+    assert ("rounded to bf16 (to nearest even): " in r.stderr) == (files == "float32"), r.stderr
+    assert " 0 of " not in r.stderr
+    y = np.load(tmp_path / "out.npy")
+    assert y.dtype.str == "|V2" and y.shape == (dst.buffer_nelems,)
+    y = y.view(ml_dtypes.bfloat16)
+    assert np.array_equal(dst.from_physical(y).astype(np.float64), x.astype(np.float64)), f"seed {BF16_SEED}"
+    assert not y.astype(np.float32)[dst.padding_mask()].any()
+
+
+def test_reorder_input_takes_per_dimension_scales_from_files(tmp_path):
+    """--input computes with the user's values only: per-channel scales from --scales-src=F.npy; without
+    them, one line naming the option (never generated values)."""
+    src = MemoryDesc((2, 5, 3, 2), "f32", "nchw")
+    x = np.arange(src.nelems, dtype=np.float32).reshape(src.dims) - 30
+    np.save(tmp_path / "in.npy", src.to_physical(x))
+    scales = np.array([0.5, 1, 2, 4, 0.25], np.float32)
+    np.save(tmp_path / "s.npy", scales)
+    args = ["reorder", "--sdt=f32", "--ddt=s8", "--attr-scales=src:per_dim_1", "--attr-zero-points=dst:common:3",
+            f"--input={tmp_path / 'in.npy'}", f"--output={tmp_path / 'out.npy'}"]
+    r = kgen(*args, "2x5x3x2")
+    assert r.returncode == 2 and r.stderr.strip().splitlines() == [
+        "kgen: error: --input: the src scale (per_dim_1) has no values: give them in --scales-src=F.npy (5 numbers)"], r.stderr
+    r = kgen(*args, f"--scales-src={tmp_path / 's.npy'}", "2x5x3x2")
+    assert r.returncode == 0, r.stdout + r.stderr
+    want = np.clip(np.rint(x * scales.reshape(1, 5, 1, 1) + 3), -128, 127)
+    assert np.array_equal(np.load(tmp_path / "out.npy").reshape(src.dims), want)
+    r = kgen("reorder", f"--scales-src={tmp_path / 's.npy'}", "2x5x3x2")
+    assert r.returncode == 2 and "this reorder has no src scale (it takes: none)" in r.stderr

@@ -1149,7 +1149,7 @@ BAD_CONV_ARGS = [
     (["--mode=X", "ic3ih5oc4kh3"], "'--mode'"),
     (["--batch=/nonexistent/list", "ic3ih5oc4kh3"], "not found"),
     (["--src={d}/x_shape.npy", "--wei={d}/w.npy", "ic3ih5oc4kh3"], "has shape 2x3x5x4, expected 2x3x5x5"),
-    (["--src={d}/x_int.npy", "--wei={d}/w.npy", "ic3ih5oc4kh3"], "has dtype int32, expected float32"),
+    (["--src={d}/x_int.npy", "--wei={d}/w.npy", "ic3ih5oc4kh3"], "has dtype int32, expected f32 (float32)"),
     (["--src={d}/x.npy", "--wei={d}/w_grouped.npy", "ic3ih5oc4kh3"], "expected 4x3x3x3"),
     (["--src={d}/x.npy", "--wei={d}/w.npy", "--bia={d}/b5.npy", "ic3ih5oc4kh3"], "has shape 5, expected 4"),
     (["--src={d}/junk.npy", "--wei={d}/w.npy", "ic3ih5oc4kh3"], "not a .npy file"),

@@ -129,6 +129,49 @@ CLI_CASES = {
     "unknown-policy": (["reorder", "--attr-scales=src:bogus", "2x3"], "unknown policy 'bogus'"),
     "policy-dim-out-of-range": (["reorder", "--attr-scales=src:per_dim_3", "2x3"], "per_dim_3"),
     "fractional-zero-point": (["reorder", "--attr-zero-points=src:common:1.5", "2x3"], "not an integer"),
+    # --input computes with the user's values only
+    "input-per-dim-scales-without-values": (["reorder", "--attr-scales=src:per_dim_1", "--input={d}/ok.npy", "2x3"],
+                                            "give them in --scales-src=F.npy (3 numbers)"),
+    "scales-file-for-a-reorder-without-scales": (["reorder", "--scales-src={d}/ok.npy", "2x3"],
+                                                 "this reorder has no src scale"),
+    "scales-file-wrong-shape": (["reorder", "--attr-scales=src:per_dim_1", "--scales-src={d}/ok.npy",
+                                 "--input={d}/ok.npy", "2x3"], "expected 3 numbers (per_dim_1)"),
+    "input-f64-for-bf16": (["reorder", "--sdt=bf16", "--input={d}/f64.npy", "2x3"],
+                           "has dtype float64, expected bf16 (bfloat16) (or float32, rounded to it)"),
+    # kgen tune / bench conv: layouts
+    "tune-unknown-layout": (["tune", "--stag=any", "--layouts=frob", "mb1ic16ih7oc16oh7kh3ph1"],
+                            "unknown layout 'frob' (known: nchw, nhwc, nChw16c"),
+    "bench-conv-unknown-layout": (["bench", "conv", "--layouts=nhwc,frob", "mb1ic16ih7oc16oh7kh3ph1"],
+                                  "unknown layout 'frob'"),
+    # kgen net: every misuse before a kernel is built
+    "net-model-not-a-module": (["net", "--model=os:getcwd", "--plan-only"],
+                               "os:getcwd returned str, not a torch.nn.Module"),
+    "net-input-shape-does-not-fit": (["net", "--model=torchvision:resnet50", "--input-shape=1x3x224", "--plan-only"],
+                                     "the example input 1x3x224 does not run through ResNet at conv1 (Conv2d): "
+                                     "Given groups=1, weight of size [64, 3, 7, 7]"),
+    "net-model-not-callable": (["net", "--model=os:sep", "--plan-only"], "os:sep is a str, not a callable"),
+    "net-model-raises": (["net", "--model=json:dumps", "--plan-only"],
+                         "calling json:dumps() raised TypeError: dumps() missing 1 required positional argument"),
+    "net-model-no-module": (["net", "--model=kgen_no_such_module:build", "--plan-only"],
+                            "No module named 'kgen_no_such_module'"),
+    "net-model-no-colon": (["net", "--model=resnet50", "--plan-only"], "expected torchvision:NAME or MODULE:CALLABLE"),
+    "net-model-unknown-torchvision": (["net", "--model=torchvision:frobnet", "--plan-only"], "frobnet"),
+    "net-model-without-conv": (["net", "--model=torch.nn:ReLU", "--plan-only"],
+                               "ReLU has no Conv1d, Conv2d or Conv3d layer"),
+    "net-dt-int8": (["net", "--model=torchvision:resnet50", "--dt=int8", "--plan-only"],
+                    "quantized models are not supported"),
+    "net-unknown-layout": (["net", "--model=torchvision:resnet50", "--layouts=frob", "--plan-only"],
+                           "unknown layout 'frob'"),
+    "net-unknown-backend": (["net", "--model=torchvision:resnet50", "--backend=metal", "--plan-only"],
+                            "unknown backend 'metal'"),
+    "net-input-shape-zero": (["net", "--model=torchvision:resnet50", "--input-shape=1x3x0x8", "--plan-only"],
+                             "every size must be at least 1"),
+    "net-input-shape-malformed": (["net", "--model=torchvision:resnet50", "--input-shape=1x3xbig", "--plan-only"],
+                                  "expected NxCxHxW"),
+    "net-json-into-no-directory": (["net", "--model=torch.nn:ReLU", "--json={d}/no/such/dir/plan.json"],
+                                   "no such directory"),
+    "net-graph-missing": (["net", "--graph={d}/no_such_graph", "--plan-only"], "cannot read graph file"),
+    "net-model-and-graph": (["net", "--model=torchvision:resnet50", "--graph={d}/bad_batch"], "not allowed with"),
 }
 
 
@@ -140,6 +183,8 @@ SUBPROCESS_CASES = (
     "input-wrong-length", "input-wrong-dtype", "input-2d", "input-missing", "input-not-npy", "unknown-backend",
     "unknown-option", "missing-batch-file", "malformed-attr-scales-value", "unknown-policy",
     "upper-case-without-block",
+    # the three a new user met (each once printed a traceback, a torch.fx dump, or nothing at all)
+    "net-model-not-a-module", "net-input-shape-does-not-fit", "tune-unknown-layout", "net-model-without-conv",
 )
 
 

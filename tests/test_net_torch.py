@@ -182,9 +182,13 @@ def test_a_module_called_twice_and_a_parameter_in_forward():
 
 
 class Branchy(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv2d(3, 4, 3)
+
     def forward(self, x):
         if x.sum() > 0:                 # data-dependent control flow: torch.fx cannot trace it
-            return x
+            return self.c(x)
         return -x
 
 
@@ -199,10 +203,49 @@ def test_bad_input_is_a_typed_error():
         optimize(m, x.double(), measure=False)
     with pytest.raises(InputError, match="does not run"):
         optimize(m, torch.randn(1, 4, 12, 12), measure=False)
-    with pytest.raises(UnsupportedError, match="not implemented yet"):
+    with pytest.raises(UnsupportedError, match="quantized models are not supported"):
         optimize(m, x, dtype="int8", measure=False)
     with pytest.raises(InputError, match="nn.Module"):
         optimize(lambda t: t, x)
+    # a non-float input, an input or a model on another device, a model with no conv, an unknown layout
+    with pytest.raises(UnsupportedError, match="float32"):
+        optimize(m, x.to(torch.int32), measure=False)
+    with pytest.raises(InputError, match="the example input is on meta: optimize.. takes CPU tensors"):
+        optimize(m, x.to("meta"), measure=False)
+    with pytest.raises(InputError, match="Small has parameters on meta"):
+        optimize(copy.deepcopy(m).to("meta"), x, measure=False)
+    with pytest.raises(InputError, match="Sequential has no Conv1d, Conv2d or Conv3d layer"):
+        optimize(nn.Sequential(nn.Flatten(), nn.Linear(3 * 12 * 12, 4)), x, measure=False)
+    with pytest.raises(generator.errors.FormatError, match="unknown layout 'frob'"):
+        optimize(m, x, layouts=["nhwc", "frob"], measure=False)
+    # a layer that refuses the example: its name and PyTorch's reason, in one line
+    with pytest.raises(InputError) as e:
+        optimize(m, torch.randn(1, 3, 12), measure=False)
+    assert "the example input 1x3x12 does not run through Small at c1 (Conv2d): " in str(e.value)
+    assert "\n" not in str(e.value)
+
+
+def test_cli_model_that_does_not_trace_is_one_line(tmp_path):
+    """--model=MODULE:CALLABLE finds MODULE where kgen runs; a model torch.fx cannot trace is one line."""
+    import subprocess
+    import sys
+
+    (tmp_path / "user_models.py").write_text(
+        "import torch\n"
+        "class Branchy(torch.nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.c = torch.nn.Conv2d(3, 4, 3)\n"
+        "    def forward(self, x):\n"
+        "        return self.c(x) if x.sum() > 0 else -x\n"
+        "def branchy():\n"
+        "    return Branchy()\n")
+    r = subprocess.run([sys.executable, "-m", "generator.cli.main", "net", "--model=user_models:branchy",
+                        "--input-shape=1x3x8x8", "--plan-only"], cwd=tmp_path, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert r.stderr.splitlines() == ["kgen: error: torch.fx cannot trace Branchy: symbolically traced variables "
+                                     "cannot be used as inputs to control flow"], r.stderr
 
 
 @pytest.mark.parametrize("build, n_layers, n_sums, n_grouped", [(resnet50, 53, 16, 0), (resnext50_32x4d, 53, 16, 16),

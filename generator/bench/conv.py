@@ -26,7 +26,7 @@ from typing import Callable
 import numpy as np
 
 from ..problem.geometry import output_size
-from ..select.candidates import DEFAULT_LAYOUTS, Candidate, plan_candidates
+from ..select.candidates import DEFAULT_LAYOUTS, Candidate, check_layouts, plan_candidates
 from .timing import best_times, import_torch, median_times
 
 # The ResNet-50 layers at batch 1 (benchdnn descriptors): 1x1, 3x3, the 7x7 stem, 1x1 stride 2
@@ -295,6 +295,7 @@ def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None
     from ..compile.backends import host_cpu_description
 
     b = get_backend(backend)
+    layouts = check_layouts(layouts)
     sw = sweep(b, variants, flag_sets, drivers)
     torch = import_torch(log) if b.torch_device else None
     if b.torch_device == "cpu":

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..select.candidates import DEFAULT_LAYOUTS, USER_LAYOUT
+from ..select.candidates import DEFAULT_LAYOUTS, USER_LAYOUT, check_layouts
 from .conv import ProblemResult, base_problem, bind_candidate, measure_problem, sweep
 from .timing import median_times
 
@@ -30,10 +30,14 @@ def tune(cases, backend: str = "llvm-cpu", *, variants=None, flag_sets=None, dri
     from ..compile import get_backend
     from ..select import table as tuned
     b = get_backend(backend)
+    layouts = check_layouts(layouts)
     sw = sweep(b, variants, flag_sets, drivers)
     out, entries = [], {}
     for i, case in enumerate(cases):
         p = base_problem(case)
+        if layouts and not p.has_any:
+            log(f"note: --layouts applies to format any tensors (--stag=any / --dtag=any); {p.desc} is measured "
+                f"in its own --stag / --dtag")
         # format `any`: the layouts are part of the choice, blocked ones included
         lays = list(layouts or DEFAULT_LAYOUTS.get(p.src.dtype.name, ("nchw", "nhwc"))) if p.has_any else [USER_LAYOUT]
         # two passes, each candidate keeping its better median: a choice is stored for good, and one

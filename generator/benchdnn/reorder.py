@@ -125,7 +125,10 @@ _ORDER_RANK = {n: i for i, n in enumerate(_REPRO_ORDER)}
 
 #: Product options beyond benchdnn, always accepted; the value in effect is attached to each case
 #: (`ReorderCase.extras`) when it is not None. Callers add more with ``extra_options``.
-DEFAULT_EXTRA_OPTIONS: Mapping[str, str | None] = {"backend": None, "input": None, "output": None}
+DEFAULT_EXTRA_OPTIONS: Mapping[str, str | None] = {
+    "backend": None, "input": None, "output": None,
+    # with --input: the scales / zero points as .npy files (per-dimension values have no other spelling)
+    "scales-src": None, "scales-dst": None, "zero-points-src": None, "zero-points-dst": None}
 
 
 

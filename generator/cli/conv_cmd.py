@@ -15,6 +15,11 @@ The attributes' runtime arrays come as .npy files too: --scales-{src,wei,dst}=F.
 post-op --dw-wei=F.npy (OC x 1 x K x K, the weights' type), --dw-bias=F.npy (OC, f32),
 --scales-dw-wei / --scales-dw-dst. With --src they are required; without it they replace the
 generated values in the check.
+
+bf16 files: np.save writes an ml_dtypes.bfloat16 array as raw 2-byte values, which --src, --wei,
+--bia and the post-op inputs read as bf16 where the tensor is bf16; a float32 file is accepted for a
+bf16 or f16 tensor and rounded to nearest even (said once per file on stderr). A bf16 --dst reads
+back with np.load(F).view(ml_dtypes.bfloat16). The seed is printed only where data are generated.
 """
 from __future__ import annotations
 
@@ -37,21 +42,35 @@ from ..errors import ArtifactError, CompileError, InputError, KgenError, RunErro
 from ..benchdnn.conv import (ATTR_FILE_PATTERN, DEFAULT_CONV_EXTRA_OPTIONS, ConvCase, conv_problem,
                              given_conv_quant_values, parse_conv_args)
 from ..problem.conv import ConvProblem, torch_wei_dims
+from ..layout import get_dtype, is_numeric
 from ..verify import SEED, check_conv, conv_call
-from .npyio import load_npy, save_npy
+from .npyio import as_dtype, load_npy, load_quant_file, save_npy
 
 #: the fixed-name options that pass attribute arrays (besides --binary-I / --prelu-I)
 ATTR_FILE_OPTIONS = tuple(o for o in DEFAULT_CONV_EXTRA_OPTIONS
                           if o.startswith(("scales-", "zero-points-", "dst-init", "dw-")))
 
+
 def _load(path: str, shape, dtype, what: str) -> np.ndarray:
+    """A logical tensor from --<what>=path in the data type `dtype` (a kgen name): raw 2-byte values
+    read as bf16, float32 rounded to a bf16 / f16 tensor (`npyio.as_dtype`)."""
     a = load_npy(path, what)
     if tuple(a.shape) != tuple(shape):
         raise InputError(f"--{what}={path} has shape {'x'.join(map(str, a.shape))}, expected "
                          f"{'x'.join(map(str, shape))}")
-    if a.dtype != np.dtype(dtype):
-        raise InputError(f"--{what}={path} has dtype {a.dtype}, expected {np.dtype(dtype)}")
-    return a
+    return as_dtype(a, dtype, f"--{what}={path}")
+
+
+def _load_bias(path: str, p: ConvProblem) -> np.ndarray:
+    """--bia=path: OC values in the bias data type (--bia-dt), or float32 for any of them (an integer
+    bias must then hold integers: the kernel says so otherwise)."""
+    bdt = get_dtype(p.bias_dt)
+    a = load_npy(path, "bia")
+    if a.shape != (p.desc.oc,):
+        raise InputError(f"--bia={path} has shape {'x'.join(map(str, a.shape))}, expected {p.desc.oc}")
+    if a.dtype == np.float32 and bdt.is_int:
+        return a
+    return as_dtype(a, bdt, f"--bia={path}")
 
 
 def _attr_file_options(p: ConvProblem) -> dict[str, str]:
@@ -85,27 +104,25 @@ def _attr_files(case: ConvCase, p: ConvProblem, given: dict) -> dict[str, np.nda
         if name in given:
             raise InputError(f"--{opt}={path}: the value is already given on the command line "
                              f"({'--attr-scales' if name.endswith('scale') else '--attr-zero-points'})")
-        a = load_npy(path, opt)
         if name in quant:
-            want = p.quant_shape(quant[name])
-            if a.shape == (1,) and want == ():
-                a = a.reshape(())
-            if a.shape != want or a.dtype.kind not in "iuf":
-                raise InputError(f"--{opt}={path} holds {a.dtype} of shape {'x'.join(map(str, a.shape)) or 'scalar'}, "
-                                 f"expected {'one number' if not want else f'{want[0]} numbers'} "
-                                 f"({quant[name].policy})")
+            a = load_quant_file(path, opt, p.quant_shape(quant[name]), quant[name].policy, name.endswith("_zp"))
         else:
+            a = load_npy(path, opt)
             desc = inputs[name]
             if a.size != desc.nelems or [n for n in a.shape if n != 1] != [n for n in desc.dims if n != 1]:
                 raise InputError(f"--{opt}={path} has shape {'x'.join(map(str, a.shape))}, expected "
                                  f"{'x'.join(map(str, desc.dims))}")
             if a.dtype != desc.dtype.np_dtype:
-                exact = a.dtype.kind in "iuf" and np.array_equal(
+                exact = is_numeric(a.dtype) and np.array_equal(
                     a.astype(desc.dtype.np_dtype).astype(np.float64), a.astype(np.float64), equal_nan=True)
-                if not exact:
-                    raise InputError(f"--{opt}={path} has dtype {a.dtype}, expected {desc.dtype.name} "
-                                     f"(or values that convert to it exactly)")
-                a = a.astype(desc.dtype.np_dtype)
+                if exact:
+                    a = a.astype(desc.dtype.np_dtype)
+                else:       # raw 2-byte values read as bf16, float32 rounded to a 16-bit float, else the error
+                    try:
+                        a = as_dtype(a, desc.dtype, f"--{opt}={path}")
+                    except InputError:
+                        raise InputError(f"--{opt}={path} has dtype {a.dtype}, expected {desc.dtype.name} "
+                                         f"(or values that convert to it exactly)") from None
             a = a.reshape(desc.dims)
         out[name] = a
     return out
@@ -175,13 +192,13 @@ def _check_or_compute(case: ConvCase, k: ConvKernel, asked: ConvProblem, p: Conv
         if missing:
             raise InputError(f"--src: this problem also needs {', '.join(missing)} (common scales and zero "
                              f"points can also be given in --attr-scales / --attr-zero-points)")
-        x = _load(src_path, p.desc.src_dims, p.src.dtype.np_dtype, "src")
+        x = _load(src_path, p.desc.src_dims, p.src.dtype, "src")
         wp = case.extra("wei")
         if not wp:
             raise InputError("--src needs --wei")
-        w = _load(wp, torch_wei_dims(p.desc), p.wei.dtype.np_dtype, "wei")
+        w = _load(wp, torch_wei_dims(p.desc), p.wei.dtype, "wei")
         bp = case.extra("bia")
-        b = _load(bp, (p.desc.oc,), np.float32, "bia") if bp else None
+        b = _load_bias(bp, p) if bp else None
         y = k.run_logical(x, w, b, **given)
         dp = case.extra("dst")
         if dp:
@@ -267,9 +284,13 @@ def run(argv: list[str], out=None) -> int:
     out = out or sys.stdout
     counts = dict(passed=0, skipped=0, failed=0, computed=0)
     jobs = _jobs(argv)
-    print(f"kgen conv: seed {SEED}", file=out, flush=True)
+    seed_said = False
     t0 = time.time()
     for i, case in enumerate(_ahead(iter(parse_conv_args(argv, cwd=Path.cwd())), jobs)):
+        if not seed_said and not case.extra("src"):
+            # said where the first generated data is used: a run on the user's files uses none
+            print(f"kgen conv: seed {SEED}", file=out, flush=True)
+            seed_said = True
         status, reason, case = _one(case)
         counts[status] += 1
         print(f"{i}:{status.upper()}" + (f" ({reason})" if reason else "") + f" __REPRO: {case.repro()}",

@@ -20,8 +20,8 @@ commands:
   desc      --tag=TAG [--dt=DT] [--strides=S] DIMS    print a memory descriptor (padded dims, strides, blocks, size)
   reorder   [benchdnn reorder options] DIMS...        generate, compile, run and check reorders
             (--sdt --ddt --stag --dtag --strides=SRC:DST --attr-scales --attr-zero-points --batch=FILE
-             --backend=llvm-cpu|vulkan|cuda --input=FILE.npy --output=FILE.npy; options apply to the
-             problems after them, as in benchdnn)
+             --backend=llvm-cpu|vulkan|cuda --input=FILE.npy --output=FILE.npy --scales-src|dst=F.npy
+             --zero-points-src|dst=F.npy; options apply to the problems after them, as in benchdnn)
   conv      [benchdnn conv options] DESC...             generate, compile, run and check convolutions
             (--dir=FWD_B|FWD_D|FWD_I --dt=f32|bf16|f16 (any mix)|u8:s8:DST|s8:s8:DST --bia-dt=f32|bf16|f16|s32
              --stag --wtag --dtag (default plain abx; any: kgen chooses, tuned or by rule, and the

@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
 import sys
 
-from ..errors import InputError, UnsupportedError
+from ..errors import InputError, UnsupportedError, first_line
 
 
 def _model(spec: str, log):
@@ -39,11 +40,45 @@ def _model(spec: str, log):
     if kind == "torchvision":
         from ..net.models import torchvision_model
         return torchvision_model(name, log), functools.partial(torchvision_model, name)
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())     # MODULE is looked for where kgen runs, as `python -m` would
     try:
         fn = getattr(importlib.import_module(kind), name)
     except (ImportError, AttributeError) as e:
         raise InputError(f"--model={spec}: {e}") from None
-    return fn(), fn
+    except Exception as e:              # noqa: BLE001 -- the user's module failed as it imported
+        raise InputError(f"--model={spec}: importing {kind} raised {type(e).__name__}: {first_line(e)}") from None
+    if not callable(fn):
+        raise InputError(f"--model={spec}: {spec} is a {type(fn).__name__}, not a callable that returns a "
+                         f"torch.nn.Module")
+    try:
+        model = fn()
+    except Exception as e:              # noqa: BLE001 -- the user's code: its error, in one line
+        raise InputError(f"--model={spec}: calling {spec}() raised {type(e).__name__}: {first_line(e)}") from None
+    import torch
+    if not isinstance(model, torch.nn.Module):
+        raise InputError(f"{spec} returned {type(model).__name__}, not a torch.nn.Module")
+    return model, fn
+
+
+class _Deferred:
+    """A log whose held notes (which model was built) come out before the next message, or at the end:
+    a run that stops on bad input prints its one error line and nothing before it."""
+
+    def __init__(self, log):
+        self.log, self.held = log, []
+
+    def hold(self, msg: str) -> None:
+        self.held.append(msg)
+
+    def flush(self) -> None:
+        for m in self.held:
+            self.log(m)
+        self.held = []
+
+    def __call__(self, msg: str) -> None:
+        self.flush()
+        self.log(msg)
 
 
 def run(argv: list[str], parser_cls) -> int:
@@ -53,7 +88,7 @@ def run(argv: list[str], parser_cls) -> int:
     src.add_argument("--graph", help="a text network (see kgen net --help)")
     ap.add_argument("--mb", type=int, default=1, help="batch of the example input (default 1)")
     ap.add_argument("--input-shape", default=None, help="the example input's shape, e.g. 1x3x224x224")
-    ap.add_argument("--dt", default="f32", help="what the conv blocks compute in: f32 (default) or bf16 (int8 not yet)")
+    ap.add_argument("--dt", default="f32", help="what the conv blocks compute in: f32 (default) or bf16 (quantized models are not supported)")
     ap.add_argument("--backend", default="llvm-cpu")
     ap.add_argument("--driver", default=None, help="runtime driver of every kernel (default: the backend's)")
     ap.add_argument("--layouts", default=None, help="candidate layouts, e.g. nchw,nhwc,nChw16c (default: per data type)")
@@ -70,10 +105,21 @@ def run(argv: list[str], parser_cls) -> int:
     a = ap.parse_args(argv)
     if a.mb < 1 or a.rounds < 1 or a.jobs < 1:
         raise InputError("--mb, --rounds and --jobs must be at least 1")
+    for opt, path in (("png", a.png), ("json", a.json)):
+        if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            raise InputError(f"--{opt}={path}: no such directory")
     from ..bench.conv import log_stderr
+    from ..compile import get_backend
     from ..net import report
+    from ..net.torch_bridge import DTYPES
+    from ..select.candidates import check_layouts
 
-    layouts = [t for t in a.layouts.split(",") if t] if a.layouts else None
+    # what needs no model is checked before one is built
+    layouts = check_layouts([t for t in a.layouts.split(",") if t] if a.layouts else None)
+    get_backend(a.backend)
+    if a.model and a.dt not in DTYPES:
+        raise UnsupportedError(f"--dt={a.dt}: kgen net plans float models only (--dt: {', '.join(DTYPES)}); "
+                               f"quantized models are not supported")
     if a.graph:
         if a.dt != "f32":
             raise InputError("--dt applies to --model; a --graph line carries its own --dt")
@@ -91,13 +137,17 @@ def run(argv: list[str], parser_cls) -> int:
                 shape = tuple(int(v) for v in a.input_shape.split("x"))
             except ValueError:
                 raise InputError(f"--input-shape={a.input_shape}: expected NxCxHxW") from None
+            if any(v < 1 for v in shape):
+                raise InputError(f"--input-shape={a.input_shape}: every size must be at least 1")
         torch.manual_seed(0)
-        model, factory = _model(a.model, log_stderr)
+        log = _Deferred(log_stderr)
+        model, factory = _model(a.model, log.hold)
         model = model.eval()
         x = torch.randn(shape)
         result = report.run_model(model, x, dtype=a.dt, backend=a.backend, driver=a.driver, layouts=layouts,
-                                  plan_only=a.plan_only, strict=a.strict, rounds=a.rounds, jobs=a.jobs, log=log_stderr,
+                                  plan_only=a.plan_only, strict=a.strict, rounds=a.rounds, jobs=a.jobs, log=log,
                                   torch_alone=not a.no_torch_alone, factory=factory)
+        log.flush()
     from ..compile.backends import host_cpu_description
     print(f"cpu: {host_cpu_description()}")
     print(report.format_result(result))

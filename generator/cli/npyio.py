@@ -1,9 +1,23 @@
-"""Reading and writing the command line's .npy files: one clear line for every way they go wrong."""
+"""Reading and writing the command line's .npy files: one clear line for every way they go wrong.
+
+16-bit floats: NumPy has no bfloat16 of its own, so `np.save` writes an `ml_dtypes.bfloat16` array as
+raw 2-byte values (descr ``|V2``), and `np.load` gives them back as such. Such a file is read as bf16
+wherever the tensor is bf16; a bf16 result is written the same way (read it back with
+``np.load(f).view(ml_dtypes.bfloat16)``). A float32 file is accepted for a bf16 or f16 tensor and
+rounded to nearest even, which is said once on stderr.
+"""
 from __future__ import annotations
 
+import sys
+
+import ml_dtypes
 import numpy as np
 
 from ..errors import InputError
+from ..layout import get_dtype, is_numeric
+
+#: the float32 -> 16-bit roundings already reported in this process (each is said once)
+_ROUNDINGS_SAID: set[tuple[str, str]] = set()
 
 
 def load_npy(path: str, option: str) -> np.ndarray:
@@ -18,6 +32,65 @@ def load_npy(path: str, option: str) -> np.ndarray:
         # np.load reads a non-.npy file as a pickle and then refuses it: say what the file is not
         why = "not a .npy file" if "pickle" in str(e) else str(e)
         raise InputError(f"cannot read --{option}={path} as a .npy array: {why}") from None
+
+
+def _describe(dt: np.dtype) -> str:
+    if dt.kind == "V" and dt.names is None and dt.itemsize != 2:
+        return f"{dt.str} (raw {dt.itemsize}-byte values)"
+    return str(dt)
+
+
+def as_dtype(a: np.ndarray, dtype, what: str, log=None) -> np.ndarray:
+    """`a`, read from `what` (``--src=x.npy``), as the data type `dtype` (a kgen DataType or name):
+    unchanged where it already is; raw 2-byte values (how np.save writes bfloat16) read as bf16;
+    a 16-bit float widened to f32 (exact); float32 rounded to nearest even for a bf16 or f16 tensor
+    (said once on stderr, or to `log`); anything else an InputError naming both types."""
+    t = get_dtype(dtype)
+    want = t.np_dtype
+    if a.dtype == want:
+        return a
+    if a.dtype.kind == "V" and a.dtype.names is None and a.dtype.itemsize == 2:
+        a = a.view(ml_dtypes.bfloat16)
+        if want == a.dtype:
+            return a
+    sixteen = t.name in ("bf16", "f16")
+    if t.name == "f32" and a.dtype in (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)):
+        return a.astype(np.float32)
+    if sixteen and a.dtype == np.float32:
+        out = a.astype(want)
+        back = out.astype(np.float32)
+        changed = int(np.count_nonzero((back != a) & ~(np.isnan(back) & np.isnan(a))))
+        key = (what, t.name)
+        if key not in _ROUNDINGS_SAID:
+            _ROUNDINGS_SAID.add(key)
+            msg = (f"kgen: note: {what} holds float32, rounded to {t.name} (to nearest even): "
+                   f"{changed} of {a.size} values changed")
+            (log or (lambda m: print(m, file=sys.stderr, flush=True)))(msg)
+        return out
+    also = " (or float32, rounded to it)" if sixteen else ""
+    raise InputError(f"{what} has dtype {_describe(a.dtype)}, expected {t.name} ({want}){also}")
+
+
+def load_typed(path: str, option: str, dtype) -> np.ndarray:
+    """`load_npy`, then `as_dtype`: the file as the tensor's data type."""
+    return as_dtype(load_npy(path, option), dtype, f"--{option}={path}")
+
+
+def load_quant_file(path: str, option: str, shape: tuple[int, ...], policy: str, zero_point: bool) -> np.ndarray:
+    """Scales or zero points from --<option>=path: `shape` numbers (a scalar, or a 1-element array, for
+    common), finite, and integers for zero points."""
+    a = load_npy(path, option)
+    if a.shape == (1,) and shape == ():
+        a = a.reshape(())
+    if a.shape != shape or not is_numeric(a.dtype):
+        raise InputError(f"--{option}={path} holds {a.dtype} of shape {'x'.join(map(str, a.shape)) or 'scalar'}, "
+                         f"expected {'one number' if not shape else 'x'.join(map(str, shape)) + ' numbers'} ({policy})")
+    v = np.asarray(a, np.float64)
+    if not np.all(np.isfinite(v)):
+        raise InputError(f"--{option}={path}: {'zero points' if zero_point else 'scales'} must be finite")
+    if zero_point and not np.array_equal(v, np.round(v)):
+        raise InputError(f"--{option}={path}: zero points must be integers")
+    return a
 
 
 def save_npy(path: str, array: np.ndarray, option: str) -> None:

@@ -114,6 +114,13 @@ def get_dtype(name: "str | DataType") -> DataType:
     return DTYPES[key]
 
 
+def is_numeric(dt) -> bool:
+    """NumPy's numbers (bool excluded) and ml_dtypes' (bfloat16, int4, uint4), whose kind NumPy reports
+    as 'V' (void): what an array of values may hold."""
+    dt = np.dtype(dt)
+    return dt.kind in "iuf" or any(dt == d.np_dtype for d in DTYPES.values())
+
+
 def dtype_of_array(arr: np.ndarray) -> DataType:
     """The DataType whose NumPy dtype an array has, or FormatError."""
     for d in DTYPES.values():

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import UnsupportedError
 from ..layout import MemoryDesc
-from ..select.candidates import DEFAULT_LAYOUTS, layout_name, layout_tag
+from ..select.candidates import DEFAULT_LAYOUTS, check_layouts, layout_name, layout_tag
 from .graph import ConvLayer, Network
 
 #: the layout the caller's arrays are in at the network's edges (NumPy / PyTorch contiguous)
@@ -259,6 +259,7 @@ def measure_costs(net: Network, backend: str = "llvm-cpu", *, driver: str | None
     from ..select import table
     from ..verify import conv_call
 
+    layouts = check_layouts(layouts)
     b = get_backend(backend)
     drv = chain_driver(b, driver)
     known = {} if remeasure else table.load()

@@ -24,7 +24,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..errors import InputError, UnsupportedError
+from ..errors import InputError, UnsupportedError, first_line
 from .graph import Boundary, ConvLayer, Network
 from .plan import USER
 
@@ -140,12 +140,46 @@ def _conv_layer(torch, conv, node, post_ops, residual, bn, dt: str = "f32") -> C
                      w.float().numpy(), b.float().numpy() if b is not None else None)
 
 
+def _propagate_shapes(gm, model, example_input) -> None:
+    """torch.fx's ShapeProp over `gm` (each node's output shape in its meta). Where a layer refuses the
+    example, one InputError names the layer, the input's shape and PyTorch's own reason (ShapeProp
+    itself prints a traceback to stderr and wraps the reason in a dump of the node's meta)."""
+    import contextlib
+    import io
+
+    import torch
+    from torch.fx.passes.shape_prop import ShapeProp
+
+    class Quiet(ShapeProp):
+        node = None
+
+        def run_node(self, n):
+            self.node = n
+            return super().run_node(n)
+
+    prop = Quiet(gm)
+    try:
+        with torch.inference_mode(), contextlib.redirect_stderr(io.StringIO()):
+            prop.propagate(example_input)
+    except Exception as e:              # noqa: BLE001 -- a layer's own error, whatever its type
+        cause = e.__cause__ or e
+        n = prop.node
+        where = ""
+        if n is not None:
+            mod = dict(gm.named_modules()).get(n.target) if n.op == "call_module" else None
+            what = type(mod).__name__ if mod is not None else getattr(n.target, "__name__", str(n.target))
+            where = f" at {n.target if n.op == 'call_module' else n.name} ({what})"
+        reason = first_line(cause)
+        shape = "x".join(map(str, example_input.shape))
+        raise InputError(f"the example input {shape} does not run through {type(model).__name__}{where}: "
+                         f"{reason}") from None
+
+
 def import_model(model, example_input, *, dtype: str = "f32", strict: bool = False,
                  log: Callable[[str], None] = print) -> Imported:
     """Trace `model`, propagate the example's shapes and find the conv blocks (see the module doc)."""
     import torch
     import torch.fx as fx
-    from torch.fx.passes.shape_prop import ShapeProp
 
     if not isinstance(model, torch.nn.Module):
         raise InputError(f"optimize() takes an nn.Module, got {type(model).__name__}")
@@ -154,19 +188,25 @@ def import_model(model, example_input, *, dtype: str = "f32", strict: bool = Fal
     if example_input.dtype != torch.float32:
         raise UnsupportedError(f"example input of type {example_input.dtype}: optimize() takes float32 models and "
                                f"inputs (dtype= chooses what the conv blocks compute in)")
+    # kgen moves data to its own backend itself: it takes the model and the example where PyTorch's CPU has them
+    if example_input.device.type != "cpu":
+        raise InputError(f"the example input is on {example_input.device}: optimize() takes CPU tensors "
+                         f"(backend= chooses where kgen's kernels run)")
+    elsewhere = sorted({str(t.device) for t in (*model.parameters(), *model.buffers()) if t.device.type != "cpu"})
+    if elsewhere:
+        raise InputError(f"{type(model).__name__} has parameters on {', '.join(elsewhere)}: optimize() takes a "
+                         f"model on the CPU (backend= chooses where kgen's kernels run)")
+    convs = (torch.nn.Conv1d, torch.nn.Conv2d, torch.nn.Conv3d)
+    if not any(isinstance(m, convs) for m in model.modules()):
+        raise InputError(f"{type(model).__name__} has no Conv1d, Conv2d or Conv3d layer: kgen has nothing to run "
+                         f"(it runs a model's convolutions and leaves the rest to PyTorch)")
     model = model.eval()
     try:
         gm = fx.symbolic_trace(model)
     except Exception as e:              # noqa: BLE001 -- torch.fx raises many kinds
-        raise UnsupportedError(f"torch.fx cannot trace {type(model).__name__}: {str(e).splitlines()[0]}") from None
-    try:
-        with torch.inference_mode():
-            ShapeProp(gm).propagate(example_input)
-    except Exception as e:              # noqa: BLE001
-        raise InputError(f"the example input does not run through {type(model).__name__}: "
-                         f"{str(e).splitlines()[0]}") from None
+        raise UnsupportedError(f"torch.fx cannot trace {type(model).__name__}: {first_line(e)}") from None
+    _propagate_shapes(gm, model, example_input)
     modules = dict(gm.named_modules())
-    convs = (torch.nn.Conv1d, torch.nn.Conv2d, torch.nn.Conv3d)
     bns = (torch.nn.BatchNorm1d, torch.nn.BatchNorm2d, torch.nn.BatchNorm3d)
     blocks, skipped = [], []
     absorbed = set()
@@ -443,14 +483,16 @@ def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-c
     from ..compile import get_backend
     from ..runtime import chain_driver
     from .execute import LayerRunner, Reorders
+    from ..select.candidates import check_layouts
     from .plan import Costs, baselines, evaluate, measure_costs, plan_network
 
     log = log or (lambda m: None)
     if dtype not in DTYPES:
-        raise UnsupportedError(f"optimize(dtype='{dtype}') is not implemented yet (implemented: "
-                               f"{', '.join(DTYPES)}); int8 (static quantization) follows")
+        raise UnsupportedError(f"optimize(dtype='{dtype}'): kgen plans float models only (dtype: "
+                               f"{', '.join(DTYPES)}); quantized models are not supported")
     b = get_backend(backend)
     drv = chain_driver(b, driver)
+    layouts = check_layouts(layouts)
     imp = import_model(model, example_input, dtype=dtype, strict=strict, log=log)
     net = imp.net
     if measure:

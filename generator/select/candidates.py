@@ -22,6 +22,30 @@ _SPATIAL_TAGS = {"nchw": ("ncw", "nchw", "ncdhw"), "nhwc": ("nwc", "nhwc", "ndhw
                  "NCHW4": ("aBc4b", "NCHW4", "aBcde4b"), "NCHW32": ("aBc32b", "NCHW32", "aBcde32b")}
 
 
+def check_layouts(layouts) -> list[str] | None:
+    """`layouts` (the --layouts a conv is tried in) as a list, each checked: a layout name above, a
+    format tag of a 3- to 5-dim source and destination (acdb, aBcd8b, NCHW16c ...) or `USER_LAYOUT`;
+    None or an empty list for the data type's defaults. An unknown one is a FormatError naming the
+    layouts kgen knows."""
+    from ..layout import parse_tag
+    if not layouts:
+        return None
+    out = list(layouts)
+    for lay in out:
+        if lay in _SPATIAL_TAGS or lay == USER_LAYOUT:
+            continue
+        for ndims in (3, 4, 5):
+            try:
+                parse_tag(lay, ndims)
+                break
+            except FormatError:
+                continue
+        else:
+            raise FormatError(f"unknown layout '{lay}' (known: {', '.join(_SPATIAL_TAGS)}, or a format tag of "
+                              f"the source and destination such as acdb or aBcd8b)")
+    return out
+
+
 def layout_tag(layout: str, ndims: int) -> str:
     """A layout name (the 2D tag) as the tag for an `ndims`-dim tensor (nchw -> ncw for 1D)."""
     tags = _SPATIAL_TAGS.get(layout)
