@@ -727,7 +727,7 @@ def test_bench_takes_the_faster_pytorch_figure_per_layout(monkeypatch, kgen_cach
 
 
 def test_summary_gives_each_data_type_its_own_ratios():
-    # issue 13's targets are per data type: with f32 and u8 in one run, each gets its own geomean line
+    # the speed targets are per data type: with f32 and u8 in one run, each gets its own geomean line
     from generator.select.candidates import Candidate
 
     def row(line, dt, kgen_s, auto_s, torch_s):

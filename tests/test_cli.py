@@ -11,7 +11,7 @@ from generator.catalog import repo_root
 from generator.compile import vulkan_device_available
 from generator.layout import MemoryDesc
 
-SHARED = repo_root().parent / "shared" / "benchdnn"
+BENCHDNN = repo_root() / "tests" / "data" / "benchdnn"      # benchdnn inputs the docs' examples use
 
 
 def kgen(*args, cwd=None):
@@ -68,9 +68,8 @@ def test_batch_file_with_reset_and_nesting(tmp_path):
     assert r.stdout.splitlines()[-1].startswith("tests:2 passed:2 skipped:0 failed:0")
 
 
-@pytest.mark.skipif(not (SHARED / "lists" / "reorder_smoke.txt").is_file(), reason="../shared/benchdnn is absent")
 def test_benchdnn_reorder_smoke_list():
-    r = kgen("reorder", f"--batch={SHARED / 'lists' / 'reorder_smoke.txt'}")
+    r = kgen("reorder", f"--batch={BENCHDNN / 'lists' / 'reorder_smoke.txt'}")
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr
     last = r.stdout.splitlines()[-1]
     assert "failed:0" in last and "passed:0" not in last

@@ -172,6 +172,9 @@ CLI_CASES = {
                                    "no such directory"),
     "net-graph-missing": (["net", "--graph={d}/no_such_graph", "--plan-only"], "cannot read graph file"),
     "net-model-and-graph": (["net", "--model=torchvision:resnet50", "--graph={d}/bad_batch"], "not allowed with"),
+    "desc-format-any": (["desc", "--tag=any", "2x3"], "format 'any' has no layout of its own"),
+    "bench-conv-png-into-no-directory": (["bench", "conv", "--png={d}/no/such/dir/b.png", "mb1ic4ih4oc4kh1"],
+                                         "no such directory"),
 }
 
 
@@ -211,6 +214,19 @@ def test_cli_bad_input_in_process(name, cache, files, capsys, monkeypatch):
     assert rc == 2, err
     lines = err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("kgen: error: ") and match in lines[0], err
+
+
+@pytest.mark.parametrize("args", [["net", "--graph={d}/bad_batch", "--plan-only", "--png={d}/plan.png"],
+                                  ["bench", "conv", "--png={d}/bench.png", "mb1ic4ih4oc4kh1"]])
+def test_cli_png_without_matplotlib_is_one_line_before_any_work(args, cache, files, capsys, monkeypatch):
+    import importlib.util
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else find_spec(name, *a))
+    monkeypatch.setenv("KGEN_CACHE_DIR", str(cache))
+    rc = main([a.replace("{d}", str(files)) for a in args])
+    err = capsys.readouterr().err.splitlines()
+    assert rc == 2 and err == ["kgen: error: --png needs matplotlib, which is not installed (pip install -e .[bench], "
+                               "or ./build.sh bench)"], err
 
 
 def test_cli_unwritable_output(cache, files, tmp_path):

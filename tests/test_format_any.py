@@ -1,4 +1,4 @@
-"""Format `any` (issue 14): a convolution chooses the layouts of the tensors it is given as `any`, by
+"""Format `any`: a convolution chooses the layouts of the tensors it is given as `any`, by
 `kgen tune`'s measurement when the table has the problem, else by `select.heuristic_layouts`'s rule;
 the chosen descriptors are reported (kernel.problem, the CLI's repro line) and reused.
 

@@ -1,4 +1,4 @@
-"""Networks (issue 14): the text form, the planner's search, the compiled plan on random DAGs of small
+"""Networks: the text form, the planner's search, the compiled plan on random DAGs of small
 convs with residual joins (tails, groups, depthwise) checked layer by layer against the float64
 reference, and the command line. The PyTorch bridge has its own file (test_net_torch.py)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The PyTorch bridge (issue 14): `generator.optimize` runs a model's conv blocks on kgen kernels laid
+"""The PyTorch bridge: `generator.optimize` runs a model's conv blocks on kgen kernels laid
 out by the planner and matches PyTorch eager; what kgen cannot run stays in PyTorch with a warning
 (or fails in strict mode); bad input is a typed error."""
 from __future__ import annotations

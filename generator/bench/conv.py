@@ -470,7 +470,7 @@ def summary(results: list[ProblemResult]) -> dict:
     if int8:
         out.update(int8_vs_f32_geomean=geomean(int8), int8_vs_f32_worst=min(int8))
     dts = list(dict.fromkeys(r.dt for r in results))
-    if len(dts) > 1:            # each data type has its own target (issue 13): the ratios per type too
+    if len(dts) > 1:            # each data type has its own target: the ratios per type too
         out["by_dt"] = {dt: {k: v for k, v in summary([r for r in results if r.dt == dt]).items()
                              if k.startswith(("kgen", "auto"))} for dt in dts}
     return out

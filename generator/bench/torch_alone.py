@@ -17,8 +17,8 @@ problem (a batch of calls per layout, after one untimed call that wakes its thre
 round of the parent's round-robin, so both figures are medians over the same moments.
 
 Why the parent waits for the child's threads to sleep after each answer (`settle`): with the default
-policy PyTorch's OpenMP worker spins for a while after the child's last call (~5 ms on the Intel Xeon
-of the twenty-sixth session, libgomp). The parent's next kernel then shared a core with it: a
+policy PyTorch's OpenMP worker spins for a while after the child's last call (~5 ms on an Intel Xeon
+(Emerald Rapids), libgomp). The parent's next kernel then shared a core with it: a
 host-threads kernel, whose helper thread needs the second core, ran u8 ic64 56x56 1x1 at 356 GOP/s
 (72 us) in the bench against 573 (45 us) with the child switched off, and in another run at 16.5
 (its batch sized from one call that the spin stalled: 4 calls of ~1.5 ms). The parent polls the
@@ -26,7 +26,7 @@ child's threads (Linux's /proc/PID/task/*/stat) until none is running, at most `
 
 `kgen net --model` does the same for the whole model (`TorchAlone.model`): PyTorch eager with the
 default policy ran ResNet-50 f32 channels_last in 44-46 ms, against 64-66 ms passive in kgen's process
-(the Xeon of the twenty-sixth session, 2 threads), so the comparison had overstated kgen by ~1.45x.
+(an Intel Xeon, Emerald Rapids, 2 threads), so the comparison had overstated kgen by ~1.45x.
 
 The child reads length-prefixed pickled messages on stdin, ("problem", p) or ("model", (module or
 factory, its state_dict with a factory else None, input)), then ("round",) any number of times, and

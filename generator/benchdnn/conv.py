@@ -86,7 +86,7 @@ are carried verbatim in `ConvCase.knobs` (so `ConvCase.repro` reproduces them) a
 ``--attr-precomputed-reductions=...``, ``--attr-fpmath=...``, ``--attr-acc-mode=...``,
 ``--attr-rounding-mode=...``, ``--attr-dropout=...``; likewise a direction, data-type combination,
 bias type, scale / zero-point entry or post-op the product does not implement (``--dir=BWD_D``,
-``--dt=f32:s8:f32``, ``--attr-post-ops=dw:k3s1p1``). ``--impl`` / ``--skip-impl`` are kept for the
+``--dt=f32:s8:f32``, ``--attr-post-ops=select``). ``--impl`` / ``--skip-impl`` are kept for the
 repro line and change nothing (one implementation per kernel). Harness-only knobs are accepted and ignored
 (``--engine``, ``-vN``, ``--ctx-init``, ``--attr-scratchpad``, ...; unlike benchdnn, their comma
 alternatives do not multiply the cases). Unknown options raise `ProblemError` naming the option.
@@ -299,7 +299,7 @@ DEFAULT_ALG = "direct"
 #: ``--stag=any`` (and --wtag, --dtag) is written out to let kgen choose (`generator.select.resolve_layouts`).
 DEFAULT_TAG = "abx"
 
-#: Post-op kinds the product implements (eltwise, sum, binary, prelu); ``dw`` and ``select`` are not.
+#: Post-op kinds the product implements besides ``dw`` (parsed on its own: dw:kKsSpP[:DST_DT]); ``select`` is not.
 SUPPORTED_POST_OPS = (*_PRODUCT_ELTWISE_KINDS, *_PRODUCT_BINARY_KINDS, "sum", "prelu")
 #: benchdnn's post-op kinds (``dnn_types.cpp`` ``kind_table``), lower case.
 _ELTWISE_KINDS = ("abs", "clip", "clip_v2", "clip_v2_dst", "elu", "elu_dst", "exp", "exp_dst",

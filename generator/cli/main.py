@@ -38,7 +38,7 @@ commands:
   bench     call [--backend=B] [--rounds=N] [--json=FILE]      us per call of a tiny conv per runtime path
   bench     conv [--alg=A,B] [--layouts=L,M] [--flags=F,G] [--json=FILE] [--png=FILE] [--all]
             [benchdnn conv options] [DESC...]         every variant x layout x flag set vs PyTorch's conv
-            (default problems: the ResNet-50 layers of issue 4 at batch 1)
+            (default problems: the ResNet-50 layers at batch 1)
   tune      [--alg=A,B] [--flags=F,G] [--layouts=L,M] [--table=FILE] [benchdnn conv options] [DESC...]
             measure every variant x flag set in the given layouts (with --stag/--dtag=any: in every
             layout, blocked ones included); --alg=auto and format any then use the fastest
@@ -69,6 +69,9 @@ def _desc(argv: list[str]) -> int:
             raise KgenError(f"--strides={a.strides}: expected integers joined by 'x'") from None
     if a.tag is None and strides is None:
         a.tag = "abx"
+    if a.tag == "any":
+        raise KgenError("--tag=any: format 'any' has no layout of its own; a convolution chooses it "
+                        "(kgen conv --stag=any), and its repro line names the layout chosen")
     print(MemoryDesc(dims, a.dt, a.tag, strides=strides).describe())
     return 0
 
@@ -202,6 +205,9 @@ def _bench_conv(argv: list[str]) -> int:
                     help="time PyTorch only round-robin in this process (OpenMP passive), not also alone in its own "
                          "process with OpenMP's default wait policy, between the same rounds (the faster figure is compared)")
     a, backend, variants, cases = _sweep_args(ap, argv)
+    from .npyio import check_output_path
+    check_output_path("png", a.png, "matplotlib")
+    check_output_path("json", a.json)
     from ..bench.conv import bench_convs, format_table, log_stderr, to_json, write_png
 
     results, ceiling = bench_convs(cases, backend.name, variants=variants, layouts=_list(a.layouts),

@@ -29,6 +29,7 @@ import os
 import sys
 
 from ..errors import InputError, UnsupportedError, first_line
+from .npyio import check_output_path
 
 
 def _model(spec: str, log):
@@ -105,9 +106,8 @@ def run(argv: list[str], parser_cls) -> int:
     a = ap.parse_args(argv)
     if a.mb < 1 or a.rounds < 1 or a.jobs < 1:
         raise InputError("--mb, --rounds and --jobs must be at least 1")
-    for opt, path in (("png", a.png), ("json", a.json)):
-        if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
-            raise InputError(f"--{opt}={path}: no such directory")
+    check_output_path("png", a.png, "matplotlib")
+    check_output_path("json", a.json)
     from ..bench.conv import log_stderr
     from ..compile import get_backend
     from ..net import report

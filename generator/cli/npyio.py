@@ -13,7 +13,7 @@ import sys
 import ml_dtypes
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, UnsupportedError
 from ..layout import get_dtype, is_numeric
 
 #: the float32 -> 16-bit roundings already reported in this process (each is said once)
@@ -91,6 +91,21 @@ def load_quant_file(path: str, option: str, shape: tuple[int, ...], policy: str,
     if zero_point and not np.array_equal(v, np.round(v)):
         raise InputError(f"--{option}={path}: zero points must be integers")
     return a
+
+
+def check_output_path(option: str, path: str | None, module: str | None = None) -> None:
+    """Before a long run: the directory of --<option>=path exists, and the Python package that writes it
+    (`module`, e.g. matplotlib for a PNG) imports; an InputError / UnsupportedError in one line if not."""
+    import importlib.util
+    import os
+
+    if not path:
+        return
+    if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+        raise InputError(f"--{option}={path}: no such directory")
+    if module and importlib.util.find_spec(module) is None:
+        raise UnsupportedError(f"--{option} needs {module}, which is not installed (pip install -e .[bench], "
+                               f"or ./build.sh bench)")
 
 
 def save_npy(path: str, array: np.ndarray, option: str) -> None:

@@ -792,7 +792,7 @@ _ZMM_REGISTERS = 32
 # Where a row takes two or more blocks, a full block is not taken: its spills move with the code
 # around it, and cost up to 1.37x. In 3D (the same Xeon, one thread, 14-wide planes 3x3x3, s8 with
 # scales, against 14 x 2): ic128 -> 128 1.15x slower, ic256 -> 128 1.12x, I3D's ic160 -> 160 1.37x;
-# f32 ic128 1.04x. In 2D (twenty-sixth session, the same Xeon): u8:s8:u8 ic256 14x14 3x3's two
+# f32 ic128 1.04x. In 2D (the same Xeon): u8:s8:u8 ic256 14x14 3x3's two
 # host-threads halves, identical code but for the padded side, ran 7 x 4 145 and 162 us, 14 x 2 142
 # and 143; the whole layer on host threads 7 x 4 177 us, 14 x 2 164, 5 x 4 164 (ic128: 61, 54, 55);
 # f32 711, 682, 711 (ic128: 187, 177, 178); bf16 on FMAs 714, 691, 728 (195, 182, 185). Where one
@@ -1202,7 +1202,7 @@ def brgemm_src_block(p: ConvProblem) -> int:
     [n, ic / b, ih, iw, ic % b] (k divides b, so a group never spans two blocks; the block's channels
     past IC hold zero and meet zero weights). Before, a blocked source was laid out channels last in
     the kernel: on ic256 56x56 1x1 -> 64 in u8 nChw16c that relayout and the result's way back took
-    ~190 of ~670 us (tenth session)."""
+    ~190 of ~670 us."""
     b = _in_blocks(p, p.src, view=True)
     isa = brgemm_isa(p)
     if brgemm_depthwise(p):   # a vector of 16 channels is one block's pixel (a dot's 16 k: k blocks)

@@ -143,8 +143,9 @@ class MemoryDesc(_Shaped):
     def __new__(cls, dims=(), dtype="f32", format=None, **kw):
         # oneDNN's memory::desc(dims, dt, format_tag::any): a descriptor whose layout the primitive chooses
         if cls is MemoryDesc and format == "any":
-            if kw:
-                raise FormatError(f"format 'any' takes no {', '.join(sorted(kw))}: the kernel chooses the layout")
+            given = sorted(k for k, v in kw.items() if v is not None and not (k == "offset0" and v == 0))
+            if given:
+                raise FormatError(f"format 'any' takes no {', '.join(given)}: the kernel chooses the layout")
             return AnyDesc(dims, dtype)
         return super().__new__(cls)
 
