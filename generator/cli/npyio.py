@@ -1,4 +1,5 @@
-"""Reading and writing the command line's .npy files: one clear line for every way they go wrong.
+"""The files the command line reads and writes (.npy arrays, and where reports go): one clear line for
+every way they go wrong, before any long work where it can be known then.
 
 16-bit floats: NumPy has no bfloat16 of its own, so `np.save` writes an `ml_dtypes.bfloat16` array as
 raw 2-byte values (descr ``|V2``), and `np.load` gives them back as such. Such a file is read as bf16
@@ -40,11 +41,11 @@ def _describe(dt: np.dtype) -> str:
     return str(dt)
 
 
-def as_dtype(a: np.ndarray, dtype, what: str, log=None) -> np.ndarray:
+def as_dtype(a: np.ndarray, dtype, what: str) -> np.ndarray:
     """`a`, read from `what` (``--src=x.npy``), as the data type `dtype` (a kgen DataType or name):
     unchanged where it already is; raw 2-byte values (how np.save writes bfloat16) read as bf16;
     a 16-bit float widened to f32 (exact); float32 rounded to nearest even for a bf16 or f16 tensor
-    (said once on stderr, or to `log`); anything else an InputError naming both types."""
+    (said once on stderr); anything else an InputError naming both types."""
     t = get_dtype(dtype)
     want = t.np_dtype
     if a.dtype == want:
@@ -65,15 +66,10 @@ def as_dtype(a: np.ndarray, dtype, what: str, log=None) -> np.ndarray:
             _ROUNDINGS_SAID.add(key)
             msg = (f"kgen: note: {what} holds float32, rounded to {t.name} (to nearest even): "
                    f"{changed} of {a.size} values changed")
-            (log or (lambda m: print(m, file=sys.stderr, flush=True)))(msg)
+            print(msg, file=sys.stderr, flush=True)
         return out
     also = " (or float32, rounded to it)" if sixteen else ""
     raise InputError(f"{what} has dtype {_describe(a.dtype)}, expected {t.name} ({want}){also}")
-
-
-def load_typed(path: str, option: str, dtype) -> np.ndarray:
-    """`load_npy`, then `as_dtype`: the file as the tensor's data type."""
-    return as_dtype(load_npy(path, option), dtype, f"--{option}={path}")
 
 
 def load_quant_file(path: str, option: str, shape: tuple[int, ...], policy: str, zero_point: bool) -> np.ndarray:

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from ..api import build_reorders
-from ..benchdnn.reorder import reorder_problem
+from ..benchdnn.reorder import AttrScale, AttrZeroPoint, given_quant_values, reorder_problem
 from ..errors import InputError, KgenError, UnsupportedError
 from ..benchdnn.reorder import ReorderCase, parse_args
 from ..problem.reorder import ReorderProblem
@@ -61,26 +61,28 @@ def _what(name: str) -> str:
 
 def _quant_values(case: ReorderCase, problem: ReorderProblem, *, complete: bool) -> dict[str, np.ndarray]:
     """The scales and zero points the user gave, by kernel argument: .npy files (--scales-src=F.npy ...,
-    any policy) and common values on the command line. `complete` (a reorder of the user's --input):
-    a common entry with no value takes benchdnn's default, and a value nothing gives is an InputError
-    naming the option that would; otherwise (a check) the rest is generated."""
+    any policy) and common values on the command line (`given_quant_values`). `complete` (a reorder of
+    the user's --input): a common entry with no value takes benchdnn's default, and a value nothing
+    gives is an InputError naming the option that would; otherwise (a check) the rest is generated."""
     quant = dict(problem.quant_args)
     files = {QUANT_FILE_OPTIONS[opt]: (opt, path) for opt, path in case.extras if opt in QUANT_FILE_OPTIONS}
     for name, (opt, path) in files.items():
         if name not in quant:
             takes = ", ".join(f"--{o}" for o, n in QUANT_FILE_OPTIONS.items() if n in quant) or "none"
             raise InputError(f"--{opt}={path}: this reorder has no {_what(name)} (it takes: {takes})")
-    entries = {f"{e.arg}_scale": e for e in case.scales} | {f"{e.arg}_zp": e for e in case.zero_points}
+    given = given_quant_values(case)
     out: dict[str, np.ndarray] = {}
     for name, q in quant.items():
         want = q.shape(problem.dims)
         if name in files:
             opt, path = files[name]
-            if not want and entries[name].value is not None:
+            if name in given:
                 raise InputError(f"--{opt}={path}: the value is already given on the command line")
             out[name] = load_quant_file(path, opt, want, q.policy, name.endswith("_zp"))
-        elif not want and name in entries and (complete or entries[name].value is not None):
-            out[name] = np.asarray(entries[name].effective_value)
+        elif name in given:
+            out[name] = np.asarray(given[name])
+        elif complete and not want:
+            out[name] = np.asarray((AttrScale if name.endswith("_scale") else AttrZeroPoint).DEFAULT_VALUE)
         elif complete:
             opt = next(o for o, n in QUANT_FILE_OPTIONS.items() if n == name)
             raise InputError(f"--input: the {_what(name)} ({q.policy}) has no values: give them in --{opt}=F.npy "

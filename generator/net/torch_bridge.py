@@ -482,8 +482,8 @@ def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-c
     invocation per block, the activations chained as device tensors between them."""
     from ..compile import get_backend
     from ..runtime import chain_driver
-    from .execute import LayerRunner, Reorders
     from ..select.candidates import check_layouts
+    from .execute import LayerRunner, Reorders
     from .plan import Costs, baselines, evaluate, measure_costs, plan_network
 
     log = log or (lambda m: None)
