@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # kgen codegen script.
 #   ./build.sh [--backend=llvm-cpu|vulkan|cuda] [--jobs=N]   set up, generate mlir/, compile build/<backend>/, check, summarise
-#   ./build.sh test [PYTEST ARGS...]                           set up, then run the test suite
+#   ./build.sh test [--full] [PYTEST ARGS...]                  set up, then run the quick test tier (--full: every sweep)
 #   ./build.sh bench [reorder|conv|call] [KGEN BENCH ARGS...]  set up with PyTorch, then run a benchmark (default: reorder)
 #   ./build.sh tune [KGEN TUNE ARGS...]                        set up, then measure and store --alg=auto's choices
 #   ./build.sh gpu-kit                                         pack IREE for a GPU machine without pip (.gpukit/, .ci/gpu_check.sh)

@@ -28,7 +28,7 @@ has() { local w; for w in "${what[@]}"; do [ "$w" = "$1" ] && return 0; done; re
 } 2>&1 | tee "$OUT/env.log"
 if has tests; then
   # the test files with CUDA cases; -k keeps those (compiled everywhere, run here)
-  timeout "${GPU_TESTS_TIMEOUT:-300}" python3 -m pytest -n 8 -p no:cacheprovider -q -rs -k cuda \
+  timeout "${GPU_TESTS_TIMEOUT:-300}" python3 -m pytest -n 8 -p no:cacheprovider -q -rs --full -k cuda \
     tests/test_compile_runtime.py tests/test_conv_kernels.py tests/test_reorder_kernels.py tests/test_conv_attrs.py \
     2>&1 | grep -v 'PytestBenchmarkWarning\|warner(' | tee "$OUT/tests.log"
   echo "gpu_check: tests done at $(( $(date +%s) - t0 )) s"

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .layout import MemoryDesc
+from .layout import MemoryDesc, get_dtype
+from .problem.attr import Eltwise, Sum, is_exact
 from .problem.conv import ConvProblem, torch_wei_dims
 from .problem.reorder import ReorderProblem
 
@@ -105,7 +106,6 @@ def check_reorder(kernel, problem: ReorderProblem, given: dict[str, float] | Non
 # ------------------------------------------------------------------------------------------ convolutions
 def _ints(rng: np.random.Generator, dt, shape, lo: int = -4, hi: int = 4) -> np.ndarray:
     """Small integers that the data type holds exactly (u8: from 0)."""
-    from .layout import get_dtype
     t = get_dtype(dt)
     if t.is_int and not t.signed:
         lo, hi = 0, hi - lo
@@ -115,7 +115,6 @@ def _ints(rng: np.random.Generator, dt, shape, lo: int = -4, hi: int = 4) -> np.
 def fill_conv(p: ConvProblem, rng: np.random.Generator):
     """Logical src (N, IC, sp..), PyTorch-layout weights (OC, IC/G, k..) and bias (OC, or None):
     small integers, so products and sums stay exact in f32 (and in f16/bf16 inputs)."""
-    from .layout import get_dtype
     x = _ints(rng, p.src.dtype.name, p.desc.src_dims)
     w = rng.integers(-2, 3, torch_wei_dims(p.desc)).astype(p.wei.dtype.np_dtype)
     b = rng.integers(-8, 9, p.desc.oc).astype(get_dtype(p.bias_dt).np_dtype) if p.bias else None
@@ -168,7 +167,6 @@ def conv_tolerance(p: ConvProblem, quant: dict) -> tuple[float, float, int]:
     """(relative, absolute-of-max, integer slack) a result may differ from the float64 reference by.
     Exact for integer-valued data through exact steps (no transcendental post-op, dyadic parameters);
     else one f32 rounding per step (1e-5 relative) and, for integer destinations, one unit."""
-    from .problem.attr import Eltwise, Sum, is_exact
 
     def dyadic(v) -> bool:
         a = np.asarray(v, np.float64) * 1024

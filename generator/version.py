@@ -1,4 +1,7 @@
 """Generator version: recorded in every generated file's header and in artifact cache keys."""
+import hashlib
+from importlib.resources import files
+from pathlib import Path
 
 __version__ = "0.1.0"
 
@@ -10,11 +13,9 @@ def code_fingerprint() -> str:
     must not price these. Computed once per process."""
     global _fingerprint
     if _fingerprint is None:
-        from pathlib import Path
-
         here = Path(__file__).parent
-        _fingerprint = sources_fingerprint([(templates_dir(), "*.j2"), (here / "emit", "*.py"),
-                                            (here / "compile", "*.py"), (here / "runtime", "*.py"),
+        _fingerprint = sources_fingerprint([(templates_dir(), "**/*.j2"), (here / "emit", "**/*.py"),
+                                            (here / "compile", "**/*.py"), (here / "runtime", "**/*.py"),
                                             (here / "runtime", "*.c")])
     return _fingerprint
 
@@ -23,10 +24,7 @@ def templates_dir():
     """The folder of kgen's Jinja templates (a Path): the package generator.templates (pyproject's
     package-dir), installed or editable; in a checkout put on PYTHONPATH without installing, the
     folder beside generator/. None when neither holds them. `emit.render` loads them from here."""
-    from pathlib import Path
-
     try:
-        from importlib.resources import files
         installed = Path(str(files("generator.templates")))
     except (ImportError, TypeError):
         installed = None
@@ -37,12 +35,12 @@ def templates_dir():
 
 
 def sources_fingerprint(globs) -> str:
-    """12 hex digits of SHA-256 over the names and bytes of the files matching each (folder, pattern)."""
-    import hashlib
+    """12 hex digits of SHA-256 over the paths (relative to their folder) and bytes of the files matching
+    each (folder, pattern); a pattern may reach into subfolders (`**/*.py`)."""
     h = hashlib.sha256()
     for d, pattern in globs:
         for f in sorted(d.glob(pattern)):
-            h.update(f.name.encode() + b"\0" + f.read_bytes())
+            h.update(f.relative_to(d).as_posix().encode() + b"\0" + f.read_bytes())
     return h.hexdigest()[:12]
 
 

@@ -10,6 +10,9 @@
   file of the session and ``$KGEN_CPU_DRIVER`` is unset, so a developer's `kgen tune` results or
   driver do not change which variant, form or driver a test's kernels get; tests that need either
   set them with ``monkeypatch``.
+* Two tiers. ``./build.sh test`` runs the quick tier: every variant x data type x layout class x
+  backend keeps at least one exact numeric check, and the sweeps behind them (tests or parameter
+  sets marked ``full``) are deselected. ``./build.sh test --full`` (what CI runs) runs everything.
 * ``seed`` (function): a test module's fixed ``SEED``, recorded as the test's ``seed`` property
   (it reaches junit XML, and the xdist controller). Every seed recorded in a run is printed once
   at the end ("kgen seeds: ..."), and tests put it in their assertion messages, so ``pytest -ra``
@@ -23,10 +26,26 @@ from pathlib import Path
 import pytest
 
 
+def pytest_addoption(parser):
+    parser.addoption("--full", action="store_true", default=False,
+                     help="kgen: run the full tier, every sweep (default: the quick tier, which deselects "
+                          "tests and parameter sets marked 'full')")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--full"):
+        return
+    quick = [item for item in items if item.get_closest_marker("full") is None]
+    if len(quick) < len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item.get_closest_marker("full")])
+        items[:] = quick
+
+
 def pytest_report_header(config):
     env = os.environ.get("KGEN_CACHE_DIR")
     where = env if env else "a per-session temp dir (set KGEN_CACHE_DIR to keep it)"
-    return [f"kgen: kernel cache {where}"]
+    tier = "full (every sweep)" if config.getoption("--full") else "quick (--full runs every sweep)"
+    return [f"kgen: kernel cache {where}", f"kgen: test tier {tier}"]
 
 
 @pytest.fixture(scope="session")

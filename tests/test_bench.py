@@ -9,17 +9,18 @@ import numpy as np
 import pytest
 
 from generator.api import ConvKernel
-from generator.bench import conv as bench_conv, timing
+from generator.bench import conv as bench_conv, torch_baseline
 from generator.bench.conv import RESNET50_LAYERS, bench_convs, summary, to_json
 from generator.select.candidates import layout_tag, plan_candidates
 from generator.bench.reorder import bench_reorders, format_table
 from generator.bench.tune import format_choices, tune
 from generator.compile import get_backend
-from generator.compile.backends import MATRIX_FEATURES, host_matrix_features
+from generator.compile.host import MATRIX_FEATURES, host_matrix_features
 from generator.select import Choice, choose, table as tuned
 from generator.errors import ArtifactError
 from generator.benchdnn.conv import conv_problem, parse_conv_args, parse_conv_desc
 from generator.problem.conv import ConvProblem
+from generator.runtime import timing
 
 
 def test_bench_reorder_runs_and_reports_every_candidate():
@@ -153,24 +154,24 @@ def test_bench_conv_runs_checks_and_reports(kgen_cache_dir):
 
 
 def test_cpu_description_names_the_matrix_features(monkeypatch):
-    from generator.compile import backends
-    monkeypatch.setattr(backends, "host_cpu_flags", lambda: frozenset("fpu avx2 avx512f amx_int8 avx512_vnni".split()))
-    assert backends.host_matrix_features() == ("avx2", "avx512f", "avx512_vnni", "amx_int8")
-    assert backends.host_cpu_description().endswith("avx2 avx512f avx512_vnni amx_int8")
+    from generator.compile import host
+    monkeypatch.setattr(host, "host_cpu_flags", lambda: frozenset("fpu avx2 avx512f amx_int8 avx512_vnni".split()))
+    assert host.host_matrix_features() == ("avx2", "avx512f", "avx512_vnni", "amx_int8")
+    assert host.host_cpu_description().endswith("avx2 avx512f avx512_vnni amx_int8")
 
 
 def test_cpu_model_names_the_family_and_model():
     """A VM names a Zen 4 and a Zen 5 alike ("AMD EPYC"): the family and model numbers tell them apart."""
-    from generator.compile import backends
+    from generator.compile import host
     text = "processor : 0\nvendor_id : AuthenticAMD\ncpu family : 26\nmodel : 2\nmodel name : AMD EPYC\n"
 
     def model(text):
-        return backends.cpu_model_name(backends.parse_cpuinfo(text.splitlines()))
+        return host.cpu_model_name(host.parse_cpuinfo(text.splitlines()))
     assert model(text) == "AMD EPYC (family 26, model 2)"
     assert model("model name : Neoverse\n") == "Neoverse"
     # the host's own, read once for the flags, the model and the fingerprint
     if os.path.exists("/proc/cpuinfo"):
-        assert backends.host_cpu_model() == model(open("/proc/cpuinfo").read())
+        assert host.host_cpu_model() == model(open("/proc/cpuinfo").read())
 
 
 QUANT_LINE = ("--dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
@@ -193,7 +194,7 @@ def test_bench_conv_times_quantized_kernels_with_their_attributes(kgen_cache_dir
     ("mb1ic3ih224oc64oh112kh7sh2ph3", [3, 3]), ("mb1ic256ih56oc512oh28kh1sh2ph0", [0, 0]),
     ("mb1ic4ih6oc4oh8kh3ph2", [2, 2]), ("mb1ic4ih6oc4oh7kh3ph2", None)])
 def test_torch_padding_is_symmetric_where_it_computes_the_same_outputs(line, want):
-    assert bench_conv.torch_padding(_problem(line)) == want
+    assert torch_baseline.torch_padding(_problem(line)) == want
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
@@ -206,7 +207,7 @@ def test_bench_torch_int8_column_computes_the_same_convolution(line, kgen_cache_
     import numpy as np
     p = _problem(line)
     call = conv_call(p)
-    fns = bench_conv._torch_fns(torch, p, call.x, call.w, call.bias, call.quant)
+    fns = torch_baseline.torch_fns(torch, p, call.x, call.w, call.bias, call.quant)
     assert set(fns) == {"nchw", "channels_last"}
     want = fns["channels_last"]().int_repr().numpy().astype(np.int32)
     k = ConvKernel(p)
@@ -218,7 +219,7 @@ def test_bench_torch_int8_column_computes_the_same_convolution(line, kgen_cache_
                  "--dt=u8:s8:s8 mb1ic8ih6oc16oh6kh3ph1"):
         q = _problem(line)
         qc = conv_call(q)
-        assert bench_conv._torch_fns(torch, q, qc.x, qc.w, qc.bias, qc.quant) == {}
+        assert torch_baseline.torch_fns(torch, q, qc.x, qc.w, qc.bias, qc.quant) == {}
 
 
 @pytest.mark.parametrize("args, message", [
@@ -392,9 +393,9 @@ def test_heuristic_takes_microkernels_only_where_the_cpu_has_them(line, feature,
 
 @pytest.mark.parametrize("vendor, slow", [("GenuineIntel", True), ("AuthenticAMD", False), (None, False)])
 def test_bf16_dot_product_counts_as_slow_on_intel_cores(vendor, slow, monkeypatch):
-    from generator.compile import backends
-    monkeypatch.setattr(backends, "host_cpuinfo", lambda: {"vendor_id": vendor} if vendor else {})
-    assert backends.host_bf16_dot_slow() is slow
+    from generator.compile import host
+    monkeypatch.setattr(host, "host_cpuinfo", lambda: {"vendor_id": vendor} if vendor else {})
+    assert host.host_bf16_dot_slow() is slow
 
 
 @pytest.mark.skipif("avx512_vnni" not in host_matrix_features(), reason="this CPU has no AVX-512 VNNI: the heuristic keeps the default flags")
@@ -760,7 +761,7 @@ def test_quiet_blas_leaves_numpy_one_blas_thread():
     code = """
 import ctypes, sys
 import numpy as np
-from generator.bench.timing import quiet_blas
+from generator.runtime.timing import quiet_blas
 paths = sorted({l.split()[-1] for l in open('/proc/self/maps') if 'openblas' in l.rsplit('/', 1)[-1].lower()})
 if not paths:
     print('SKIP no OpenBLAS in NumPy'); sys.exit(0)

@@ -14,13 +14,17 @@ import pytest
 from generator.api import ConvKernel
 from generator.benchdnn.conv import conv_problem, given_conv_quant_values, parse_conv_args
 from generator.compile import get_backend
-from generator.compile.backends import host_matrix_features
+from generator.compile.host import host_matrix_features
 from generator.compile.cache import compile_mlir
-from generator.emit.conv import brgemm_blocking, brgemm_dst_blocks, brgemm_src_block, render_conv
+from generator.emit.conv import render_conv
+from generator.emit.conv.brgemm.blocking import brgemm_blocking
+from generator.emit.conv.brgemm.fusion import brgemm_dst_blocks, brgemm_src_block
 from generator.errors import UnsupportedError
 from generator.problem.conv import ConvProblem
+from generator.problem.partition import conv_host_parts
 from generator.verify import check_conv, conv_call
 
+from tiers import conv_covering
 
 
 def needs(feature: str):
@@ -154,7 +158,7 @@ FLOAT_CASES = [
 
 
 @needs_vnni
-@pytest.mark.parametrize("line", CASES)
+@pytest.mark.parametrize("line", conv_covering(CASES))
 def test_brgemm_matches_the_reference(line):
     p = problem("--alg=brgemm " + line)
     assert check_conv(ConvKernel(p), p) is None
@@ -162,14 +166,14 @@ def test_brgemm_matches_the_reference(line):
 
 @needs("avx512_bf16")
 @pytest.mark.parametrize("dt", ["bf16", "bf16:bf16:f32"])
-@pytest.mark.parametrize("line", FLOAT_CASES)
+@pytest.mark.parametrize("line", conv_covering(FLOAT_CASES))
 def test_bf16_brgemm_matches_the_reference(line, dt):
     p = problem(f"--alg=brgemm --dt={dt} " + line)
     assert check_conv(ConvKernel(p), p) is None
 
 
 @needs("avx512f")
-@pytest.mark.parametrize("line", FLOAT_CASES)
+@pytest.mark.parametrize("line", conv_covering(FLOAT_CASES))
 def test_f32_brgemm_matches_the_reference(line):
     p = problem("--alg=brgemm --dt=f32 " + line)
     assert check_conv(ConvKernel(p), p) is None
@@ -177,7 +181,7 @@ def test_f32_brgemm_matches_the_reference(line):
 
 @needs("avx512f")
 @pytest.mark.parametrize("dt", ["f16", "f16:f16:f32"])
-@pytest.mark.parametrize("line", FLOAT_CASES)
+@pytest.mark.parametrize("line", conv_covering(FLOAT_CASES))
 def test_f16_brgemm_matches_the_reference(line, dt):
     """f16 runs the f32 microkernel on operands widened exactly (weights in prepare, the source with
     its padding), and accumulates in f32 as benchdnn expects."""
@@ -187,7 +191,7 @@ def test_f16_brgemm_matches_the_reference(line, dt):
 
 @needs("avx512f")
 @pytest.mark.parametrize("dt", ["bf16", "bf16:bf16:f32"])
-@pytest.mark.parametrize("line", FLOAT_CASES)
+@pytest.mark.parametrize("line", conv_covering(FLOAT_CASES))
 def test_bf16_brgemm_fma_matches_the_reference(line, dt):
     """brgemm_fma: bf16 widened exactly to f32 (weights in prepare, the source with its padding) on the
     f32 FMA kernel; AVX-512 is enough. Every float case applies (none is depthwise or small-grouped)."""
@@ -229,7 +233,7 @@ FMA_LANE_CASES = [
 
 @pytest.mark.parametrize("line, lanes", FMA_LANE_CASES)
 def test_brgemm_fma_runs_small_bf16_groups_on_fmas_across_the_lanes(line, lanes):
-    from generator.emit.conv import brgemm_lane_dot, brgemm_lane_groups
+    from generator.emit.conv.brgemm.isa import brgemm_lane_dot, brgemm_lane_groups
     p = problem("--alg=brgemm_fma --dt=bf16 " + line)
     assert brgemm_lane_groups(p) == lanes and brgemm_lane_dot(p) is None
     assert brgemm_lane_dot(dataclasses.replace(p, alg="brgemm")) is not None     # brgemm: vdpbf16ps
@@ -386,7 +390,7 @@ def test_s8_sources_are_compensated_in_prepare():
 
 
 def test_a_kernel_row_is_folded_into_the_channels_where_they_waste_the_groups():
-    from generator.emit.conv import brgemm_fold_taps
+    from generator.emit.conv.brgemm.blocking import brgemm_fold_taps
     stem = "--stag=nhwc --dtag=nhwc mb1ic3ih224oc64oh112kh7sh2ph3"
     # u8: 7 taps x 4 (3 channels and a zero) = 28 per row, folded 8 x 3 = 24; bf16: 28 against 24 too
     for dt, taps in (("u8:s8:u8", 8), ("s8:s8:s32", 8), ("bf16", 8), ("f32", None), ("f16", None)):
@@ -418,7 +422,8 @@ def test_a_folded_rows_reads_stay_inside_its_padded_source_row(dt, line):
     grew by the zero-weight taps' columns): one column short, the bottom row of the last image would
     read past the buffer, which no filler value in a test shows (integer fillers meet zero weights)."""
     import re
-    from generator.emit.conv import brgemm_fold_taps, brgemm_isa
+    from generator.emit.conv.brgemm.blocking import brgemm_fold_taps
+    from generator.emit.conv.brgemm.isa import brgemm_isa
 
     p = problem(f"--alg=brgemm --dt={dt} {line}")
     assert brgemm_fold_taps(p), line
@@ -444,7 +449,7 @@ def test_a_folded_rows_filler_never_multiplies_an_inf(line, inf_at):
     would give 0 x Inf = NaN in outputs whose window holds no Inf. The kernel leaves the groups past
     the row out and clears the filler in the last one."""
     import numpy as np
-    from generator.emit.conv import brgemm_fold_taps
+    from generator.emit.conv.brgemm.blocking import brgemm_fold_taps
 
     p = problem("--alg=brgemm --dt=bf16:bf16:f32 " + line)
     assert brgemm_fold_taps(p)
@@ -498,9 +503,9 @@ BLOCKED_CASES = [
 
 
 @needs_vnni
-@pytest.mark.parametrize("line, src_block, dst_blocks", BLOCKED_CASES)
+@pytest.mark.parametrize("line, src_block, dst_blocks", conv_covering(BLOCKED_CASES))
 def test_blocked_sides_are_read_and_written_in_place(line, src_block, dst_blocks):
-    from generator.emit.conv import brgemm_dst_blocks
+    from generator.emit.conv.brgemm.fusion import brgemm_dst_blocks
     p = problem("--alg=brgemm " + line)
     assert (brgemm_src_block(p), brgemm_dst_blocks(p)) == (src_block, dst_blocks)
     text = render_conv(p, get_backend("llvm-cpu"))
@@ -527,9 +532,9 @@ def test_blocked_sides_are_read_and_written_in_place(line, src_block, dst_blocks
 def test_a_band_of_a_blocked_source_is_read_where_it_lies(line, view):
     """The host-threads row cut gives each part a view of the whole source: with nothing to pad, shift
     or widen, the kernel reads it through a strided memref over the whole buffer, no copy before."""
-    from generator.emit.conv import _brgemm_src_view
+    from generator.emit.conv.brgemm.fusion import _brgemm_src_view
     from generator.emit.relayout import is_canonical
-    for part in problem("--alg=brgemm " + line).host_parts(2):
+    for part in conv_host_parts(problem("--alg=brgemm " + line), 2):
         q = part.problem
         assert part.dst_cols is not None and not is_canonical(q.src)          # a band of rows, a view
         assert (_brgemm_src_view(q) is not None) == view
@@ -543,7 +548,7 @@ def test_padded_destination_lanes_stay_zero_when_the_source_holds_an_inf():
     """A padded output channel multiplies the source by zero weights: an Inf in the source would make
     it NaN there. The kernel stores the lanes past OC as zero."""
     import numpy as np
-    from generator.emit.conv import brgemm_dst_blocks
+    from generator.emit.conv.brgemm.fusion import brgemm_dst_blocks
     p = problem("--alg=brgemm --dt=f32 --stag=nChw16c --dtag=nChw16c mb1ic20ih6oc20oh6kh3ph1")
     assert brgemm_dst_blocks(p)
     k = ConvKernel(p)
@@ -605,7 +610,7 @@ DEPTHWISE_CASES = [
 
 
 @needs("avx512f")
-@pytest.mark.parametrize("line, borders", DEPTHWISE_CASES)
+@pytest.mark.parametrize("line, borders", conv_covering(DEPTHWISE_CASES))
 def test_depthwise_brgemm_matches_the_reference(line, borders):
     p = problem("--alg=brgemm " + line)
     text = render_conv(p, get_backend("llvm-cpu"))
@@ -674,7 +679,7 @@ def test_depthwise_subtracts_a_source_zero_point_exactly_and_bounds_it():
     x taps < 2^24: at the bound (9 taps: |zp| <= 14308 for u8) the result is exact on extreme values,
     past it the call is refused naming the bound; a window over 257 taps keeps the shared epilogue."""
     import numpy as np
-    from generator.emit.conv import DEPTHWISE_ZP_TAPS, depthwise_src_zp_limit
+    from generator.emit.conv.brgemm.fusion import DEPTHWISE_ZP_TAPS, depthwise_src_zp_limit
     from generator.errors import InputError
     p = problem("--alg=brgemm --dt=u8:s8:f32 --stag=nhwc --dtag=nhwc --attr-zero-points=src:common:1 "
                 "g16mb1ic16ih5iw6oc16oh5ow6kh3kw3ph1pw1")
@@ -761,9 +766,9 @@ LANE_GROUP_CASES = [
 
 
 @needs("avx512f")
-@pytest.mark.parametrize("line, lanes", LANE_GROUP_CASES)
+@pytest.mark.parametrize("line, lanes", conv_covering(LANE_GROUP_CASES))
 def test_small_groups_across_the_lanes_match_the_reference(line, lanes):
-    from generator.emit.conv import brgemm_lane_dot, brgemm_lane_groups
+    from generator.emit.conv.brgemm.isa import brgemm_lane_dot, brgemm_lane_groups
     p = problem("--alg=brgemm " + line)
     assert brgemm_lane_groups(p) == lanes
     text = render_conv(p, get_backend("llvm-cpu"))
@@ -832,7 +837,7 @@ def test_lane_shuffles_deinterleave_and_interleave_the_groups():
     """`lane_unzip` turns 16 groups x n channels in channel order into one vector a channel (lane =
     group), `lane_zip` back, each op a two-vector vector.shuffle; both in n log2(n) shuffles."""
     import numpy as np
-    from generator.emit.steps import lane_unzip, lane_zip
+    from generator.emit.brgemm_step import lane_unzip, lane_zip
 
     def run(prog, regs):
         ops, outputs = prog
@@ -856,7 +861,7 @@ def test_small_groups_take_the_lanes_where_they_waste_less():
     quads; widened to f32 (a source zero point per channel) 4 but not 8 (the ungrouped vpdpbusd
     fills its quads there); not 6 groups of 8 (6 of 16 lanes), 16 channels a group, nor an 8-bit
     window whose sums would pass f32's exact integers."""
-    from generator.emit.conv import DEPTHWISE_EXACT_TAPS, brgemm_lane_groups
+    from generator.emit.conv.brgemm.isa import DEPTHWISE_EXACT_TAPS, brgemm_lane_groups
     for line, lanes in [("--dt=f32 g32mb1ic128ih56oc128oh56kh3ph1", (4, 4)),
                         ("--dt=f32 g32mb1ic256ih28oc256oh28kh3ph1", (8, 8)),
                         ("--dt=bf16 g32mb1ic256ih28oc256oh28kh3ph1", (8, 8)),
@@ -924,8 +929,8 @@ def test_brgemm_narrows_the_register_block_to_keep_the_weight_panel_in_l2():
     # TargetCaps.weight_panel_bytes (an Intel core: 3/8 of its L2): 3 or 4 vectors of output channels
     # only where the panel (reduction x 16 x RO x the weights' width) fits, else 2 (never 1 for it);
     # none set: the blocks as before
-    from generator.compile.backends import host_weight_panel_bytes
-    from generator.emit.conv import _weight_panel_bytes
+    from generator.compile.host import host_weight_panel_bytes
+    from generator.emit.conv.brgemm.blocking import _weight_panel_bytes
 
     intel = dataclasses.replace(get_backend("llvm-cpu"), weight_panel_bytes=786432)
     for line, before, after in [("--dt=f32 mb1ic1024ih21oc1024oh19kh3ph0", (5, 4), (10, 2)),     # YOLOv2 2.4 MB
@@ -1063,7 +1068,7 @@ ROW_SKIP_CASES = [
 
 
 @needs("avx512_bf16")
-@pytest.mark.parametrize("line", ROW_SKIP_CASES)
+@pytest.mark.parametrize("line", conv_covering(ROW_SKIP_CASES))
 def test_brgemm_skips_the_taps_that_reach_only_padding(line):
     p = problem(line)
     d = p.desc
@@ -1071,7 +1076,7 @@ def test_brgemm_skips_the_taps_that_reach_only_padding(line):
     assert ("%kh_lo to %kh_hi" in text) == bool(d.ph or d.ph_r > 0 or d.pd or d.pd_r > 0), line
     assert ("%kd_lo to %kd_hi" in text) == (d.ndims == 5), line
     # the edge blocks, their kernel columns unrolled (not the folded stem's)
-    from generator.emit.conv import brgemm_fold_taps
+    from generator.emit.conv.brgemm.blocking import brgemm_fold_taps
     assert ("%kwc0" in text) == bool((d.pw or d.pw_r > 0) and not brgemm_fold_taps(p)), line
     if "ph18" in line or "dw23" in line or "dh5" in line:       # the loop's blocks check their columns
         assert "%col_lo" in text, line
@@ -1084,12 +1089,12 @@ def test_brgemm_skips_the_taps_that_reach_only_padding(line):
 def test_brgemm_edge_blocks_multiply_only_the_pixels_that_read_the_source(monkeypatch):
     # stride 2, dilation 2 (benchdnn's dw1), left padding 3, 8 real columns ([3, 11) of the padded
     # row): pixel ow0 + r reads padded column 2 (ow0 + r) + 2 kw at kernel column kw
-    import generator.emit.conv as emit_conv
-    from generator.emit.steps import Brgemm
+    import generator.emit.conv.plan as conv_plan
+    from generator.emit.brgemm_step import Brgemm
 
     p = problem("--alg=brgemm --dt=f32 --stag=nhwc --dtag=nhwc mb1ic16ih3iw8oc16oh3ow6kh1kw3ph0pw3sw2dw1")
     seen = {}
-    monkeypatch.setattr(emit_conv, "render", lambda template, **kw: seen.update(kw) or "")
+    monkeypatch.setattr(conv_plan, "render", lambda template, **kw: seen.update(kw) or "")
     render_conv(p, get_backend("llvm-cpu"))
     step = next(s for s in seen["steps"] if isinstance(s, Brgemm))
     assert step.real_cols == [3, 8]
@@ -1152,7 +1157,7 @@ PACKED_INT8_CASES = [
 
 
 @needs_vnni
-@pytest.mark.parametrize("line", PACKED_INT8_CASES)
+@pytest.mark.parametrize("line", conv_covering(PACKED_INT8_CASES))
 def test_int8_stores_are_packed_vectors_at_a_time(line):
     p = problem("--alg=brgemm " + line)
     exe = render_conv(p, get_backend("llvm-cpu")).split("stream.executable private @", 1)[1].split("\nfunc.func", 1)[0]

@@ -33,12 +33,15 @@ import pytest
 from generator.api import ConvKernel, conv
 from generator.verify import check_conv, fill_conv
 from generator.compile import compile_mlir, cuda_device_available, get_backend, vulkan_device_available
-from generator.emit.conv import reduction_split, render_conv
+from generator.emit.conv import render_conv
+from generator.emit.conv.direct import reduction_split
 from generator.emit.target import GENERIC, Mmt4dTile, TargetCaps
 from generator.errors import InputError, UnsupportedError
 from generator.benchdnn.conv import conv_problem, parse_conv_args, parse_conv_desc
 from generator.problem.reference import conv_reference
 from generator.problem.conv import ConvProblem, torch_wei_dims
+
+from tiers import conv_covering
 
 # Deliberately fixed: each case's data come from default_rng([SEED, crc32(case line)]), so a case
 # sees the same data whatever else runs. SEED is recorded per test and printed at the end of the run
@@ -253,7 +256,7 @@ def test_derived_padding(desc_text):
     assert desc_text in {row[2] for row in SHAPES}
 
 
-@pytest.mark.parametrize("line", LLVM_CASES)
+@pytest.mark.parametrize("line", conv_covering(LLVM_CASES))
 def test_direct_llvm_cpu(line, seed, kgen_cache_dir):
     check_line(line, "llvm-cpu", seed, kgen_cache_dir)
 
@@ -264,7 +267,7 @@ IM2COL_CASES = [pytest.param(c.values[0].replace("--dt=", "--alg=im2col --dt=", 
                 for c in LLVM_CASES[::2]]
 
 
-@pytest.mark.parametrize("line", IM2COL_CASES)
+@pytest.mark.parametrize("line", conv_covering(IM2COL_CASES))
 def test_im2col_llvm_cpu(line, seed, kgen_cache_dir):
     check_line(line, "llvm-cpu", seed, kgen_cache_dir)
 
@@ -274,7 +277,7 @@ INDIRECT_CASES = [pytest.param(c.values[0].replace("--dt=", "--alg=indirect --dt
                   for c in LLVM_CASES[1::3]]
 
 
-@pytest.mark.parametrize("line", INDIRECT_CASES)
+@pytest.mark.parametrize("line", conv_covering(INDIRECT_CASES))
 def test_indirect_llvm_cpu(line, seed, kgen_cache_dir):
     check_line(line, "llvm-cpu", seed, kgen_cache_dir)
 
@@ -284,7 +287,7 @@ SPATIAL_PACK_CASES = [pytest.param(c.values[0].replace("--dt=", "--alg=spatial_p
                                    id="spatial_pack-" + c.id) for c in LLVM_CASES[2::3]]
 
 
-@pytest.mark.parametrize("line", SPATIAL_PACK_CASES)
+@pytest.mark.parametrize("line", conv_covering(SPATIAL_PACK_CASES))
 def test_spatial_pack_llvm_cpu(line, seed, kgen_cache_dir):
     check_line(line, "llvm-cpu", seed, kgen_cache_dir)
 
@@ -322,7 +325,7 @@ def test_golden_winograd_mmt4d_on_cpu():
     # slower tiles and 8's waste), OC 5 -> one N0 tile (16 on AVX-512, 8 on AVX2); weights packed in
     # prepare to (a*a*G, OC/N0, IC, N0, 1); the gather sits behind a barrier so the transforms
     # reduce over a leading dim; GPUs keep the generic batched GEMM
-    from generator.emit.conv import mmt4d_m0
+    from generator.emit.conv.winograd import mmt4d_m0
 
     assert [mmt4d_m0(c) for c in (14, 7, 4, 3, 2, 1, 28)] == [16, 8, 4, 4, 2, 2, 16]
     assert [mmt4d_m0(c, max_m0=8) for c in (14, 7, 4, 3, 2, 1, 28)] == [8, 8, 4, 4, 2, 2, 8]
@@ -375,7 +378,7 @@ def test_portable_backend_keeps_no_host_choice():
 
 def test_host_l2_size_is_read_from_sysfs(tmp_path):
     # brgemm's weight panel bound (host_weight_panel_bytes) is a share of this; unreadable: None
-    from generator.compile.backends import host_l2_bytes
+    from generator.compile.host import host_l2_bytes
 
     def cache(name, level, kind, size):
         d = tmp_path / name
@@ -602,6 +605,7 @@ def test_bf16_as_bits_on_vulkan(line, seed, kgen_cache_dir):
     check_on_vulkan(line, seed, kgen_cache_dir)
 
 
+@pytest.mark.full
 def test_vulkan_sweep_of_small_problems(kgen_cache_dir):
     # tests/data/conv/vulkan_sweep: 256 small problems, every variant x layout x data type with random
     # attributes, through `kgen conv --batch` (each checked against the float64 reference); what the
@@ -1208,7 +1212,7 @@ WINOGRAD_CPU_CASES = WINOGRAD_CASES + [
     for alg in ("winograd_f2", "winograd_f4")]
 
 
-@pytest.mark.parametrize("line", WINOGRAD_CPU_CASES)
+@pytest.mark.parametrize("line", conv_covering(WINOGRAD_CPU_CASES))
 def test_winograd_llvm_cpu(line, kgen_cache_dir):
     p = problem_of(line)
     assert p.tolerance > 0
@@ -1246,8 +1250,8 @@ WINOGRAD_CL_LINES = [
 
 @pytest.mark.parametrize("line", WINOGRAD_CL_LINES)
 def test_winograd_channels_last_llvm_cpu(line, kgen_cache_dir):
-    from generator.compile.backends import host_matrix_features
-    from generator.emit.conv import winograd_channels_last
+    from generator.compile.host import host_matrix_features
+    from generator.emit.conv.winograd import winograd_channels_last
 
     p = problem_of(line)
     on_avx512 = "avx512f" in host_matrix_features()
@@ -1284,7 +1288,7 @@ def test_winograd_channels_last_host_threads(line, kgen_cache_dir):
 def test_winograd_dilated_channels_last(line, driver, kgen_cache_dir):
     # A dilated kernel as DH x DW undilated phases (emit.conv.winograd_grid), addressed in place by the
     # tile transforms; only the channels-last form computes it, other targets refuse it
-    from generator.compile.backends import host_matrix_features
+    from generator.compile.host import host_matrix_features
 
     p = problem_of(line)
     with pytest.raises(UnsupportedError, match="only in its channels-last form"):
@@ -1318,12 +1322,12 @@ def test_winograd_dilated_channels_last(line, driver, kgen_cache_dir):
 def test_winograd_channels_last_in_bands(line, band_bytes, bands, driver, kgen_cache_dir, monkeypatch):
     # The tile rows cut into bands (emit.conv.winograd_bands), each band's input transform, GEMM and
     # output transform before the next band's: checked against the reference with small bands
-    import generator.emit.conv as emit_conv
-    from generator.compile.backends import host_matrix_features
+    import generator.emit.conv.winograd as conv_winograd
+    from generator.compile.host import host_matrix_features
 
-    monkeypatch.setattr(emit_conv, "WINOGRAD_BAND_BYTES", band_bytes)
+    monkeypatch.setattr(conv_winograd, "WINOGRAD_BAND_BYTES", band_bytes)
     p = problem_of(line)
-    assert emit_conv.winograd_bands(p) == bands
+    assert conv_winograd.winograd_bands(p) == bands
     if "avx512f" in host_matrix_features() and driver is None:
         text = render_conv(p, get_backend("llvm-cpu"))
         assert text.count("_wino_input(%") == bands[1] + 1           # one definition, a dispatch per band
@@ -1348,8 +1352,8 @@ def test_winograd_channels_last_in_bands(line, band_bytes, bands, driver, kgen_c
 def test_winograd_blocked_sides_in_place(line, driver, kgen_cache_dir):
     # nChw16c read and written in its own 16-channel blocks by the tile transforms
     # (emit.conv.winograd_src_block / winograd_dst_blocks), with no relayout in the kernel
-    from generator.compile.backends import host_matrix_features
-    from generator.emit.conv import winograd_dst_blocks, winograd_src_block
+    from generator.compile.host import host_matrix_features
+    from generator.emit.conv.winograd import winograd_dst_blocks, winograd_src_block
 
     p = problem_of(line)
     b = get_backend("llvm-cpu")
@@ -1366,8 +1370,8 @@ def test_winograd_blocked_sides_in_place(line, driver, kgen_cache_dir):
 def test_winograd_padded_destination_lanes_stay_zero_when_the_source_holds_an_inf(kgen_cache_dir):
     # a padded output channel's M is the source times zero weights: an Inf in the source makes it NaN,
     # and the output transform stores those lanes as 0
-    from generator.compile.backends import host_matrix_features
-    from generator.emit.conv import winograd_dst_blocks
+    from generator.compile.host import host_matrix_features
+    from generator.emit.conv.winograd import winograd_dst_blocks
 
     p = problem_of("--alg=winograd_f4 --dt=f32 --stag=nChw16c --dtag=nChw16c mb1ic16ih9oc20oh9kh3ph1")
     assert winograd_dst_blocks(p, get_backend("llvm-cpu")) == ("avx512f" in host_matrix_features())
@@ -1387,13 +1391,13 @@ def test_golden_winograd_bands(monkeypatch):
     # 7 tile rows in bands of 4: one executable per step, a dispatch per band with its first row as an
     # operand; the second band's input transform takes the first band's GEMM result (the order), its
     # output transform writes into the first band's output (tied), and the rows past the 7th are skipped
-    import generator.emit.conv as emit_conv
+    import generator.emit.conv.winograd as conv_winograd
 
     avx512 = TargetCaps(mmt4d_tile=Mmt4dTile(16, 16), cpu_features=frozenset({"avx512f"}))
     p = problem_of("--alg=winograd_f4 --dt=f32 --stag=nhwc --dtag=nhwc mb1ic32ih28oc24oh28kh3ph1")
     whole = render_conv(p, avx512, header=False)
     assert "%row_in" not in whole and "tensor.empty() : tensor<1x28x28x32xf32>" not in whole
-    monkeypatch.setattr(emit_conv, "WINOGRAD_BAND_BYTES", 4 * 64512)
+    monkeypatch.setattr(conv_winograd, "WINOGRAD_BAND_BYTES", 4 * 64512)
     text = render_conv(p, avx512, header=False)
     assert text.count("stream.executable private") == 3 and text.count("_brgemm(%") == 3     # 1 definition
     inputs = re.findall(r"flow.dispatch @(\w+)::@\w+\(%(\w+), %(\w+), %(\w+)\) : \(tensor<1x28x28x32xf32>", text)
@@ -1448,7 +1452,7 @@ def test_golden_winograd_channels_last_form():
 def test_winograd_tile_program_replays_the_transform(m):
     # the unrolled instructions, replayed on values, give L . X . R^T for both transforms, and they
     # never multiply by 0 or +-1
-    from generator.emit.conv import winograd_tile_program
+    from generator.emit.conv.winograd import winograd_tile_program
     from generator.problem.conv_math import winograd_matrices
 
     at, _, bt = winograd_matrices(m, 3)

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.errors import ProblemError
-from generator.problem.conv import ConvDesc, derive_padding, output_size, right_padding
+from generator.problem.conv_desc import ConvDesc
+from generator.problem.geometry import derive_padding, output_size, right_padding
 from generator.problem.attr import Binary, DwConv, Eltwise, Sum
 from generator.benchdnn.conv import conv_problem
 from generator.benchdnn.conv import ConvCase, parse_conv_args, parse_conv_batch_file, parse_conv_desc, parse_conv_list_file

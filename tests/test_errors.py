@@ -495,7 +495,7 @@ def test_cli_internal_error_exits_3(monkeypatch, capsys):
     def broken(*args, **kwargs):
         raise TemplateError("template conv_steps.mlir.j2:12 failed to render: boom")
 
-    monkeypatch.setattr("generator.emit.conv.render_conv", broken)
+    monkeypatch.setattr("generator.api.conv_kernel.render_conv", broken)
     monkeypatch.setattr("generator.api.ConvKernel.__init__", lambda self, *a, **k: broken())
     assert main(["conv", "--dt=f32", "ic2ih3oc2kh1"]) == 3
     err = capsys.readouterr().err.strip().splitlines()

@@ -16,7 +16,7 @@ from generator.api import ConvKernel, conv, make_problem
 from generator.bench.tune import tune
 from generator.benchdnn.conv import conv_problem, parse_conv_args
 from generator.cli.main import main
-from generator.compile.backends import host_matrix_features
+from generator.compile.host import host_matrix_features
 from generator.layout import AnyDesc
 from generator.problem.conv import ConvProblem
 from generator.select import choose, heuristic_layouts, table

@@ -1,4 +1,4 @@
-"""The host-threads driver: a convolution cut into parts (`ConvProblem.host_parts`: images, or bands of
+"""The host-threads driver: a convolution cut into parts (`partition.conv_host_parts`: images, or bands of
 output rows of one channels-last image), each part a convolution of its own run from its own host
 thread. The cut is checked against the float64 reference of the whole problem (every part's reference
 on its source range equals the whole reference on its destination range: halos, padding, strides,
@@ -22,6 +22,7 @@ from generator.compile.backends import HOST_THREADS
 from generator.errors import UnsupportedError
 from generator.layout import MemoryDesc
 from generator.problem.conv import ConvProblem
+from generator.problem.partition import conv_host_parts
 from generator.runtime import chain_driver, host_threads, upload
 from generator.verify import SEED, check_conv, conv_call
 
@@ -132,7 +133,7 @@ def _part_values(p, part, call):
 @pytest.mark.parametrize("line,n", [c[1:] for c in CUT_CASES], ids=[c[0] for c in CUT_CASES])
 def test_parts_reproduce_the_whole_reference(line, n):
     p = problem(line)
-    parts = p.host_parts(n)
+    parts = conv_host_parts(p, n)
     assert not isinstance(parts, str), parts
     assert 1 < len(parts) <= n
     call = conv_call(p)
@@ -155,15 +156,15 @@ def test_the_calling_threads_part_leads_by_one_cheap_unit():
     from generator.select import host_cut, host_lead
 
     rows = problem("--stag=nhwc --dtag=nhwc mb1ic3ih20oc4oh20kh3ph1")
-    assert [r.problem.desc.oh for r in rows.host_parts(2, lead=True)] == [11, 9]
-    assert [r.problem.desc.oh for r in rows.host_parts(2)] == [10, 10]
-    images = problem("mb16ic2ih3oc3oh3kh3ph1").host_parts(2, lead=True)
+    assert [r.problem.desc.oh for r in conv_host_parts(rows, 2, lead=True)] == [11, 9]
+    assert [r.problem.desc.oh for r in conv_host_parts(rows, 2)] == [10, 10]
+    images = conv_host_parts(problem("mb16ic2ih3oc3oh3kh3ph1"), 2, lead=True)
     assert [r.problem.desc.mb for r in images] == [9, 7]
-    rows14 = problem("--stag=nhwc --dtag=nhwc mb1ic3ih14oc4oh14kh3ph1").host_parts(2, lead=True)
+    rows14 = conv_host_parts(problem("--stag=nhwc --dtag=nhwc mb1ic3ih14oc4oh14kh3ph1"), 2, lead=True)
     assert [r.problem.desc.oh for r in rows14] == [8, 6]
-    few = problem("--stag=nhwc --dtag=nhwc mb1ic3ih6oc4oh6kh3ph1").host_parts(2, lead=True)
+    few = conv_host_parts(problem("--stag=nhwc --dtag=nhwc mb1ic3ih6oc4oh6kh3ph1"), 2, lead=True)
     assert [r.problem.desc.oh for r in few] == [3, 3]                  # under 4 rows a part: even
-    assert problem("mb16ic2ih3oc3oh3kh3ph1").host_parts(1) == "one thread: nothing to cut"
+    assert conv_host_parts(problem("mb16ic2ih3oc3oh3kh3ph1"), 1) == "one thread: nothing to cut"
     # on locks, a row of the int8 ic128 28x28 layer is ~20 us of one thread: lead; an image of a 1 ms
     # conv: not; on the native hand-off, never
     int8 = problem("--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc mb1ic128ih28oc128oh28kh3ph1")
@@ -182,42 +183,42 @@ def test_the_calling_threads_part_leads_by_one_cheap_unit():
 
 def test_a_channels_last_image_is_cut_on_channels_where_its_rows_are_uneven():
     nhwc = "--stag=nhwc --dtag=nhwc mb1"
-    seven = problem(nhwc + "ic512ih7oc512oh7kh3ph1").host_parts(2)      # rows 4 + 3: 1.14x an even share
+    seven = conv_host_parts(problem(nhwc + "ic512ih7oc512oh7kh3ph1"), 2)      # rows 4 + 3: 1.14x an even share
     assert [(r.oc, r.dst_cols, r.problem.desc.oc, r.src) for r in seven] == [
         ((0, 256), (0, 256, 512), 256, (0, 512 * 49)), ((256, 512), (256, 512, 512), 256, (0, 512 * 49))]
-    assert [r.problem.desc.oh for r in problem(nhwc + "ic512ih14oc512oh14kh3ph1").host_parts(2)] == [7, 7]
-    stem = problem(nhwc + "ic3ih224oc64oh112kh7sh2ph3").host_parts(2)
+    assert [r.problem.desc.oh for r in conv_host_parts(problem(nhwc + "ic512ih14oc512oh14kh3ph1"), 2)] == [7, 7]
+    stem = conv_host_parts(problem(nhwc + "ic3ih224oc64oh112kh7sh2ph3"), 2)
     assert [r.problem.desc.oh for r in stem] == [56, 56]
-    odd = problem(nhwc + "ic3ih15oc64oh15kh3ph1").host_parts(2)          # 8 + 7: within the slack
+    odd = conv_host_parts(problem(nhwc + "ic3ih15oc64oh15kh3ph1"), 2)          # 8 + 7: within the slack
     assert [r.problem.desc.oh for r in odd] == [8, 7] and odd[0].dst_cols is None
     # channels that do not cut into even slabs of whole 16-channel units, 64 or more each: rows
     for oc in (96, 120, 48):
-        assert [r.problem.desc.oh for r in problem(nhwc + f"ic8ih7oc{oc}oh7kh3ph1").host_parts(2)] == [4, 3]
+        assert [r.problem.desc.oh for r in conv_host_parts(problem(nhwc + f"ic8ih7oc{oc}oh7kh3ph1"), 2)] == [4, 3]
     # a post-op input that varies along the channels: rows
-    per_oc = problem("--attr-post-ops=add:f32:per_oc " + nhwc + "ic8ih7oc128oh7kh3ph1").host_parts(2)
+    per_oc = conv_host_parts(problem("--attr-post-ops=add:f32:per_oc " + nhwc + "ic8ih7oc128oh7kh3ph1"), 2)
     assert [r.problem.desc.oh for r in per_oc] == [4, 3]
     # groups are never cut on channels-last channels: each part would read a strided slab of the source
-    assert [r.problem.desc.oh for r in problem(nhwc.replace("mb1", "g2mb1") + "ic128ih7oc128oh7kh3ph1")
-            .host_parts(2)] == [4, 3]
+    assert [r.problem.desc.oh for r in conv_host_parts(
+            problem(nhwc.replace("mb1", "g2mb1") + "ic128ih7oc128oh7kh3ph1"), 2)] == [4, 3]
 
 
 def test_a_channels_last_3d_image_is_cut_into_bands_of_output_planes():
     # as a 2D image into rows: each band reads the source planes it needs (halo included) and keeps the
     # padding where it reaches the border; planes that do not cut evenly go to the channel cut
     p = problem("--stag=ndhwc --dtag=ndhwc mb1ic3id13ih4iw4oc5od4oh4ow4kd3kh3kw3sd3dd1pd1ph1pw1")
-    parts = p.host_parts(2)
+    parts = conv_host_parts(p, 2)
     assert [(q.problem.desc.od, q.problem.desc.id, q.problem.desc.pd) for q in parts] == [(2, 7, 1), (2, 8, 0)]
     assert all(q.oc is None for q in parts)
-    uneven = problem("--stag=ndhwc --dtag=ndhwc mb1ic3id3ih4iw4oc128od3oh4ow4kd3kh3kw3pd1ph1pw1").host_parts(2)
+    uneven = conv_host_parts(problem("--stag=ndhwc --dtag=ndhwc mb1ic3id3ih4iw4oc128od3oh4ow4kd3kh3kw3pd1ph1pw1"), 2)
     assert all(q.oc is not None for q in uneven)
-    assert problem("--stag=ndhwc --dtag=ndhwc mb1ic3id1ih4iw4oc4od1oh4ow4kd1kh3kw3ph1pw1").host_parts(2) \
+    assert conv_host_parts(problem("--stag=ndhwc --dtag=ndhwc mb1ic3id1ih4iw4oc4od1oh4ow4kd1kh3kw3ph1pw1"), 2) \
         == "one output plane: nothing to cut"
 
 
 def test_one_channels_first_image_is_cut_on_rows_where_its_source_outweighs_its_weights():
     for layout in ("nchw", "nChw16c"):
         lay = f"--stag={layout} --dtag={layout} mb1"
-        stem = problem(lay + "ic3ih224oc64oh112kh7sh2ph3").host_parts(2)          # 150 K source, 9.4 K weights
+        stem = conv_host_parts(problem(lay + "ic3ih224oc64oh112kh7sh2ph3"), 2)          # 150 K source, 9.4 K weights
         assert [(r.problem.desc.oh, r.oc) for r in stem] == [(56, None), (56, None)]
         assert stem[1].dst_cols == (56 * 112 * stem[1].problem.dst.block_of(1), 112 * 112 * stem[1].problem.dst.block_of(1),
                                     112 * 112 * stem[1].problem.dst.block_of(1))
@@ -225,7 +226,7 @@ def test_one_channels_first_image_is_cut_on_rows_where_its_source_outweighs_its_
         assert stem[1].problem.src.offset0 > 0
         # more weights than source (ic512 7x7), a 1x1 kernel, uneven rows: slabs of output channels
         for line in ("ic512ih7oc512oh7kh3ph1", "ic256ih56oc64oh56kh1ph0", "ic4ih5iw200oc32oh5ow200kh3kw3ph1pw1"):
-            assert all(r.oc is not None for r in problem(lay + line).host_parts(2)), line
+            assert all(r.oc is not None for r in conv_host_parts(problem(lay + line), 2)), line
 
 
 @pytest.mark.parametrize("line,why", [
@@ -242,7 +243,7 @@ def test_one_channels_first_image_is_cut_on_rows_where_its_source_outweighs_its_
     ("--stag=nhwc --dtag=nhwc --attr-post-ops=dw:k3s1p1 mb1ic4ih6oc4oh6kh3ph1", "depthwise"),
 ])
 def test_what_cannot_be_cut_says_why(line, why):
-    r = problem(line).host_parts(2)
+    r = conv_host_parts(problem(line), 2)
     assert isinstance(r, str) and why in r
 
 

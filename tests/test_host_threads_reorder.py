@@ -1,4 +1,4 @@
-"""The host-threads driver for reorders (`problem.reorder.host_parts`, `api.ReorderKernel`): a reorder
+"""The host-threads driver for reorders (`partition.reorder_host_parts`, `api.ReorderKernel`): a reorder
 cut into slabs of the outermost dim it shares in every layout (images, or channel blocks of one
 image), each slab a reorder of its own on local-sync, run from its own thread.
 
@@ -14,7 +14,8 @@ from generator.api import ReorderKernel, make_problem, reorder, reorder_chain
 from generator.compile.backends import HOST_THREADS
 from generator.errors import InputError, ProblemError, UnsupportedError
 from generator.layout import MemoryDesc
-from generator.problem.reorder import ReorderProblem, host_parts
+from generator.problem.partition import reorder_host_parts
+from generator.problem.reorder import ReorderProblem
 from generator.runtime import host_threads
 from generator.verify import SEED, check_reorder, fill_reorder_source, reorder_quant_values
 
@@ -65,7 +66,7 @@ def _reference(chain, src, quants):
 
 @pytest.mark.parametrize("chain,n,dim", [c[1:] for c in CUT_CASES], ids=[c[0] for c in CUT_CASES])
 def test_parts_reproduce_the_whole_reference(chain, n, dim):
-    parts = host_parts(chain, n)
+    parts = reorder_host_parts(chain, n)
     assert not isinstance(parts, str), parts
     assert 1 < len(parts) <= n and {p.dim for p in parts} == {dim}
     rng = np.random.default_rng(SEED)
@@ -99,11 +100,11 @@ def test_parts_reproduce_the_whole_reference(chain, n, dim):
     ([rp((0, 3, 4, 4), "f32", "nchw", "f32", "nhwc")], "zero-volume"),
 ])
 def test_what_cannot_be_cut_says_why(chain, why):
-    r = host_parts(chain, 2)
+    r = reorder_host_parts(chain, 2)
     assert isinstance(r, str) and why in r
-    assert host_parts([rp((4, 3), "f32", "ab", "f32", "ab")], 1) == "one thread: nothing to cut"
+    assert reorder_host_parts([rp((4, 3), "f32", "ab", "f32", "ab")], 1) == "one thread: nothing to cut"
     with pytest.raises(ProblemError):
-        host_parts(chain, 0)
+        reorder_host_parts(chain, 0)
 
 
 @pytest.mark.parametrize("chain", [c[1] for c in CUT_CASES], ids=[c[0] for c in CUT_CASES])
@@ -210,7 +211,7 @@ def test_parts_of_a_big_reorder_stream_as_the_whole_would(kgen_cache_dir):
 
     whole = rp((16, 64, 56, 56), "f32", "nchw", "f32", "nhwc")
     assert whole.dst.size_bytes > er.SHUFFLE_STREAM_BYTES
-    parts = host_parts([whole], 2)
+    parts = reorder_host_parts([whole], 2)
     for part in parts:
         (p,) = part.problems
         assert p.whole_dst_bytes == whole.dst.size_bytes and p.dst.size_bytes <= er.SHUFFLE_STREAM_BYTES
@@ -229,7 +230,7 @@ def test_a_strided_slab_reads_the_whole_source_without_padding_it(kgen_cache_dir
     from generator.emit.reorder import render_reorder
 
     whole = rp((1, 256, 56, 56), "f32", "nchw", "f32", "nhwc")
-    parts = host_parts([whole], 2)
+    parts = reorder_host_parts([whole], 2)
     assert [(p.lo, p.hi, p.src, p.dst) for p in parts] == [(0, 28, (0, 802816), (0, 401408)),
                                                           (28, 56, (0, 802816), (401408, 802816))]
     for part in parts:

@@ -29,7 +29,7 @@ torch = pytest.importorskip("torch", reason="torch is not installed (the test ex
 
 from generator.api import ConvKernel  # noqa: E402
 from generator.benchdnn.conv import conv_problem, parse_conv_args  # noqa: E402
-from generator.compile.backends import host_cpu_description  # noqa: E402
+from generator.compile.host import host_cpu_description  # noqa: E402
 from generator.verify import SEED  # noqa: E402
 
 # (mb, ic, oc, ih, iw, kh, kw, stride, pad, dilation, groups, layout): ResNet / MobileNet-like layers,
@@ -77,7 +77,7 @@ def _kernel(line: str) -> ConvKernel:
 def _alg(alg: str, layer, feature: str) -> str:
     """`--alg=...` for the kernel under test; brgemm only where the host runs its microkernel (skipped
     otherwise, with the reason)."""
-    from generator.compile.backends import host_matrix_features
+    from generator.compile.host import host_matrix_features
     if alg == "brgemm":
         if feature not in host_matrix_features():
             pytest.skip(f"the host CPU has no {feature} for the brgemm microkernel")

@@ -1,5 +1,5 @@
 """`kgen bench call`: what one call of a tiny convolution costs through each runtime path, next to
-PyTorch's conv2d on the same shape (round-robin medians, `timing.median_times`).
+PyTorch's conv2d on the same shape (round-robin medians, `runtime.timing.median_times`).
 
 The kernel does almost no work (a 1x1 conv on 4 channels of 4x4), so the figures are the per-call
 overhead of each path: NumPy in and out (upload, invoke, readback), device tensors through
@@ -14,7 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .timing import import_torch, median_times
+from ..api import conv
+from ..compile import get_backend
+from ..runtime import host_threads
+from ..runtime.timing import import_torch, median_times
 
 TINY_CONV = "mb1ic4ih4oc4oh4kh1ph0"
 
@@ -30,9 +33,6 @@ class CallRow:
 
 
 def bench_calls(desc: str = TINY_CONV, backend: str = "llvm-cpu", rounds: int = 7, log=print) -> list[CallRow]:
-    from ..api import conv
-    from ..compile import get_backend
-
     b = get_backend(backend)
     fns = {}
     x = w = None
@@ -52,8 +52,6 @@ def bench_calls(desc: str = TINY_CONV, backend: str = "llvm-cpu", rounds: int = 
     if b.host_threads_driver:
         # what the host-threads driver adds to a call before any work: one helper started and awaited
         # (runtime.host_threads, its hand-off as configured: native spin-wait or Python locks)
-        from ..runtime import host_threads
-
         def noop():
             return None
         fns[f"host-threads hand-off ({host_threads.method_in_use()})"] = (

@@ -4,7 +4,8 @@ For each problem the candidates are every applicable variant x layout (the sourc
 in that format; weights are reordered in prepare, outside the timing) x the backend's flag sets
 (`Backend.flag_sets`). Each candidate is compiled (cached, in parallel), checked once against the
 float64 reference (a wrong kernel is reported, never timed), and then all candidates and PyTorch's
-conv (NCHW and channels_last) are timed side by side in one process (`timing.median_times`).
+conv (NCHW and channels_last, `torch_baseline`) are timed side by side in one process
+(`runtime.timing.median_times`).
 
 "IREE default" is what IREE gives for the problem on its own: the linalg named conv in NCHW, no extra
 flags; that is kgen's direct / nchw / default candidate, except where a backend computes direct in
@@ -18,18 +19,31 @@ from __future__ import annotations
 import dataclasses
 import math
 import sys
-import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 
-from ..problem.geometry import output_size
+from ..api import ConvKernel, compile_conv
+from ..benchdnn.conv import conv_problem
+from ..compile import get_backend
+from ..compile.backends import cpu_threads, device_available
+from ..compile.cache import host_cpu_id
+from ..compile.host import host_cpu_description, host_cpu_model, host_matrix_features
+from ..emit.conv import VARIANTS, plain_blocks
+from ..errors import KgenError
+from ..layout import MemoryDesc
+from ..problem.partition import conv_host_parts
+from ..runtime import driver_for
+from ..runtime.timing import best_times, import_torch, median_times
+from ..select import choose
 from ..select.candidates import DEFAULT_LAYOUTS, Candidate, check_layouts, plan_candidates
-from .timing import best_times, import_torch, median_times
+from ..verify import check_conv, conv_call
+from .torch_alone import TorchAlone
+from .torch_baseline import TORCH_PATHS, torch_fns
 
-# The issue's ResNet-50 layers at batch 1 (benchdnn descriptors): 1x1, 3x3, the 7x7 stem, 1x1 stride 2
+# ResNet-50's convolution layers at batch 1 (benchdnn descriptors): 1x1, 3x3, the 7x7 stem, 1x1 stride 2
 RESNET50_LAYERS = (
     "mb1ic64ih56oc64oh56kh1ph0",
     "mb1ic64ih56oc64oh56kh3ph1",
@@ -87,18 +101,10 @@ class ProblemResult:
 
 
 # ------------------------------------------------------------------------------------------ candidates
-def base_problem(case):
-    from ..benchdnn.conv import conv_problem
-    return conv_problem(case)
-
-
 def compile_candidates(cands: list[Candidate], backend, jobs: int, log: Callable[[str], None],
                        host_threads: bool = False) -> None:
     """Render and compile every applicable candidate (the cache makes a second run free); with
     `host_threads`, also the parts that driver cuts it into (`api.compile_conv` on it)."""
-    from ..api import compile_conv
-    from ..errors import KgenError
-
     todo = [c for c in cands if c.status == "ok"]
 
     def build(c: Candidate) -> None:
@@ -121,110 +127,6 @@ def compile_candidates(cands: list[Candidate], backend, jobs: int, log: Callable
             done += 1
             if done % 10 == 0 or done == len(todo):
                 log(f"  compiled {done}/{len(todo)}")
-
-
-# ------------------------------------------------------------------------------------------ PyTorch
-#: what the PyTorch columns run, per source data type (the table's caption)
-TORCH_PATHS = {"f32": "F.convNd f32", "bf16": "F.convNd bf16", "f16": "F.convNd f16",
-               "u8": "torch.ao.nn.quantized.ConvNd, engine x86 (u8:s8:u8 only)"}
-
-
-def _torch_fns(torch, p, x: np.ndarray, w: np.ndarray, b: np.ndarray | None, quant: dict | None = None,
-               device: str = "cpu") -> dict[str, Callable[[], object]]:
-    """PyTorch's conv on the same problem, in NCHW and channels_last (2D/3D): f32, bf16 and f16 through
-    F.convNd, u8:s8:u8 through torch.ao's quantized conv (`_torch_quantized_fns`, CPU only); {} for
-    the others. On a GPU `device` (PyTorch's "cuda") the tensors live there and each call waits for the GPU, as
-    IREE's synchronous call does."""
-    d = p.desc
-    nsp = d.ndims - 2
-    if p.src.dtype.name == "u8":
-        return _torch_quantized_fns(torch, p, x, w, b, quant or {}) if device == "cpu" else {}
-    if p.src.dtype.name not in ("f32", "bf16", "f16") or p.src.dtype != p.wei.dtype:
-        return {}
-    F = torch.nn.functional
-    conv = (F.conv1d, F.conv2d, F.conv3d)[nsp - 1]
-    sp = d.spatial()
-    tdt = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}[p.src.dtype.name]
-    xt = torch.from_numpy(np.asarray(x, np.float32)).to(device=device, dtype=tdt)
-    wt = torch.from_numpy(np.asarray(w, np.float32)).to(device=device, dtype=tdt)
-    bt = None if b is None else torch.from_numpy(np.asarray(b, np.float32)).to(device=device, dtype=tdt)
-    wait = torch.cuda.synchronize if device != "cpu" else (lambda: None)     # a GPU: PyTorch's calls are async
-    padding = torch_padding(p)
-    pads = [v for s in reversed(sp) for v in (s.p, s.p_r)]       # F.pad: last dim first; negative crops
-    kw = dict(stride=[s.s for s in sp], dilation=[s.d + 1 for s in sp], groups=d.g, padding=padding or 0)
-
-    def make(xx, ww):
-        def run():
-            with torch.inference_mode():
-                y = conv(xx if padding is not None else F.pad(xx, pads), ww, bt, **kw)
-            wait()
-            return y
-        return run
-
-    fns = {"nchw": make(xt, wt)}
-    if nsp in (2, 3):
-        fmt = torch.channels_last if nsp == 2 else torch.channels_last_3d
-        fns["channels_last"] = make(xt.to(memory_format=fmt), wt.to(memory_format=fmt))
-    return fns
-
-
-def torch_padding(p) -> list[int] | None:
-    """PyTorch's symmetric `padding=` computing `p`'s outputs, or None (then the source is padded first).
-    benchdnn's right padding is whatever the output size leaves (the ResNet-50 stem: ph3, right 2); a
-    smaller right padding with the same output count reads no other pixel, so PyTorch's symmetric one
-    computes the same values."""
-    sp = p.desc.spatial()
-    if all(s.p >= 0 and output_size(s.i, s.k, s.s, s.p, s.p, s.d) == s.o for s in sp):
-        return [s.p for s in sp]
-    return None
-
-
-def _torch_quantized_fns(torch, p, x, w, b, quant: dict) -> dict[str, Callable[[], object]]:
-    """torch.ao.nn.quantized.ConvNd (ConvReLUNd for a relu post-op) on the x86 engine, the path a
-    PyTorch user quantizes with: u8 source, s8 weights (per tensor or per output channel), u8
-    destination, common scales and source / destination zero points, symmetric padding. Anything
-    else (a padding torch's symmetric one cannot express, too) has no PyTorch counterpart here ({})."""
-    from ..problem.attr import Eltwise
-    relu = [op for op in p.post_ops if isinstance(op, Eltwise) and op.kind == "relu" and not op.alpha]
-    if (p.wei.dtype.name, p.dst.dtype.name) != ("s8", "u8") or len(relu) != len(p.post_ops) or len(relu) > 1 \
-            or "wei_zp" in quant or any(np.ndim(v) for k, v in quant.items() if k != "wei_scale") \
-            or torch_padding(p) is None or "x86" not in torch.backends.quantized.supported_engines:
-        return {}
-    torch.backends.quantized.engine = "x86"
-    with warnings.catch_warnings():     # torch 2.13 deprecates its quantized tensors (still the x86 path)
-        warnings.simplefilter("ignore", UserWarning)
-        return _make_torch_quantized_fns(torch, p, x, w, b, quant)
-
-
-def _make_torch_quantized_fns(torch, p, x, w, b, quant: dict) -> dict[str, Callable[[], object]]:
-    d = p.desc
-    nsp = d.ndims - 2
-    sp = d.spatial()
-    relu = bool(p.post_ops)
-    qnn = torch.ao.nn.intrinsic.quantized if relu else torch.ao.nn.quantized
-    cls = getattr(qnn, f"ConvReLU{nsp}d" if relu else f"Conv{nsp}d")
-    ws = np.asarray(quant.get("wei_scale", 1.0), np.float64)
-    wt = torch.from_numpy(np.ascontiguousarray(w, np.int8))
-    qw = (torch._make_per_channel_quantized_tensor(wt, torch.from_numpy(ws), torch.zeros(d.oc, dtype=torch.int64), 0)
-          if ws.ndim else torch._make_per_tensor_quantized_tensor(wt, float(ws), 0))
-    conv = cls(d.ic, d.oc, [s.k for s in sp], stride=[s.s for s in sp], padding=torch_padding(p),
-               dilation=[s.d + 1 for s in sp], groups=d.g)
-    conv.set_weight_bias(qw, None if b is None else torch.from_numpy(np.asarray(b, np.float32)))
-    conv.scale, conv.zero_point = float(quant.get("dst_scale", 1.0)), int(quant.get("dst_zp", 0))
-    qx = torch._make_per_tensor_quantized_tensor(torch.from_numpy(np.ascontiguousarray(x, np.uint8)),
-                                                 float(quant.get("src_scale", 1.0)), int(quant.get("src_zp", 0)))
-
-    def make(xx):
-        def run():
-            with torch.inference_mode():
-                return conv(xx)
-        return run
-
-    fns = {"nchw": make(qx)}
-    if nsp in (2, 3):
-        fns["channels_last"] = make(qx.contiguous(memory_format=torch.channels_last if nsp == 2
-                                                  else torch.channels_last_3d))
-    return fns
 
 
 # ------------------------------------------------------------------------------------------ ceiling
@@ -278,8 +180,6 @@ class Sweep:
 def sweep(b, variants=None, flag_sets=None, drivers=None) -> Sweep:
     """Defaults (every variant but the `winograd` alias of winograd_f4, every flag set and driver of the
     backend) and validation: an unknown name fails here, before any work or message."""
-    from ..emit.conv import VARIANTS
-    from ..runtime import driver_for
     flag_sets = list(flag_sets or [n for n, _ in b.flag_sets])
     for fs in flag_sets:
         b.flag_set(fs)
@@ -291,9 +191,6 @@ def sweep(b, variants=None, flag_sets=None, drivers=None) -> Sweep:
 def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None, flag_sets=None,
                 drivers=None, rounds: int = 7, jobs: int = 2, log: Callable[[str], None] = print,
                 torch_alone: bool = True) -> tuple[list[ProblemResult], Ceiling]:
-    from ..compile import get_backend
-    from ..compile.backends import host_cpu_description
-
     b = get_backend(backend)
     layouts = check_layouts(layouts)
     sw = sweep(b, variants, flag_sets, drivers)
@@ -314,12 +211,11 @@ def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None
         f"{ceiling.copy_gbps:.1f} GB/s ({'PyTorch' if ' on ' in ceiling.matmul_by else 'NumPy'} copy)")
     alone = None
     if torch is not None and torch_alone and b.torch_device == "cpu":
-        from .torch_alone import TorchAlone
         alone = TorchAlone.start(log)
     results = []
     try:
         for i, case in enumerate(cases):
-            p = base_problem(case)
+            p = conv_problem(case)
             lays = list(layouts or DEFAULT_LAYOUTS.get(p.src.dtype.name, ("nchw", "nhwc")))
             results.append(measure_problem(p, b, sw, lays, torch, rounds, jobs, log, f"[{i + 1}/{len(cases)}]",
                                            alone=alone))
@@ -334,17 +230,11 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
     """Plan, compile, check and time every candidate of one problem (and PyTorch's conv, if given).
     With `passes` > 1 the round-robin runs that many times and each candidate keeps its best median:
     on a VM a window of a second or two where the other vCPU is taken makes the two-thread
-    candidates look slower than one thread (`kgen tune` once stored local-sync, 437 GOP/s, for the
-    u8 ic512 7x7 layer, which host-threads ran at 714 in the bench a minute later). One such window
-    was of our own making and is gone: NumPy's BLAS thread spinning after the checks' references
-    (`timing.quiet_blas`).
+    candidates look slower than one thread. One such window was of our own making and is gone:
+    NumPy's BLAS thread spinning after the checks' references (`runtime.timing.quiet_blas`).
 
     `alone` (a `torch_alone.TorchAlone`): PyTorch is also timed in its own process, one round after
     each of the round-robin's, and each layout's figure is the faster of the two."""
-    from ..emit.conv import plain_blocks
-    from ..layout import MemoryDesc
-    from ..verify import conv_call
-
     d = p.desc
     dt = p.src.dtype.name
     plain = p.with_layouts("abx", "abx", "abx") if p.has_any else p       # format any: sizes, PyTorch's data
@@ -368,7 +258,7 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
             fns[c.label] = fn
     if torch is not None:
         call = conv_call(plain)
-        for name, fn in _torch_fns(torch, p, call.x, call.w, call.bias, call.quant, b.torch_device).items():
+        for name, fn in torch_fns(torch, p, call.x, call.w, call.bias, call.quant, b.torch_device).items():
             fns[f"torch/{name}"] = fn
     between = alone.round if torch is not None and alone is not None and alone.problem(plain) else None
     times = median_times(fns, rounds, after_round=between) if fns else {}
@@ -393,15 +283,10 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
 def bind_candidate(c: Candidate, b, log) -> Callable[[], object] | None:
     """One checked call of candidate `c`, bound to generated data and ready to time; None (with
     `c.status` saying why) where it does not apply, is wrong or fails to run."""
-    from ..api import ConvKernel
-    from ..compile.backends import cpu_threads
-    from ..errors import KgenError
-    from ..verify import check_conv, conv_call
-
     if c.status != "ok":
         return None
     if c.driver is not None and c.driver == b.host_threads_driver_name:
-        cut = c.problem.host_parts(cpu_threads())
+        cut = conv_host_parts(c.problem, cpu_threads())
         if isinstance(cut, str):
             c.status = f"n/a: {cut}"
             return None
@@ -424,9 +309,6 @@ def auto_candidate(b, candidates: list[Candidate], p=None) -> tuple[Candidate | 
     """The timed candidate `--alg=auto` resolves to (variant, flag set and driver of `select.choose`),
     per layout, the fastest of them; with the choice's source ("tuned" or "heuristic"). For a problem
     `p` with format `any` tensors, the one candidate in the layouts `--alg=auto` chooses for it."""
-    from ..runtime import driver_for
-    from ..select import choose
-
     if p is not None and p.has_any:
         choice = choose(dataclasses.replace(p, alg="auto"), b.name)
         want = p.with_layouts(*choice.layouts)
@@ -478,7 +360,7 @@ def summary(results: list[ProblemResult]) -> dict:
 
 def int8_over_f32(results: list[ProblemResult]) -> list[tuple[str, float]]:
     """(layer, best int8 speed / best f32 speed) for every layer measured in both in this run: an
-    int8 kernel should beat our own f32 by the matrix unit's factor (PyTorch's int8 runs 3-8x its f32)."""
+    int8 kernel should beat our own f32 by the matrix unit's factor, as PyTorch's int8 beats its f32."""
     f32 = {r.line: r.best.seconds for r in results if r.dt == "f32" and r.best}
     return [(r.line, f32[r.line] / r.best.seconds) for r in results
             if r.dt in ("s8", "u8") and r.best and r.line in f32]
@@ -535,8 +417,6 @@ def format_table(results: list[ProblemResult], all_candidates: bool = False) -> 
 
 
 def to_json(results: list[ProblemResult], ceiling: Ceiling, backend: str) -> dict:
-    from ..compile.backends import device_available, get_backend, host_cpu_model, host_matrix_features
-    from ..compile.cache import host_cpu_id
     b = get_backend(backend)
     return {
         "backend": backend,

@@ -1,6 +1,6 @@
 """`kgen bench reorder`: reorder bandwidth next to a NumPy copy (the ceiling) and PyTorch's permute.
 
-All candidates of one problem are measured side by side (`timing.median_times`). Bandwidth counts
+All candidates of one problem are measured side by side (`runtime.timing.median_times`). Bandwidth counts
 the bytes read plus the bytes written (padding included). Each kgen kernel is first checked once
 against the reference (`verify.check_reorder`, benchdnn's fills): a wrong kernel is reported, never
 timed.
@@ -17,9 +17,10 @@ from ..compile import get_backend
 from ..select import reorder_forms
 from ..layout import MemoryDesc
 from ..problem.reorder import ReorderProblem
-from .timing import import_torch, median_times
+from ..runtime.timing import import_torch, median_times
+from ..verify import check_reorder, reorder_call
 
-# (dims, src tag, dst tag): the issue's three conversions on two ResNet shapes and a channel tail
+# (dims, src tag, dst tag): nchw <-> nChw16c and nchw -> nhwc on two ResNet shapes and a channel tail
 DEFAULT_CASES = [
     (dims, s, d)
     for dims in ((1, 256, 56, 56), (32, 64, 56, 56), (8, 17, 56, 56))
@@ -84,8 +85,6 @@ def bench_reorders(cases=DEFAULT_CASES, backend: str = "llvm-cpu", dtype: str = 
                    log=print, given=None) -> list[Row]:
     """`cases`: (dims, src tag, dst tag) in `dtype`, or ReorderProblems (a conversion, quantization);
     `given[i]`: case i's named quantization values (benchdnn's --attr-scales / --attr-zero-points)."""
-    from ..verify import check_reorder, reorder_call
-
     torch = import_torch(log)
     one = get_backend(backend).memory_bound_default      # the evidence columns: each form on one thread
     rows: list[Row] = []

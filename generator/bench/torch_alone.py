@@ -2,31 +2,26 @@
 between the rounds of `kgen bench conv`'s round-robin (a convolution) or `kgen net`'s (a whole model).
 
 Why a second measurement: `kgen bench conv` times PyTorch round-robin next to kgen's kernels, and in
-that process PyTorch's OpenMP threads must not spin between calls (`timing.quiet_openmp`: spinning,
-they took the second core from kgen's kernels: an int8 kernel ran at 550-600 us instead of 315 us).
-But a PyTorch user runs with the default policy, where the threads spin and PyTorch's own next call
-starts sooner: ic128 28x28 3x3 u8:s8:u8 on 2 cores of a Zen 4 EPYC, 272 us default against 348 us
-passive. So PyTorch is also timed here, in its own process, with the same data (`verify.conv_call`,
-fixed seed) and the same calls, and each comparison takes the faster of the two figures.
+that process PyTorch's OpenMP threads must not spin between calls (`runtime.timing.quiet_openmp`:
+spinning, they take the second core from kgen's kernels). But a PyTorch user runs with the default
+policy, where the threads spin and PyTorch's own next call starts sooner. So PyTorch is also timed
+here, in its own process, with the same data (`verify.conv_call`, fixed seed) and the same calls
+(`torch_baseline`), and each comparison takes the faster of the two figures.
 
-Why between the rounds: until the twenty-second session the child timed every problem after the whole
-sweep, minutes after kgen's candidates. On a noisy VM (the Intel Xeon of the twenty-first session)
-that figure often came from a quieter or busier moment than kgen's, and one layer's ratio moved by up
-to 1.4x from run to run (ic256 56x56 1x1 f32: 0.74-1.10x). Now the child times one round of the
+Why between the rounds: a figure taken after the whole sweep, minutes after kgen's candidates, comes
+from a quieter or busier moment of a noisy machine than kgen's. The child times one round of the
 problem (a batch of calls per layout, after one untimed call that wakes its threads) after each
 round of the parent's round-robin, so both figures are medians over the same moments.
 
 Why the parent waits for the child's threads to sleep after each answer (`settle`): with the default
-policy PyTorch's OpenMP worker spins for a while after the child's last call (~5 ms on an Intel Xeon
-(Emerald Rapids), libgomp). The parent's next kernel then shared a core with it: a
-host-threads kernel, whose helper thread needs the second core, ran u8 ic64 56x56 1x1 at 356 GOP/s
-(72 us) in the bench against 573 (45 us) with the child switched off, and in another run at 16.5
-(its batch sized from one call that the spin stalled: 4 calls of ~1.5 ms). The parent polls the
-child's threads (Linux's /proc/PID/task/*/stat) until none is running, at most `SETTLE_S`.
+policy PyTorch's OpenMP worker spins for a while after the child's last call, and the parent's next
+kernel then shares a core with it (a host-threads kernel, whose helper thread needs the second core,
+slows down most). The parent polls the child's threads (Linux's /proc/PID/task/*/stat) until none is
+running, at most `SETTLE_S`.
 
-`kgen net --model` does the same for the whole model (`TorchAlone.model`): PyTorch eager with the
-default policy ran ResNet-50 f32 channels_last in 44-46 ms, against 64-66 ms passive in kgen's process
-(an Intel Xeon, Emerald Rapids, 2 threads), so the comparison had overstated kgen by ~1.45x.
+`kgen net --model` does the same for the whole model (`TorchAlone.model`): with passive waits in
+kgen's process PyTorch eager would look slower than its users see it. (Measured: docs/performance.md,
+Tuned constants.)
 
 The child reads length-prefixed pickled messages on stdin, ("problem", p) or ("model", (module or
 factory, its state_dict with a factory else None, input)), then ("round",) any number of times, and
@@ -46,6 +41,11 @@ import sys
 import tempfile
 import time
 from typing import Callable
+
+from ..compile.backends import cpu_threads
+from ..runtime.timing import MIN_BATCH_S, batch_sizes, time_batch
+from ..verify import conv_call
+from .torch_baseline import eager_fns, torch_fns
 
 #: the longest the parent waits for the child's threads to stop spinning after an answer
 SETTLE_S = 0.2
@@ -142,7 +142,7 @@ class TorchAlone:
 
     def model(self, model, x, factory=None) -> bool:
         """Send a whole PyTorch model (an nn.Module, in the type it runs in) and its input, for
-        `kgen net`: the child times it eager in NCHW and channels_last (`eager_fns`). The model is
+        `kgen net`: the child times it eager in NCHW and channels_last (`torch_baseline.eager_fns`). The model is
         pickled; where it does not pickle (kgen's copies of torchvision's models: classes local to a
         function) and `factory` is given (a picklable callable that builds the same architecture),
         the child builds that and loads the model's weights (`model_from`). False where the child gives
@@ -195,24 +195,6 @@ def model_from(payload: tuple):
     return model
 
 
-def eager_fns(torch, model, x) -> dict[str, Callable[[], object]]:
-    """PyTorch eager on a whole model, as `kgen net` times it: {"NCHW": ..., "channels_last": ...}, the
-    second on a channels_last copy of the model and input where the input is 4-D (else the same call)."""
-    import copy
-
-    xcl = x.contiguous(memory_format=torch.channels_last) if x.dim() == 4 else x
-    mcl = copy.deepcopy(model).to(memory_format=torch.channels_last) if x.dim() == 4 else model
-    return {"NCHW": eager_call(torch, model, x), "channels_last": eager_call(torch, mcl, xcl)}
-
-
-def eager_call(torch, model, x) -> Callable[[], object]:
-    """One inference call of `model` on `x`, as every end-to-end runner of `kgen net` is timed."""
-    def f():
-        with torch.inference_mode():
-            return model(x)
-    return f
-
-
 def _thread_state(stat_path: str) -> str:
     """A thread's state letter in /proc/PID/task/TID/stat (R running, S sleeping, ...); "" for a thread
     that has ended (its file gone, or unreadable as it goes: ESRCH) or a line not understood. The
@@ -236,17 +218,12 @@ def _read(stream):
 def _main() -> None:
     import torch
 
-    from ..compile.backends import cpu_threads
-    from ..verify import conv_call
-    from .conv import _torch_fns
-    from .timing import MIN_BATCH_S, batch_sizes, time_batch
-
     torch.set_num_threads(cpu_threads())
     fns, batch = {}, {}
     while (msg := _read(sys.stdin.buffer)) is not None:
         if msg[0] == "problem":
             call = conv_call(msg[1])
-            fns = _torch_fns(torch, msg[1], call.x, call.w, call.bias, call.quant) or {}
+            fns = torch_fns(torch, msg[1], call.x, call.w, call.bias, call.quant) or {}
         elif msg[0] == "model":
             fns = eager_fns(torch, model_from(msg[1]), msg[1][2])
         if msg[0] != "round":

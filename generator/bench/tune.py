@@ -11,9 +11,20 @@ from __future__ import annotations
 
 from typing import Callable
 
+import numpy as np
+
+from ..api import ReorderKernel
+from ..benchdnn.conv import conv_problem
+from ..compile import get_backend
+from ..compile.backends import cpu_threads
+from ..emit.reorder import kernel_name, render_reorder
+from ..errors import KgenError
+from ..problem.partition import reorder_host_parts
+from ..runtime.timing import median_times
+from ..select import reorder_forms, table as tuned
 from ..select.candidates import DEFAULT_LAYOUTS, USER_LAYOUT, check_layouts
-from .conv import ProblemResult, base_problem, bind_candidate, measure_problem, sweep
-from .timing import median_times
+from ..verify import check_reorder, reorder_call
+from .conv import ProblemResult, bind_candidate, measure_problem, sweep
 
 #: a candidate within this factor of a problem's fastest is a close call: timed again after every
 #: problem has been measured (`recheck_close_calls`)
@@ -27,14 +38,12 @@ def tune(cases, backend: str = "llvm-cpu", *, variants=None, flag_sets=None, dri
          ) -> tuple[list[tuple[object, ProblemResult]], object]:
     """Returns [(problem, result)] and the table path written. A problem with format `any` tensors
     is measured in every layout of `layouts` (default: `DEFAULT_LAYOUTS` for its data type)."""
-    from ..compile import get_backend
-    from ..select import table as tuned
     b = get_backend(backend)
     layouts = check_layouts(layouts)
     sw = sweep(b, variants, flag_sets, drivers)
     out, entries = [], {}
     for i, case in enumerate(cases):
-        p = base_problem(case)
+        p = conv_problem(case)
         if layouts and not p.has_any:
             log(f"note: --layouts applies to format any tensors (--stag=any / --dtag=any); {p.desc} is measured "
                 f"in its own --stag / --dtag")
@@ -64,10 +73,9 @@ def close_calls(r: ProblemResult) -> list:
 
 def recheck_close_calls(rows, b, rounds: int, log: Callable[[str], None]) -> None:
     """Time each problem's close calls again, side by side, once every problem has been measured, and
-    keep each candidate's better median. On this VM a slow window can last longer than one problem's
-    two passes: `kgen tune` measured host-threads at 250 GFLOP/s on GoogLeNet's 5x5 ic48 layer, tied
-    with local-sync, stored local-sync, and the benchmark then ran it at 0.56x PyTorch; host threads
-    ran it at 450 a minute later. Timed minutes apart, the two are unlikely to meet the same window.
+    keep each candidate's better median. On a VM a slow window can last longer than one problem's
+    two passes, and store the wrong choice for good (measured: docs/performance.md, Tuned constants).
+    Timed minutes apart, the two passes are unlikely to meet the same window.
     The kernels come back from the compile cache and are checked again before they are timed."""
     todo = [(p, r, close_calls(r)) for p, r in rows]
     todo = [t for t in todo if t[2]]
@@ -107,7 +115,6 @@ def table_entries(p, r, backend: str) -> dict[str, dict]:
     layouts and, per variant, the layouts and flags that variant was fastest in (`--alg=V
     --stag=any`); and under each measured layout's concrete problem, the fastest candidate in that
     layout (what tuning that problem alone would have stored)."""
-    from ..select import table as tuned
     best = r.best
     if not p.has_any:
         return {tuned.problem_key(p, backend): {**_entry(r, best),
@@ -153,22 +160,11 @@ def tune_reorders(problems, backend: str = "llvm-cpu", *, given=None, rounds: in
                   log: Callable[[str], None] = print, path=None) -> tuple[list[dict], object]:
     """`kgen tune reorder`: each reorder problem in every emission form the backend compiles ("pack",
     "transpose"), on the backend's memory-bound driver and, where the reorder is cut into one part per
-    core (`problem.reorder.host_parts`), on the host-threads driver too ("transpose@host-threads"),
+    core (`partition.reorder_host_parts`), on the host-threads driver too ("transpose@host-threads"),
     each checked exactly once against the reference (a wrong candidate is never chosen), timed
     round-robin next to a NumPy copy of its source; the fastest correct form and driver are stored in
     the selection table, which `ReorderKernel` (form=None, driver=None) then reads. `given[i]`:
     problem i's named quantization values. Returns one row per problem and the table path written."""
-    import numpy as np
-
-    from ..api import ReorderKernel
-    from ..compile import get_backend
-    from ..compile.backends import cpu_threads
-    from ..emit.reorder import kernel_name, render_reorder
-    from ..errors import KgenError
-    from ..problem.reorder import host_parts
-    from ..select import reorder_forms, table as tuned
-    from ..verify import check_reorder, reorder_call
-    from .timing import median_times
     b = get_backend(backend)
     one = b.memory_bound_default
     rows, entries = [], {}
@@ -178,12 +174,12 @@ def tune_reorders(problems, backend: str = "llvm-cpu", *, given=None, rounds: in
         src, q, init = reorder_call(p, q_given)
         name = kernel_name([p])
         drivers = [one]
-        if b.host_threads_driver and isinstance(host_parts([p], cpu_threads()), tuple):
+        if b.host_threads_driver and isinstance(reorder_host_parts([p], cpu_threads()), tuple):
             drivers.append(b.host_threads_driver_name)
         texts = {}
         for form in reorder_forms([p], b):
             # a form that emits the same kernel as one measured already (plain -> plain: both are one
-            # transpose) is not measured again: identical kernels timed apart differed by ~10%, a
+            # transpose) is not measured again: identical kernels timed apart differ by noise alone, a
             # choice that would mean nothing
             try:
                 text = render_reorder([p], form=form)

@@ -1,58 +1,7 @@
-"""benchdnn convolution descriptors and conv-driver command lines -> `ConvDesc` / `ConvCase`, and a
-case -> the `ConvProblem` it describes (`conv_problem`).
-
-Two layers, both oneDNN benchdnn's (commit 3f27bec of uxlfoundation/oneDNN, the one
-``/work/shared/benchdnn`` was copied from):
-
-**The descriptor** (``tests/benchdnn/conv/conv_aux.cpp`` ``str2desc`` and ``operator<<``,
-``conv/conv.hpp`` ``desc_t``, ``common.cpp`` ``sanitize_desc`` / ``print_dhw``,
-``doc/knobs_desc.md``)::
-
-    gXmbX_icXidXihXiwX_ocXodXohXowX_kdXkhXkwX_sdXshXswX_pdXphXpwX_ddXdhXdwXnNAME
-
-`parse_conv_desc` resolves it the way ``str2desc`` does:
-
-* Entries may come in any order; ``_`` may follow an entry's value (benchdnn skips one ``_`` after
-  a recognised entry only, so a leading ``_`` or ``__`` is an error there and here). ``n`` starts
-  the name: everything after it, surrounding double quotes dropped (benchdnn keeps them; we keep
-  the bare label and print it back quoted, see below).
-* Defaults: g=1 (and no group dimension in the weights unless ``g`` is written, even ``g1``),
-  mb=2, s=1, d=0. oneDNN dilation ``d`` means taps ``d+1`` apart (d=0 is a dense kernel), so the
-  kernel extent is ``(k-1)*(d+1)+1``. ``ic``, ``oc`` and, per used spatial dim, ``i`` and ``k`` are
-  mandatory; every value is a non-negative integer (``strtoll``: an optional sign is read, a
-  negative value is rejected); ``g``, ``ic``, ``oc``, strides, inputs and kernels must be > 0.
-* A spatial dim is *used* when any of its i/k/o/d entries is non-zero, its stride is not 1 or
-  its padding is >= 1 (benchdnn's ``no_d/no_h/no_w``). For a used dim with no output the output
-  is computed with padding 0 if none was given: ``o = (i - ext + 2p) / s + 1``; with an output
-  but no padding, the padding is derived: ``p = ((o-1)*s - i + ext) / 2``. Both divisions are
-  C's (truncate toward zero) -- `output_size`, `derive_padding`.
-* ndims comes from which outputs are set (``sanitize_desc``): depth -> 3D (ndims 5; unset h and
-  w copy every d value, or both h and w must be given), else height -> 2D (ndims 4; an unset w
-  copies every h value), else width -> 1D (ndims 3), else an error (no spatial dim). Unused dims
-  hold o=i=k=s=1, p=d=0.
-* The right padding is derived (``desc_t::init_pad_r``): ``p_r = (o-1)*s - i + ext - p``
-  (`right_padding`). It is negative when the last input rows are never read (e.g. the
-  ``..._pw-right(-1)`` shapes); that is legal.
-
-On top of ``str2desc``, a descriptor must pass the checks oneDNN's ``conv_desc_init``
-(``src/common/convolution.cpp``) makes when benchdnn creates the primitive -- benchdnn reports a
-failure ("invalid arguments") for those, so they are rejected here as well: ``ic`` and ``oc``
-divisible by ``g``, left padding >= 0 (only a *derived* padding can be negative: a given output
-smaller than input, kernel and stride produce), ``p_r + s > 0`` (likewise, with the padding given).
-One deliberate deviation: a repeated entry (``ic3ic4``) is an error; benchdnn silently keeps the
-last one.
-
-Printing (`ConvDesc.__str__`) is benchdnn's ``operator<<(std::ostream &, const desc_t &)`` with
-``--canonical=false``: ``g`` only when written, ``mb`` only when != 2, ``ic``, inputs, ``oc``,
-outputs, kernels, strides only when one is != 1, paddings always, dilations only when one is != 0,
-then ``n"NAME"``. Spatial entries follow ``print_dhw``: 1D prints only w; 2D prints h, and w too
-unless the shape is square (every h value equals its w value); 3D prints d, and h and w too
-unless the shape is cubic. Paddings and outputs are printed even when they were derived, so
-``str(d)`` pins the problem: ``ic3ih5oc4kh3`` prints as ``ic3ih5oc4oh3kh3ph0``.
-``ConvDesc.format(canonical=True)`` is benchdnn's ``--canonical=true`` form (every entry).
-The name is always printed in double quotes: that is what benchdnn prints for every name its
-batch files carry; for a name given unquoted on a shell command line benchdnn prints none
-(``nwip``), the one place our printing differs.
+"""benchdnn conv-driver command lines -> `ConvCase`, and a case -> the `ConvProblem` it describes
+(`conv_problem`), as oneDNN's benchdnn reads them (commit 3f27bec of uxlfoundation/oneDNN, the one
+``/work/shared/benchdnn`` was copied from). The descriptor in each line (``ic16ih14oc32oh14kh3ph1``)
+is `conv_desc`'s, the ``--attr-post-ops`` grammar `conv_post_ops`'s.
 
 **The driver** (``conv/bench_conv.cpp``, ``utils/parser.cpp``, ``doc/driver_conv.md``,
 ``doc/knobs_attr.md``): the same state machine as the reorder driver (`generator.benchdnn.driver`:
@@ -91,7 +40,6 @@ repro line and change nothing (one implementation per kernel). Harness-only knob
 (``--engine``, ``-vN``, ``--ctx-init``, ``--attr-scratchpad``, ...; unlike benchdnn, their comma
 alternatives do not multiply the cases). Unknown options raise `ProblemError` naming the option.
 """
-
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -100,13 +48,13 @@ from typing import Callable, Iterable, Iterator, Mapping
 
 from ..errors import ProblemError, UnsupportedError
 from ..layout import DTYPES, MemoryDesc, get_dtype
-from ..problem.attr import BINARY_KINDS as _PRODUCT_BINARY_KINDS
-from ..problem.attr import ELTWISE_KINDS as _PRODUCT_ELTWISE_KINDS
-from ..problem.attr import Binary, DwConv, Eltwise, PostOp, Prelu, QuantArg, Sum
-from ..problem.conv import (_AXIS_KEYS, _UNUSED, ACCUMULATORS, AXES, BIAS_TYPES, DEFAULT_MB, DESC_FIELDS,
-                            SCALE_POLICIES, ZERO_POINT_POLICIES, ZERO_POINT_TYPES, ConvDesc, ConvProblem,
-                            derive_padding, kernel_extent, output_size)
+from ..problem.attr import QuantArg
+from ..problem.conv import (ACCUMULATORS, BIAS_TYPES, SCALE_POLICIES, ZERO_POINT_POLICIES, ZERO_POINT_TYPES,
+                            ConvProblem)
+from ..problem.conv_desc import ConvDesc
 from . import driver
+from .conv_desc import parse_conv_desc
+from .conv_post_ops import parse_post_ops, post_op_from_text, post_op_unsupported
 from .driver import DATA_TYPES, HARNESS_OPTIONS, IMPL_FILTERS, plus_option, _err, _parse_dt, _parse_tag, _q, _split_plus
 from .reorder import AttrScale, AttrZeroPoint, parse_quant
 
@@ -118,158 +66,12 @@ __all__ = [
     "DIRECTIONS",
     "SUPPORTED_DIRECTIONS",
     "SUPPORTED_DTS",
-    "SUPPORTED_POST_OPS",
     "conv_problem",
     "given_conv_quant_values",
-    "post_op_from_text",
     "parse_conv_args",
     "parse_conv_batch_file",
-    "parse_conv_desc",
     "parse_conv_list_file",
 ]
-
-# --------------------------------------------------------------------------------------------
-# The descriptor grammar (str2desc)
-# --------------------------------------------------------------------------------------------
-
-_FIELD_ALT = r"g|mb|i[cdhw]|o[cdhw]|k[dhw]|s[dhw]|p[dhw]|d[dhw]"
-_FAST_RE = re.compile(rf"((?:(?:{_FIELD_ALT})[0-9]+_?)*)(?:n(.*))?", re.DOTALL)
-_PAIR_RE = re.compile(rf"({_FIELD_ALT})([0-9]+)")
-_INT64_MAX = 2**63 - 1
-#: One entry: a name, the integer strtoll(s, &end, 10) would read (optional blanks and sign), and
-#: the one '_' benchdnn skips after it.
-_ENTRY_RE = re.compile(rf"({_FIELD_ALT})([ \t\n\v\f\r]*[+-]?[0-9]+)?_?")
-
-
-def _bad(text: str, msg: str) -> ProblemError:
-    return ProblemError(f"bad conv descriptor {_q(text)}: {msg}")
-
-
-def parse_conv_desc(text: str) -> ConvDesc:
-    """Parse a benchdnn convolution descriptor (``conv_aux.cpp`` ``str2desc``) into a `ConvDesc`.
-
-    Raises `ProblemError` with one line naming the offending entry, e.g.
-    ``bad conv descriptor 'ic3ih5kh3': 'oc' was not specified or set to 0``.
-    """
-    text = str(text)
-    m = _FAST_RE.fullmatch(text)
-    if m is not None:                    # the common spelling: plain digits, no duplicate
-        pairs = _PAIR_RE.findall(m.group(1))
-        vals = {f: int(x) for f, x in pairs}
-        if len(vals) == len(pairs) and max(vals.values(), default=0) <= _INT64_MAX:
-            name = (m.group(2) or "").strip('"')
-            return _resolve(text, vals, name)
-    vals, name = _scan(text)
-    return _resolve(text, vals, name)
-
-
-def _scan(text: str) -> tuple[dict[str, int], str]:
-    """str2desc's scanning loop, with an error message for every way it can fail."""
-    vals: dict[str, int] = {}
-    name = ""
-    pos = 0
-    n = len(text)
-    # benchdnn scans with a loop that tries every entry name in turn and skips one '_' after a
-    # step that recognised something; the regex below accepts exactly the same strings.
-    while pos < n:
-        m = _ENTRY_RE.match(text, pos)
-        if m is None:
-            if text[pos] == "n":
-                name = text[pos + 1:].strip('"')
-                break
-            raise _bad(text, f"unrecognized entry at {_q(text[pos:], 20)} (expected one of "
-                             f"{', '.join(DESC_FIELDS)}, '_' after a value, or n for the name)")
-        f, value = m.group(1), m.group(2)
-        if value is None:
-            raise _bad(text, f"no value for {f!r} (at {_q(text[pos:], 20)}); every entry is a name "
-                             f"followed by an integer, e.g. ic16")
-        v = int(value)
-        if v < 0:
-            raise _bad(text, f"{f}={v} must be non-negative")
-        if v > _INT64_MAX:
-            raise _bad(text, f"{f}={value.strip()} is too large")
-        if f in vals:
-            raise _bad(text, f"{f!r} given twice ({f}{vals[f]} and {f}{v})")
-        vals[f] = v
-        pos = m.end()
-    return vals, name
-
-
-def _resolve(text: str, vals: dict[str, int], name: str) -> ConvDesc:
-    """str2desc after scanning: defaults, derived outputs and paddings, sanitize_desc."""
-    has_groups = "g" in vals
-    g = vals.get("g", 1)
-    mb = vals.get("mb", DEFAULT_MB)
-    ic = vals.get("ic", 0)
-    oc = vals.get("oc", 0)
-    # Per axis, benchdnn's vector order [o, i, k, s, p, d]; p = -1 means "not given".
-    ax = {a: [vals.get(key, dv) for key, dv in zip(keys, (0, 0, 0, 1, -1, 0))]
-          for a, keys in _AXIS_KEYS.items()}
-
-    def unset(f: str) -> ProblemError:
-        return _bad(text, f"{f!r} was not specified or set to 0")
-
-    if has_groups and g <= 0:
-        raise unset("g")
-    if ic <= 0:
-        raise unset("ic")
-    if oc <= 0:
-        raise unset("oc")
-    for a in AXES:
-        if ax[a][3] <= 0:
-            raise unset(f"s{a}")
-
-    for a in AXES:
-        o, i, k, s, p, dil = ax[a]
-        if (i | k | o | dil) == 0 and s == 1 and p < 1:
-            continue                                   # benchdnn's no_d / no_h / no_w
-        if i <= 0:
-            raise unset(f"i{a}")
-        if k <= 0:
-            raise unset(f"k{a}")
-        if not o:
-            if p < 0:
-                p = 0
-            o = output_size(i, k, s, p, p, dil)
-            if o <= 0:
-                raise _bad(text, f"'o{a}' was not specified and i{a}={i}, k{a}={k}, s{a}={s}, "
-                                 f"p{a}={p}, d{a}={dil} give o{a}={o} (the kernel extent "
-                                 f"{kernel_extent(k, dil)} exceeds the padded input)")
-        elif p < 0:
-            p = derive_padding(o, i, k, s, dil)
-            if p < 0:
-                raise _bad(text, f"o{a}={o} is too small for i{a}={i}, k{a}={k}, s{a}={s}, d{a}={dil}: "
-                                 f"the derived left padding p{a}={p} is negative")
-        ax[a] = [o, i, k, s, p, dil]
-
-    # sanitize_desc: ndims from the outputs, promotion of unset dims, defaults for unused ones.
-    no_d, no_h, no_w = (ax[a][0] == 0 for a in AXES)
-    ndims = 5 - no_d - (no_d and no_h) - (no_d and no_h and no_w)
-    if ndims <= 2:
-        raise _bad(text, "no spatial dimension (give at least iw and kw, ih and kh, or id and kd)")
-    if ndims == 5:
-        if no_h and no_w:
-            ax["h"] = list(ax["d"])
-            ax["w"] = list(ax["d"])
-        elif no_h or no_w:
-            given, missing = ("w", "h") if no_h else ("h", "w")
-            raise _bad(text, f"3D problem with '{given}' entries but no '{missing}' ones: give both "
-                             f"h and w, or neither (then they copy d)")
-    elif ndims == 4 and no_w:
-        ax["w"] = list(ax["h"])
-    for a in AXES[:5 - ndims]:
-        ax[a] = list(_UNUSED)
-    d = {"g": g, "mb": mb, "ic": ic, "oc": oc, "ndims": ndims, "has_groups": has_groups, "name": name}
-    for a, keys in _AXIS_KEYS.items():
-        d.update(zip(keys, ax[a]))
-
-    try:
-        return ConvDesc._trusted(d)
-    except ProblemError as e:
-        msg = str(e)
-        prefix = "bad conv descriptor: "
-        raise _bad(text, msg[len(prefix):] if msg.startswith(prefix) else msg) from None
-
 
 # --------------------------------------------------------------------------------------------
 # Driver tables
@@ -298,20 +100,6 @@ DEFAULT_ALG = "direct"
 #: have, so a line without tags keeps meaning one layout. benchdnn's default is ``any``; here
 #: ``--stag=any`` (and --wtag, --dtag) is written out to let kgen choose (`generator.select.resolve_layouts`).
 DEFAULT_TAG = "abx"
-
-#: Post-op kinds the product implements besides ``dw`` (parsed on its own: dw:kKsSpP[:DST_DT]); ``select`` is not.
-SUPPORTED_POST_OPS = (*_PRODUCT_ELTWISE_KINDS, *_PRODUCT_BINARY_KINDS, "sum", "prelu")
-#: benchdnn's post-op kinds (``dnn_types.cpp`` ``kind_table``), lower case.
-_ELTWISE_KINDS = ("abs", "clip", "clip_v2", "clip_v2_dst", "elu", "elu_dst", "exp", "exp_dst",
-                  "gelu_erf", "gelu_tanh", "hardsigmoid", "hardswish", "linear", "log", "logistic",
-                  "logistic_dst", "mish", "pow", "relu", "relu_dst", "round", "sqrt", "sqrt_dst",
-                  "square", "soft_relu", "srelu", "swish", "tanh", "tanh_dst")
-_ELTWISE_LONG = {"eltwise_clip_v2_use_dst_for_bwd": "clip_v2_dst", "eltwise_elu_use_dst_for_bwd": "elu_dst",
-                 "eltwise_exp_use_dst_for_bwd": "exp_dst", "eltwise_logistic_use_dst_for_bwd": "logistic_dst",
-                 "eltwise_relu_use_dst_for_bwd": "relu_dst", "eltwise_sqrt_use_dst_for_bwd": "sqrt_dst",
-                 "eltwise_tanh_use_dst_for_bwd": "tanh_dst"}
-_BINARY_KINDS = ("add", "div", "eq", "ge", "gt", "le", "lt", "max", "min", "mul", "ne", "select", "sub")
-_OTHER_PO_KINDS = ("sum", "dw", "prelu")
 
 #: Product options beyond benchdnn; global (``--reset`` keeps them), attached to each case. Besides
 #: the tensors (.npy files), the attributes' runtime arrays: per-channel scales and zero points, the
@@ -419,7 +207,7 @@ class ConvCase(driver.Case):
                 reasons += [f"--attr-zero-points={q}" for q in self.zero_points
                             if _quant_unsupported(q, ZERO_POINT_POLICIES, ZERO_POINT_TYPES)]
             elif opt == "attr-post-ops":
-                reasons += [f"--attr-post-ops={p}" for p in self.post_ops if _post_op_unsupported(p, self.desc.ndims)]
+                reasons += [f"--attr-post-ops={p}" for p in self.post_ops if post_op_unsupported(p, self.desc.ndims)]
             elif opt in KNOB_NAMES and opt not in IMPL_FILTERS:
                 reasons += [f"--{k}={v}" for k, v in self.knobs if k == opt]
         set_(self, "unsupported", tuple(reasons))
@@ -572,147 +360,6 @@ def _parse_default_aware(option: str, defaults: tuple[str, ...]) -> Callable[[st
     return parse
 
 
-_POST_OP_VALUE_RE = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?(?:inf|nan)",
-                       re.IGNORECASE)
-
-
-def _parse_post_ops(text: str, where: str | None) -> tuple[str, ...]:
-    """``--attr-post-ops``: '+'-joined entries (``parser.cpp`` ``str2attr_post_ops``, knobs_attr.md)::
-
-        sum[:SCALE[:ZERO_POINT[:DATA_TYPE]]]   ELTWISE[:ALPHA[:BETA[:SCALE]]]   dw:KkSsPp[:DST_DT]
-        BINARY:DT[:MASK_INPUT[:TAG[:STRIDES]]]   prelu[:MASK_INPUT]
-
-    Each entry is checked and kept as text (kind lower-cased, benchdnn's long names shortened);
-    ``relu`` with alpha = beta = 0 (and scale 1) is normalized to ``relu``. `post_op_from_text` turns
-    an entry into the problem model's post-op."""
-    if text == "":
-        return ()
-    out = []
-    for entry in _split_plus(text):
-        what = f"--attr-post-ops={text}"
-        if entry == "":
-            raise _err(f"{what}: empty '+' entry", where)
-        kind_text, _, rest = entry.partition(":")
-        kind = kind_text.lower()
-        kind = _ELTWISE_LONG.get(kind, kind)
-        if kind.startswith("eltwise_") and kind[8:] in _ELTWISE_KINDS:
-            kind = kind[8:]
-        if kind.startswith("binary_") and kind[7:] in _BINARY_KINDS:
-            kind = kind[7:]
-        if re.fullmatch(r"dw_k[0-9]+s[0-9]+p[0-9]+", kind):     # the older spelling dw_k3s1p1[:DT]
-            kind, rest = "dw", kind[3:] + (":" + rest if rest else "")
-        if kind not in _ELTWISE_KINDS + _BINARY_KINDS + _OTHER_PO_KINDS:
-            raise _err(f"{what}: unknown post-op kind {_q(kind_text)} (expected e.g. relu, sum, add:f32, "
-                       f"dw:k3s1p1; see benchdnn knobs_attr.md)", where)
-        if kind == "dw" and not rest:
-            raise _err(f"{what}: the dw post-op needs its parameters, e.g. dw:k3s1p1", where)
-        params = rest.split(":") if rest else []
-        if any(p == "" for p in params):
-            raise _err(f"{what}: empty ':' field in {_q(entry)}", where)
-        if kind in _ELTWISE_KINDS:
-            if len(params) > 3 or any(not _POST_OP_VALUE_RE.fullmatch(p) for p in params):
-                raise _err(f"{what}: eltwise entry {_q(entry)} takes [:ALPHA[:BETA[:SCALE]]] numbers", where)
-            if kind == "relu" and all(float(p) == (1.0 if i == 2 else 0.0) for i, p in enumerate(params)):
-                out.append("relu")
-                continue
-        elif kind == "sum":
-            if len(params) > 3:
-                raise _err(f"{what}: {_q(entry)} has too many fields (sum[:SCALE[:ZERO_POINT[:DATA_TYPE]]])", where)
-            if params and not _POST_OP_VALUE_RE.fullmatch(params[0]):
-                raise _err(f"{what}: sum scale {_q(params[0])} is not a number", where)
-            if len(params) > 1 and not re.fullmatch(r"[+-]?[0-9]+", params[1]):
-                raise _err(f"{what}: sum zero point {_q(params[1])} is not an integer", where)
-            if len(params) > 2:
-                if params[2].lower() == "undef":
-                    raise _err(f"{what}: sum data type 'undef' is invalid", where)
-                params[2] = _parse_dt(params[2], what, where)
-        elif kind in _BINARY_KINDS:
-            if not params:
-                raise _err(f"{what}: binary entry {_q(entry)} needs the data type of its second input, "
-                           f"e.g. {kind}:f32 or {kind}:f32:per_oc", where)
-            params[0] = _parse_dt(params[0].split(".")[0], what, where) + (
-                "." + params[0].split(".", 1)[1] if "." in params[0] else "")
-            if len(params) > 1:
-                params[1] = _parse_binary_policy(params[1], what, where)
-            if len(params) > 2:
-                params[2] = _parse_tag(params[2], what, where)
-            if len(params) > 4:
-                raise _err(f"{what}: {_q(entry)} has too many fields (BINARY:DT[:MASK[:TAG[:STRIDES]]])", where)
-        elif kind == "dw":
-            if not re.fullmatch(r"k[1-9][0-9]*s[1-9][0-9]*p[0-9]+", params[0].lower()) or len(params) > 2:
-                raise _err(f"{what}: depthwise entry {_q(entry)} is dw:kKsSpP[:DST_DT], e.g. dw:k3s1p1:u8", where)
-            params[0] = params[0].lower()
-            if len(params) > 1:
-                params[1] = _parse_dt(params[1], what, where)
-        elif kind == "prelu":
-            if len(params) > 1:
-                raise _err(f"{what}: {_q(entry)} has too many fields (prelu[:MASK_INPUT])", where)
-            if params:
-                params[0] = _parse_binary_policy(params[0], what, where)
-        out.append(":".join([kind] + params))
-    return tuple(out)
-
-
-_BINARY_POLICY_NAMES = ("common", "per_oc", "per_tensor", "per_dim_0", "per_dim_1", "per_dim_01", "per_dim_2",
-                        "per_dim_3", "per_ocic")
-
-
-def _parse_binary_policy(text: str, what: str, where: str | None) -> str:
-    if re.fullmatch(r"0|[1-9][0-9]*", text):
-        return text
-    if text.lower() not in _BINARY_POLICY_NAMES:
-        raise _err(f"{what}: unknown mask {_q(text)} (expected common, per_oc, per_tensor or an integer mask)",
-                   where)
-    return text.lower()
-
-
-def _binary_policy(policy: str, ndims: int) -> str | None:
-    """A binary / prelu mask as the product's policy (common, per_oc, per_tensor), None if it is another."""
-    if policy.isdigit():
-        mask = int(policy)
-        return {0: "common", 2: "per_oc", (1 << ndims) - 1: "per_tensor"}.get(mask, policy if mask < 1 << ndims
-                                                                               else None)
-    return {"common": "common", "per_oc": "per_oc", "per_dim_1": "per_oc", "per_tensor": "per_tensor"}.get(policy)
-
-
-def post_op_from_text(entry: str, ndims: int) -> PostOp:
-    """One normalized ``--attr-post-ops`` entry -> the problem model's post-op (`UnsupportedError` for
-    select and masks other than common / per_oc / per_tensor)."""
-    kind, *params = entry.split(":")
-    if kind in _PRODUCT_ELTWISE_KINDS:
-        vals = [float(p) for p in params] + [0.0, 0.0, 1.0][len(params):]
-        return Eltwise(kind, *vals)
-    if kind == "sum":
-        scale = float(params[0]) if params else 1.0
-        zp = int(params[1]) if len(params) > 1 else 0
-        return Sum(scale, zp, params[2] if len(params) > 2 else None)
-    if kind in _PRODUCT_BINARY_KINDS or kind == "prelu":
-        policy_text = params[1 if kind != "prelu" else 0] if len(params) > (1 if kind != "prelu" else 0) else (
-            "per_tensor" if kind != "prelu" else "common")
-        policy = _binary_policy(policy_text, ndims)
-        if policy is None:
-            raise UnsupportedError(f"--attr-post-ops={entry}: mask {policy_text} is not supported "
-                                   f"(common, per_oc, per_tensor)")
-        if kind == "prelu":
-            return Prelu(policy)
-        if "." in params[0] or len(params) > 3:
-            raise UnsupportedError(f"--attr-post-ops={entry}: binary strides are not supported")
-        tag = params[2] if len(params) > 2 else "any"
-        return Binary(kind, params[0], policy, tag)
-    if kind == "dw":
-        k, st, pad = (int(x) for x in re.fullmatch(r"k([0-9]+)s([0-9]+)p([0-9]+)", params[0]).groups())
-        return DwConv(k, st, pad, params[1] if len(params) > 1 else "f32")
-    raise UnsupportedError(f"--attr-post-ops={entry}: post-op {kind} is not supported")
-
-
-def _post_op_unsupported(entry: str, ndims: int) -> bool:
-    try:
-        post_op_from_text(entry, ndims)
-    except (UnsupportedError, ProblemError):
-        return True
-    return False
-
-
 def _quant_unsupported(q, policies: Mapping[str, tuple[str, ...]], dts: tuple[str, ...]) -> bool:
     """A scale / zero-point entry the convolution does not implement (argument, policy, type, groups)."""
     arg = _conv_arg(q.arg)
@@ -754,7 +401,7 @@ _VECTOR: dict[str, tuple[Callable[[str, str | None], object], tuple]] = {
     "attr-scales": (lambda t, w: parse_quant(t, "attr-scales", w, allow_per_oc=True), ((),)),
     "attr-zero-points": (lambda t, w: parse_quant(t, "attr-zero-points", w, allow_per_oc=True), ((),)),
     "attr-precomputed-reductions": (_parse_raw("attr-precomputed-reductions"), ("",)),
-    "attr-post-ops": (_parse_post_ops, ((),)),
+    "attr-post-ops": (parse_post_ops, ((),)),
     "attr-fpmath": (_parse_default_aware("attr-fpmath", ("strict", "strict:false", "strict:0")), ("",)),
     "attr-acc-mode": (_parse_default_aware("attr-acc-mode", ("strict",)), ("",)),
     "attr-dropout": (_parse_raw("attr-dropout"), ("",)),

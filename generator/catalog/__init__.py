@@ -23,8 +23,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..benchdnn.conv import conv_problem, given_conv_quant_values, parse_conv_args
+from ..benchdnn.reorder import given_quant_values, parse_args, reorder_problem
+from ..compile import compile_mlir, compiler_version, device_available, get_backend, write_artifact
+from ..emit.conv import render_conv
+from ..emit.reorder import render_reorder
 from ..errors import KgenError, ProblemError
-from ..benchdnn.reorder import parse_args
+from ..select import reorder_form
+from ..verify import check_conv, check_reorder
 from ..version import __version__
 
 CATALOG_FILES = {"reorder": Path(__file__).with_name("reorders.txt"), "conv": Path(__file__).with_name("convs.txt")}
@@ -50,10 +56,8 @@ def repo_root() -> Path:
 
 def _parse_line(kind: str, args: list[str]):
     if kind == "reorder":
-        from ..benchdnn.reorder import reorder_problem
         cases = list(parse_args(args))
         return cases, (reorder_problem(cases[0]) if len(cases) == 1 else None)
-    from ..benchdnn.conv import conv_problem, parse_conv_args
     cases = list(parse_conv_args(args))
     return cases, (conv_problem(cases[0]) if len(cases) == 1 else None)
 
@@ -77,21 +81,15 @@ def load_catalog(files: dict[str, Path] | None = None) -> list[CatalogEntry]:
 
 
 def render_entry(e: CatalogEntry, backend: str) -> str:
-    from ..compile import get_backend
     b = get_backend(backend)
     if e.kind == "reorder":
-        from ..emit.reorder import render_reorder
-        from ..select import reorder_form
         return render_reorder(e.problem, form=reorder_form([e.problem], b))
-    from ..emit.conv import render_conv
     return render_conv(e.problem, b.portable())      # mlir/ is the same on every CPU
 
 
 def render_catalog(backend: str) -> dict[str, str]:
     """{relative path under mlir/: MLIR text} for every catalog kernel on `backend` (no compiler run).
     A conv variant the backend refuses is left out (none is today)."""
-    from ..compile import get_backend
-
     b = get_backend(backend)
     return {f"{b.name}/{e.function}.mlir": render_entry(e, b.name) for e in load_catalog()}
 
@@ -137,27 +135,20 @@ def _tensors(e: CatalogEntry) -> dict:
 
 
 def _check(e: CatalogEntry, backend, path: Path) -> str | None:
+    # the API loads IREE's runtime: rendering and compiling the catalog do not need it
+    from ..api import ConvKernel, ReorderKernel
+
     art = _PrebuiltArtifact(path)
     if e.kind == "reorder":
-        from ..api import ReorderKernel
-        from ..benchdnn.reorder import given_quant_values
-        from ..compile import get_backend
-        from ..select import reorder_form
-        from ..verify import check_reorder
         # the catalog's form (mlir/ is the same on every machine), whatever this machine's tuning says
         k = ReorderKernel([e.problem], backend, artifact=art, form=reorder_form([e.problem], get_backend(backend)))
         return check_reorder(k, e.problem, given_quant_values(e.case))
-    from ..api import ConvKernel
-    from ..benchdnn.conv import given_conv_quant_values
-    from ..verify import check_conv
     return check_conv(ConvKernel(e.problem, backend, artifact=art), e.problem, given_conv_quant_values(e.case))
 
 
 def build_catalog(backend: str = "llvm-cpu", *, jobs: int = 2, run: bool = True, compile: bool = True,
                   root: Path | None = None, out=sys.stdout) -> int:
     """Render, compile and check the catalog; print progress and a summary. Returns an exit status."""
-    from ..compile import compile_mlir, compiler_version, device_available, get_backend, write_artifact
-
     b = get_backend(backend)
     root = root or repo_root()
     t0 = time.time()

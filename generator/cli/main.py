@@ -8,11 +8,23 @@ unless KGEN_DEBUG=1.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
+from pathlib import Path
 
+from ..benchdnn.conv import parse_conv_args
+from ..benchdnn.reorder import given_quant_values, parse_args as parse_reorder_args, parse_dims, reorder_problem
+from ..compile import get_backend
+from ..compile.backends import cpu_threads
 from ..errors import InternalError, KgenError
+from ..layout import MemoryDesc
 from ..version import __version__
+from .npyio import check_output_path
+
+# The commands that render, compile, run or time kernels import that machinery (the emitters and their
+# templates, IREE's runtime through `generator.api`, `generator.bench`) inside their functions, so that
+# `kgen desc`, `kgen --help` and a bad command line answer at once.
 
 USAGE = """usage: kgen <command> [options]
 
@@ -51,9 +63,6 @@ commands:
 
 
 def _desc(argv: list[str]) -> int:
-    from ..layout import MemoryDesc
-    from ..benchdnn.reorder import parse_dims
-
     ap = argparse.ArgumentParser(prog="kgen desc", description="Print a memory descriptor.")
     ap.add_argument("--tag", default=None, help="format tag (nchw, nChw16c, aBcd16b, NCHW4, OIHW16i16o, ...)")
     ap.add_argument("--dt", default="f32", help="data type (f32, f16, bf16, s32, s8, u8)")
@@ -134,9 +143,6 @@ def _bench(argv: list[str]) -> int:
             if a.dt is not None:
                 raise KgenError("--dt chooses the data type of the default problems; give your own with "
                                 "benchdnn's --sdt / --ddt")
-            from pathlib import Path
-
-            from ..benchdnn.reorder import given_quant_values, parse_args as parse_reorder_args, reorder_problem
             cases = []
             for case in parse_reorder_args(rest, cwd=Path.cwd()):
                 given[len(cases)] = given_quant_values(case)
@@ -171,9 +177,7 @@ def _sweep_args(ap: argparse.ArgumentParser, argv: list[str]):
     """Parsed sweep options, the backend, the variants (None: all) and the conv cases; the arguments
     argparse does not know are benchdnn conv options and descriptors (default: the ResNet-50 layers)."""
     from ..bench.conv import RESNET50_LAYERS
-    from ..compile import get_backend
     from ..emit.conv import VARIANTS
-    from ..benchdnn.conv import parse_conv_args
 
     a, rest = ap.parse_known_args(argv)
     backend = get_backend(a.backend)
@@ -205,7 +209,6 @@ def _bench_conv(argv: list[str]) -> int:
                     help="time PyTorch only round-robin in this process (OpenMP passive), not also alone in its own "
                          "process with OpenMP's default wait policy, between the same rounds (the faster figure is compared)")
     a, backend, variants, cases = _sweep_args(ap, argv)
-    from .npyio import check_output_path
     check_output_path("png", a.png, "matplotlib")
     check_output_path("json", a.json)
     from ..bench.conv import bench_convs, format_table, log_stderr, to_json, write_png
@@ -215,7 +218,6 @@ def _bench_conv(argv: list[str]) -> int:
                                    jobs=a.jobs, log=log_stderr, torch_alone=not a.no_torch_alone)
     print(format_table(results, a.all))
     if a.json:
-        import json
         with open(a.json, "w") as f:
             json.dump(to_json(results, ceiling, backend.name), f, indent=1)
     if a.png:
@@ -241,12 +243,8 @@ def _tune_reorder(argv: list[str]) -> int:
     a, rest = ap.parse_known_args(argv)
     if a.rounds < 1:
         raise KgenError("--rounds must be at least 1")
-    from pathlib import Path
-
     from ..bench.conv import log_stderr
     from ..bench.tune import format_reorder_choices, tune_reorders
-    from ..benchdnn.reorder import given_quant_values, parse_args as parse_reorder_args, reorder_problem
-    from ..compile import get_backend
 
     backend = get_backend(a.backend)
     problems, given = [], {}
@@ -278,8 +276,6 @@ def _tune(argv: list[str]) -> int:
     ap.add_argument("--layouts", default=None, help="layouts a format-any tensor is measured in, e.g. nchw,nhwc,nChw16c "
                                                     "(default: per data type)")
     a, backend, variants, cases = _sweep_args(ap, argv)
-    from pathlib import Path
-
     from ..bench.conv import log_stderr
     from ..bench.tune import format_choices, tune
 
@@ -300,29 +296,26 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     cmd, rest = argv[0], argv[1:]
     try:
-        from ..compile.backends import cpu_threads
         cpu_threads()               # a bad $KGEN_CPU_THREADS stops every command up front, not per problem
         if cmd in ("bench", "tune", "net"):
             # they check kernels against NumPy references, then time them: a BLAS thread that spins
             # after a check must not take the core the timed kernels need (`timing.quiet_blas`)
-            from ..bench.timing import quiet_blas
+            from ..runtime.timing import quiet_blas
             quiet_blas()
         if cmd == "desc":
             return _desc(rest)
         if cmd == "reorder":
+            from . import reorder_cmd
             if rest and rest[0] in ("-h", "--help"):
-                from . import reorder_cmd
                 print(reorder_cmd.__doc__)
                 return 0
-            from .reorder_cmd import run
-            return run(rest)
+            return reorder_cmd.run(rest)
         if cmd == "conv":
+            from . import conv_cmd
             if rest and rest[0] in ("-h", "--help"):
-                from . import conv_cmd
                 print(conv_cmd.__doc__)
                 return 0
-            from .conv_cmd import run as run_conv
-            return run_conv(rest)
+            return conv_cmd.run(rest)
         if cmd == "catalog":
             return _catalog(rest)
         if cmd == "bench":
@@ -330,12 +323,11 @@ def main(argv: list[str] | None = None) -> int:
         if cmd == "tune":
             return _tune(rest)
         if cmd == "net":
+            from . import net_cmd
             if rest and rest[0] in ("-h", "--help"):
-                from . import net_cmd
                 print(net_cmd.__doc__)
                 return 0
-            from .net_cmd import run as run_net
-            return run_net(rest, _Parser)
+            return net_cmd.run(rest, _Parser)
         print(f"kgen: error: unknown command '{cmd}' (commands: desc, reorder, conv, catalog, bench, tune, net)", file=sys.stderr)
         return 2
     except (KgenError, _ArgError) as e:

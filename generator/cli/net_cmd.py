@@ -25,11 +25,20 @@ from __future__ import annotations
 
 import functools
 import importlib
+import json
 import os
 import sys
 
+from ..compile import get_backend
+from ..compile.host import host_cpu_description
 from ..errors import InputError, UnsupportedError, first_line
+from ..net import load_network
+from ..net.models import torchvision_model
+from ..select.candidates import check_layouts
 from .npyio import check_output_path
+
+# `kgen net` runs kernels: IREE's runtime (`generator.net.report`, `generator.bench`) and PyTorch are
+# imported in `run` once the command line is checked, so that a bad one fails at once.
 
 
 def _model(spec: str, log):
@@ -39,7 +48,6 @@ def _model(spec: str, log):
     if not name:
         raise InputError(f"--model={spec}: expected torchvision:NAME or MODULE:CALLABLE")
     if kind == "torchvision":
-        from ..net.models import torchvision_model
         return torchvision_model(name, log), functools.partial(torchvision_model, name)
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())     # MODULE is looked for where kgen runs, as `python -m` would
@@ -109,10 +117,8 @@ def run(argv: list[str], parser_cls) -> int:
     check_output_path("png", a.png, "matplotlib")
     check_output_path("json", a.json)
     from ..bench.conv import log_stderr
-    from ..compile import get_backend
     from ..net import report
     from ..net.torch_bridge import DTYPES
-    from ..select.candidates import check_layouts
 
     # what needs no model is checked before one is built
     layouts = check_layouts([t for t in a.layouts.split(",") if t] if a.layouts else None)
@@ -123,11 +129,10 @@ def run(argv: list[str], parser_cls) -> int:
     if a.graph:
         if a.dt != "f32":
             raise InputError("--dt applies to --model; a --graph line carries its own --dt")
-        from ..net import load_network
         result = report.run_graph(load_network(a.graph), backend=a.backend, driver=a.driver, layouts=layouts,
                                   plan_only=a.plan_only, rounds=a.rounds, jobs=a.jobs, log=log_stderr)
     else:
-        from ..bench.timing import import_torch
+        from ..runtime.timing import import_torch
         torch = import_torch(log_stderr)
         if torch is None:
             raise UnsupportedError("--model needs PyTorch (pip install -e .[bench])")
@@ -148,14 +153,12 @@ def run(argv: list[str], parser_cls) -> int:
                                   plan_only=a.plan_only, strict=a.strict, rounds=a.rounds, jobs=a.jobs, log=log,
                                   torch_alone=not a.no_torch_alone, factory=factory)
         log.flush()
-    from ..compile.backends import host_cpu_description
     print(f"cpu: {host_cpu_description()}")
     print(report.format_result(result))
     if a.png:
         from ..net.plan import write_png
         write_png(result.net, result.plans[0], a.png)
     if a.json:
-        import json
         with open(a.json, "w") as f:
             json.dump(result.to_json(), f, indent=1)
     if result.max_rel_err is not None and not result.max_rel_err <= result.bound:

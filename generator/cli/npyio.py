@@ -9,6 +9,8 @@ rounded to nearest even, which is said once on stderr.
 """
 from __future__ import annotations
 
+import importlib.util
+import os
 import sys
 
 import ml_dtypes
@@ -92,9 +94,6 @@ def load_quant_file(path: str, option: str, shape: tuple[int, ...], policy: str,
 def check_output_path(option: str, path: str | None, module: str | None = None) -> None:
     """Before a long run: the directory of --<option>=path exists, and the Python package that writes it
     (`module`, e.g. matplotlib for a PNG) imports; an InputError / UnsupportedError in one line if not."""
-    import importlib.util
-    import os
-
     if not path:
         return
     if not os.path.isdir(os.path.dirname(os.path.abspath(path))):

@@ -1,4 +1,5 @@
-"""Compile layer: the backend table and the content-addressed ``iree-compile`` artifact cache.
+"""Compile layer: the backend table (`backends`, with the host CPU it probes in `host`) and the
+content-addressed ``iree-compile`` artifact cache.
 
 Sits between emit (which produces MLIR text) and runtime (which loads the vmfb); it imports only
 from the layers to its left (errors, version, and emit's `TargetCaps`, which a `Backend` is).

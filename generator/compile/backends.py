@@ -25,7 +25,7 @@ The flag sets are the ones verified in IREE_NOTES.md sections 3 and 4 for IREE 3
   every loop of the invocation (``LP_MAX_TGSI_LOOP_ITERATIONS``, an infinite-loop guard), and keeps
   what it has. With all-ones data the 32 x 96^3 = 28M-value output came out 16776960 = 65535 x 256,
   the iterations x the 256 values each (64 threads x 4). ``max_reduction`` makes direct split such
-  reductions into partial sums (``emit.conv.reduction_split``); the other variants refuse them.
+  reductions into partial sums (``emit.conv.direct.reduction_split``); the other variants refuse them.
 - ``cuda`` uses ``sm_80``: IREE 3.13 has no Hopper entry in its target table, and the PTX it embeds
   for sm_80 is JIT-compiled by the driver on newer GPUs.
 
@@ -38,6 +38,7 @@ reject float64 inputs. The backends that can do f64 therefore turn the demotion 
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import functools
 import os
@@ -45,6 +46,8 @@ import platform
 import threading
 from dataclasses import dataclass
 
+from generator.compile.host import (host_bf16_dot_slow, host_cpu_flags, host_matrix_features, host_vector_bits,
+                                    host_weight_panel_bytes)
 from generator.emit.target import Mmt4dTile, TargetCaps
 from generator.errors import UnsupportedError
 
@@ -100,14 +103,14 @@ class Backend(TargetCaps):
     # direct convolutions to one scalar loop per output (Vulkan's BaseDistribute pipeline)
     auto_gemm_first: bool = False
     # ... and direct for 1x1 kernels too, where IREE's direct conv is as fast as the GEMM on them or
-    # faster (CUDA on an H200: f32 1x1 stride 1 within 5% of im2col, stride 2 1.7x it; README)
+    # faster (measured: docs/performance.md, Tuned constants)
     auto_direct_1x1: bool = False
     # extra iree-compile flags for kernels that run on memory_bound_driver (one thread: no point in
     # cutting the dispatch into workgroups)
     memory_bound_flags: tuple[str, ...] = ()
     # a pseudo-driver of `drivers` that is not an IREE driver: the convolution is cut into one part per
-    # CPU (`ConvProblem.host_parts`), each part a call on this IREE driver from its own host thread
-    # (`runtime.host_threads`); None: the backend has none
+    # CPU (`problem.partition.conv_host_parts`), each part a call on this IREE driver from its own host
+    # thread (`runtime.host_threads`); None: the backend has none
     host_threads_driver: str | None = None
     # extra iree-compile flags, after the flag set's, for convolutions that multiply f16 or bf16
     # values (`conv_flags`): on CUDA, PTX without tensor-core MMA, since IREE 3.13's
@@ -204,136 +207,12 @@ _NO_DEMOTE_F64 = "--iree-input-demote-f64-to-f32=false"
 MMT4D_TILE_BY_VECTOR_BITS = {512: Mmt4dTile(16, 16), 256: Mmt4dTile(8, 8), 128: Mmt4dTile(4, 8)}
 # right on every CPU kgen targets (AVX2 and up, AArch64 NEON with 32 q registers)
 PORTABLE_MMT4D_TILE = MMT4D_TILE_BY_VECTOR_BITS[256]
-# The matrix features the catalog's kernels are rendered for, whatever the host has: the AVX-512 set of
-# every development CPU so far (x86-64-v4 with VNNI and BF16), without AMX. Before, the host's own
-# features went in, so the checked-in Winograd kernels (whose channels-last form needs avx512f) were
-# stale on any other CPU. The catalog's kernels that depend on them (f32 Winograd around brgemm's f32
-# microkernel) use generic vector ops only, so they compile and compute right on AVX2 hosts as well.
+# The matrix features the catalog's kernels are rendered for, whatever the host has (x86-64-v4 with
+# VNNI and BF16, without AMX), so that the checked-in kernels (the Winograd ones' channels-last form
+# needs avx512f) are the same on every CPU. The catalog's kernels that depend on them (f32 Winograd
+# around brgemm's f32 microkernel) use generic vector ops only, so they compile and compute right on
+# AVX2 hosts as well.
 PORTABLE_CPU_FEATURES = frozenset({"avx2", "avx512f", "avx512_vnni", "avx512_bf16"})
-
-
-def parse_cpuinfo(lines) -> dict[str, str]:
-    """``/proc/cpuinfo``'s fields, the first value of each (the first CPU's: the cores of one machine
-    alike)."""
-    fields: dict[str, str] = {}
-    for ln in lines:
-        k, _, v = ln.partition(":")
-        fields.setdefault(k.strip(), v.strip())
-    return fields
-
-
-@functools.cache
-def host_cpuinfo() -> dict[str, str]:
-    """This machine's ``/proc/cpuinfo`` fields (`parse_cpuinfo`); empty where it cannot be read. The one
-    reader of that file: the flags, the model and the CPU fingerprint (`compile.cache.host_cpu_id`)."""
-    try:
-        with open("/proc/cpuinfo") as f:
-            return parse_cpuinfo(f)
-    except OSError:
-        return {}
-
-
-@functools.cache
-def host_cpu_flags() -> frozenset[str]:
-    """This CPU's ISA flags (``/proc/cpuinfo``'s ``flags`` or ``Features`` line; empty if unreadable)."""
-    info = host_cpuinfo()
-    return frozenset((info.get("flags") or info.get("Features") or "").split())
-
-
-#: the ISA features that decide which int8 / bf16 / f16 paths a CPU has, in /proc/cpuinfo's spelling
-#: (IREE's ukernels: avx512_vnni, avx512_bf16; AMX tiles: amx_bf16, amx_int8)
-MATRIX_FEATURES = ("avx2", "avx512f", "avx512_vnni", "avx512_bf16", "avx512_fp16", "amx_bf16", "amx_int8",
-                   "asimd", "i8mm", "bf16")
-
-
-def host_matrix_features() -> tuple[str, ...]:
-    """Which of `MATRIX_FEATURES` this CPU has, in that order."""
-    flags = host_cpu_flags()
-    return tuple(f for f in MATRIX_FEATURES if f in flags)
-
-
-def cpu_model_name(info: dict[str, str]) -> str:
-    """A CPU's model name with its family and model numbers where cpuinfo gives them (or
-    ``platform.processor()``; "unknown CPU" if neither says). The numbers tell CPUs apart that a VM names
-    alike: "AMD EPYC" was a Zen 4 (family 25, model 17) one session and a Zen 5 (family 26, model 2),
-    with twice its AVX-512 rate per core, the next."""
-    name = info.get("model name") or platform.processor() or "unknown CPU"
-    if info.get("cpu family") and info.get("model"):
-        name += f" (family {info['cpu family']}, model {info['model']})"
-    return name
-
-
-def host_cpu_model() -> str:
-    """This CPU's `cpu_model_name`."""
-    return cpu_model_name(host_cpuinfo())
-
-
-def host_cpu_description() -> str:
-    """The CPU a speed figure was measured on, as the benchmarks print it: model, cores and features."""
-    feats = " ".join(host_matrix_features()) or "none of " + ", ".join(MATRIX_FEATURES[:3])
-    return f"{host_cpu_model()}, {os.cpu_count() or 1} cores, {feats}"
-
-
-def host_is_intel() -> bool:
-    """The host CPU is Intel's (vendor GenuineIntel): the vendor rules below were measured on its cores."""
-    return host_cpuinfo().get("vendor_id") == "GenuineIntel"
-
-
-def host_bf16_dot_slow() -> bool:
-    """True where this CPU's vdpbf16ps (32 bf16 multiply-adds an instruction) runs no faster than the f32
-    FMAs (16 each, two ports), so bf16 is faster widened to f32 (`emit.conv.FMA_ISAS`): Intel's cores.
-    Measured on an Intel Xeon (Emerald Rapids, family 6 model 207, twenty-first session): the
-    vdpbf16ps brgemm ran at 0.45-0.93x the widened one on the 8 ResNet-50 layers (two threads); on the
-    AMD EPYC Zen 4 and Zen 5 of the sessions before, bf16 on vdpbf16ps was the fastest bf16 kernel.
-    `kgen tune` measures both."""
-    return host_is_intel()
-
-
-def host_l2_bytes(root: str = "/sys/devices/system/cpu/cpu0/cache") -> int | None:
-    """The size of one core's L2 cache (Linux sysfs, cpu0: index*/level, type, size such as "2048K"),
-    or None where it cannot be read."""
-    try:
-        entries = sorted(os.listdir(root))
-    except OSError:
-        return None
-    for e in entries:
-        try:
-            with open(f"{root}/{e}/level") as f:
-                level = f.read().strip()
-            with open(f"{root}/{e}/type") as f:
-                kind = f.read().strip()
-            with open(f"{root}/{e}/size") as f:
-                size = f.read().strip()
-        except OSError:
-            continue
-        if level == "2" and kind in ("Unified", "Data"):
-            scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(size[-1:], 1)
-            digits = size[:-1] if size[-1:] in "KMG" else size
-            return int(digits) * scale if digits.isdigit() else None
-    return None
-
-
-def host_weight_panel_bytes() -> int | None:
-    """brgemm's weight panel bound (`TargetCaps.weight_panel_bytes`): 3/8 of the L2 on Intel cores, none
-    elsewhere. Measured on the Intel Xeon of the twenty-second session (Emerald Rapids, 2 MB L2), one
-    thread, f32 NHWC, GFLOP/s, 4 vectors of output channels a register block against 2 (the panels):
-    YOLOv2's ic1024 21x21 3x3 -> 1024 86 against 145 (2.4 / 1.2 MB; 1 vector: 108); ic1280 72 against
-    138 (2.9 / 1.5 MB); ic512 21x21 3x3 -> 1024 123 against 145 (1.2 / 0.6 MB); ResNet-50's ic512 7x7
-    3x3 123-137 against 133-139 (a tie within the noise) and ic512 28x28 3x3 139 against 147; with
-    panels of 0.6 MB and less (ResNet-50's other layers) 4 vectors ran as fast as 2 or faster (ic256
-    56x56 1x1 153 against 133-138).
-    On the Zen 4 EPYC (1 MB L2) a 1.2 MB panel (ic512 7x7 3x3, 7 x 4) ran 3% faster than 0.9 MB (7 x
-    3): AMD's cores are left unbounded until measured on such layers."""
-    if not host_is_intel():
-        return None
-    l2 = host_l2_bytes()
-    return l2 * 3 // 8 if l2 else None
-
-
-def host_vector_bits() -> int:
-    """The widest f32 vector the host CPU computes with: 512 (AVX-512), 256 (AVX/AVX2), else 128."""
-    flags = host_cpu_flags()
-    return 512 if "avx512f" in flags else 256 if "avx" in flags or "avx2" in flags else 128
 
 
 def host_mmt4d_tile() -> Mmt4dTile:
@@ -342,6 +221,7 @@ def host_mmt4d_tile() -> Mmt4dTile:
     if "asimd" in flags:
         return PORTABLE_MMT4D_TILE
     return MMT4D_TILE_BY_VECTOR_BITS[host_vector_bits()]
+
 
 # the pseudo-driver that runs a convolution's parts from host threads (Backend.host_threads_driver)
 HOST_THREADS = "host-threads"
@@ -385,30 +265,27 @@ BACKENDS: dict[str, Backend] = {
             name="llvm-cpu",
             driver="local-task",
             drivers=("local-task", "local-sync", HOST_THREADS),
-            # measured (README, Development notes): a 0.5 ms int8 conv on 2 vCPUs took 310-340 us as two
-            # row bands on local-sync from two host threads, 340-600 us on local-task
+            # a convolution's parts run on local-sync from host threads: faster and steadier than
+            # local-task's hand-off (measured: docs/performance.md, Tuned constants)
             host_threads_driver="local-sync",
-            # measured (`kgen bench reorder`, README): a reorder in cache runs 2x faster on one thread
-            # than through the task system's hand-off to two, and matches it out of cache
+            # a reorder in cache runs faster on one thread than through the task system's hand-off to
+            # several, and as fast out of cache (measured: docs/performance.md, Tuned constants)
             memory_bound_driver="local-sync",
-            # measured (`kgen bench reorder` shows both forms): IREE 3.13 lowers linalg.unpack 2.6x and
-            # linalg.pack 1.3-1.6x slower than the transpose form in cache (nChw16c -> nchw 1x256x56x56:
-            # 27 vs 70 GB/s); out of cache pack is 1.1x faster for plain -> blocked, unpack still slower
+            # IREE 3.13 lowers linalg.unpack and linalg.pack slower than the transpose form in cache; out
+            # of cache pack is a little faster for plain -> blocked, unpack still slower (`kgen bench
+            # reorder` shows both forms; measured: docs/performance.md, Tuned constants)
             reorder_form="transpose",
-            # measured (`kgen tune reorder`, one thread, us, pack / transpose): nhwc -> nChw16c
-            # 1x256x56x56 f32 90 / 254, back 86 / 257; nhwc -> nChw8c 174 / 265, back 140 / 276;
-            # 8x17x56x56 f32 77 / 205 and 68 / 197; 1x64x56x56 s8 11 / 65 and 7 / 62. The transpose
-            # form's permutation keeps the innermost dim, which IREE 3.13 vectorizes poorly
+            # the transpose form's permutation keeps the innermost dim, which IREE 3.13 vectorizes
+            # poorly (`kgen tune reorder`; measured: docs/performance.md, Tuned constants)
             reorder_form_inner_kept="pack",
             # the "shuffle" form (a transposition microkernel) for nchw <-> nhwc and the like
             # (`select.reorder_form`); measured in emit.reorder._shuffle
             shuffle_transpose=True,
-            # one workgroup on one thread: 1x256x56x56 nChw16c <-> nchw 70 -> 78 GB/s, 32x64x56x56
-            # nchw -> nhwc 9 -> 15 GB/s
+            # one workgroup on one thread: no hand-off between workgroups (measured: docs/performance.md,
+            # Tuned constants)
             memory_bound_flags=("--iree-llvmcpu-disable-distribution",),
-            # a kernel called again gets its result buffer back from the cache instead of fresh pages
-            # (measured: a 3 MB reorder on local-sync 195 -> 159 us; without it iree-profile shows a
-            # 48 us alloca per call)
+            # a kernel called again gets its result buffer back from the cache instead of fresh pages,
+            # so no allocation per call (measured: docs/performance.md, Tuned constants)
             allocators=("caching",),
             flags=(
                 "--iree-hal-target-device=local",
@@ -420,7 +297,7 @@ BACKENDS: dict[str, Backend] = {
             driver_env="KGEN_CPU_DRIVER",
             torch_device="cpu",
             mmt4d_tile=host_mmt4d_tile(),
-            # TargetCaps.depthwise_named_ops: measured 6-30x faster on the Zen 4 EPYC (README)
+            # TargetCaps.depthwise_named_ops (measured: docs/performance.md, Tuned constants)
             depthwise_named_ops=True,
             # TargetCaps.blocked_conv_named_ops (README)
             blocked_conv_named_ops=True,
@@ -503,11 +380,10 @@ BACKENDS: dict[str, Backend] = {
             # wei zero points mb1ic3ih9oc5oh9kh3ph1 (one image) 128 of 648 off. spatial_pack: --attr-zero-points=wei:
             # common:1:s8 mb2ic8ih5oc8oh5kh3ph1 (nchw) 80 of 400 off, g2mb1 38 of 200; a source zero point
             # with the blocked tail above. Not isolated (barriers around the compensation change nothing).
-            # direct then takes its generic form (emit.conv._zp_tail_wrong), right on all of the above
+            # direct then takes its generic form (emit.conv.common._zp_tail_wrong), right on all of the above
             zp_compensation_wrong=True,
-            # README "Vulkan (lavapipe)": im2col ran the ResNet-50 3x3 layers 6-415x faster than direct
-            # (3.2-5.0 against 0.01-0.5 GFLOP/s), the stem 2.8x, a 3D ic32 12^3 3x3x3 3.3x (1.0 against
-            # 0.3); 1x1 layers take im2col already; depthwise stays direct
+            # im2col runs 3x3 and larger kernels many times faster than direct here; 1x1 layers take
+            # im2col already; depthwise stays direct (measured: docs/performance.md, Tuned constants)
             auto_gemm_first=True,
             # lavapipe's loop limit (TargetCaps.max_reduction): ic16383 kh3 (147447 values an output)
             # came out wrong, ic7283 kh3 (65547) right; half of that runs whole, longer ones are split
@@ -533,15 +409,13 @@ BACKENDS: dict[str, Backend] = {
             ),
             supports_f64=True,
             torch_device="cuda",
-            # measured on an H200 (README, "CUDA"): with sm_80's tensor-core MMA, several f16 / bf16
-            # forms gave wrong results under every IREE flag tried; compiled for sm_60 (no MMA) every
-            # one was right. The forms measured right keep MMA (HALF_MMA_RIGHT_SM80: the bench's f16 and bf16
-            # geomeans 1.5x those without)
+            # with sm_80's tensor-core MMA, several f16 / bf16 forms gave wrong results under every IREE
+            # flag tried; compiled for sm_60 (no MMA) every one was right. The forms measured right keep
+            # MMA (HALF_MMA_RIGHT_SM80), which is faster (measured: docs/performance.md, Tuned constants)
             half_multiply_flags=("--iree-cuda-target=sm_60",),
             half_mma_right=HALF_MMA_RIGHT_SM80,
-            # H200, the 8 ResNet-50 b1 layers, best layout each: direct was the fastest variant or
-            # within 3% of it on every layer in f32, f16 and bf16 (geomean 0.77x / 0.48x / 0.47x PyTorch
-            # against the old rule's 0.71x / 0.44x / 0.43x: im2col for 1x1, 0.30x on the stride-2 one)
+            # direct is the fastest variant, or close to it, on 1x1 layers as on the others in f32, f16
+            # and bf16 (measured: docs/performance.md, Tuned constants)
             auto_direct_1x1=True,
             # a 1x1 kernel's indirect conv, the table gather inside the contraction: "failed to
             # distribute" (every ResNet-50 1x1 layer); the gather as its own op compiles and runs
@@ -597,9 +471,9 @@ def configure_runtime() -> None:
 
     Why the explicit thread count: IREE's default topology pins one worker to each physical core it
     detects, and in a VM a pinned worker that shares its core with the calling thread or another
-    process waits for it; the default then ran a 2-worker conv anywhere between 1x and 0.5x of its
-    2-core speed from call to call (f32 ic64 56x56 3x3 brgemm on a 2-core EPYC: 1.1-3.4 ms), where
-    ``--task_topology_group_count=N`` (unpinned workers) held 1.1-1.2 ms."""
+    process waits for it; the default then ran a conv at anywhere between its full and half speed
+    from call to call, where ``--task_topology_group_count=N`` (unpinned workers) held steady
+    (measured: docs/performance.md, Tuned constants)."""
     global _runtime_flags_set
     prepare_runtime_env()
     if _runtime_flags_set:
@@ -618,7 +492,6 @@ def request_amx_permission() -> bool:
     x86-64. Returns whether the permission is held; False (and nothing asked) on other CPUs."""
     if "amx_tile" not in host_cpu_flags() or platform.system() != "Linux" or platform.machine() != "x86_64":
         return False
-    import ctypes
     try:
         return ctypes.CDLL(None, use_errno=True).syscall(158, 0x1023, 18) == 0
     except (OSError, AttributeError):

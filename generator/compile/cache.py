@@ -42,7 +42,8 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.compile.backends import Backend, get_backend, host_cpuinfo
+from generator.compile.backends import Backend, get_backend
+from generator.compile.host import host_cpuinfo
 from generator.errors import ArtifactError, CompileError
 from generator.version import __version__
 

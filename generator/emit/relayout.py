@@ -10,7 +10,8 @@ spell as MLIR, one macro per kind. The decisions live here:
 * packed -> logical: a transpose for plain formats; `linalg.unpack` for single-level blocks where
   the backend compiles it; otherwise transpose + collapse_shape + extract_slice (the portable form
   Vulkan needs, and the only form for multi-level blocks such as OIhw4i16o4i). A partial last block
-  in one dim is unblocked apart from the full blocks and joined with tensor.concat (measured faster).
+  in one dim is unblocked apart from the full blocks and joined with tensor.concat (the faster form;
+  measured: docs/performance.md, Tuned constants).
 * logical -> packed -> buffer: the mirror image, padding blocked tails with zeros
   (`linalg.pack padding_value` or `tensor.pad`), and inserting into the old destination buffer when
   the destination has gaps or an offset.
@@ -26,7 +27,8 @@ from dataclasses import dataclass
 
 from ..errors import UnsupportedError
 from ..layout import MemoryDesc
-from .steps import Step, Value, make_step
+from .step_kinds import make_step
+from .steps import Step, Value
 
 __all__ = ["Plan", "Value"]
 
@@ -115,9 +117,8 @@ def buffer_to_packed(plan: Plan, buf: Value, desc: MemoryDesc) -> Value | None:
     v, shape, corner = buf, p.shape, (0,) * len(p.shape)
     read = p.read_plan(desc.offset0, buf.shape[0])
     if read is not None:
-        # a slice of the buffer, no pad (a pad is a dispatch that copies the whole buffer; the view of
-        # rows 28..56 of a 1x256x56x56 nchw source took 183 us that way, against 139 us for the whole
-        # reorder)
+        # a slice of the buffer, no pad (a pad is a dispatch that copies the whole buffer; measured:
+        # docs/performance.md, Tuned constants)
         start, shape, corner = read
         v = plan.slice(v, [start], [math.prod(shape)])
     else:
@@ -168,8 +169,7 @@ def tail_pieces(src: MemoryDesc, dst: MemoryDesc) -> list[Piece] | None:
     dims outside the tail dim, the full blocks, then the tail. Joined by a concat along the buffer's
     only dim, IREE 3.13 writes each piece's dispatch straight into the result (an outer-dim concat is
     in place); a concat along the channels of a batch (N > 1), or one tensor.pad of the whole source,
-    costs a copy of the result (measured, one thread, 8x17x56x56 f32 nchw -> nChw16c: 165 us padded,
-    138 us with a channel concat, 68 us in pieces; NumPy copies the source in 44 us).
+    costs a copy of the result (measured: docs/performance.md, Tuned constants).
 
     None where it does not apply: no single-level partial block on either side (or partial blocks in
     different dims, or ending at different channels), a destination that is strided, has gaps or no
@@ -203,8 +203,7 @@ def tail_pieces(src: MemoryDesc, dst: MemoryDesc) -> list[Piece] | None:
 
 
 # A tail of at most this many lanes is laid down lane by lane (steps.Lanes), a longer one through
-# tensor.pad (measured, one thread, 4x17x56x56 f32 nchw -> nChw16c in pieces: 58 us with a pad per
-# tail, 37 us lane by lane)
+# tensor.pad (measured: docs/performance.md, Tuned constants)
 MAX_TAIL_LANES = 16
 
 
@@ -275,8 +274,8 @@ def packed_to_logical(plan: Plan, v: Value, desc: MemoryDesc, form: str) -> Valu
     if d is None:
         return plan.slice(_unblock(plan, v, desc), [0] * n, desc.dims)
     # A partial last block: unblock the full blocks and only the valid lanes of the last one, then
-    # concatenate. Transposing the padded lanes and slicing them off after costs 15-25% more on
-    # llvm-cpu (IREE 3.13; 8x17x56x56 nChw16c -> nchw 110-132 us against 142-170 us).
+    # concatenate, which is faster on llvm-cpu than transposing the padded lanes and slicing them off
+    # after (IREE 3.13; measured: docs/performance.md, Tuned constants).
     full = desc.dims[d] // desc.block_of(d) * desc.block_of(d)
     whole = Piece((0,) * n, desc.dims)
     parts = [packed_piece_to_logical(plan, v, desc, whole.cut(d, lo, hi)) for lo, hi in ((0, full), (full, desc.dims[d]))]

@@ -123,7 +123,7 @@ def _describe(template: str, e: BaseException, context: int = 2) -> str:
     for frame in traceback.extract_tb(e.__traceback__):
         if frame.filename and frame.filename.endswith(".j2"):
             name, line = frame.filename, frame.lineno
-    short = name.rsplit("/", 1)[-1]
+    short = _template_name(name)
     head = f"template {short}" + (f":{line}" if line else "") + f" failed to render: {type(e).__name__}: {e}"
     if not line:
         return head
@@ -134,6 +134,15 @@ def _describe(template: str, e: BaseException, context: int = 2) -> str:
     lo, hi = max(1, line - context), min(len(source), line + context)
     numbered = [f"{'>' if n == line else ' '} {n:4d} | {source[n - 1]}" for n in range(lo, hi + 1)]
     return "\n".join([head] + numbered)
+
+
+def _template_name(path: str) -> str:
+    """A template's name as the loader knows it, from its file's path: relative to templates/
+    (brgemm/store.mlir.j2 for a family's file in a subfolder); a name that is no such path as it is."""
+    try:
+        return Path(path).relative_to(environment().loader.searchpath[0]).as_posix()
+    except ValueError:
+        return path
 
 
 def with_header(template: str, body: str, aliases: str = "") -> str:

@@ -82,8 +82,8 @@ def _in_pieces(plan: Plan, src: Value, chain: Sequence[ReorderProblem], quant_va
 # blocks (on local-sync they run one after another; on local-task they spread over the cores)
 SHUFFLE_CHUNKS = 16
 # destinations bigger than this are stored past the caches (vmovntps), where their rows are whole 64-byte
-# lines (R a multiple of 16; else LLVM splits each into scalar streaming stores): one thread, 32x64x56x56
-# f32 nchw -> nhwc 4.4 -> 2.1 ms, nchw <-> nChw16c 2.4 -> 1.1 ms
+# lines (R a multiple of 16; else LLVM splits each into scalar streaming stores) (measured:
+# docs/performance.md, Tuned constants)
 SHUFFLE_STREAM_BYTES = 8 << 20
 
 
@@ -125,9 +125,8 @@ def shuffle_tiles(p: ReorderProblem, geometry) -> tuple[int, bool]:
     side (a row's next 16-column blocks: 512-bit loads, 16-element stores) where the rows hold that
     many whole blocks and the tile 16 rows; else stacked (tall: the next tiles down, 16-element loads,
     512-bit stores) where the rows hold at least one block and the columns that many stacks of 16 (the
-    source rows of nChw16c -> nchw are one block). Side by side is the one measured faster where both
-    apply (Zen 5 EPYC, one thread: s8 1x256x56x56 nchw -> nhwc 25 against 28 us, nhwc -> nchw 24
-    against 39-41; bf16 nhwc -> nchw 36 against 59-62). (1, False) for 32-bit elements."""
+    source rows of nChw16c -> nchw are one block). Side by side is the faster one where both apply
+    (measured: docs/performance.md, Tuned constants). (1, False) for 32-bit elements."""
     r, s = transposed_dims(geometry)
     full, blocks = 4 // p.src.dtype.itemsize, s // 16
     if full > 1 and blocks >= full and r >= 16:
@@ -138,12 +137,10 @@ def shuffle_tiles(p: ReorderProblem, geometry) -> tuple[int, bool]:
 
 
 def _shuffle(plan: Plan, src: Value, p: ReorderProblem, fn: str, geometry) -> Value:
-    """The "shuffle" form: one custom dispatch (templates/reorder_shuffle.mlir.j2). Measured on the Zen 4
-    EPYC, one thread: 1x256x56x56 f32 nchw -> nhwc 97 us against 140 us in the transpose form, 4x17x56x56
-    28 us against 47 us (IREE 3.13 peels the 17th channel into scalar code). Four 8-bit tiles side by
-    side (one vpermt2b each shuffle) against one tile on 128-bit vectors, Zen 5 EPYC, one thread:
-    s8 1x256x56x56 nchw -> nChw16c 33 -> 21 us, nchw -> nhwc 39 -> 25 us, 8x17x56x56 nchw -> nhwc
-    19 -> 12 us."""
+    """The "shuffle" form: one custom dispatch (templates/reorder_shuffle.mlir.j2), faster than the
+    transpose form (IREE 3.13 peels a partial channel block, such as a 17th channel, into scalar code);
+    8- and 16-bit tiles go several side by side (one vpermt2b each shuffle) rather than one on 128-bit
+    vectors (measured: docs/performance.md, Tuned constants)."""
     tail = geometry if isinstance(geometry, relayout.BlockTail) else None
     if tail:
         b, (r, s), (sb, x2, sr) = tail.n, transposed_dims(tail), tail.xstrides
@@ -174,12 +171,10 @@ def shuffle_streams(p: ReorderProblem, r: int) -> int:
     lanes where 8- and 16-bit tiles are stacked or merged), where the destination is bigger than the
     caches (`SHUFFLE_STREAM_BYTES`) and its rows of `r` elements are whole lines.
 
-    A host-threads part counts the whole destination, which its parts store at the same time (f32
-    16x64x56x56 nchw -> nhwc, 12.8 MB in two parts: 44 GB/s streamed against 32). A streaming store of
-    part of a line is not merged with the rest of it, which another tile stores 16 rows further on: on
-    the Intel Xeon of the twenty-second session (Emerald Rapids, one thread) bf16 32x64x56x56 nchw ->
-    nhwc took 28.3 ms with 32-byte streaming stores against 1.3 ms with plain ones, s8 64x64x56x56
-    31.3 against 1.6 ms."""
+    A host-threads part counts the whole destination, which its parts store at the same time. A
+    streaming store of part of a line is not merged with the rest of it, which another tile stores 16
+    rows further on, and is much slower than a plain store (measured: docs/performance.md, Tuned
+    constants)."""
     line = 64 // p.dst.dtype.itemsize
     stored = p.dst.size_bytes if p.whole_dst_bytes is None else p.whole_dst_bytes
     return line if stored > SHUFFLE_STREAM_BYTES and r % line == 0 else 0

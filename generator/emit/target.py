@@ -26,7 +26,7 @@ class TargetCaps:
     name: str = "generic"                       # for messages only ("refused on vulkan: ...")
     # linalg.pack / linalg.unpack compile; else blocked layouts are pad + expand_shape + transpose
     compiles_pack: bool = True
-    # (form, kind) of named convs computed wrongly: those stay a linalg.generic (emit.conv.named_conv)
+    # (form, kind) of named convs computed wrongly: those stay a linalg.generic (emit.conv.direct.named_conv)
     named_conv_broken: frozenset[tuple[str, str]] = frozenset()
     # a gather through an index table can sit inside a contraction (indirect conv); else it is its own op
     gather_in_contraction: bool = True
@@ -62,7 +62,7 @@ class TargetCaps:
     acc_apart: bool = False
     # grouped (batched) GEMMs fail to compile: IREE 3.13's inner-tiled data tiling
     grouped_gemm_fails: bool = False
-    # the matrix features of the CPU the code is compiled for (`compile.backends.MATRIX_FEATURES`
+    # the matrix features of the CPU the code is compiled for (`compile.host.MATRIX_FEATURES`
     # spelling: "avx512_vnni", "amx_int8", ...): generated microkernels call their intrinsics (the brgemm
     # variant), flag sets and heuristics depend on them; empty where the target is no CPU
     cpu_features: frozenset[str] = frozenset()
@@ -76,26 +76,25 @@ class TargetCaps:
     # blocks and back inside the kernel; a u8 source zero-extended to i32 first (the named ops
     # sign-extend). IREE 3.13 on llvm-cpu lowers the named op on its conv pipeline (tile and
     # decompose), the one generic over every block as a generic reduction and the named NCHW op
-    # slowly: g32 112x112 3x3 f32 nChw16c 3.2 ms in the generic's dispatch against 0.22 ms for the
-    # whole kernel block by block; g144 56x56 nchw 3.98 ms against 0.46; u8 g144 56x56 2.1 GOP/s in
-    # the generic against 19-20 (one thread each)
+    # slowly (measured: docs/performance.md, Tuned constants)
     depthwise_named_ops: bool = False
     # an ungrouped 2D conv over a source blocked on channels (nChw16c, nChw8c, NCHW32) is computed as one
     # conv_2d_nhwc_hwcf per input-channel block, (N, H, W, b) x (KH, KW, b, OCp), each adding to the
     # last one's partial sums, then transposed into the destination's layout, instead of the one
-    # generic over the packed tensors: f32 ic64 56x56 3x3 nChw16c 2.1 ms on one thread (109 GFLOP/s,
-    # four convs of 0.5 ms and a 52 us transpose) against ~25 ms (8-10 GFLOP/s) on IREE 3.13 llvm-cpu
+    # generic over the packed tensors, which IREE 3.13 on llvm-cpu runs far slower (measured:
+    # docs/performance.md, Tuned constants)
     blocked_conv_named_ops: bool = False
     # the longest reduction one output may run inside one dispatch, or None. Mesa's lavapipe (gallivm)
     # ends a shader invocation after 65535 loop iterations in all (LP_MAX_TGSI_LOOP_ITERATIONS, one
     # counter shared by every loop of the invocation) and keeps the partial result, silently: a conv
     # reducing 16383 x 3 x 3 values per output came out wrong, 7283 x 3 x 3 right. Longer reductions
-    # are split (`emit.conv.reduction_split`): partial sums over chunks, then their sum
+    # are split (`emit.conv.direct.reduction_split`): partial sums over chunks, then their sum
     max_reduction: int | None = None
-    # brgemm's register block (`emit.conv.brgemm_blocking`) takes 3 or 4 vectors of output channels only
-    # where their weight panel (the whole reduction x 16 x RO channels, which every register block of a
-    # workgroup multiplies) fits in this many bytes; else 2, whose wider pixel rows load the panel from
-    # L2 half as often per multiply. None: no bound (`compile.backends.host_weight_panel_bytes`)
+    # brgemm's register block (`emit.conv.brgemm.blocking.brgemm_blocking`) takes 3 or 4 vectors of
+    # output channels only where their weight panel (the whole reduction x 16 x RO channels, which every
+    # register block of a workgroup multiplies) fits in this many bytes; else 2, whose wider pixel rows
+    # load the panel from L2 half as often per multiply. None: no bound
+    # (`compile.host.host_weight_panel_bytes`)
     weight_panel_bytes: int | None = None
     # the "shuffle" reorder form compiles and runs: a custom dispatch of vector loads, 16 x 16 register
     # transposes spelled as vector.shuffle, and stores (templates/reorder_shuffle.mlir.j2); CPUs only

@@ -5,8 +5,8 @@ prepared once, and the activations kept on the device between consecutive kgen l
   results chained as `DeviceTensor`s on one runtime driver (no host round trip);
 * one module per segment of consecutive layers (`SegmentRunner`, `emit.segment`): the layers' and
   reorders' own kernels called in order by one function, so the whole run is one invocation (and
-  IREE may fuse across layer boundaries). On ResNet-50 and MobileNetV2 it ran 1.4x and 2.7x the
-  module-per-layer form (README, `kgen net`).
+  IREE may fuse across layer boundaries): faster than a module per layer (measured:
+  docs/performance.md, Networks).
 
 `CompiledNetwork(net, plan)` runs the conv-only networks of the text form; the PyTorch bridge builds
 the same runners around its boundaries.
@@ -17,19 +17,22 @@ from typing import Callable
 
 import numpy as np
 
+from ..api import ConvKernel, ReorderKernel, reorder_form
+from ..compile import compile_mlir, get_backend
+from ..emit.conv import render_conv
+from ..emit.reorder import kernel_name, render_reorder
+from ..emit.segment import SegmentBuilder
 from ..errors import InputError
 from ..layout import get_dtype
+from ..runtime import LoadedModule, chain_driver, upload
 from .graph import ConvLayer, Network
-from .plan import USER, Plan, reorder_problem, tensor_desc
+from .plan import USER, Plan, layer_problem, reorder_problem, tensor_desc
 
 
 class LayerRunner:
     """One layer in its planned layout: the kernel, its prepared weights and its bias on the device."""
 
     def __init__(self, layer: ConvLayer, layout: str, backend, driver: str):
-        from ..api import ConvKernel
-        from .plan import layer_problem
-
         p, flags = layer_problem(layer, layout, backend.name)
         self.layer, self.layout = layer, layout
         self.kernel = ConvKernel(p, backend, flags=flags, driver=driver)
@@ -59,7 +62,6 @@ class Reorders:
         """`x` (a DeviceTensor or a NumPy buffer in layout `a`) as a DeviceTensor in layout `b`."""
         if a == b:
             return x
-        from ..api import ReorderKernel
         key = (tuple(dims), dt, a, b)
         k = self._kernels.get(key)
         if k is None:
@@ -74,9 +76,6 @@ class CompiledNetwork:
 
     def __init__(self, net: Network, plan: Plan, backend: str = "llvm-cpu", *, driver: str | None = None,
                  segments: bool = True, log: Callable[[str], None] | None = None):
-        from ..compile import get_backend
-        from ..runtime import chain_driver
-
         if any(not isinstance(n, ConvLayer) for n in net.nodes):
             raise InputError("a network with PyTorch boundaries runs through generator.optimize")
         self.net, self.plan = net, plan
@@ -128,7 +127,6 @@ class CompiledNetwork:
 
     def _upload(self, inputs: dict[str, np.ndarray]) -> dict[str, tuple[object, str]]:
         """The logical NumPy inputs as device tensors in the caller's layout."""
-        from ..runtime import upload
         have: dict[str, tuple[object, str]] = {}
         for t in self.net.inputs:
             if t not in inputs:
@@ -172,13 +170,6 @@ class SegmentRunner:
 
     def __init__(self, runners: list[LayerRunner], tensors: dict, inputs: list[tuple[str, str]], outputs: list[str],
                  backend, driver: str):
-        from ..compile import compile_mlir
-        from ..api import reorder_form
-        from ..emit.conv import render_conv
-        from ..emit.reorder import kernel_name, render_reorder
-        from ..emit.segment import SegmentBuilder
-        from ..runtime import LoadedModule
-
         self.runners, self.inputs, self.outputs = runners, inputs, outputs
         self.backend, self.driver = backend, driver
         sb = SegmentBuilder("segment")

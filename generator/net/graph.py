@@ -21,7 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import ProblemError, UnsupportedError
+from ..benchdnn.conv import conv_problem, parse_conv_args
+from ..errors import KgenError, ProblemError, UnsupportedError
 from ..problem.attr import Eltwise, Sum
 from ..problem.conv import ConvProblem, torch_wei_dims
 
@@ -136,9 +137,6 @@ def parse_network(text: str, name: str = "network") -> Network:
     """A network from its text form (`GRAPH_FORMAT`; ``#`` comments, blank lines skipped). Each line's
     options start from benchdnn's defaults; ``--stag``/``--dtag`` are ``any`` unless written (then
     the planner keeps them). Inputs: tensors read but never written; outputs: written, never read."""
-    from ..benchdnn.conv import conv_problem, parse_conv_args
-    from ..errors import KgenError
-
     nodes, tensors = [], {}
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()

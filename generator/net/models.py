@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..errors import UnsupportedError
+
 
 def torchvision_model(name: str, log: Callable[[str], None] | None = None):
     """torchvision's model `name` (``weights=None``), or this module's copy when torchvision does not
     import; `UnsupportedError` for a name neither has."""
-    from ..errors import UnsupportedError
     try:
         import torchvision.models as tvm
         fn = getattr(tvm, name, None)

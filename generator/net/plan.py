@@ -21,14 +21,23 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 
-from ..errors import UnsupportedError
+from ..api import ConvKernel, ReorderKernel, compile_conv, make_problem, reorder_form
+from ..compile import get_backend
+from ..emit.conv import why_not
+from ..errors import KgenError, UnsupportedError
 from ..layout import MemoryDesc
+from ..runtime import chain_driver
+from ..runtime.timing import median_times
+from ..select import choose, table
 from ..select.candidates import DEFAULT_LAYOUTS, check_layouts, layout_name, layout_tag
+from ..version import __version__, code_fingerprint
+from ..verify import conv_call
 from .graph import ConvLayer, Network
 
 #: the layout the caller's arrays are in at the network's edges (NumPy / PyTorch contiguous)
@@ -214,9 +223,7 @@ def _time_key(backend: str, driver: str, kind: str, name: str) -> str:
     """A measured time's key: the kgen version and the fingerprint of the code that generates and runs
     the kernels too (`version.code_fingerprint`), since other code may generate other kernels: a
     figure measured before the templates or emitters changed is measured again, not served."""
-    from ..select.table import target_id
-    from ..version import __version__, code_fingerprint
-    return f"time|{__version__}+{code_fingerprint()}|{backend}|{target_id(backend)}|{driver}|{kind}|{name}"
+    return f"time|{__version__}+{code_fingerprint()}|{backend}|{table.target_id(backend)}|{driver}|{kind}|{name}"
 
 
 def tensor_desc(dims, dt: str, layout: str) -> MemoryDesc:
@@ -226,13 +233,11 @@ def tensor_desc(dims, dt: str, layout: str) -> MemoryDesc:
 
 def reorder_problem(dims, dt: str, a: str, b: str):
     """The reorder of a network tensor from layout `a` to layout `b`."""
-    from ..api import make_problem
     return make_problem(tensor_desc(dims, dt, a), tensor_desc(dims, dt, b))
 
 
 def layer_problem(layer: ConvLayer, layout: str, backend: str):
     """The layer's problem in `layout` with `--alg=auto` (or its fixed variant) resolved, and the flag set."""
-    from ..select import choose
     p = layer.problem
     tag = layout_tag(layout, p.desc.ndims)
     p = p.with_layouts(tag, "abx", tag)
@@ -248,17 +253,6 @@ def measure_costs(net: Network, backend: str = "llvm-cpu", *, driver: str | None
                   log: Callable[[str], None] = print, remeasure: bool = False) -> Costs:
     """Measure (or read from the selection table) every layer kernel in every candidate layout and
     every reorder between candidate layouts of every tensor shape, on `driver`."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from ..api import ConvKernel, ReorderKernel, compile_conv, reorder_form
-    from ..bench.timing import median_times
-    from ..compile import get_backend
-    from ..emit.conv import why_not
-    from ..errors import KgenError
-    from ..runtime import chain_driver
-    from ..select import table
-    from ..verify import conv_call
-
     layouts = check_layouts(layouts)
     b = get_backend(backend)
     drv = chain_driver(b, driver)

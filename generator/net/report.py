@@ -2,6 +2,7 @@
 a PyTorch model, next to PyTorch eager in NCHW and channels_last), all in one run, round-robin."""
 from __future__ import annotations
 
+import copy
 import math
 import statistics
 import time
@@ -10,8 +11,16 @@ from typing import Callable
 
 import numpy as np
 
-from .graph import Network
+from ..bench.torch_alone import TorchAlone
+from ..bench.torch_baseline import eager_call, eager_fns
+from ..compile import compile_mlir, get_backend
+from ..errors import KgenError
+from ..runtime import LoadedModule, chain_driver
+from ..runtime.timing import round_samples
+from .execute import CompiledNetwork
+from .graph import Network, random_parameters
 from .plan import Plan, baselines, format_plan, measure_costs, plan_json, plan_network
+from .torch_bridge import optimize
 
 
 @dataclass
@@ -72,10 +81,6 @@ def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver
     loads the weights into, where the model itself does not pickle (kgen's copies of torchvision's)."""
     import torch
 
-    from ..bench.timing import round_samples
-    from ..bench.torch_alone import TorchAlone, eager_call, eager_fns
-    from .torch_bridge import optimize
-
     t0 = time.time()
     om = optimize(model, x, dtype=dtype, backend=backend, driver=driver, layouts=layouts, strict=strict, rounds=5,
                   jobs=jobs, log=log)
@@ -90,7 +95,6 @@ def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver
     r.bound = BOUND[dtype]
     r.check = (f"check against PyTorch eager in float32: max |diff| / max |ref| = {r.max_rel_err:.2e} "
                f"(bound {r.bound:g} for {dtype})")
-    import copy
     tdt = {"f32": torch.float32, "bf16": torch.bfloat16}[dtype]
     mdt = copy.deepcopy(model).to(tdt) if dtype != "f32" else model
     if dtype != "f32":
@@ -159,9 +163,6 @@ def _iree_whole_model(model, x, backend: str, driver, ref, log):
         import iree.turbine.aot as aot
     except ImportError as e:
         return f"not measured: iree-turbine does not import ({e}); pip install iree-turbine==3.9.0"
-    from ..compile import compile_mlir, get_backend
-    from ..errors import KgenError
-    from ..runtime import LoadedModule, chain_driver
     b = get_backend(backend)
     try:
         log("exporting the whole model with iree-turbine and compiling it with IREE")
@@ -184,10 +185,6 @@ def run_graph(net: Network, *, backend: str = "llvm-cpu", driver=None, layouts=N
     """Plan a text-form network; unless `plan_only`, run the plan on integer data (seed printed), check
     every layer against the float64 reference computed from that layer's actual inputs, and time the
     plan and both baselines end to end, from NumPy and on device tensors."""
-    from ..bench.timing import round_samples
-    from .execute import CompiledNetwork
-    from .graph import random_parameters
-
     random_parameters(net, seed)
     costs = measure_costs(net, backend, driver=driver, layouts=layouts, rounds=5, jobs=jobs, log=log)
     plan = plan_network(net, costs, layouts)
@@ -204,7 +201,7 @@ def run_graph(net: Network, *, backend: str = "llvm-cpu", driver=None, layouts=N
                f"max |diff| / max |ref| = {r.max_rel_err:.2e}")
     # two figures per runner: NumPy in and out (the caller's path: conversions to and from the data type
     # and layout on the host, and the uploads), and on device tensors (`CompiledNetwork.bind`: what the
-    # planner prices; the host conversions took ~1.7 ms of a 3.7 ms six-layer bf16 chain's call)
+    # planner prices, without the host conversions)
     fns = {name: (lambda c=c: c(inputs)) for name, c in compiled.items()}
     fns.update({f"{name}, device tensors": c.bind(inputs) for name, c in compiled.items()})
     samples = round_samples(fns, rounds)

@@ -18,15 +18,25 @@ reorders a blocked one first. The module is specialized to the example's shapes:
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import operator
 from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 
+from ..benchdnn.conv import conv_problem, parse_conv_args
+from ..compile import get_backend
 from ..errors import InputError, UnsupportedError, first_line
+from ..layout import get_dtype
+from ..problem.attr import Eltwise, Sum
+from ..runtime import chain_driver, upload
+from ..select import heuristic_layouts
+from ..select.candidates import check_layouts, layout_name
+from .execute import LayerRunner, Reorders, SegmentRunner
 from .graph import Boundary, ConvLayer, Network
-from .plan import USER
+from .plan import USER, Costs, baselines, evaluate, measure_costs, plan_network
 
 #: optimize()'s data types: the kgen data type of the conv blocks' activations and weights. The model
 #: stays float32 around them: activations convert on their way in and out (rounded to nearest even),
@@ -55,7 +65,6 @@ class Imported:
 
 def _eltwise(torch, mod_or_fn, node, modules):
     """The eltwise post-op of an activation node, or None."""
-    from ..problem.attr import Eltwise
     nn, F = torch.nn, torch.nn.functional
     if node.op == "call_module":
         m = modules[node.target]
@@ -96,7 +105,6 @@ def _shape(node):
 
 
 def _post_op_text(op) -> str:
-    from ..problem.attr import Sum
     if isinstance(op, Sum):
         return "sum"
     params = [op.alpha, op.beta] if (op.alpha or op.beta) else []
@@ -105,8 +113,6 @@ def _post_op_text(op) -> str:
 
 def _conv_layer(torch, conv, node, post_ops, residual, bn, dt: str = "f32") -> ConvLayer:
     """The layer of one block: its problem (benchdnn text through the one conv driver), folded weights."""
-    from ..benchdnn.conv import conv_problem, parse_conv_args
-
     x_shape, y_shape = _shape(node.args[0]), _shape(node)
     nsp = len(x_shape) - 2
     if conv.padding_mode != "zeros":
@@ -144,9 +150,6 @@ def _propagate_shapes(gm, model, example_input) -> None:
     """torch.fx's ShapeProp over `gm` (each node's output shape in its meta). Where a layer refuses the
     example, one InputError names the layer, the input's shape and PyTorch's own reason (ShapeProp
     itself prints a traceback to stderr and wraps the reason in a dump of the node's meta)."""
-    import contextlib
-    import io
-
     import torch
     from torch.fx.passes.shape_prop import ShapeProp
 
@@ -239,7 +242,6 @@ def import_model(model, example_input, *, dtype: str = "f32", strict: bool = Fal
         if u is not None and not post_ops and _is_add(u):
             other = u.args[1] if u.args[0] is cur else u.args[0]
             if isinstance(other, fx.Node) and other is not cur and _shape(other) == _shape(cur):
-                from ..problem.attr import Sum
                 post_ops.append(Sum())
                 residual, cur = other, u
                 chain.append(u)
@@ -360,7 +362,6 @@ def to_device(v, dims, layout: str, reorders, backend, driver: str, who: str, dt
     on the device for a blocked layout. Another shape or type than the example's is an `InputError`."""
     import torch
 
-    from ..runtime import upload
     if isinstance(v, OnDevice):
         if v.dims != tuple(dims):
             raise InputError(f"{who}: input is {v.dims}, the plan has {tuple(dims)}")
@@ -369,7 +370,6 @@ def to_device(v, dims, layout: str, reorders, backend, driver: str, who: str, dt
         got = tuple(v.shape) if isinstance(v, torch.Tensor) else type(v).__name__
         raise InputError(f"{who}: input {got} does not match the example's {tuple(dims)} float32 "
                          f"(the optimized module is specialized to its example)")
-    from ..layout import get_dtype
     npdt = get_dtype(dt).np_dtype           # bf16: ml_dtypes' bfloat16, rounded to nearest even
 
     nd = v.dim()
@@ -383,7 +383,6 @@ def to_device(v, dims, layout: str, reorders, backend, driver: str, who: str, dt
 def _make_segment(runners, tensors, inputs, outputs, reorders, backend, driver):
     import torch
 
-    from .execute import SegmentRunner
     seg = SegmentRunner(runners, tensors, inputs, outputs, backend, driver)
 
     class KgenSegment(torch.nn.Module):
@@ -409,8 +408,6 @@ def _make_segment(runners, tensors, inputs, outputs, reorders, backend, driver):
 def _fuse_segments(gm, kgen_nodes: list, backend, driver, reorders, log) -> int:
     """Every run of two or more consecutive kgen blocks in the graph (to_torch nodes may sit between
     them) replaced by one `KgenSegment` call; returns how many segments."""
-    import operator as op
-
     kset = set(kgen_nodes)
     runs, cur = [], []
     for n in gm.graph.nodes:
@@ -457,7 +454,7 @@ def _fuse_segments(gm, kgen_nodes: list, backend, driver, reorders, log) -> int:
         gm.add_submodule(name, seg_mod)
         with gm.graph.inserting_before(run[0]):
             call = gm.graph.call_module(name, tuple(ext))
-            items = [gm.graph.call_function(op.getitem, (call, k)) for k in range(len(outs))]
+            items = [gm.graph.call_function(operator.getitem, (call, k)) for k in range(len(outs))]
         for n, item, t in zip(outs, items, out_names):
             produced[item] = (t, seg_mod.segment.layouts[t])
             for u in [u for u in n.users if u not in rset]:
@@ -480,12 +477,6 @@ def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-c
     per layer name), for comparisons. `segments`: every run of consecutive conv blocks is compiled
     into one module (`net.execute.SegmentRunner`: one invocation for the run); False keeps one
     invocation per block, the activations chained as device tensors between them."""
-    from ..compile import get_backend
-    from ..runtime import chain_driver
-    from ..select.candidates import check_layouts
-    from .execute import LayerRunner, Reorders
-    from .plan import Costs, baselines, evaluate, measure_costs, plan_network
-
     log = log or (lambda m: None)
     if dtype not in DTYPES:
         raise UnsupportedError(f"optimize(dtype='{dtype}'): kgen plans float models only (dtype: "
@@ -519,8 +510,6 @@ def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-c
     elif measure:
         plan = plan_network(net, costs, layouts)
     else:
-        from ..select import heuristic_layouts
-        from ..select.candidates import layout_name
         lay = {l.name: layout_name(heuristic_layouts(l.problem, b.name)[0], l.problem.desc.ndims) for l in net.layers}
         plan = evaluate(net, lay, costs, "heuristic")
     reorders = Reorders(b, drv)

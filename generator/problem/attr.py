@@ -240,8 +240,7 @@ def eltwise_reference(v: np.ndarray, op: Eltwise) -> np.ndarray:
         elif k == "exp":
             r = np.exp(v)
         elif k == "gelu_erf":
-            from math import erf
-            r = 0.5 * v * (1.0 + np.vectorize(erf, otypes=[np.float64])(v / math.sqrt(2.0)))
+            r = 0.5 * v * (1.0 + np.vectorize(math.erf, otypes=[np.float64])(v / math.sqrt(2.0)))
         elif k == "gelu_tanh":
             r = 0.5 * v * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (v + 0.044715 * v ** 3)))
         elif k == "hardsigmoid":

@@ -11,11 +11,9 @@ CLI check kernels against; it reads and writes buffers through the layout's offs
 """
 from __future__ import annotations
 
-import dataclasses
-import math
 import re
 from dataclasses import dataclass
-from typing import NamedTuple, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -79,7 +77,8 @@ class ReorderProblem:
     src_zp: Quant | None = None
     dst_zp: Quant | None = None
     # the source buffer's entries when it holds more than the view `src` addresses: a host-threads
-    # part (`host_parts`) whose slab is strided in the source reads it straight from the whole buffer
+    # part (`partition.reorder_host_parts`) whose slab is strided in the source reads it straight from
+    # the whole buffer
     src_buffer_len: int | None = None
     # a host-threads part: the bytes the whole reorder's destination takes (every part together), which
     # the caches see rather than this part's (`emit.reorder.shuffle_streams`); None: this problem is whole
@@ -173,130 +172,3 @@ def convert_values(x: np.ndarray, dt: DataType) -> np.ndarray:
         return np.clip(np.rint(x), dt.min, dt.max).astype(dt.np_dtype)
     with np.errstate(over="ignore"):        # beyond the type's range is +-inf, as the kernels round it
         return x.astype(dt.np_dtype)
-
-
-class ReorderPart(NamedTuple):
-    """One part of a reorder (or a folded chain) cut for host threads (`host_parts`): the chain over a
-    slab [lo, hi) of logical dim `dim`, and the [start, stop) ranges of the whole chain's source and
-    destination NumPy buffers (packed bytes for s4 / u4) that are its source and destination."""
-    problems: tuple
-    dim: int
-    lo: int
-    hi: int
-    src: tuple[int, int]
-    dst: tuple[int, int]
-
-    def dst_view(self, whole: np.ndarray) -> np.ndarray:
-        """This part's destination within the whole destination buffer `whole`: its range."""
-        return whole[self.dst[0]:self.dst[1]]
-
-    def quant(self, arg_problem: "ReorderProblem", arg: str, value: np.ndarray) -> np.ndarray:
-        """A quantization array of the whole chain's problem, cut to this part's slab where it varies
-        along the cut dim (a C-contiguous copy, as the runtime uploads it)."""
-        q = getattr(arg_problem, arg)
-        if self.dim not in q.mask:
-            return value
-        return np.take(value, np.arange(self.lo, self.hi), axis=q.mask.index(self.dim))
-
-
-def _src_view(whole: MemoryDesc, dims, first) -> MemoryDesc | str:
-    """A part's source read straight from the `whole` source buffer: the view of its slab, or why the
-    kernel could not read it so without padding the whole buffer (`Pitch.read_plan`)."""
-    view = whole.submemory(dims, first)
-    p = view.pitch()
-    if p is None:
-        return "the slab's strides interleave in the source"
-    if p.read_plan(view.offset0, whole.buffer_nelems) is None:
-        return "the slab's view of the source does not nest in its buffer"
-    return view
-
-
-def _slabs(chain, descs, dim: int, extent: int, unit: int, n: int,
-           src_view: bool = False) -> list[ReorderPart] | str:
-    """`host_parts`' slabs of `unit` indices of `dim` (even counts, larger first), or why not. With
-    `src_view` each part reads its slab as a view of the whole source buffer (strided there)."""
-    units = -(-extent // unit)
-    k = min(n, units)
-    if k < 2:
-        return f"dim {dim} holds one block of {unit}: nothing to cut"
-    counts = [units // k + (1 if i < units % k else 0) for i in range(k)]
-    parts, lo = [], 0
-    for c in counts:
-        hi = min(lo + c * unit, extent)
-        dims = list(chain[0].dims)
-        dims[dim] = hi - lo
-        first = [0] * len(dims)
-        first[dim] = lo
-        problems = tuple(dataclasses.replace(p, src=MemoryDesc(dims, p.src.dtype, p.src.tag),
-                                             dst=MemoryDesc(dims, p.dst.dtype, p.dst.tag),
-                                             whole_dst_bytes=p.dst.size_bytes) for p in chain)
-        ranges = []
-        if src_view:
-            view = _src_view(descs[0], dims, first)
-            if isinstance(view, str):
-                return view
-            problems = (dataclasses.replace(problems[0], src=view, src_buffer_len=descs[0].buffer_len),)
-            ranges.append((0, descs[0].buffer_len))
-        for whole, part in ((descs[0], problems[0].src), (descs[-1], problems[-1].dst))[len(ranges):]:
-            start = whole.offset(first)
-            if whole.dtype.is_packed and start * whole.dtype.bits % 8:
-                return f"a part of the {whole.dtype.name} buffer would start inside a byte"
-            start = start * whole.dtype.bits // 8 if whole.dtype.is_packed else start
-            ranges.append((start, start + part.buffer_len))
-        parts.append(ReorderPart(problems, dim, lo, hi, ranges[0], ranges[1]))
-        lo = hi
-    return parts
-
-
-def host_parts(chain: Sequence[ReorderProblem], n: int) -> tuple[ReorderPart, ...] | str:
-    """`chain` (one reorder, or a folded chain) cut into at most `n` parts for the host-threads driver,
-    or why it cannot be: slabs of the outermost dim that has more than one index in every layout of
-    the chain (the images, or the channel blocks of one image), cut on whole blocks of that dim, so
-    each part's source and destination are contiguous ranges of the whole buffers and only the last
-    part holds a blocked tail. Each part is a reorder of its own, with the same formats. Where that
-    dim differs between the layouts of one reorder, the slabs are the destination's and each part
-    reads the whole source buffer through a view of its slab (`ReorderProblem.src_buffer_len`)."""
-    if n < 1:
-        raise ProblemError(f"cannot cut a reorder into {n} parts")
-    if n == 1:
-        return "one thread: nothing to cut"
-    chain = tuple(chain)
-    descs = [chain[0].src] + [p.dst for p in chain]
-    if descs[0].is_zero_volume:
-        return "a zero-volume reorder has nothing to cut"
-    if any(t.tag is None or not t.is_dense for t in descs):
-        return "a strided (non-dense) source or destination is not cut"
-
-    def outermost(t: MemoryDesc) -> int | None:
-        return next((d for d in t.order if t.outer_dims[d] > 1), None)
-
-    cut = {outermost(t) for t in descs}
-    src_view = len(cut) != 1 or None in cut
-    if src_view:
-        # slabs of the destination's outermost dim, each read as a strided view of the whole source
-        # (nchw -> nhwc of one image: rows h0..h1 of every channel); the destination ranges stay
-        # contiguous, as `PartsCall` joins them
-        dim = outermost(descs[-1])
-        # plain layouts only: measured (`kgen tune reorder`, 1x256x56x56 f32, one thread / two parts, us)
-        # nchw -> nhwc 133 / 89-93 and nhwc -> nchw 95 / 82, but nhwc -> nChw16c 90 / 192 and
-        # nChw16c -> nhwc 86 / 100 (IREE copies a strided view before linalg.pack / unpack)
-        if (len(chain) != 1 or dim is None or any(t.dtype.is_packed for t in descs)
-                or any(t.is_blocked for t in descs)):
-            return ("the layouts' outermost dims (of more than one index) differ: no slab is contiguous in "
-                    "both buffers (a strided view of the source is read only between plain layouts)")
-    else:
-        dim = cut.pop()
-    extent = chain[0].dims[dim]
-    unit = math.lcm(*(t.block_of(dim) for t in descs))      # whole blocks in every layout
-    while True:
-        parts = _slabs(chain, descs, dim, extent, unit, n, src_view)
-        if not isinstance(parts, str):
-            break
-        if not parts.endswith("inside a byte") or -(-extent // (2 * unit)) < 2:
-            return parts
-        unit *= 2               # 4-bit: an odd number of elements a unit; two units end on a byte
-    for side, whole in (("src", descs[0]), ("dst", descs[-1]))[int(src_view):]:
-        r = [getattr(p, side) for p in parts]
-        if r[0][0] != 0 or r[-1][1] != whole.buffer_len or any(a[1] != b[0] for a, b in zip(r, r[1:])):
-            return "the parts' buffers are not contiguous ranges of the whole"
-    return tuple(parts)

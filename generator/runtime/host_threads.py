@@ -1,21 +1,21 @@
 """Run a few calls at once, one per host thread: the calling thread runs the first, helper threads the
 others (the ``host-threads`` driver of `api.ConvKernel` and `api.ReorderKernel`).
 
-Why: on a 2-vCPU VM, IREE's ``local-task`` executor often ran a 0.5 ms int8 convolution slower than
-one thread (570-600 us against local-sync's 510 us), while the same convolution cut into two row bands,
-each a ``local-sync`` call from its own thread, took 310-340 us every time (AMD EPYC Zen 4, README's
-Development notes). ``VmContext.invoke`` releases the GIL, so the calls run in parallel; the calling
-thread works instead of waiting, as an OpenMP master thread does.
+Why: on a machine with few cores, IREE's ``local-task`` executor often ran a small convolution slower
+than one thread, while the same convolution cut into two row bands, each a ``local-sync`` call from its
+own thread, ran faster than either every time (measured: docs/performance.md, Tuned constants).
+``VmContext.invoke`` releases the GIL, so the calls run in parallel; the calling thread
+works instead of waiting, as an OpenMP master thread does.
 
-The hand-off: in that VM a thread that sleeps costs 20-30 us to wake (the idle vCPU halts at once), and
-a thread that finds the GIL held sleeps. With Python locks, one call of two 40 us parts took ~100 us:
-the helper started ~25 us late (woken, then waiting for the GIL the caller held until its own kernel
-started) and the caller was woken ~20 us after the helper finished. So, as OpenMP's threads do, the
+The hand-off: on a VM a thread that sleeps is slow to wake (the idle vCPU halts at once), and a thread
+that finds the GIL held sleeps. With Python locks the helper started late (woken, then waiting for the
+GIL the caller held until its own kernel started) and the caller was woken late after the helper
+finished: for short parts the hand-off cost as much as the work. So, as OpenMP's threads do, the
 waits spin before they sleep, in native code with the GIL released (``host_sync.c``, built on first
 use into the kernel cache and loaded with ctypes): the helper spins for its next call
 (``$KGEN_HOST_SPIN_US``, default 1000; 0 sleeps at once, like ``OMP_WAIT_POLICY=passive``), takes
 the call, spins `GRACE_NS` more so that the caller has entered its kernel and released the GIL, and
-hands its result back in the same native call that waits for the next one. The same two parts: ~46 us.
+hands its result back in the same native call that waits for the next one.
 A helper's `busy` word is set by the native call that starts it and cleared by the one that ends
 it, so after a Ctrl-C the caller waits for exactly the helpers still running (`settle`), then
 ends them (`retire`): new helpers serve the next call.
@@ -37,17 +37,20 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Callable, Sequence
+
+from ..compile.cache import default_cache_dir
+from ..errors import InputError
 
 _lock = threading.Lock()
 _helpers: list = []
 
 #: After taking a post, a waiter spins this long before returning to Python (`host_sync.c`,
-#: kgen_wait): the caller posts just before it enters its own kernel, ~2 us of Python later, and a
-#: helper that asks for the GIL before that sleeps ~20 us. Two 40 us parts (u8 ic64 1x1 56x56, Zen 4
-#: EPYC): the helper held the GIL 23 us after the post with no grace, 5 us with 3 us of grace (the
-#: call 46 us), 8 and 12 us with 6 and 10 us (48 and 51 us).
+#: kgen_wait): the caller posts just before it enters its own kernel, a few microseconds of Python
+#: later, and a helper that asks for the GIL before that sleeps. Longer graces only delayed the
+#: helper (measured: docs/performance.md, Tuned constants).
 GRACE_NS = 3000
 _SOURCE = Path(__file__).with_name("host_sync.c")
 
@@ -59,7 +62,6 @@ def _env_spin_us() -> int:
     except ValueError:
         value = -1
     if value < 0:
-        from generator.errors import InputError
         raise InputError(f"KGEN_HOST_SPIN_US={text!r} is not a whole number of microseconds >= 0")
     return value
 
@@ -78,7 +80,6 @@ def configure(method: str | None = None, spin_us: int | None = None) -> None:
     want = _checked_method(method or os.environ.get("KGEN_HOST_SYNC", "native"))
     spin = _env_spin_us() if spin_us is None else spin_us
     if spin < 0:
-        from generator.errors import InputError
         raise InputError(f"spin_us={spin} must be >= 0")
     _asked = want
     why = "asked for" if want == "locks" else ""
@@ -108,7 +109,6 @@ def requested_method() -> str:
 
 def _checked_method(want: str) -> str:
     if want not in ("native", "locks"):
-        from generator.errors import InputError
         raise InputError(f"host-threads hand-off {want!r}: expected 'native' or 'locks' (KGEN_HOST_SYNC)")
     return want
 
@@ -131,8 +131,6 @@ def sync_method() -> str:
 @functools.cache
 def _native() -> tuple[ctypes.CDLL | None, str]:
     """(the hand-off library, how it was found), or (None, why not)."""
-    from generator.compile.cache import default_cache_dir
-
     source = _SOURCE.read_bytes()
     cc = os.environ.get("CC", "cc")
     key = hashlib.sha256(source + platform.machine().encode() + cc.encode()).hexdigest()[:16]
@@ -262,7 +260,6 @@ class _NativeHelper:
         """After an interruption: return once the helper's call, if any, is over (its `busy` word is
         set by the same native call that starts it, cleared by the one that ends it). A Ctrl-C raised
         as a native wait returns has taken `done` already, so waiting on it again would never end."""
-        import time
         while self._words[32]:
             try:
                 time.sleep(1e-4)

@@ -8,8 +8,8 @@ buffer, kept and reused while the size matches. Buffers that are mappable (every
 mapped directly, which skips the copy.
 
 Invocation goes through ``VmContext.invoke`` with ``VmVariantList`` arguments (IREE_NOTES.md
-section 5): about 3.6 us per call on ``local-sync`` against ~12 us for ``SystemContext`` attribute
-calls. Inputs uploaded once with ``Function.upload`` can be passed again and again, so benchmarks
+section 5): a few times cheaper per call than ``SystemContext`` attribute calls (``kgen bench call``
+measures it). Inputs uploaded once with ``Function.upload`` can be passed again and again, so benchmarks
 time the kernel rather than the host-to-device copy (``Function.invoke`` also skips the readback).
 
 Errors are one line: ``ArtifactError`` for a missing, corrupt or wrong-target vmfb, ``RunError``
@@ -159,7 +159,7 @@ def get_device(backend: str | Backend, driver: str | None = None, slot: int = 0)
     """The runtime device for ``backend`` (on ``driver``, see ``driver_for``), created once per driver
     and process, with the backend's allocators (``Backend.allocators``: the CPU's caching allocator).
     ``slot`` > 0: another device of the same driver, one per slot (the host-threads driver's parts,
-    each on its own: parts sharing one local-sync device and its allocator ran 0-5% slower at once).
+    each on its own: parts sharing one local-sync device and its allocator ran slower at once).
 
     Raises ``RunError`` with one line, e.g. ``no CUDA device: CUDA driver library 'libcuda.so' ...
     not available``.
@@ -515,8 +515,8 @@ class Function:
 
 class BoundCall:
     """One function with its arguments fixed: looked up once, arguments resident on the device and
-    packed once, so a call is one ``VmContext.invoke`` and nothing else (about 4 us for a tiny
-    kernel on ``local-sync``; ``kgen bench call`` measures it next to PyTorch).
+    packed once, so a call is one ``VmContext.invoke`` and nothing else (``kgen bench call`` measures
+    it next to PyTorch).
 
     ``call()`` runs it and returns nothing; ``call.results()`` gives the last call's results as
     ``DeviceTensor``s and ``call.numpy()`` as NumPy arrays. The argument tensors stay referenced
@@ -545,7 +545,6 @@ class BoundCall:
     def __call__(self) -> None:
         # drop the last call's results first: held across the call, their buffers cannot go back to
         # the caching allocator, and every call pays a fresh allocation and its page faults
-        # (measured: a 3 MB transpose 396 -> 107 us, IREE's own copy 174 -> 82 us)
         self._out = None
         out = rt.VmVariantList(1)
         try:
@@ -572,7 +571,7 @@ class BoundCall:
 class LoadedModule:
     """A vmfb mapped into memory and bound to ``backend``'s device, ready to call.
 
-    ``VmModule.mmap`` avoids reading the file (24 ms for a 17 MB vmfb with a copy, 0.1 ms mapped);
+    ``VmModule.mmap`` avoids reading (and copying) the file;
     on POSIX the mapping stays valid even if the cache later replaces the file. A missing, empty,
     truncated or garbage file, or one compiled for another target, raises ``ArtifactError``.
     """

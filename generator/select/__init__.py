@@ -8,58 +8,46 @@ API, which builds the chosen kernel.
 from __future__ import annotations
 
 import dataclasses
+import os
 
-from ..emit.conv import VARIANTS
+from ..compile.backends import cpu_threads, get_backend
+from ..emit.conv import VARIANTS, why_not
+from ..emit.reorder import kernel_name, shuffle_plan, shuffle_tiles, transposed_dims
 from ..errors import KgenError
 from ..problem.conv import ConvProblem
+from ..problem.partition import conv_host_parts, reorder_host_parts
 from . import table
 from .table import Choice
 
 __all__ = ["Choice", "choose", "fixed_variant_driver", "heuristic", "heuristic_driver", "heuristic_flags", "heuristic_layouts", "host_cut", "host_lead",
            "heuristic_variant", "reorder_driver", "resolve", "resolve_layouts", "table"]
 
-# One thread's rate of the brgemm microkernels (OP/s), per source type: the single-thread figures
-# of `kgen bench conv` on a Zen 4 EPYC (int8 ~400-450, bf16 ~220, f32 ~110; f16 runs the f32 kernel).
-# Only the order of magnitude matters: they turn a problem's FLOPs into an estimated one-thread time.
+# The rule's constants rest on measurements (docs/performance.md, Tuned constants); `kgen tune`
+# measures each problem instead where its table has an entry.
+
+#: One thread's rate of the brgemm microkernels (OP/s), per source type (f16 runs the f32 kernel). Only
+#: the order of magnitude matters: they turn a problem's FLOPs into an estimated one-thread time.
 ONE_THREAD_RATE = {"u8": 400e9, "s8": 400e9, "bf16": 200e9, "f16": 110e9, "f32": 110e9}
-# The same for depthwise convs, which run `direct` (no microkernel) in every data type: on one thread
-# of the Zen 4 EPYC 10-49 GFLOP/s in f32 (g960 7x7 to g144 56x56, nhwc and nChw16c), 10-21 GOP/s in
-# u8:s8:u8. At the brgemm rates the rule kept the small depthwise layers on local-sync, where host
-# threads ran every one of them as fast or faster (f32 g144 56x56 -> 28x28 s2 nChw16c 25.1 against
-# 14.9 GFLOP/s, u8 g576 14x14 nhwc 28.5 against 20.7; `kgen bench conv`, README).
+#: The same for depthwise convs on `direct` (no microkernel), in every data type: lower, so that the
+#: small depthwise layers still reach the host-threads driver, which runs them faster than one thread.
 DEPTHWISE_ONE_THREAD_RATE = 30e9
-# brgemm's depthwise kernel (emit.conv.DEPTHWISE_ISAS) on one Zen 5 thread, MobileNetV2's layers in
-# nhwc: f32 66-178 GFLOP/s, u8:s8:u8 87-132 GOP/s (`kgen bench conv`, README). At this rate the 2 MFLOP
-# layers (g576 14x14, g144 56x56 s2) stay on the calling thread: 145 against 62 and 66 against 57
-# GFLOP/s in f32 there.
+#: The same for brgemm's depthwise kernel (emit.conv.brgemm.isa.DEPTHWISE_ISAS): at this rate the smallest
+#: depthwise layers stay on the calling thread, where they ran faster.
 DEPTHWISE_BRGEMM_ONE_THREAD_RATE = 130e9
-# What handing a call to the task system's workers costs, against what the other cores save: on a
-# 2-core VM an empty dispatch costs ~70 us on local-task (4 us on local-sync, `kgen bench call`), and
-# the second worker gains less than 2x, so local-sync won every int8 ResNet-50 layer under ~0.5 ms
-# of one-thread work (`kgen bench conv`, README). Measured per problem by `kgen tune`.
+#: What handing a call to the task system's workers costs, against what the other cores save: below
+#: this much one-thread time saved, local-sync (no hand-off) wins over local-task.
 HANDOFF_BUDGET_S = 250e-6
-# The same for the host-threads driver (one helper woken per call, the caller working meanwhile), per
-# hand-off asked for (`runtime.host_threads.requested_method`). On Python locks it beat local-sync on bf16 ic64 56x56
-# 1x1 (~130 us on one thread: 227 against 198 GFLOP/s) and lost on the u8 one (~65 us: tune chose
-# local-sync). The native hand-off costs ~5-10 us: u8:s8:u8 1x1 ic64 28x28 19 against 22 us, ic128
-# 28x28 -> 64 26 against 36 us, ic64 56x56 55 against 77 us. All on the 2-core EPYC (README).
+#: The same for the host-threads driver (one helper woken per call, the caller working meanwhile), per
+#: hand-off asked for (`runtime.host_threads.requested_method`): the native hand-off costs much less
+#: than Python locks.
 HOST_THREADS_BUDGET_S = {"native": 10e-6, "locks": 50e-6}
-# The largest unit (a row or an image) worth giving the calling thread one more of (`host_lead`) when the
-# helpers hand off on Python locks: about two wake-ups of a helper thread on the 2-vCPU VM (~20-40 us
-# each). The native hand-off (`runtime.host_threads`, the default) starts the helper ~5 us late and
-# no lead pays there: u8:s8:u8 on the 2-core EPYC, rows 28 + 28 against 29 + 27 on ic64 1x1 56x56
-# 55 against 66 us, 14 + 14 against 15 + 13 on ic128 28x28 3x3 288 against 292, 7 + 7 against 8 + 6
-# on ic256 14x14 3x3 286 against 309.
+#: The largest unit (a row or an image) worth giving the calling thread one more of (`host_lead`) when
+#: the helpers hand off on Python locks: about two wake-ups of a helper thread. The native hand-off
+#: (`runtime.host_threads`, the default) starts the helper soon enough that no lead pays.
 HOST_LEAD_UNIT_S = 60e-6
-# The bytes (read + written) from which a reorder runs on the host-threads driver without a tuned
-# entry, per hand-off. On Python locks two threads pay ~35-40 us of wake-ups and slow each other in
-# cache (two threads copying 3.2 MB in halves: 90-108 us against 67 us for one), and gain out of it:
-# f32 nchw -> nhwc, images cut in two, 4x64x56x56 (6.4 MB) 135 us against 93 us on one thread;
-# 8x64x56x56 (12.8 MB) 142-199 against 231-238; 32x64x56x56 (51 MB) 1.5-2.1 ms against 2.5-4.6 ms.
-# The native hand-off moves the break-even to ~3 MB (`kgen tune reorder`, best form each side, us):
-# 1.6 MB: 1x64x56x56 nchw -> nChw16c 49 against 23, 4x64x28x28 nchw -> nhwc 22 against 25; 3.2 MB:
-# 1x128x56x56 nchw -> nChw16c 34 against 45, back 59 against 41, 2x64x56x56 nchw -> nhwc 30 against
-# 42; 6.4 MB: 1x256x56x56 nchw <-> nChw16c 55 / 52 against 108 / 90. All on the 2-core EPYC.
+#: The bytes (read + written) from which a reorder runs on the host-threads driver without a tuned
+#: entry, per hand-off: below it the helpers' wake-ups and their sharing of the cache cost more than
+#: the second thread saves.
 HOST_THREADS_REORDER_BYTES = {"native": 3e6, "locks": 8e6}
 
 
@@ -69,7 +57,7 @@ def heuristic_variant(p: ConvProblem, gemm_first: bool = False, direct_1x1: bool
     direct conv is as fast there (`Backend.auto_direct_1x1`); anything else -> direct (applies
     everywhere, exact, no extra memory), or im2col on a backend whose direct convolutions lower poorly
     (`Backend.auto_gemm_first`) unless each group has one input channel (depthwise: a GEMM over K x K
-    values only; on lavapipe direct ran g64 56x56 3x3 at 0.2 GFLOP/s, im2col at 0.1)."""
+    values only, slower than direct there)."""
     if gemm_first and p.desc.ic > p.desc.g:
         return "im2col"
     if all(s.k == 1 for s in p.desc.spatial()) and not direct_1x1:
@@ -80,9 +68,8 @@ def heuristic_variant(p: ConvProblem, gemm_first: bool = False, direct_1x1: bool
 def heuristic_flags(p: ConvProblem, variant: str, backend: str) -> str:
     """The flag set of `--alg=auto`'s rule: "dt+uk+inner" for a u8 x s8 im2col in plain channels-last
     layouts (im2col's channels-last GEMM), ungrouped, on a backend with that flag set (llvm-cpu) when
-    its CPU has AVX-512 VNNI (IREE's inner tiling puts the GEMM on vpdpbusd: measured 1.5-1.9x the
-    default flags on ResNet-50 layers, README); else "default"."""
-    from ..compile.backends import get_backend
+    its CPU has AVX-512 VNNI (IREE's inner tiling puts the GEMM on vpdpbusd, faster than the default
+    flags: docs/performance.md); else "default"."""
     b = get_backend(backend)
     has_flags = any(name == "dt+uk+inner" for name, _ in b.flag_sets)
     if (has_flags and variant == "im2col" and (p.src.dtype.name, p.wei.dtype.name) == ("u8", "s8")
@@ -93,22 +80,14 @@ def heuristic_flags(p: ConvProblem, variant: str, backend: str) -> str:
 
 def heuristic(p: ConvProblem, backend: str) -> Choice:
     """`--alg=auto` without a measurement: brgemm wherever it applies and the backend's CPU runs its
-    microkernel (1D, 2D and 3D, ungrouped or grouped, depthwise on its FMA kernel: 2.0-2.6x direct in
-    f32 and 2.6-3.2x in u8 on one thread on MobileNetV2's layers, Zen 5), in every data type: u8/s8 x s8
-    on AVX-512 VNNI (2-3x im2col under dt+uk+inner on ResNet-50 layers), bf16 on avx512_bf16 (the
-    fastest bf16 kernel on all 8 of them on the AMD EPYCs), or widened to f32 on FMAs (`brgemm_fma`)
-    where the CPU's vdpbf16ps is slow (`Backend.bf16_dot_slow`: 1.08-2.21x brgemm on the 8 layers on
-    an Intel Xeon) or missing, f16 and f32 on AVX-512 (f32 in NHWC: as fast as direct and
-    im2col or faster on all 8; in NCHW and nChw16c 1.5-15x them, and 200x on the 1x1 stride-2 layer,
-    where both ran at 0.45 GFLOP/s; Winograd, 2.0-2.8x brgemm on the four 3x3 layers in f32 (Zen 5,
-    its channels-last form), is not exact and stays for `kgen tune` to choose). With groups of fewer
-    than 16 output channels its vectors are partly padding, and it still won: 28x28 3x3 NHWC on host threads, 8 / 4 / 2 / 1 output channels a group,
-    f32 brgemm 87 / 44 / 13 / 9 GFLOP/s against im2col's 26 / 19 / 10 / 3 and direct's 11 / 8 / 3 / 5;
-    u8:s8:u8 (8 / 4 / 2) 258 / 56 / 20 against 36 / 9 / 5 and 5 / 3 / 4 (2-core Zen 4 EPYC). Otherwise `heuristic_variant`,
+    microkernel (1D, 2D and 3D, ungrouped or grouped, depthwise on its FMA kernel), in every data
+    type: u8/s8 x s8 on AVX-512 VNNI, bf16 on avx512_bf16, or widened to f32 on FMAs (`brgemm_fma`)
+    where the CPU's vdpbf16ps is slow (`Backend.bf16_dot_slow`) or missing, f16 and f32 on AVX-512.
+    Winograd is not exact and stays for `kgen tune` to choose. With groups of fewer than 16 output
+    channels brgemm's vectors are partly padding, and it still wins. Otherwise `heuristic_variant`,
     except that a u8 x s8 problem in plain channels-last layouts takes im2col where the CPU's VNNI makes
-    its GEMM fast (`heuristic_flags`). The driver: `heuristic_driver`."""
-    from ..compile.backends import get_backend
-    from ..emit.conv import why_not
+    its GEMM fast (`heuristic_flags`). The driver: `heuristic_driver`. (Measured: docs/performance.md,
+    Tuned constants.)"""
     b = get_backend(backend)
     # bf16 widened to f32 where the CPU's vdpbf16ps is slow or missing (`Backend.bf16_dot_slow`)
     if ((b.bf16_dot_slow or "avx512_bf16" not in b.cpu_features)
@@ -130,15 +109,12 @@ def heuristic_driver(p: ConvProblem, backend: str, variant: str | None = None) -
     core) unless the backend also runs kernels inline on the calling thread (local-sync) and the time
     the other cores would save, by the one-thread estimate `ONE_THREAD_RATE`, is under
     `HANDOFF_BUDGET_S`: small problems skip the task system's hand-off. Problems that
-    `ConvProblem.host_parts` cuts into one part per core run on the host-threads driver once the
-    time saved passes `HOST_THREADS_BUDGET_S` (~20 us of one-thread work on 2 cores with the native
-    hand-off, ~100 us on locks), a smaller bar than local-task's: its hand-off is cheaper. A driver the user named (`$KGEN_CPU_DRIVER`) is
-    left to decide. `variant`: the one that will run, where known (a depthwise conv on brgemm runs at
-    `DEPTHWISE_BRGEMM_ONE_THREAD_RATE`, elsewhere at `DEPTHWISE_ONE_THREAD_RATE`)."""
-    import os
-
-    from ..compile.backends import cpu_threads, get_backend
-    from ..runtime import host_threads
+    `partition.conv_host_parts` cuts into one part per core run on the host-threads driver once the
+    time saved passes `HOST_THREADS_BUDGET_S`, a smaller bar than local-task's: its hand-off is
+    cheaper. A driver the user named (`$KGEN_CPU_DRIVER`) is left to decide. `variant`: the one that
+    will run, where known (a depthwise conv on brgemm runs at `DEPTHWISE_BRGEMM_ONE_THREAD_RATE`,
+    elsewhere at `DEPTHWISE_ONE_THREAD_RATE`)."""
+    from ..runtime import host_threads      # the runtime loads IREE: choosing a kernel does not need it
     b = get_backend(backend)
     if ("local-sync" not in b.runtime_drivers or b.driver == "local-sync"
             or (b.driver_env and os.environ.get(b.driver_env))):
@@ -153,11 +129,10 @@ def heuristic_driver(p: ConvProblem, backend: str, variant: str | None = None) -
     saved_s = one_thread_s * (1 - 1 / cores)
     if cores == 1:
         return "local-sync"
-    # cut into parts on host threads where the problem allows it: on the 2-core EPYC a 0.5 ms int8
-    # conv took 285-340 us that way against local-task's 340-600, and a 2 ms f32 one 1.06-1.09 ms
-    # against 1.09-1.25 (README); its hand-off is cheaper than the task system's
+    # cut into parts on host threads where the problem allows it: its hand-off is cheaper than the
+    # task system's
     if b.host_threads_driver and saved_s >= HOST_THREADS_BUDGET_S[host_threads.requested_method()]:
-        parts = p.host_parts(cores)
+        parts = conv_host_parts(p, cores)
         if isinstance(parts, tuple) and len(parts) == cores:        # every core gets a part
             return b.host_threads_driver_name
     return "local-sync" if saved_s < HANDOFF_BUDGET_S else None
@@ -170,9 +145,7 @@ def fixed_variant_driver(p: ConvProblem, backend: str) -> str | None:
     brgemm microkernels' rate, a lower bound for every variant: a problem big enough to cut at that
     rate is big enough at any. Its local-sync verdict is not taken, as it would keep a slower
     variant's long call on one core. Winograd's channels-last form runs three dispatches per band,
-    each paying local-task's hand-off: on the 2-core Zen 5, f32 ic64 224x224 F(4,3) ran 451 GFLOP/s
-    there against 1213 on host threads (README)."""
-    from ..compile.backends import get_backend
+    each paying local-task's hand-off, so host threads serve it much better."""
     b = get_backend(backend)
     driver = heuristic_driver(p, backend, p.alg)
     return driver if b.host_threads_driver and driver == b.host_threads_driver_name else None
@@ -182,8 +155,6 @@ def reorder_forms(chain, backend) -> tuple[str, ...]:
     """The emission forms `backend` can give this reorder (or folded chain): every form it compiles,
     "shuffle" only where the chain is one 2-D transposition it takes (`emit.reorder.shuffle_plan`).
     What `kgen tune reorder` and `kgen bench reorder` measure, and what a host-threads part keeps."""
-    from ..emit.reorder import shuffle_plan
-
     return tuple(f for f in backend.relayout_forms if f != "shuffle" or not isinstance(shuffle_plan(chain), str))
 
 
@@ -191,13 +162,12 @@ def reorder_form(chain, backend) -> str:
     """The emission form of a reorder (or a folded chain) on `backend` (a `Backend`) without a
     measurement: `Backend.reorder_form_inner_kept` for one reorder between a plain layout and a
     single-level blocked one whose innermost block is the plain layout's innermost dim (nhwc <->
-    nChw16c: whole runs of channels move; 3-9x faster as linalg.pack / unpack on llvm-cpu), else
+    nChw16c: whole runs of channels move; faster as linalg.pack / unpack on llvm-cpu), else
     `Backend.reorder_form`. Before both, where the backend compiles it, "shuffle" for a reorder that is
     one 2-D transposition per batch of 32-bit elements (nchw <-> nhwc, nchw <-> nChw16c with whole blocks,
-    in f32: `emit.reorder.shuffle_plan`; on the Zen 4 EPYC, one thread, 1.4-1.7x faster than the
-    transpose form for nchw <-> nhwc in cache, the same for nchw <-> nChw16c in cache, 2.1-2.3x faster
-    out of cache, 32x64x56x56, with its streaming stores), and of 8- or 16-bit elements whose source
-    rows are the longer side (`_shuffle_by_default`)."""
+    in f32: `emit.reorder.shuffle_plan`; faster than the transpose form, out of cache most, with its
+    streaming stores), and of 8- or 16-bit elements whose source rows are the longer side
+    (`_shuffle_by_default`). (Measured: docs/performance.md, Tuned constants.)"""
     if "shuffle" in reorder_forms(chain, backend) and _shuffle_by_default(chain):
         return "shuffle"
     if backend.reorder_form_inner_kept is None or len(chain) != 1:
@@ -220,17 +190,9 @@ def _shuffle_by_default(chain) -> bool:
     """Whether the rule takes the "shuffle" form where it applies: always for 32-bit elements; for 8-
     and 16-bit ones where the form puts 4 or 2 tiles through one 512-bit register
     (`emit.reorder.shuffle_tiles`), or where the source's rows are the transposition's longer side
-    (S >= R) and fill a tile's 16 rows (R >= 16). On the 2-core Zen 5 EPYC, one thread, us, shuffle
-    against the transpose form, two runs: s8 1x256x56x56 nchw -> nhwc 24-25 against 40, nhwc -> nchw
-    23-24 against 34-35, nchw -> nChw16c 21 against 31-32, nChw16c -> nchw 18 against 31, 8x17x56x56
-    nchw -> nhwc 12 against 34, nhwc -> nchw 13 against 38; bf16 1x256x56x56 nchw -> nhwc 33-41
-    against 105-109, nhwc -> nchw 36 against 36-37, nChw16c -> nchw 33-35 against 37, 8x17x56x56
-    nhwc -> nchw 25 against 35. Not taken where the tiles go one at a time on 128- or 256-bit
-    vectors with rows shorter than 16 (nChw4c, nChw8c): s8 1x256x56x56 nchw -> nChw4c 26 against 16,
-    nchw -> nChw8c 48 against 31, nChw8c -> nchw 48-49 against 17; bf16 nChw8c -> nchw 45-47 against
-    34."""
-    from ..emit.reorder import shuffle_plan, shuffle_tiles, transposed_dims
-
+    (S >= R) and fill a tile's 16 rows (R >= 16). Not taken where the tiles go one at a time on 128- or
+    256-bit vectors with rows shorter than 16 (nChw4c, nChw8c): the transpose form was faster there.
+    (Measured: docs/performance.md, Tuned constants.)"""
     p = chain[0]
     geometry = shuffle_plan(chain)
     r, s = transposed_dims(geometry)
@@ -240,15 +202,10 @@ def _shuffle_by_default(chain) -> bool:
 def reorder_driver(chain, backend: str) -> str | None:
     """The runtime driver of a reorder (or a folded chain) when none is named: the one `kgen tune
     reorder` measured fastest for it on this CPU; else the host-threads driver where the backend has
-    one, the chain is cut into one part per core (`problem.reorder.host_parts`) and it moves at least
+    one, the chain is cut into one part per core (`partition.reorder_host_parts`) and it moves at least
     `HOST_THREADS_REORDER_BYTES`; else None (the backend's memory-bound driver: local-sync on the
     CPU). A driver the user named (`$KGEN_CPU_DRIVER`) is left to decide."""
-    import os
-
-    from ..compile.backends import cpu_threads, get_backend
-    from ..emit.reorder import kernel_name
-    from ..problem.reorder import host_parts
-    from ..runtime import host_threads
+    from ..runtime import host_threads      # the runtime loads IREE: choosing a kernel does not need it
     b = get_backend(backend)
     if b.driver_env and os.environ.get(b.driver_env):
         return None
@@ -261,33 +218,31 @@ def reorder_driver(chain, backend: str) -> str | None:
     moved = chain[0].src.size_bytes + chain[-1].dst.size_bytes
     if cores < 2 or moved < HOST_THREADS_REORDER_BYTES[host_threads.requested_method()]:
         return None
-    parts = host_parts(chain, cores)
+    parts = reorder_host_parts(chain, cores)
     return b.host_threads_driver_name if isinstance(parts, tuple) and len(parts) == cores else None
 
 
 def host_lead(p: ConvProblem, cores: int) -> bool:
     """Whether the calling thread's part of `p` on the host-threads driver should lead by one unit
-    (`ConvProblem.host_parts(lead=True)`): only where Python locks are the hand-off asked for (a helper
-    then starts 20-40 us late), and one unit (an image, or a row of one image) takes about a helper's
-    wake-up or less, by the one-thread estimate `ONE_THREAD_RATE`. One row of ic128 28x28 3x3
-    u8:s8:u8 is ~20 us: on locks, leading made it 8% faster; one image of 1 ms would make the
-    caller's part 12% longer than the others."""
-    from ..runtime import host_threads
+    (`partition.conv_host_parts(lead=True)`): only where Python locks are the hand-off asked for (a
+    helper then starts a wake-up late), and one unit (an image, or a row of one image) takes about a
+    helper's wake-up or less, by the one-thread estimate `ONE_THREAD_RATE` (`HOST_LEAD_UNIT_S`): a
+    longer unit would make the caller's part finish last."""
+    from ..runtime import host_threads      # the runtime loads IREE: choosing a kernel does not need it
 
     if host_threads.requested_method() != "locks":
         return False
-    parts = p.host_parts(cores)
+    parts = conv_host_parts(p, cores)
     # a cut on output channels never leads (not measured)
     return not isinstance(parts, str) and parts[0].oc is None and _unit_is_cheap(p, parts)
 
 
 def host_cut(p: ConvProblem, cores: int | None = None):
-    """The parts the host-threads driver runs `p` in (`ConvProblem.host_parts` on `cores`, by default
-    every CPU of the executor, the caller leading where `host_lead` says), or why it cannot be cut:
-    the one place the kernel, its compilation and the bench take the cut from."""
-    from ..compile.backends import cpu_threads
+    """The parts the host-threads driver runs `p` in (`partition.conv_host_parts` on `cores`, by
+    default every CPU of the executor, the caller leading where `host_lead` says), or why it cannot be
+    cut: the one place the kernel, its compilation and the bench take the cut from."""
     cores = cores or cpu_threads()
-    return p.host_parts(cores, lead=host_lead(p, cores))
+    return conv_host_parts(p, cores, lead=host_lead(p, cores))
 
 
 def _unit_is_cheap(p: ConvProblem, parts) -> bool:
@@ -326,7 +281,6 @@ def heuristic_layouts(p: ConvProblem, backend: str) -> tuple[str, str, str]:
       plain (abx), the layout of the variants that compute on logical NCHW (Winograd elsewhere,
       spatial pack, indirect).
     """
-    from ..compile.backends import get_backend
     b = get_backend(backend)
     wtag = "abx"
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..emit.conv import refusal
 from ..errors import FormatError
-from ..layout import MemoryDesc
+from ..layout import MemoryDesc, parse_tag
 
 # layouts tried per source data type: the plain ones PyTorch also has, and the blocked ones
 DEFAULT_LAYOUTS = {"f32": ("nchw", "nhwc", "nChw16c"), "f16": ("nchw", "nhwc", "nChw16c"),
@@ -27,7 +27,6 @@ def check_layouts(layouts) -> list[str] | None:
     format tag of a 3- to 5-dim source and destination (acdb, aBcd8b, NCHW16c ...) or `USER_LAYOUT`;
     None or an empty list for the data type's defaults. An unknown one is a FormatError naming the
     layouts kgen knows."""
-    from ..layout import parse_tag
     if not layouts:
         return None
     out = list(layouts)
@@ -55,7 +54,6 @@ def layout_tag(layout: str, ndims: int) -> str:
 def layout_name(tag: str, ndims: int) -> str:
     """The inverse of `layout_tag`: a tag of an `ndims`-dim tensor as a layout name (aBcd16b, acdb ->
     nChw16c, nhwc; the meta tags axb, abx too); a tag with no name stays itself."""
-    from ..layout import parse_tag
     canon = parse_tag(tag, ndims).tag()
     for name, tags in _SPATIAL_TAGS.items():
         if 3 <= ndims <= 5 and parse_tag(tags[ndims - 3], ndims).tag() == canon:

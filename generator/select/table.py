@@ -19,6 +19,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..compile import backends
 from ..compile.cache import default_cache_dir, host_cpu_id
 from ..errors import ArtifactError
 
@@ -49,11 +50,10 @@ def target_id(backend: str) -> str:
     """What a measurement on `backend` holds for: this CPU's fingerprint (`host_cpu_id`), and on a
     backend that runs on a device of its own (`Backend.tuned_per_device`: a GPU) that device's too,
     by name (no device here: "no-device", so nothing measured on one applies)."""
-    from ..compile.backends import device_available, get_backend
-    b = get_backend(backend)
+    b = backends.get_backend(backend)
     if not b.tuned_per_device:
         return host_cpu_id()
-    ok, name = device_available(b)
+    ok, name = backends.device_available(b)
     return f"{host_cpu_id()}+{hashlib.sha256((name if ok else 'no-device').encode()).hexdigest()[:12]}"
 
 

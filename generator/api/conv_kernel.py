@@ -1,364 +1,28 @@
-"""The Python API: build a reorder kernel for two memory descriptors and call it on NumPy buffers.
-
-    >>> import numpy as np, generator as kg
-    >>> src = kg.MemoryDesc((2, 17, 5, 4), "f32", "nchw")
-    >>> dst = kg.MemoryDesc((2, 17, 5, 4), "f32", "nChw8c")
-    >>> k = kg.reorder(src, dst)                       # llvm-cpu by default; "vulkan", "cuda"
-    >>> y = k(src.to_physical(np.ones(src.dims, np.float32)))
-    >>> y.shape, float(y[dst.padding_mask()].max())    # padding included, and zero
-    ((960,), 0.0)
-
-This module wires the layers together (layout -> problem -> emit -> compile -> run); it decides
-nothing about MLIR itself.
-"""
+"""The convolution half of the API: `ConvKernel` (a compiled convolution: `prepare` the weights once,
+then call it on NumPy buffers, or `bind` / `invoke` it on the device), `FusedDwConvKernel` (a
+convolution with a depthwise post-op, two modules), and the functions that build one (`conv`) or only
+compile or resolve a problem (`compile_conv`, `resolved_conv`, `conv_src_zp_limit`)."""
 from __future__ import annotations
 
+import dataclasses
 import functools
-import os
-from typing import Sequence
+import shlex
 
 import numpy as np
 
-from .compile import compile_mlir, get_backend
-from .compile.backends import HOST_THREADS, cpu_threads
-from .emit.conv import depthwise_src_zp_limit
-from .emit.reorder import kernel_name, render_reorder, render_reorder_module
-from .emit.target import RELAYOUT_FORMS
-from .errors import FormatError, InputError, UnsupportedError
-from .layout import MemoryDesc, get_dtype, is_numeric
-from .problem.conv import ConvPart
-from .problem.reorder import Quant, ReorderProblem
-from .runtime import BoundCall, DeviceTensor, LoadedModule, driver_for, host_threads
+from ..benchdnn.conv import conv_problem, parse_conv_args
+from ..compile import compile_mlir, get_backend
+from ..compile.backends import HOST_THREADS, cpu_threads
+from ..emit.conv import depthwise_src_zp_limit, render_conv
+from ..errors import FormatError, InputError, UnsupportedError
+from ..layout import get_dtype, is_numeric
+from ..problem.conv import torch_wei_dims
+from ..problem.partition import ConvPart, conv_host_parts
+from ..runtime import BoundCall, DeviceTensor, LoadedModule, driver_for
+from ..select import choose, fixed_variant_driver, host_cut, resolve_layouts
+from .parts_call import PartsCall
 
 
-def _quant(q, ndims: int) -> Quant | None:
-    if q is None or isinstance(q, Quant):
-        return q
-    return Quant.parse(str(q), ndims)
-
-
-def make_problem(src: MemoryDesc, dst: MemoryDesc, *, src_scale=None, dst_scale=None, src_zp=None,
-                 dst_zp=None) -> ReorderProblem:
-    """A ReorderProblem; attributes are policies ('common', 'per_dim_1', ...) or Quant objects."""
-    if getattr(src, "is_any", False) or getattr(dst, "is_any", False):
-        raise FormatError("format 'any' lets a primitive choose; a reorder needs a concrete format")
-    if not isinstance(src, MemoryDesc) or not isinstance(dst, MemoryDesc):
-        raise FormatError("reorder needs two MemoryDesc objects")
-    n = src.ndims
-    return ReorderProblem(src, dst, _quant(src_scale, n), _quant(dst_scale, n), _quant(src_zp, n), _quant(dst_zp, n))
-
-
-def reorder_form(backend, form: str | None, chain: Sequence[ReorderProblem]) -> str:
-    """The emission form of a reorder (or folded chain) on `backend`: `form` if given and possible,
-    else the form `kgen tune reorder` measured fastest for it on this CPU, else the backend's rule
-    (`select.reorder_form`)."""
-    if form is None:
-        from .select import reorder_form as rule
-        from .select.table import lookup_reorder_form
-        tuned = lookup_reorder_form(kernel_name(chain), backend.name)
-        return tuned if tuned in backend.relayout_forms else rule(chain, backend)
-    if form not in RELAYOUT_FORMS:
-        raise InputError(f"unknown reorder form '{form}' (known: {', '.join(RELAYOUT_FORMS)})")
-    if form not in backend.relayout_forms:
-        what = ("linalg.pack/unpack do not compile for this backend" if form == "pack" else
-                "the shuffle microkernel is CPU-only (TargetCaps.shuffle_transpose)")
-        raise UnsupportedError(f"{backend.name}: {what}; use form={backend.reorder_form!r}")
-    return form
-
-
-def _part_form(backend, form: str, problems) -> str:
-    """A host-threads part's form: the whole reorder's where the part can take it, else the backend's
-    rule (a slab one row wide is a plain copy, which the shuffle microkernel does not take)."""
-    from .select import reorder_form as rule, reorder_forms
-
-    problems = list(problems)
-    return form if form in reorder_forms(problems, backend) else rule(problems, backend)
-
-
-class ReorderKernel:
-    """A compiled reorder: call it with the source's physical buffer (1-D), get the destination's.
-
-    Quantization values are passed by keyword (`src_scale=`, `dst_scale=`, `src_zp=`, `dst_zp=`): a
-    scalar for common policies, an array over the masked dims otherwise. A destination with gaps or
-    an offset (a strided view) is updated in place semantics: pass its current buffer as `dst_init`
-    (zeros when omitted).
-
-    `form` is how the kernel is emitted: "pack" (linalg.pack / linalg.unpack) or "transpose" (pad +
-    expand_shape + transpose); by default the one `kgen tune reorder` measured fastest for this reorder
-    on this CPU, else the backend's measured rule (`select.reorder_form`: pack for channels-last <->
-    nChwXc on llvm-cpu, `Backend.reorder_form` otherwise).
-
-    `driver` runs it: by default what `kgen tune reorder` measured, else `select.reorder_driver`'s
-    rule (host-threads on llvm-cpu for reorders of 3 MB or more, 8 MB on the locks hand-off, that
-    `problem.reorder.host_parts` cuts into one part per CPU, else local-sync). On host-threads each part is a reorder of its own,
-    run from its own thread; `bind()` then returns a `PartsCall`, `artifact` is None and
-    `part_artifacts` lists the parts' modules.
-
-    Buffers are the descriptors' physical buffers (`MemoryDesc.to_physical` / `from_physical`). For the
-    4-bit types s4 and u4 they are packed bytes, as oneDNN stores them: a 1-D `np.uint8` array of
-    ceil(n/2) bytes for n buffer elements, element 2k in the low nibble of byte k (`MemoryDesc.buffer_len`;
-    `generator.layout.pack_int4` / `unpack_int4` convert ml_dtypes.int4 / uint4 values).
-    """
-
-    _parts: tuple = ()          # the host-threads driver's (kernel, ReorderPart) pairs, set in __init__
-
-    def __init__(self, problems: Sequence[ReorderProblem], backend: str, cache_dir=None, artifact=None,
-                 driver: str | None = None, form: str | None = None, device_slot: int = 0):
-        self.problems = list(problems)
-        self._device_slot = device_slot     # a host-threads part's own device (runtime.get_device)
-        self.backend = get_backend(backend)
-        self.form = reorder_form(self.backend, form, self.problems)
-        self.src, self.dst = self.problems[0].src, self.problems[-1].dst
-        self.artifact = artifact
-        self._fn = self._whole = None
-        self._cache_dir = cache_dir
-        self._parts = []
-        named = driver
-        if driver is None and artifact is None and not self.src.is_zero_volume:
-            from .select import reorder_driver
-            driver = reorder_driver(self.problems, self.backend.name)    # tuned, else by size
-        # a reorder only moves memory: the backend's memory-bound driver unless one is named or chosen
-        self.driver = driver_for(self.backend, driver, memory_bound=True, can_cut=True)
-        if self.driver == HOST_THREADS and self.backend.host_threads_driver:
-            from .problem.reorder import host_parts
-            parts = "a zero-volume reorder runs nothing" if self.src.is_zero_volume else host_parts(
-                self.problems, cpu_threads())
-            if artifact is not None and not isinstance(parts, str):
-                parts = "a prebuilt module holds the whole reorder"
-            if isinstance(parts, str):
-                if named == HOST_THREADS and not self.src.is_zero_volume:
-                    raise UnsupportedError(f"driver {HOST_THREADS} cannot cut {self.name}: {parts}")
-                # from $KGEN_CPU_DRIVER: the backend's memory-bound driver
-                self.driver = self.backend.memory_bound_default
-            else:
-                # one kernel per part, each with a module (and so a VM context) of its own; parts of
-                # one shape share the compiled artifact through the cache
-                self._parts = [(ReorderKernel(list(part.problems), self.backend.name, cache_dir,
-                                              driver=self.backend.host_threads_driver,
-                                              form=_part_form(self.backend, self.form, part.problems),
-                                              device_slot=i), part)
-                               for i, part in enumerate(parts)]
-                # no one module holds the whole reorder: `artifact` is None, `part_artifacts` each part's
-                self.artifact = None
-                return
-        if self.src.is_zero_volume:
-            return                         # legal, like oneDNN: nothing to compute, nothing to compile
-        if self.artifact is None:
-            mlir = render_reorder(self.problems, form=self.form)
-            self.artifact = compile_mlir(mlir, self.backend, cache_dir=cache_dir, name="reorder",
-                                         extra_flags=self.backend.reorder_flags(self.driver))
-        self._fn = LoadedModule(self.artifact.path, self.backend, self.driver, self._device_slot).function(self.name)
-
-    @property
-    def name(self) -> str:
-        return kernel_name(self.problems)
-
-    @property
-    def part_artifacts(self) -> list:
-        """The compiled modules of the host-threads driver's parts, in order (empty on other drivers,
-        where `artifact` is the whole reorder's module)."""
-        return [k.artifact for k, _ in self._parts]
-
-    @property
-    def mlir(self) -> str | None:
-        """The MLIR source the kernel was compiled from (kept beside the artifact); on the host-threads
-        driver each part's module, one after another."""
-        if self._parts:
-            return "\n".join(k.mlir for k, _ in self._parts)
-        return None if self.artifact is None else self.artifact.mlir_path.read_text()
-
-    def _quant_args(self, given: dict) -> list[np.ndarray]:
-        out = []
-        chain = len(self.problems) > 1
-        for k, p in enumerate(self.problems):
-            for arg, q in p.quant_args:
-                key = f"s{k}_{arg}" if chain else arg
-                if key not in given or given[key] is None:
-                    raise InputError(f"kernel {p.name} needs {key}= ({q.policy})")
-                dt = p.quant_dtype(arg).np_dtype
-                v = np.asarray(given.pop(key))
-                if not is_numeric(v.dtype):
-                    raise InputError(f"{key} must be numeric, got dtype {v.dtype}")
-                if dt.kind == "i" and v.dtype.kind == "f" and not np.array_equal(v, np.round(v)):
-                    raise InputError(f"{key} is a zero point and must hold integers")
-                want = q.shape(p.dims)
-                if v.shape != want:
-                    raise InputError(f"{key} has shape {v.shape}, policy {q.policy} wants {want}")
-                out.append(np.array(v, dtype=dt, order="C"))   # keeps 0-d arrays 0-d
-        if given:
-            raise InputError(f"unexpected arguments {', '.join(sorted(given))}")
-        return out
-
-    def _args(self, src: np.ndarray, dst_init: np.ndarray | None, quant: dict) -> list[np.ndarray]:
-        whole = self.problems[0].src_buffer_len
-        if whole is None:
-            self.src.check_buffer(src)
-        elif not isinstance(src, np.ndarray) or src.ndim != 1 or src.size != whole:
-            # a host-threads part reading its view out of the whole source buffer (`host_parts`)
-            raise InputError(f"this reorder reads {self.src!r} out of a source buffer of {whole} elements, "
-                             f"got {getattr(src, 'shape', type(src).__name__)}")
-        else:
-            self.src.check_buffer(src[:self.src.buffer_nelems])
-        qargs = self._quant_args(dict(quant))
-        args = [np.ascontiguousarray(src)] + qargs
-        if self.problems[-1].needs_dst_init:
-            if dst_init is None:
-                dst_init = np.zeros(self.dst.buffer_len, self.dst.buffer_dtype)
-            args.append(np.ascontiguousarray(self.dst.check_buffer(dst_init)))
-        elif dst_init is not None:
-            raise InputError("dst_init applies only to destinations with gaps or an offset")
-        return args
-
-    def _part_args(self, args: list[np.ndarray]) -> list[list[np.ndarray]]:
-        """The checked whole-reorder arguments (`_args`) cut for each host-threads part: its range of
-        the source buffer, and each quantization array cut to its slab where it varies along the cut
-        dim (no prior destination: a destination with gaps is never cut)."""
-        out = []
-        for _, part in self._parts:
-            a = [args[0][part.src[0]:part.src[1]]]
-            i = 1
-            for whole_p in self.problems:
-                for arg, _ in whole_p.quant_args:
-                    a.append(part.quant(whole_p, arg, args[i]))     # a new array where cut (np.take)
-                    i += 1
-            out.append(a)
-        return out
-
-    def _parts_call(self, args: list[np.ndarray]) -> "PartsCall":
-        """The host-threads parts bound to the checked whole-reorder arguments (`_args`)."""
-        calls = [k._fn.bind(*a) for (k, _), a in zip(self._parts, self._part_args(args))]
-        return PartsCall(calls, [part for _, part in self._parts], self.dst)
-
-    def __call__(self, src: np.ndarray, *, dst_init: np.ndarray | None = None, **quant) -> np.ndarray:
-        args = self._args(src, dst_init, quant)
-        if self._parts:
-            return self._parts_call(args).run_once()
-        if self._fn is None:
-            return np.zeros(0, dtype=self.dst.buffer_dtype)
-        (out,) = self._fn(*args)
-        # the runtime knows only signless i8: give u8 results (and s4 / u4 packed bytes) their uint8 view
-        return out.view(self.dst.buffer_dtype) if out.dtype != self.dst.buffer_dtype else out
-
-    def _chained(self) -> "ReorderKernel":
-        """The whole reorder on the backend's memory-bound driver (built on first use): what `invoke`
-        runs on the host-threads driver, whose result is one buffer per part."""
-        if self._whole is None:
-            self._whole = ReorderKernel(self.problems, self.backend.name, self._cache_dir,
-                                        driver=self.backend.memory_bound_default, form=self.form)
-        return self._whole
-
-    def invoke(self, src):
-        """Run on the device and keep the result there: `src` a DeviceTensor (another kernel's result
-        on the same driver) or a NumPy buffer; returns the destination buffer as a DeviceTensor. For a
-        reorder without quantization arguments or a prior destination (`generator.net` chains these).
-        On the host-threads driver the whole reorder runs on the backend's memory-bound driver."""
-        if self.problems[-1].needs_dst_init or any(p.quant_args for p in self.problems):
-            raise InputError(f"{self.name} takes quantization arguments or a prior destination: call it instead")
-        if self._parts:
-            return self._chained().invoke(src)
-        if self._fn is None:
-            raise InputError("a zero-volume reorder has nothing to run (no kernel was compiled)")
-        return self._fn.invoke(src)[0]
-
-    def bind(self, src: np.ndarray, *, dst_init: np.ndarray | None = None, **quant) -> "BoundCall | PartsCall":
-        """The fast call path: `src` (and any quantization arguments) uploaded and packed once;
-        `call()` reruns the reorder, `call.numpy()[0]` reads the result (see `runtime.BoundCall`; on
-        the host-threads driver a `PartsCall`, whose `numpy()` joins the parts' results)."""
-        args = self._args(src, dst_init, quant)
-        if self._parts:
-            return self._parts_call(args)
-        if self._fn is None:
-            raise InputError("a zero-volume reorder has nothing to bind (no kernel was compiled)")
-        return self._fn.bind(*args)
-
-    def reference(self, src: np.ndarray, *, dst_init: np.ndarray | None = None, **quant) -> np.ndarray:
-        """The float64 NumPy model of this kernel (for checking)."""
-        buf = src
-        chain = len(self.problems) > 1
-        for k, p in enumerate(self.problems):
-            q = {arg: quant[f"s{k}_{arg}" if chain else arg] for arg, _ in p.quant_args}
-            last = k == len(self.problems) - 1
-            buf = p.reference(buf, q, dst_init if last else None)
-        return buf
-
-
-def reorder(src: MemoryDesc, dst: MemoryDesc, backend: str = "llvm-cpu", *, src_scale=None, dst_scale=None,
-            src_zp=None, dst_zp=None, cache_dir: str | os.PathLike | None = None,
-            driver: str | None = None, form: str | None = None) -> ReorderKernel:
-    """Compile (or fetch from the artifact cache) the reorder from `src` to `dst` for `backend`
-    (run on `driver`, by default the one `kgen tune reorder` chose for it on this CPU, else
-    host-threads for reorders of 3 MB or more (8 MB on the locks hand-off) that it cuts, else the
-    backend's memory-bound driver: local-sync on the CPU, `select.reorder_driver`; emitted in `form`, by default the one `kgen tune
-    reorder` chose, else the backend's, see `ReorderKernel`)."""
-    p = make_problem(src, dst, src_scale=src_scale, dst_scale=dst_scale, src_zp=src_zp, dst_zp=dst_zp)
-    return ReorderKernel([p], backend, cache_dir, driver=driver, form=form)
-
-
-def reorder_chain(descs: Sequence[MemoryDesc], backend: str = "llvm-cpu", *,
-                  cache_dir: str | os.PathLike | None = None) -> ReorderKernel:
-    """One kernel for the chain descs[0] -> descs[1] -> ... -> descs[-1] (dtype conversions kept in order)."""
-    if len(descs) < 2:
-        raise FormatError("a reorder chain needs at least two descriptors")
-    probs = [make_problem(a, b) for a, b in zip(descs, descs[1:])]
-    return ReorderKernel(probs, backend, cache_dir)
-
-
-def build_reorders(chains: Sequence[Sequence[ReorderProblem]], backend: str = "llvm-cpu", *, chunk: int = 12,
-                   jobs: int = 2, cache_dir=None, progress=None) -> list:
-    """Compile many reorder kernels, `chunk` per module and `jobs` compiles at a time.
-
-    Returns, per chain, a ReorderKernel or the KgenError that stopped it. A module that fails to
-    compile is retried kernel by kernel, so one bad kernel never hides the others' results.
-    `progress(done, total)` is called as chunks finish.
-    """
-    from concurrent.futures import ThreadPoolExecutor
-
-    from .errors import KgenError
-
-    b = get_backend(backend)
-    # compiled for, and run on, the backend's memory-bound driver (one thread), whatever driver a
-    # reorder of this size would get by default: a batch of checks, not a timed call
-    driver = driver_for(b, None, memory_bound=True)
-    results: list = [None] * len(chains)
-    todo = []
-    for i, ch in enumerate(chains):
-        if ch[0].src.is_zero_volume:
-            results[i] = ReorderKernel(ch, b)
-        else:
-            todo.append(i)
-    # each chain in its form (`kgen tune reorder`'s choice, else the backend's); one form per module
-    forms = {i: reorder_form(b, None, chains[i]) for i in todo}
-    groups = []
-    for f in dict.fromkeys(forms.values()):
-        same = [i for i in todo if forms[i] == f]
-        groups += [same[k:k + chunk] for k in range(0, len(same), chunk)]
-
-    def build(group):
-        try:
-            form = forms[group[0]]
-            text = render_reorder_module([chains[i] for i in group], form=form)
-            art = compile_mlir(text, b, cache_dir=cache_dir, name="reorders", extra_flags=b.reorder_flags(driver))
-            return [(i, ReorderKernel(chains[i], b, artifact=art, driver=driver, form=form)) for i in group]
-        except KgenError:
-            if len(group) == 1:
-                try:
-                    return [(group[0], ReorderKernel(chains[group[0]], b, cache_dir=cache_dir, driver=driver))]
-                except KgenError as e:
-                    return [(group[0], e)]
-            return [r for i in group for r in build([i])]
-
-    done = 0
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for out in pool.map(build, groups):
-            for i, k in out:
-                results[i] = k
-            done += len(out)
-            if progress:
-                progress(done, len(todo))
-    return results
-
-
-# ---------------------------------------------------------------------------------------------- convolution
 class ConvKernel:
     """A compiled convolution: `prepare(wei_buf)` once, then `kernel(src_buf, bias=...)` per call.
 
@@ -388,7 +52,7 @@ class ConvKernel:
         if self.driver == HOST_THREADS and self.backend.host_threads_driver:
             # from $KGEN_CPU_DRIVER (no driver named, none chosen): a kernel it cannot cut, or a prebuilt
             # module (one module: the catalog's), keeps the backend's driver
-            if driver is None and (artifact is not None or isinstance(problem.host_parts(cpu_threads()), str)):
+            if driver is None and (artifact is not None or isinstance(conv_host_parts(problem, cpu_threads()), str)):
                 self.driver = self.backend.driver
             else:
                 self._init_parts(cache_dir)
@@ -401,13 +65,11 @@ class ConvKernel:
         self._run = module.function(problem.name)
 
     def _init_parts(self, cache_dir) -> None:
-        """The host-threads driver: one kernel per part (`host_parts`, one part per CPU), each on the
+        """The host-threads driver: one kernel per part (`conv_host_parts`, one part per CPU), each on the
         backend's `host_threads_driver` with a module (and so a VM context) of its own: IREE contexts
         must not run two calls at once; and on a device of its own (`device_slot`), whose allocator
         the other parts do not share. Parts of one shape share the compiled artifact (the cache).
         Any prebuilt artifact is not used: it is the whole convolution."""
-        from .select import host_cut
-
         p = self.problem
         self._cache_dir, self._whole, self._wei_buf = cache_dir, None, None
         parts = host_cut(p)
@@ -672,8 +334,6 @@ class ConvKernel:
         """PyTorch-layout arrays in, the logical destination out; `attrs` as for `__call__`, except that
         the post-ops' inputs are logical arrays too (``dst_init`` shaped like the destination, a binary
         input like its broadcast: ``(OC,)`` or ``(1, OC, 1, 1)`` per channel)."""
-        from .problem.conv import torch_wei_dims
-
         p = self.problem
         for what, arr, dims in (("src", src, p.desc.src_dims), ("wei", wei, torch_wei_dims(p.desc))):
             if tuple(np.shape(arr)) != tuple(dims):
@@ -693,41 +353,6 @@ class ConvKernel:
         return p.output.from_physical(y)
 
 
-class PartsCall:
-    """The host-threads driver's bound call: the parts' bound calls, run at once from host threads
-    (`runtime.host_threads`). Each part's result stays in its own device buffer, as a BoundCall's does;
-    `call.numpy()[0]` joins them into one host array, the whole destination buffer (each part copied
-    into its place, `dst_view`: a range, or a channels-last channel slab; out of the mapping). Measured on the 2-core EPYC: the two copies cost ~30 us from
-    Python on a 0.3 ms int8 conv, so a call does not join, and a reader pays it as it pays
-    `to_numpy` after a BoundCall."""
-
-    def __init__(self, calls: list[BoundCall], parts: list, dst):
-        # parts: each call's ConvPart or ReorderPart, whose dst_view() is where its result goes
-        self.calls, self.parts, self.dst = calls, parts, dst
-        self._ran = False
-
-    def __call__(self) -> None:
-        host_threads.run(self.calls)
-        self._ran = True
-
-    def numpy(self) -> tuple[np.ndarray, ...]:
-        """The last call's destination buffer, joined from the parts (a new array)."""
-        if not self._ran:
-            self()
-        out = np.zeros(self.dst.buffer_len, self.dst.buffer_dtype)
-        for c, part in zip(self.calls, self.parts):
-            c.results()[0].copy_into(part.dst_view(out))
-        return (out,)
-
-    def run_once(self) -> np.ndarray:
-        self()
-        return self.numpy()[0]
-
-    def results(self):
-        raise UnsupportedError(f"driver {HOST_THREADS} leaves its result in one device buffer per part: "
-                               f"numpy() joins them")
-
-
 class FusedDwConvKernel(ConvKernel):
     """A convolution with a depthwise post-op (``dw:kKsSpP[:DT]``): two compiled convolutions
     (`ConvProblem.split_dw`), the second reading the first's destination, as benchdnn's reference
@@ -739,13 +364,10 @@ class FusedDwConvKernel(ConvKernel):
 
     def __init__(self, problem, backend: str = "llvm-cpu", cache_dir=None, artifact=None, flags: str | None = None,
                  driver: str | None = None):
-        import dataclasses
-
         if artifact is not None:
             raise InputError("a convolution with a depthwise post-op is two modules: it takes no prebuilt artifact")
         layout_choice = None
         if problem.has_any:             # both convolutions see the layouts chosen for the whole
-            from .select import resolve_layouts
             problem, layout_choice = resolve_layouts(problem, get_backend(backend).name)
         first, second = problem.split_dw()
         self.first = ConvKernel(first, backend, cache_dir, flags=flags, driver=driver)
@@ -828,10 +450,6 @@ def _resolve_conv(problem, backend, flags: str | None, driver: str | None, *, pi
     backend's table (Backend.flag_sets). A fixed variant keeps the caller's flags and driver; where
     the caller names no driver (and `pick_driver`: not a prebuilt module), a problem big enough to cut
     runs on host threads (`select.fixed_variant_driver`)."""
-    import dataclasses
-
-    from .select import choose, fixed_variant_driver
-
     choice = None
     fixed = problem.alg != "auto"
     if not fixed or problem.has_any:
@@ -866,9 +484,6 @@ def compile_conv(problem, backend="llvm-cpu", *, flags: str | None = None, cache
     it: the first half of `ConvKernel`. Thread-safe; `kgen conv` runs it ahead of the checks. On the
     host-threads driver (named, chosen by `--alg=auto` or from the environment) it compiles the
     parts that kernel will load, and returns the first part's artifact."""
-    from .emit.conv import render_conv
-    from .select import host_cut
-
     be = get_backend(backend)
     problem, flags, driver, _ = _resolve_conv(problem, be, flags, driver)
     if driver_for(be, driver, can_cut=True) == HOST_THREADS and be.host_threads_driver:
@@ -885,10 +500,7 @@ def conv(problem, backend: str = "llvm-cpu", *, cache_dir=None, driver: str | No
     """Compile the convolution `problem` (a ConvProblem, or a benchdnn line such as
     '--dt=f16 --stag=nhwc ic16ih14oc32oh14kh3ph1') for `backend` (run on `driver`, by default the
     backend's: local-task, all cores, on the CPU; local-sync saves the task hand-off on tiny ones)."""
-    from .benchdnn.conv import conv_problem, parse_conv_args
-
     if isinstance(problem, str):
-        import shlex
         cases = list(parse_conv_args(shlex.split(problem)))
         if len(cases) != 1:
             raise FormatError(f"'{problem}' describes {len(cases)} problems, expected one")

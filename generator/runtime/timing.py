@@ -1,4 +1,5 @@
-"""Side-by-side timing shared by the benchmarks: round-robin batches, medians.
+"""Side-by-side timing shared by the benchmarks (`generator.bench`) and the network planner
+(`generator.net`): round-robin batches, medians.
 
 All candidates of one problem are measured in the same process, round-robin: each round times one
 batch of calls per candidate, in turn, so that machine noise (other processes, frequency changes)
@@ -8,14 +9,17 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import importlib
 import os
 import statistics
 import time
 from typing import Callable
 
+from ..compile.backends import cpu_threads
+
 
 def quiet_openmp() -> None:
-    """PyTorch's OpenMP threads spin between calls unless told not to; on this 2-core machine the
+    """PyTorch's OpenMP threads spin between calls unless told not to; on a machine with few cores the
     spinning threads starve IREE's workers (and each other), so both must be measured with it off.
     Must run before torch is imported (OpenMP reads it at start-up)."""
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
@@ -34,12 +38,11 @@ def quiet_blas() -> str:
     Why: after each threaded BLAS call (the float64 references of the checks multiply matrices)
     OpenBLAS's helper thread spins for ~2^28 cycles, about 0.1 s, before it sleeps. On a 2-core
     machine it then holds the core a host-threads kernel's helper needs, and the two share one core:
-    the first round-robin round after a check ran 2 ms a call instead of 0.14 ms, once 380 ms (u8
-    ic256 14x14 3x3, Zen 5 EPYC), and the benchmark kept the slow rounds of whichever candidate
-    came first. With one BLAS thread the checks' references take up to twice as long, and nothing
-    spins. OpenBLAS is found among the libraries the process has loaded (/proc/self/maps); another
-    BLAS (MKL, Accelerate) is left as it is."""
-    import importlib
+    the first round-robin round after a check ran many times slower, and the benchmark kept the slow
+    rounds of whichever candidate came first (measured: docs/performance.md, Tuned constants). With
+    one BLAS thread the checks' references take longer, and nothing spins. OpenBLAS is found among
+    the libraries the process has loaded (/proc/self/maps); another BLAS (MKL, Accelerate) is left as
+    it is."""
     importlib.import_module("numpy")      # loads NumPy's BLAS, so that it is found below
     try:
         with open("/proc/self/maps") as f:
@@ -89,8 +92,8 @@ def batch_sizes(fns: dict[str, Callable[[], object]], min_batch_s: float = MIN_B
 def round_samples(fns: dict[str, Callable[[], object]], rounds: int, min_batch_s: float = MIN_BATCH_S,
                   after_round: Callable[[], None] | None = None) -> dict[str, list[float]]:
     """Seconds per call of each function, one sample per round: per round, each runs a batch sized
-    to last about min_batch_s; `after_round` is called after each round (`torch_alone` times PyTorch
-    in its own process there). NumPy's BLAS is made single-threaded first (`quiet_blas`; the
+    to last about min_batch_s; `after_round` is called after each round (`bench.torch_alone` times
+    PyTorch in its own process there). NumPy's BLAS is made single-threaded first (`quiet_blas`; the
     commands that check and then time do it before their first check)."""
     quiet_blas()
     batch = batch_sizes(fns, min_batch_s)
@@ -124,6 +127,5 @@ def import_torch(log: Callable[[str], None]):
     except ImportError:
         log("PyTorch is not installed (./build.sh bench installs it): its columns are left out")
         return None
-    from ..compile.backends import cpu_threads
     torch.set_num_threads(cpu_threads())
     return torch
