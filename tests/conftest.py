@@ -25,6 +25,8 @@ from pathlib import Path
 
 import pytest
 
+from tiers import beyond_quick_first, long_first
+
 
 def pytest_addoption(parser):
     parser.addoption("--full", action="store_true", default=False,
@@ -33,12 +35,16 @@ def pytest_addoption(parser):
 
 
 def pytest_collection_modifyitems(config, items):
+    items[:] = long_first(items)
     if config.getoption("--full"):
         return
-    quick = [item for item in items if item.get_closest_marker("full") is None]
-    if len(quick) < len(items):
-        config.hook.pytest_deselected(items=[item for item in items if item.get_closest_marker("full")])
-        items[:] = quick
+    full = [item for item in items if item.get_closest_marker("full") is not None]
+    full_ids = {id(item) for item in full}
+    full += beyond_quick_first([item for item in items if id(item) not in full_ids])
+    if full:
+        drop = {id(item) for item in full}
+        config.hook.pytest_deselected(items=full)
+        items[:] = [item for item in items if id(item) not in drop]
 
 
 def pytest_report_header(config):

@@ -244,8 +244,8 @@ def test_brgemm_fma_runs_small_bf16_groups_on_fmas_across_the_lanes(line, lanes)
 
 
 @pytest.mark.parametrize("dt, cpu, feature, op", [
-    ("bf16", "cooperlake", "avx512_bf16", '"llvm.x86.avx512bf16.dpbf16ps.512"'),
     ("f32", "skylake-avx512", "avx512f", "vector.fma"),
+    ("bf16", "cooperlake", "avx512_bf16", '"llvm.x86.avx512bf16.dpbf16ps.512"'),
     ("f16", "skylake-avx512", "avx512f", "vector.fma"),
 ])
 def test_float_brgemm_is_generated_and_compiles(dt, cpu, feature, op, tmp_path):

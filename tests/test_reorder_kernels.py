@@ -38,6 +38,8 @@ from generator.problem.reorder import Quant, ReorderProblem
 from generator.select import reorder_form as select_reorder_form
 from generator.verify import check_reorder
 
+from tiers import QUICK_RANDOM_REORDERS, covering, first, is_full, quick_values, reorder_key
+
 # Deliberately fixed: the random cases (drawn at import, so every xdist worker collects the same
 # ones) and every test's data derive from it. It is recorded per test and printed at the end of the
 # run ("kgen seeds: ..."); failures name it together with the case's data seed.
@@ -366,6 +368,16 @@ DTYPE_CASES = [case(f"dtype-{dt}", (1, 3, 2, 2), "nchw", dt, "nChw8c", dt) for d
 CPU_CASES = RANDOM_CASES + MATRIX_CASES + WEIGHT_CASES + SATURATION_CASES + DST_INIT_CASES + DTYPE_CASES
 
 
+def tiered(cases: list[Case]) -> list:
+    """The cases as parameter sets, `full` beyond the first of each data type x layout class pair."""
+    return covering([pytest.param(c, id=c.id) for c in cases], lambda c: reorder_key(c.problem))
+
+
+# the random reorders beyond one module's worth run in the full tier (the matrices cover the layout classes)
+RANDOM_PARAMS = first([pytest.param(c, id=c.id) for c in RANDOM_CASES], QUICK_RANDOM_REORDERS)
+MATRIX_PARAMS, WEIGHT_PARAMS = tiered(MATRIX_CASES), tiered(WEIGHT_CASES)
+
+
 # =============================================================================================
 # The portable form on llvm-cpu (requirement 3): cases where pack/unpack and pad+expand+transpose differ
 # =============================================================================================
@@ -378,6 +390,10 @@ def _single_level(desc: MemoryDesc) -> bool:
 PACK_CASES = [c for c in [m for m in MATRIX_CASES if m.id.startswith("f32-") and m.id.endswith("-C17")][::2]
                 + WEIGHT_CASES[::2] + RANDOM_CASES[::6]
                 if _single_level(c.problem.src) or _single_level(c.problem.dst)]
+PACK_PARAMS = tiered(PACK_CASES)
+# what the quick tier builds: the cases its tests check, the pack-form sample's among them
+QUICK_CPU_CASES = list(dict.fromkeys(quick_values(RANDOM_PARAMS + MATRIX_PARAMS + WEIGHT_PARAMS + PACK_PARAMS)
+                                     + MATRIX_CASES[:1] + SATURATION_CASES + DST_INIT_CASES + DTYPE_CASES))
 
 
 # =============================================================================================
@@ -499,14 +515,16 @@ def kernel_for(kernels: dict, c: Case):
 
 
 @pytest.fixture(scope="module")
-def cpu_kernels(kgen_cache_dir, kgen_session_dir):
-    return build_all([c.chain for c in CPU_CASES], "llvm-cpu", kgen_cache_dir, kgen_session_dir, "cpu")
+def cpu_kernels(request, kgen_cache_dir, kgen_session_dir):
+    cases = CPU_CASES if request.config.getoption("--full") else QUICK_CPU_CASES
+    return build_all([c.chain for c in cases], "llvm-cpu", kgen_cache_dir, kgen_session_dir, "cpu")
 
 
 @pytest.fixture(scope="module")
-def cpu_pack_kernels(kgen_cache_dir, kgen_session_dir):
-    return build_all([c.chain for c in PACK_CASES], "llvm-cpu", kgen_cache_dir, kgen_session_dir, "cpu-pack",
-                     use_pack=True)
+def cpu_pack_kernels(request, kgen_cache_dir, kgen_session_dir):
+    params = PACK_PARAMS if request.config.getoption("--full") else [p for p in PACK_PARAMS if not is_full(p)]
+    return build_all([p.values[0].chain for p in params], "llvm-cpu", kgen_cache_dir, kgen_session_dir,
+                     "cpu-pack", use_pack=True)
 
 
 @pytest.fixture(scope="module")
@@ -601,7 +619,7 @@ def test_random_case_draw_covers_the_families(seed):
     assert any(p.src.dims[1] % 8 and p.dst.blocks for p in probs), "no channel tail"
 
 
-@pytest.mark.parametrize("c", RANDOM_CASES, ids=lambda c: c.id)
+@pytest.mark.parametrize("c", RANDOM_PARAMS)
 def test_random_reorder(c, cpu_kernels, seed):
     run_case(kernel_for(cpu_kernels, c), c)
 
@@ -610,12 +628,12 @@ def test_random_reorder(c, cpu_kernels, seed):
 # 2. The format matrix and weights on llvm-cpu
 # =============================================================================================
 
-@pytest.mark.parametrize("c", MATRIX_CASES, ids=lambda c: c.id)
+@pytest.mark.parametrize("c", MATRIX_PARAMS)
 def test_data_format_matrix(c, cpu_kernels, seed):
     run_case(kernel_for(cpu_kernels, c), c)
 
 
-@pytest.mark.parametrize("c", WEIGHT_CASES, ids=lambda c: c.id)
+@pytest.mark.parametrize("c", WEIGHT_PARAMS)
 def test_weight_formats(c, cpu_kernels, seed):
     run_case(kernel_for(cpu_kernels, c), c)
 
@@ -633,7 +651,7 @@ def test_result_dtype(c, cpu_kernels, seed):
 # 3. Both emission forms on llvm-cpu
 # =============================================================================================
 
-@pytest.mark.parametrize("c", PACK_CASES, ids=lambda c: c.id)
+@pytest.mark.parametrize("c", PACK_PARAMS)
 def test_decomposed_form_matches_pack_form(c, cpu_kernels, cpu_pack_kernels, seed, kgen_cache_dir):
     """The product's general CPU form (pad + expand_shape + transpose, as on Vulkan; measured faster
     in IREE 3.13) and the linalg.pack/unpack form give the same buffer, bit for bit. Channels-last <->
@@ -678,8 +696,9 @@ def test_untuned_form_rule():
 
 def test_pack_form_sample_uses_pack(cpu_pack_kernels):
     """The comparison above is not vacuous: the sample's pack-form kernels do use pack/unpack."""
-    uses = [c.id for c in PACK_CASES if re.search(r"linalg\.(un)?pack ", kernel_for(cpu_pack_kernels, c).mlir)]
-    assert len(uses) >= len(PACK_CASES) // 2, f"only {len(uses)} of {len(PACK_CASES)} use linalg.pack/unpack"
+    built = [c for c in PACK_CASES if c.chain in cpu_pack_kernels]
+    uses = [c.id for c in built if re.search(r"linalg\.(un)?pack ", kernel_for(cpu_pack_kernels, c).mlir)]
+    assert len(uses) >= len(built) // 2 and built, f"only {len(uses)} of {len(built)} use linalg.pack/unpack"
 
 
 # =============================================================================================

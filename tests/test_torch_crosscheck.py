@@ -32,6 +32,8 @@ from generator.benchdnn.conv import conv_problem, parse_conv_args  # noqa: E402
 from generator.compile.host import host_cpu_description  # noqa: E402
 from generator.verify import SEED  # noqa: E402
 
+from tiers import covering  # noqa: E402
+
 # (mb, ic, oc, ih, iw, kh, kw, stride, pad, dilation, groups, layout): ResNet / MobileNet-like layers,
 # small enough for CI; strides, padding, dilation, groups, depthwise, odd channel counts, tails.
 LAYERS = [
@@ -61,6 +63,16 @@ LAYERS = [
 def _ids(layer):
     mb, ic, oc, ih, iw, kh, kw, s, p, d, g, tag = layer
     return f"{tag}-g{g}mb{mb}ic{ic}oc{oc}ih{ih}iw{iw}k{kh}x{kw}s{s}p{p}d{d}"
+
+
+def _layer_class(layer) -> tuple:
+    """What the quick tier keeps one layer of: layout, dense / grouped / depthwise, 1x1 or not, strided or not."""
+    mb, ic, oc, ih, iw, kh, kw, s, p, d, g, tag = layer
+    groups = "depthwise" if g == ic == oc else "grouped" if g > 1 else "dense"
+    return tag, groups, kh * kw == 1, s > 1
+
+
+LAYER_PARAMS = covering([pytest.param(x, id=_ids(x)) for x in LAYERS], _layer_class)
 
 
 def _desc(layer) -> str:
@@ -196,7 +208,7 @@ def _torch_u8(layer, xq, wq, bias, sx, sw, sy, zx, zy) -> np.ndarray:
 
 @pytest.mark.filterwarnings("ignore:torch.quantize_per_tensor:UserWarning")
 @pytest.mark.parametrize("alg", ["direct", "brgemm"])
-@pytest.mark.parametrize("layer", LAYERS, ids=[_ids(x) for x in LAYERS])
+@pytest.mark.parametrize("layer", LAYER_PARAMS)
 def test_u8s8u8_matches_the_formula_pytorch_reported(layer, alg, x86_engine, record_property):
     seed, xq, wq, bias, sx, sw, sy, zx, zy = data = _u8_case(layer)
     record_property("seed", seed)
