@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from tiers import beyond_quick_first, long_first
+from tiers import beyond_quick, long_first
 
 
 def pytest_addoption(parser):
@@ -38,9 +38,7 @@ def pytest_collection_modifyitems(config, items):
     items[:] = long_first(items)
     if config.getoption("--full"):
         return
-    full = [item for item in items if item.get_closest_marker("full") is not None]
-    full_ids = {id(item) for item in full}
-    full += beyond_quick_first([item for item in items if id(item) not in full_ids])
+    full = beyond_quick(items)
     if full:
         drop = {id(item) for item in full}
         config.hook.pytest_deselected(items=full)

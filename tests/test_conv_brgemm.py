@@ -503,7 +503,7 @@ BLOCKED_CASES = [
 
 
 @needs_vnni
-@pytest.mark.parametrize("line, src_block, dst_blocks", conv_covering(BLOCKED_CASES))
+@pytest.mark.parametrize("line, src_block, dst_blocks", BLOCKED_CASES)
 def test_blocked_sides_are_read_and_written_in_place(line, src_block, dst_blocks):
     from generator.emit.conv.brgemm.fusion import brgemm_dst_blocks
     p = problem("--alg=brgemm " + line)
@@ -610,7 +610,7 @@ DEPTHWISE_CASES = [
 
 
 @needs("avx512f")
-@pytest.mark.parametrize("line, borders", conv_covering(DEPTHWISE_CASES))
+@pytest.mark.parametrize("line, borders", DEPTHWISE_CASES)
 def test_depthwise_brgemm_matches_the_reference(line, borders):
     p = problem("--alg=brgemm " + line)
     text = render_conv(p, get_backend("llvm-cpu"))
@@ -766,7 +766,7 @@ LANE_GROUP_CASES = [
 
 
 @needs("avx512f")
-@pytest.mark.parametrize("line, lanes", conv_covering(LANE_GROUP_CASES))
+@pytest.mark.parametrize("line, lanes", LANE_GROUP_CASES)
 def test_small_groups_across_the_lanes_match_the_reference(line, lanes):
     from generator.emit.conv.brgemm.isa import brgemm_lane_dot, brgemm_lane_groups
     p = problem("--alg=brgemm " + line)
@@ -1068,7 +1068,7 @@ ROW_SKIP_CASES = [
 
 
 @needs("avx512_bf16")
-@pytest.mark.parametrize("line", conv_covering(ROW_SKIP_CASES))
+@pytest.mark.parametrize("line", ROW_SKIP_CASES)
 def test_brgemm_skips_the_taps_that_reach_only_padding(line):
     p = problem(line)
     d = p.desc
@@ -1157,7 +1157,7 @@ PACKED_INT8_CASES = [
 
 
 @needs_vnni
-@pytest.mark.parametrize("line", conv_covering(PACKED_INT8_CASES))
+@pytest.mark.parametrize("line", PACKED_INT8_CASES)
 def test_int8_stores_are_packed_vectors_at_a_time(line):
     p = problem("--alg=brgemm " + line)
     exe = render_conv(p, get_backend("llvm-cpu")).split("stream.executable private @", 1)[1].split("\nfunc.func", 1)[0]

@@ -85,48 +85,38 @@ def quick_values(params: Iterable) -> list:
     return [_values(p)[0] for p in params if not is_full(p)]
 
 
-#: Sweeps of one feature, beyond the variant x data type x layout class x backend matrices: the quick
-#: tier runs the first N parameter sets of each (`tests/conftest.py`), so every feature keeps a check
-#: there, and `--full` runs them all. Keyed "file::test function".
+#: The files whose tests compile kernels. In them a parametrized test runs its first parameter set in the
+#: quick tier (`tests/conftest.py`), so every feature keeps a check there and `--full` runs the rest;
+#: except a covering sweep (one whose parameter sets carry `full` marks: those say what it keeps) and the
+#: tests of QUICK_FIRST, which keep the first N. Keyed "file::test function".
+COMPILING_FILES = frozenset({
+    "test_conv_kernels.py", "test_conv_brgemm.py", "test_conv_attrs.py", "test_bench.py", "test_net_torch.py",
+    "test_cli.py", "test_host_threads.py", "test_net.py", "test_torch_crosscheck.py", "test_format_any.py",
+    "test_host_threads_reorder.py", "test_compile_runtime.py", "test_reorder_kernels.py", "test_examples.py",
+})
 QUICK_FIRST = {
-    "test_examples.py::test_examples_run": 1,                               # README.md; docs/ in --full
-    "test_host_threads.py::test_host_threads_kernel_matches_reference": 6,
-    "test_host_threads_reorder.py::test_host_threads_reorder_matches_reference": 5,
-    "test_conv_brgemm.py::test_float_brgemm_is_generated_and_compiles": 1,
-    "test_conv_brgemm.py::test_small_groups_across_the_lanes_match_the_reference": 5,
-    "test_conv_brgemm.py::test_brgemm_skips_the_taps_that_reach_only_padding": 4,
-    "test_conv_brgemm.py::test_brgemm_matches_the_reference": 8,
-    "test_conv_brgemm.py::test_brgemm_five_vector_blocks_match_the_reference": 1,
-    "test_conv_brgemm.py::test_brgemm_row_blocks_match_the_reference": 2,
-    "test_conv_brgemm.py::test_brgemm_narrowed_blocks_match_the_reference": 1,
-    "test_conv_brgemm.py::test_depthwise_brgemm_matches_the_reference": 6,
-    "test_conv_brgemm.py::test_blocked_sides_are_read_and_written_in_place": 5,
-    "test_conv_brgemm.py::test_a_band_of_a_blocked_source_is_read_where_it_lies": 2,
-    "test_conv_brgemm.py::test_lane_dot_kernels_compile_for_a_cpu_that_has_them": 1,
-    "test_conv_brgemm.py::test_brgemm_fma_runs_small_bf16_groups_on_fmas_across_the_lanes": 2,
-    "test_conv_attrs.py::test_bad_attribute_arguments": 2,
-    "test_conv_attrs.py::test_attribute_kernels_match_the_reference": 10,
-    "test_conv_attrs.py::test_cli_bad_attribute_values": 4,
-    "test_conv_attrs.py::test_inner_tiled_int8_kernels_match_the_reference": 3,
-    "test_conv_kernels.py::test_winograd_channels_last_llvm_cpu": 2,
-    "test_conv_kernels.py::test_winograd_llvm_cpu": 5,
-    "test_conv_kernels.py::test_long_reductions_split_on_vulkan": 1,
-    "test_conv_kernels.py::test_cli_bad_input": 6,
-    "test_conv_kernels.py::test_blocked_convs_in_named_ops_match_the_reference": 4,
-    "test_conv_kernels.py::test_depthwise_in_named_ops_matches_the_reference": 4,
-    "test_conv_kernels.py::test_winograd_channels_last_in_bands": 1,
-    "test_conv_kernels.py::test_winograd_channels_last_host_threads": 1,
-    "test_conv_kernels.py::test_winograd_blocked_sides_in_place": 1,
-    "test_conv_kernels.py::test_winograd_dilated_channels_last": 1,
-    "test_conv_kernels.py::test_variants_vulkan": 6,
-    "test_conv_kernels.py::test_variants_cuda_compile": 6,
-    "test_conv_kernels.py::test_strided_1x1_in_plain_layouts_matches_the_reference": 2,
-    "test_reorder_kernels.py::test_shuffle_form_matches_reference": 20,
-    "test_net.py::test_a_compiled_plan_equals_the_reference_layer_by_layer": 2,
-    "test_net_torch.py::test_optimized_module_matches_eager": 2,
-    "test_net_torch.py::test_bf16_blocks_stay_within_bf16_rounding_of_eager": 1,
-    "test_bench.py::test_heuristic_driver_skips_the_hand_off_on_small_problems": 4,
+    "test_conv_kernels.py::test_winograd_llvm_cpu": 5,                      # F(2,3), F(4,3), F(6,3) and layouts
+    "test_conv_attrs.py::test_attribute_kernels_match_the_reference": 6,
+    "test_host_threads.py::test_host_threads_kernel_matches_reference": 2,
+    "test_conv_kernels.py::test_variants_vulkan": 3,                        # im2col, indirect, spatial_pack
+    "test_conv_kernels.py::test_variants_cuda_compile": 3,
+    "test_reorder_kernels.py::test_shuffle_form_matches_reference": 5,
+    "test_reorder_kernels.py::test_vulkan_reorder": 6,
+    "test_reorder_kernels.py::test_decomposed_form_matches_pack_form": 8,
+    "test_conv_brgemm.py::test_depthwise_brgemm_matches_the_reference": 3,  # f32, u8 with zero points, bf16
+    "test_conv_brgemm.py::test_small_groups_across_the_lanes_match_the_reference": 2,
+    "test_torch_crosscheck.py::test_u8s8u8_matches_the_formula_pytorch_reported": 4,
 }
+#: End-to-end measuring flows (benchmarks, measured plans) that run in the full tier only; the quick
+#: tier keeps `kgen tune` and one `kgen bench reorder` run
+FULL_ONLY = frozenset({
+    "test_net_torch.py::test_model_runs_time_pytorch_alone_too",
+    "test_net_torch.py::test_measured_plan_matches_eager_and_reports_baselines",
+    "test_bench.py::test_bench_conv_runs_checks_and_reports",
+    "test_bench.py::test_bench_conv_times_quantized_kernels_with_their_attributes",
+    "test_bench.py::test_bench_reorder_takes_bf16_and_s8_with_a_torch_column",
+    "test_net.py::test_measured_plan_runs_and_reports",
+})
 
 #: random reorders the quick tier builds and checks (one compiled module's worth)
 QUICK_RANDOM_REORDERS = 24
@@ -143,14 +133,27 @@ def long_first(items) -> list:
     return [i for i in items if long(i)] + [i for i in items if not long(i)]
 
 
-def beyond_quick_first(items) -> list:
-    """The items past their function's QUICK_FIRST count, in collection order."""
+def _function(item) -> str:
+    return f"{item.path.name}::{item.originalname}"
+
+
+def beyond_quick(items) -> list:
+    """The items the quick tier leaves out, in collection order: `full` marks, FULL_ONLY, and in
+    COMPILING_FILES the parameter sets past a test's first (QUICK_FIRST: first N) unless it is a covering
+    sweep."""
+    covering_sweeps = {_function(i) for i in items if i.get_closest_marker("full") is not None}
     seen: dict[str, int] = {}
     out = []
     for item in items:
-        key = f"{item.path.name}::{item.originalname}"
-        if key in QUICK_FIRST:
-            seen[key] = seen.get(key, 0) + 1
-            if seen[key] > QUICK_FIRST[key]:
-                out.append(item)
+        key = _function(item)
+        if item.get_closest_marker("full") is not None or key in FULL_ONLY:
+            out.append(item)
+            continue
+        if item.path.name not in COMPILING_FILES or not hasattr(item, "callspec"):
+            continue
+        if key in covering_sweeps and key not in QUICK_FIRST:
+            continue
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] > QUICK_FIRST.get(key, 1):
+            out.append(item)
     return out

@@ -3,8 +3,8 @@
  * releases the GIL for the whole call.
  *
  * Why native: on a KVM guest whose idle vCPUs halt at once (cpuidle haltpoll with guest_halt_poll_ns
- * = 0, as on the 2-vCPU Zen 4 EPYC this was measured on), every futex wake-up of a sleeping thread
- * costs 20-30 us. A Python lock sleeps, and so does a thread waiting for the GIL; a Python loop that
+ * = 0), every futex wake-up of a sleeping thread costs tens of microseconds (measured:
+ * docs/performance.md, Tuned constants). A Python lock sleeps, and so does a thread waiting for the GIL; a Python loop that
  * spins holds the GIL the other thread needs. Spinning here, with the GIL released, costs neither.
  *
  * Word states: 0 empty, 1 posted, 2 empty with the waiter asleep in futex_wait.
