@@ -55,9 +55,8 @@ case "$cmd" in
     shift
     setup_venv test
     setup_vulkan
-    # two workers on two cores; compiled artifacts are shared through the content-addressed cache; an
-    # idle worker takes queued tests from the other (worksteal), so neither waits long at the end
-    exec "$PY" -m pytest -n "${KGEN_TEST_JOBS:-2}" --dist=worksteal -q "$@"
+    # two workers on two cores; compiled artifacts are shared through the content-addressed cache
+    exec "$PY" -m pytest -n "${KGEN_TEST_JOBS:-2}" -q "$@"
     ;;
   bench)
     shift

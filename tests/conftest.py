@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from tiers import beyond_quick, long_first
+from tiers import beyond_quick
 
 
 def pytest_addoption(parser):
@@ -35,7 +35,6 @@ def pytest_addoption(parser):
 
 
 def pytest_collection_modifyitems(config, items):
-    items[:] = long_first(items)
     if config.getoption("--full"):
         return
     full = beyond_quick(items)

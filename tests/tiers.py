@@ -122,17 +122,6 @@ FULL_ONLY = frozenset({
 QUICK_RANDOM_REORDERS = 24
 
 
-#: tests of several minutes each that run first, so that no worker is left running one alone at the end
-RUN_FIRST = ("test_conv_kernels.py::test_vulkan_sweep_of_small_problems", "test_examples.py::test_examples_run")
-
-
-def long_first(items) -> list:
-    """`items` with those of RUN_FIRST's functions in front (each keeps its own order)."""
-    def long(item):
-        return f"{item.path.name}::{item.originalname}" in RUN_FIRST
-    return [i for i in items if long(i)] + [i for i in items if not long(i)]
-
-
 def _function(item) -> str:
     return f"{item.path.name}::{item.originalname}"
 
