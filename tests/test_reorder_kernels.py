@@ -38,7 +38,7 @@ from generator.problem.reorder import Quant, ReorderProblem
 from generator.select import reorder_form as select_reorder_form
 from generator.verify import check_reorder
 
-from tiers import QUICK_RANDOM_REORDERS, covering, first, is_full, quick_values, reorder_key
+from tiers import QUICK_RANDOM_REORDERS, covering, first, quick_values, reorder_key
 
 # Deliberately fixed: the random cases (drawn at import, so every xdist worker collects the same
 # ones) and every test's data derive from it. It is recorded per test and printed at the end of the
@@ -522,9 +522,9 @@ def cpu_kernels(request, kgen_cache_dir, kgen_session_dir):
 
 @pytest.fixture(scope="module")
 def cpu_pack_kernels(request, kgen_cache_dir, kgen_session_dir):
-    params = PACK_PARAMS if request.config.getoption("--full") else [p for p in PACK_PARAMS if not is_full(p)]
-    return build_all([p.values[0].chain for p in params], "llvm-cpu", kgen_cache_dir, kgen_session_dir,
-                     "cpu-pack", use_pack=True)
+    cases = PACK_CASES if request.config.getoption("--full") else quick_values(PACK_PARAMS)
+    return build_all([c.chain for c in cases], "llvm-cpu", kgen_cache_dir, kgen_session_dir, "cpu-pack",
+                     use_pack=True)
 
 
 @pytest.fixture(scope="module")

@@ -43,25 +43,26 @@ def _values(param) -> tuple:
     return param if isinstance(param, tuple) else (param,)
 
 
+def _full(param):
+    """`param` as a pytest.param that also carries the `full` mark."""
+    marks = tuple(getattr(param, "marks", ())) + (pytest.mark.full,)
+    return pytest.param(*_values(param), marks=marks, id=getattr(param, "id", None))
+
+
 def covering(params: Iterable, key: Callable[..., Hashable]) -> list:
     """`params` (plain values or pytest.param) with the `full` mark on every one whose `key(*values)` an
     earlier one already had."""
     seen, out = set(), []
     for param in params:
-        values = _values(param)
-        k = key(*values)
-        if k in seen:
-            marks = tuple(getattr(param, "marks", ())) + (pytest.mark.full,)
-            out.append(pytest.param(*values, marks=marks, id=getattr(param, "id", None)))
-        else:
-            seen.add(k)
-            out.append(param)
+        k = key(*_values(param))
+        out.append(_full(param) if k in seen else param)
+        seen.add(k)
     return out
 
 
 def first(params: Iterable, n: int) -> list:
     """`params` with the `full` mark on all but the first `n`."""
-    return covering(params, lambda *values, _count=iter(range(1 << 30)): min(next(_count), n))
+    return [param if i < n else _full(param) for i, param in enumerate(params)]
 
 
 def conv_covering(params: Iterable, backend: str = "llvm-cpu", line_index: int = 0) -> list:
