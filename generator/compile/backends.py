@@ -125,6 +125,11 @@ class Backend(TargetCaps):
     # --alg=auto's untuned rule runs bf16 convolutions on brgemm_fma (widened to f32, FMAs) rather than
     # brgemm's vdpbf16ps: where the CPU's vdpbf16ps is no faster than two FMAs (`host_bf16_dot_slow`)
     bf16_dot_slow: bool = False
+    # a live runtime device keeps host threads busy while idle: on Mesa's lavapipe, IREE's Vulkan queue
+    # threads wait through Mesa's polled wait-any and hold two cores at 100% for as long as the device
+    # lives. The runtime keeps such a device only while a module or tensor is on it, and availability
+    # probes list the driver's devices without creating one
+    idle_device_busy: bool = False
 
     def __post_init__(self):
         for form in (self.reorder_form, self.reorder_form_inner_kept):
@@ -398,6 +403,7 @@ BACKENDS: dict[str, Backend] = {
                 '[64, 64, 64], max_thread_count_per_workgroup = 64, max_workgroup_memory_bytes '
                 '= 32768, max_workgroup_counts = [65535, 65535, 65535]>>}>'),
             target_device="vulkan",
+            idle_device_busy=True,
         ),
         Backend(
             name="cuda",
@@ -540,8 +546,8 @@ _probe_lock = threading.Lock()
 
 @functools.cache
 def _probe_driver(driver: str) -> tuple[bool, str]:
-    # functools.cache alone is not enough under threads: two threads could create the device
-    # twice. The lock makes the first probe the only one.
+    # functools.cache alone is not enough under threads: two threads could probe at once. The lock
+    # makes the first probe the only one.
     with _probe_lock:
         try:
             import iree.runtime as rt
@@ -550,22 +556,23 @@ def _probe_driver(driver: str) -> tuple[bool, str]:
             return False, str(e)
         except Exception as e:  # noqa: BLE001 - a broken runtime install is "no device", with why
             return False, f"iree.runtime cannot be imported ({e}); install iree-base-runtime==3.13.0"
+        # the driver's device list, not a device: a device would live for the process (and on lavapipe
+        # keep two threads busy, `Backend.idle_device_busy`); runtime.get_device creates it on first use
         try:
-            rt.get_device(driver)  # cached by iree.runtime, so the runtime reuses this device
+            devices = rt.get_driver(driver).query_available_devices()
         except Exception as e:  # noqa: BLE001 - never raise from a probe
             return False, iree_message(e)
-        try:
-            names = [d.get("name", "") for d in rt.get_driver(driver).query_available_devices()]
-        except Exception:  # noqa: BLE001 - the name is only informative
-            names = []
-        return True, f"{driver}: {names[0]}" if names and names[0] else driver
+        if not devices:
+            return False, f"{driver}: no device found"
+        name = devices[0].get("name", "") if isinstance(devices[0], dict) else ""
+        return True, f"{driver}: {name}" if name else driver
 
 
 def device_available(backend: str | Backend) -> tuple[bool, str]:
-    """Whether a runtime device for ``backend`` can be created here, and why (or which one).
+    """Whether ``backend``'s driver lists a device here, and why not (or which one).
 
-    The probe creates the device once per process (cached) and never raises: tests use it to skip
-    with the real reason, e.g. ``libcuda.so not available``, instead of failing.
+    The probe lists the driver's devices once per process (cached), creates none and never raises:
+    tests use it to skip with the real reason, e.g. ``libcuda.so not available``, instead of failing.
     """
     return _probe_driver(get_backend(backend).default_driver)
 

@@ -25,7 +25,7 @@ import os
 import re
 import threading
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -70,8 +70,10 @@ _ACCEPTED = ", ".join(sorted(str(d) for d in _ELEMENT_TYPES))
 
 _lock = threading.RLock()
 _instance: rt.VmInstance | None = None
-_devices: dict[str, rt.HalDevice] = {}
-_readers: dict[str, _Readback] = {}
+# a device per driver (and host-threads slot), held for the process; on backends whose idle device keeps
+# host threads busy (`Backend.idle_device_busy`) held only while a module or tensor of ours is on it
+_devices: dict[str, _Device] = {}
+_devices_in_use: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
 # Every live object of ours that holds an IREE handle. Why: during interpreter shutdown Python frees
 # module globals in no particular order, and IREE 3.13 on Vulkan (lavapipe) segfaults when a
@@ -91,8 +93,9 @@ def _release_all() -> None:
             except Exception:  # noqa: BLE001 - best effort at exit
                 pass
         _modules.clear()
-        _readers.clear()
+        _modules_in_use.clear()
         _devices.clear()
+        _devices_in_use.clear()
     gc.collect()
 
 
@@ -155,31 +158,47 @@ def chain_driver(backend: str | Backend, driver: str | None = None) -> str:
     return drv
 
 
-def get_device(backend: str | Backend, driver: str | None = None, slot: int = 0) -> rt.HalDevice:
-    """The runtime device for ``backend`` (on ``driver``, see ``driver_for``), created once per driver
-    and process, with the backend's allocators (``Backend.allocators``: the CPU's caching allocator).
-    ``slot`` > 0: another device of the same driver, one per slot (the host-threads driver's parts,
-    each on its own: parts sharing one local-sync device and its allocator ran slower at once).
+class _Device:
+    """A runtime device and its readback, shared by the modules and tensors on it (they hold this)."""
 
-    Raises ``RunError`` with one line, e.g. ``no CUDA device: CUDA driver library 'libcuda.so' ...
-    not available``.
-    """
+    __slots__ = ("device", "driver", "reader", "__weakref__")
+
+    def __init__(self, device: rt.HalDevice, driver: str):
+        self.device = device
+        self.driver = driver
+        self.reader = _Readback(device)
+
+
+def _device(backend: str | Backend, driver: str | None = None, slot: int = 0) -> _Device:
     b = get_backend(backend)
     drv = driver_for(b, driver)
     key = drv if slot == 0 else f"{drv}#{slot}"
     with _lock:
-        dev = _devices.get(key)
+        held = _devices_in_use if b.idle_device_busy else _devices
+        dev = held.get(key)
         if dev is None:
             configure_runtime()
             try:
-                if b.allocators:
-                    dev = rt.get_driver(drv).create_device_by_uri(drv, allocators=list(b.allocators))
-                else:
-                    dev = rt.get_device(drv)
+                hal = rt.get_driver(drv).create_device_by_uri(drv, allocators=list(b.allocators))
             except Exception as e:  # noqa: BLE001 - IREE raises RuntimeError/ValueError
                 raise RunError(f"no {_NICE.get(drv, drv)} device: {iree_message(e)}") from None
-            _devices[key] = dev
+            dev = held[key] = _Device(hal, drv)
         return dev
+
+
+def get_device(backend: str | Backend, driver: str | None = None, slot: int = 0) -> rt.HalDevice:
+    """The runtime device for ``backend`` (on ``driver``, see ``driver_for``), with the backend's
+    allocators (``Backend.allocators``: the CPU's caching allocator). Created once per driver and
+    process; on a backend whose idle device keeps host threads busy (``Backend.idle_device_busy``:
+    Vulkan on lavapipe), kept only while a loaded module or a device tensor is on it, and created
+    again after. ``slot`` > 0: another device of the same driver, one per slot (the host-threads
+    driver's parts, each on its own: parts sharing one local-sync device and its allocator ran slower
+    at once).
+
+    Raises ``RunError`` with one line, e.g. ``no CUDA device: CUDA driver library 'libcuda.so' ...
+    not available``.
+    """
+    return _device(backend, driver, slot).device
 
 
 # ---------------------------------------------------------------------------------------------
@@ -246,14 +265,6 @@ class _Readback:
             return np.array(st.map().asarray(shape, dtype), copy=True)
 
 
-def _reader(device: rt.HalDevice, drv: str) -> _Readback:
-    with _lock:
-        r = _readers.get(drv)
-        if r is None or r.device is not device:
-            r = _readers[drv] = _Readback(device)
-        return r
-
-
 def _result_dtype(bv: rt.HalBufferView) -> np.dtype:
     et = bv.element_type
     try:
@@ -278,12 +289,14 @@ class DeviceTensor:
     shape: tuple[int, ...]
     dtype: np.dtype
     driver: str
+    owner: _Device | None = field(default=None, repr=False, compare=False)   # keeps its device alive
 
     def __post_init__(self) -> None:
         _live.add(self)
 
     def _release(self) -> None:
         object.__setattr__(self, "view", None)
+        object.__setattr__(self, "owner", None)
 
     def copy_into(self, out: np.ndarray) -> None:
         """Copy the tensor into the host array `out` (its size, any dtype of the same item size, any
@@ -300,13 +313,9 @@ class DeviceTensor:
 
     def to_numpy(self) -> np.ndarray:
         """Copy the tensor to a new host array (staging copy on devices whose buffers are not mappable)."""
-        if self.view is None:
+        if self.view is None or self.owner is None:
             raise RunError("device tensor was released at interpreter shutdown")
-        with _lock:
-            dev = _devices.get(self.driver)
-        if dev is None:
-            raise RunError(f"device {self.driver} was released at interpreter shutdown")
-        return _reader(dev, self.driver).to_numpy(self.view)
+        return self.owner.reader.to_numpy(self.view)
 
     @property
     def nbytes(self) -> int:
@@ -316,10 +325,10 @@ class DeviceTensor:
 def upload(array: np.ndarray, backend: str | Backend, driver: str | None = None) -> DeviceTensor:
     """Copy a C-contiguous NumPy array to ``backend``'s device (see ``Function.upload``)."""
     drv = driver_for(backend, driver)
-    return _upload(np.asanyarray(array), get_device(backend, drv), drv, "array")
+    return _upload(np.asanyarray(array), _device(backend, drv), "array")
 
 
-def _upload(a: np.ndarray, device: rt.HalDevice, drv: str, what: str) -> DeviceTensor:
+def _upload(a: np.ndarray, owner: _Device, what: str) -> DeviceTensor:
     if not isinstance(a, np.ndarray):
         raise InputError(f"{what} is a {type(a).__name__}, expected a numpy array or DeviceTensor")
     et = _ELEMENT_TYPES.get(a.dtype)
@@ -329,6 +338,7 @@ def _upload(a: np.ndarray, device: rt.HalDevice, drv: str, what: str) -> DeviceT
         # Deliberately no silent copy: in a layout-aware generator a strided view usually means the
         # caller thinks the bytes are in some other order. Make them say np.ascontiguousarray.
         raise InputError(f"{what} with shape {a.shape} and strides {a.strides} is not C-contiguous; pass np.ascontiguousarray(x)")
+    device, drv = owner.device, owner.driver
     try:
         view = device.allocator.allocate_buffer_copy(
             memory_type=rt.MemoryType.DEVICE_LOCAL,
@@ -339,7 +349,7 @@ def _upload(a: np.ndarray, device: rt.HalDevice, drv: str, what: str) -> DeviceT
         )
     except Exception as e:  # noqa: BLE001
         raise RunError(f"cannot upload {what} ({a.dtype}, shape {a.shape}) to {drv}: {iree_message(e)}") from None
-    return DeviceTensor(view, tuple(a.shape), a.dtype, drv)
+    return DeviceTensor(view, tuple(a.shape), a.dtype, drv, owner)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -397,9 +407,9 @@ class Function:
         self.module = module
         self.name = name
         self._fn = vm_function
-        self._device = module.device
+        self._owner = module.owner
         self._driver = module.driver
-        self._reader = _reader(module.device, module.driver)
+        self._reader = module.owner.reader
         self._lock = threading.Lock()
         self._last_args: tuple | None = None  # (packed VmVariantList, the DeviceTensors in it)
         try:
@@ -414,14 +424,14 @@ class Function:
         self._last_args = None
         self._fn = None
         self._reader = None
-        self._device = None
+        self._owner = None
 
     def __repr__(self) -> str:
         return f"<Function {self.name} of {self.module.path.name} on {self._driver}>"
 
     def upload(self, array: np.ndarray) -> DeviceTensor:
         """Copy ``array`` to this function's device once, for repeated calls without upload cost."""
-        return _upload(np.asanyarray(array), self._device, self._driver, "array")
+        return _upload(np.asanyarray(array), self._owner, "array")
 
     def _check(self, i: int, shape: tuple, dtype: np.dtype) -> None:
         if self.signature is None:
@@ -450,7 +460,7 @@ class Function:
             else:
                 a = np.asanyarray(a)
                 self._check(i, a.shape, a.dtype)  # before uploading: cheaper and a better message
-                t = _upload(a, self._device, self._driver, f"{self.name}: argument {i}")
+                t = _upload(a, self._owner, f"{self.name}: argument {i}")
             self._check(i, t.shape, t.dtype)
             lst.push_ref(t.view)
             tensors.append(t)
@@ -479,7 +489,7 @@ class Function:
                 bv = out.get_as_object(i, rt.HalBufferView)
             except Exception as e:  # noqa: BLE001
                 raise RunError(f"{self.name}: result {i} is not a tensor ({iree_message(e)})") from None
-            results.append(DeviceTensor(bv, tuple(bv.shape), _result_dtype(bv), self._driver))
+            results.append(DeviceTensor(bv, tuple(bv.shape), _result_dtype(bv), self._driver, self._owner))
         return tuple(results)
 
     def invoke(self, *args: np.ndarray | DeviceTensor) -> tuple[DeviceTensor, ...]:
@@ -591,7 +601,8 @@ class LoadedModule:
             self.vm_module = rt.VmModule.mmap(inst, str(p))
         except Exception as e:  # noqa: BLE001 - IREE raises ValueError for bad flatbuffers
             raise ArtifactError(f"cannot load {p}: {iree_message(e)}") from None
-        self.device = get_device(self.backend, self.driver, device_slot)  # after the file checks: a bad file is reported as such
+        self.owner = _device(self.backend, self.driver, device_slot)  # after the file checks: a bad file is reported as such
+        self.device = self.owner.device
         try:
             self.context = rt.VmContext(inst, modules=[rt.create_hal_module(inst, self.device), self.vm_module])
         except Exception as e:  # noqa: BLE001
@@ -601,7 +612,9 @@ class LoadedModule:
                     f"{p} was not compiled for {self.backend.name} (no executable the {self.driver} device can run)"
                 ) from None
             raise ArtifactError(f"cannot initialise {p} on {self.driver}: {msg}") from None
-        self._functions: dict[str, Function] = {}
+        # weak: a Function holds its module, and a module that held its functions back would be a
+        # cycle, freed (with its device) only by the cyclic collector
+        self._functions: weakref.WeakValueDictionary[str, Function] = weakref.WeakValueDictionary()
         _live.add(self)
 
     def _release(self) -> None:
@@ -609,6 +622,7 @@ class LoadedModule:
         self.context = None
         self.vm_module = None
         self.device = None
+        self.owner = None
 
     def __repr__(self) -> str:
         return f"<LoadedModule {self.path} on {self.driver}>"
@@ -631,7 +645,8 @@ class LoadedModule:
             if vm_fn is None:
                 avail = ", ".join(self.function_names) or "none"
                 raise RunError(f"no function {name!r} in {self.path.name} (available: {avail})")
-            f = self._functions[name] = Function(self, name, vm_fn)
+            f = Function(self, name, vm_fn)
+            self._functions[name] = f
         return f
 
     def __getitem__(self, name: str) -> Function:
@@ -640,6 +655,8 @@ class LoadedModule:
 
 _modules: dict[tuple, LoadedModule] = {}
 _MAX_MODULES = 64
+# modules on a backend whose idle device keeps host threads busy: cached while in use only
+_modules_in_use: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
 
 def load_module(vmfb_path: str | os.PathLike, backend: str | Backend, driver: str | None = None) -> LoadedModule:
@@ -652,6 +669,11 @@ def load_module(vmfb_path: str | os.PathLike, backend: str | Backend, driver: st
         raise ArtifactError(f"vmfb not found: {vmfb_path}") from None
     key = (str(p), get_backend(backend).name, drv, st.st_ino, st.st_size, st.st_mtime_ns)
     with _lock:
+        if get_backend(backend).idle_device_busy:
+            m = _modules_in_use.get(key)
+            if m is None:
+                m = _modules_in_use[key] = LoadedModule(p, backend, drv)
+            return m
         m = _modules.get(key)
         if m is None:
             m = LoadedModule(p, backend, drv)
