@@ -805,3 +805,35 @@ def test_tuned_table_keys_a_gpu_backend_by_its_device(tmp_path, monkeypatch):
         monkeypatch.setattr(backends, "device_available",
                             lambda b, name=name: (True, name) if name else (False, "no CUDA device"))
         assert choose(p, "cuda").source == source
+
+
+_STORE_KEYS = """
+import sys
+from pathlib import Path
+from generator.select import table
+path, who = Path(sys.argv[1]), sys.argv[2]
+for i in range(50):
+    table.store({f"{who}|{i}": {"variant": "direct", "flags": "default", "seconds": float(i)}}, path)
+"""
+
+
+def test_stores_from_processes_at_once_keep_every_key(tmp_path):
+    # two `kgen tune` runs (or a tune beside a network plan) store into one table at once: each store
+    # reads, merges and replaces the file under a lock the other processes take too
+    path = tmp_path / "tuned.json"
+    procs = [subprocess.Popen([sys.executable, "-c", _STORE_KEYS, str(path), f"p{k}"], stderr=subprocess.PIPE,
+                              text=True) for k in range(4)]
+    for p in procs:
+        assert p.wait(timeout=300) == 0, p.stderr.read()
+    entries = tuned.load(path)
+    assert sorted(entries) == sorted(f"p{k}|{i}" for k in range(4) for i in range(50))
+    assert entries["p3|49"]["seconds"] == 49.0
+
+
+def test_the_table_is_reread_when_another_process_replaced_it(tmp_path):
+    path = tmp_path / "tuned.json"
+    tuned.store({"a": {"seconds": 1.0}}, path)
+    assert set(tuned.load(path)) == {"a"}
+    subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; from generator.select import table; "
+                    "table.store({'b': {'seconds': 2.0}}, Path(sys.argv[1]))", str(path)], check=True)
+    assert set(tuned.load(path)) == {"a", "b"}

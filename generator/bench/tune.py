@@ -53,6 +53,9 @@ def tune(cases, backend: str = "llvm-cpu", *, variants=None, flag_sets=None, dri
         # window of noise must not make it (measure_problem)
         r = measure_problem(p, b, sw, lays, None, rounds, jobs, log, f"[{i + 1}/{len(cases)}]", passes=2)
         out.append((p, r))
+        if r.best is not None:      # stored as measured, so a tune stopped later keeps it
+            tuned.store(table_entries(p, r, b.name), path)
+    # the close calls re-timed side by side may change a choice: stored again below
     recheck_close_calls(out, b, rounds, log)
     for p, r in out:
         if r.best is None:
@@ -167,7 +170,7 @@ def tune_reorders(problems, backend: str = "llvm-cpu", *, given=None, rounds: in
     problem i's named quantization values. Returns one row per problem and the table path written."""
     b = get_backend(backend)
     one = b.memory_bound_default
-    rows, entries = [], {}
+    rows = []
     for i, p in enumerate(problems):
         q_given = (given or {}).get(i)
         fns, status = {}, {}
@@ -220,8 +223,10 @@ def tune_reorders(problems, backend: str = "llvm-cpu", *, given=None, rounds: in
             + (f" -> {best}" if best else " -> no form ran"))
         if best:
             form, _, drv = best.partition("@")
-            entries[tuned.reorder_key(name, b.name)] = {"form": form, "driver": drv or one, "seconds": forms[best]}
-    written = tuned.store(entries, path) if entries else (path or tuned.table_path())
+            # stored as measured, so a tune stopped later keeps it
+            tuned.store({tuned.reorder_key(name, b.name): {"form": form, "driver": drv or one, "seconds": forms[best]}},
+                        path)
+    written = path or tuned.table_path()
     return rows, written
 
 

@@ -12,6 +12,7 @@ not apply; on a GPU backend the device's name too, `target_id`) and the problem 
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -23,9 +24,14 @@ from ..compile import backends
 from ..compile.cache import default_cache_dir, host_cpu_id
 from ..errors import ArtifactError
 
+try:
+    import fcntl
+except ImportError:             # pragma: no cover - not POSIX: stores are serialised within a process only
+    fcntl = None
+
 TABLE_VERSION = 1
 _lock = threading.RLock()
-_loaded: dict[Path, tuple[float, dict]] = {}
+_loaded: dict[Path, tuple[tuple, dict]] = {}
 
 
 @dataclass(frozen=True)
@@ -85,26 +91,61 @@ def lookup_reorder_form(kernel_name: str, backend: str, path: Path | None = None
     return e.get("form") if e else None
 
 
+def _stamp(path: Path) -> tuple | None:
+    """What identifies one version of the file: every store replaces it (a new inode)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def _read(path: Path) -> dict:
+    try:
+        doc = json.loads(path.read_text())
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as e:
+        raise ArtifactError(f"tuned table {path} is unreadable ({e}); delete it or run kgen tune again") from None
+    if not isinstance(doc, dict) or doc.get("version") != TABLE_VERSION or not isinstance(doc.get("entries"), dict):
+        raise ArtifactError(f"tuned table {path} has an unknown format (want version {TABLE_VERSION}); "
+                            f"delete it or run kgen tune again")
+    return doc["entries"]
+
+
 def load(path: Path | None = None) -> dict:
     """The table's entries (empty when there is no table); re-read when the file changes."""
     path = path or table_path()
-    try:
-        mtime = path.stat().st_mtime
-    except OSError:
+    stamp = _stamp(path)
+    if stamp is None:
         return {}
     with _lock:
         hit = _loaded.get(path)
-        if hit and hit[0] == mtime:
+        if hit and hit[0] == stamp:
             return hit[1]
+        entries = _read(path)
+        _loaded[path] = (stamp, entries)
+        return entries
+
+
+@contextlib.contextmanager
+def _locked(path: Path):
+    """The table's read-merge-write held against other processes too: an exclusive lock on a file
+    beside it (the table itself is replaced by every store, so it cannot carry the lock)."""
+    with _lock:
+        if fcntl is None:
+            yield
+            return
+        lock_path = path.with_name(path.name + ".lock")
         try:
-            doc = json.loads(path.read_text())
-        except (OSError, ValueError) as e:
-            raise ArtifactError(f"tuned table {path} is unreadable ({e}); delete it or run kgen tune again") from None
-        if not isinstance(doc, dict) or doc.get("version") != TABLE_VERSION or not isinstance(doc.get("entries"), dict):
-            raise ArtifactError(f"tuned table {path} has an unknown format (want version {TABLE_VERSION}); "
-                                f"delete it or run kgen tune again")
-        _loaded[path] = (mtime, doc["entries"])
-        return doc["entries"]
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise ArtifactError(f"cannot lock tuned table {path} ({e.strerror or e})") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)            # closing the descriptor releases the lock
 
 
 def lookup(p, backend: str, path: Path | None = None) -> Choice | None:
@@ -123,13 +164,15 @@ def lookup(p, backend: str, path: Path | None = None) -> Choice | None:
 
 
 def store(entries: dict[str, dict], path: Path | None = None) -> Path:
-    """Merge `entries` (key -> {variant, flags, seconds, ...}) into the table, atomically."""
+    """Merge `entries` (key -> {variant, flags, seconds, ...}) into the table, atomically: the file is
+    read, merged and replaced under a lock that other processes take too, so stores running at once
+    (two `kgen tune` runs, a tune beside a network plan) each keep their keys."""
     path = path or table_path()
-    with _lock:
-        current = dict(load(path)) if path.exists() else {}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _locked(path):
+        current = dict(_read(path))         # the file as it is now, never a cached earlier version
         current.update(entries)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        tmp = path.with_suffix(f".tmp{os.getpid()}.{threading.get_ident()}")
         tmp.write_text(json.dumps({"version": TABLE_VERSION, "entries": current}, indent=1, sort_keys=True))
         os.replace(tmp, path)
         _loaded.pop(path, None)
