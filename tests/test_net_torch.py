@@ -4,6 +4,7 @@ out by the planner and matches PyTorch eager; what kgen cannot run stays in PyTo
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 
@@ -12,6 +13,7 @@ nn = torch.nn
 
 import generator  # noqa: E402
 from generator.errors import InputError, UnsupportedError  # noqa: E402
+from generator.net import breakdown  # noqa: E402
 from generator.net.graph import Boundary  # noqa: E402
 from generator.net.models import mobilenet_v2, resnet50, resnext50_32x4d  # noqa: E402
 from generator.net.torch_bridge import OnDevice, import_model, optimize  # noqa: E402
@@ -353,3 +355,63 @@ def test_model_runs_time_pytorch_alone_too(monkeypatch, tmp_path):
     r = report.run_model(m, x, layouts=["nchw"], rounds=2, log=lambda line: None, torch_alone=False)
     assert FakeAlone.rounds == 0 and r.seconds["PyTorch NCHW"] > 1e-9
     assert not any(n.startswith("PyTorch figures") for n in r.notes)
+
+
+class _Inception(nn.Module):
+    """Parallel 1x1 / 3x3 / pool branches joined by torch.cat, gated by a sigmoid: ops kgen leaves to PyTorch."""
+
+    def __init__(self):
+        super().__init__()
+        self.a, self.b = nn.Conv2d(16, 8, 1), nn.Conv2d(16, 8, 3, padding=1)
+        self.pool, self.c = nn.MaxPool2d(3, 1, 1), nn.Conv2d(16, 8, 1)
+        self.out = nn.Conv2d(24, 16, 1)
+
+    def forward(self, x):
+        y = torch.cat([torch.relu(self.a(x)), torch.relu(self.b(x)), self.c(self.pool(x))], 1)
+        return torch.sigmoid(self.out(y)) * x
+
+
+def test_breakdown_splits_the_plans_time_and_profiles_eager():
+    torch.manual_seed(SEED)
+    m = nn.Sequential(nn.Conv2d(3, 16, 3, padding=1), nn.ReLU(), _Inception()).eval()
+    x = torch.randn(1, 3, 12, 12)
+    om = optimize(m, x, measure=False)
+    b = breakdown.measure(om, x, 2, eager=(m, x))
+    assert set(b.parts) == set(breakdown.CATEGORIES) and all(v >= 0 for v in b.parts.values())
+    assert b.parts["kgen kernels"] > 0 and b.parts["transfers"] > 0 and b.parts["PyTorch ops"] > 0
+    assert sum(b.parts.values()) == pytest.approx(b.total, rel=1e-6)
+    assert {"MaxPool2d", "cat", "mul"} <= set(b.torch_ops)
+    assert b.parts["PyTorch ops"] == pytest.approx(sum(b.torch_ops.values()), rel=1e-6)
+    assert b.eager_total > 0 and any(op.startswith("aten::") for op in b.eager_ops)
+    text = breakdown.format_breakdown(b)
+    assert all(cat in text for cat in breakdown.CATEGORIES) and "torch.profiler" in text
+    assert json.loads(json.dumps(b.to_json()))["kgen_parts_s"].keys() == b.parts.keys()
+    with torch.inference_mode():       # measuring left the module as it was
+        assert torch.allclose(om(x), m(x), rtol=1e-4, atol=1e-5)
+    with pytest.raises(InputError, match="at least one round"):
+        breakdown.measure(om, x, 0)
+    with pytest.raises(InputError, match="generator.optimize returns"):
+        breakdown.measure(m, x, 1)
+
+
+@pytest.mark.full
+def test_kgen_net_breakdown_reports_and_writes_json(tmp_path, monkeypatch, capsys):
+    from generator.cli.main import main
+
+    (tmp_path / "kgen_breakdown_models.py").write_text(
+        "import torch\n"
+        "def gated():\n"
+        "    torch.manual_seed(3)\n"
+        "    c = torch.nn.Conv2d(3, 8, 3, padding=1)\n"
+        "    return torch.nn.Sequential(c, torch.nn.ReLU(), torch.nn.MaxPool2d(2), torch.nn.Conv2d(8, 8, 1),\n"
+        "                               torch.nn.Hardswish()).eval()\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    out = tmp_path / "net.json"
+    assert main(["net", "--model=kgen_breakdown_models:gated", "--input-shape=1x3x16x16", "--layouts=nchw,nhwc",
+                 "--rounds=2", "--no-torch-alone", "--breakdown", f"--json={out}"]) == 0
+    text = capsys.readouterr().out
+    assert "time breakdown, per call" in text and "PyTorch eager (torch.profiler" in text
+    b = json.loads(out.read_text())["breakdown"]
+    assert b["rounds"] == 2 and set(b["kgen_parts_s"]) == set(breakdown.CATEGORIES)
+    assert b["kgen_parts_s"]["kgen kernels"] > 0 and b["eager_ops_s"]

@@ -1,6 +1,7 @@
 """`kgen net`: plan the layouts of a whole network of convolutions, check it and time it.
 
     kgen net --model=torchvision:resnet50 [--mb=1] [--dt=f32|bf16] [--plan-only] [--png=F] [--json=F]
+             [--breakdown] [--breakdown-png=F]
     kgen net --graph=FILE [--plan-only] ...
 
 --model takes torchvision:NAME (torchvision's model with weights=None; kgen's copy of resnet50,
@@ -20,6 +21,9 @@ baselines and PyTorch eager (NCHW and channels_last) end to end in one run; a --
 on device tensors (inputs uploaded once, outputs left on the device: what the planner prices).
 PyTorch is timed in kgen's process (OpenMP passive) and alone in a process of its own with OpenMP's
 default policy between the same rounds, and the faster figure is compared (--no-torch-alone: the first).
+--breakdown (a --model) then says where the plan's time goes: every node of the optimized module timed
+apart, kgen's calls split into kernels, reorders, transfers and glue, the ops left to PyTorch by op,
+next to PyTorch eager's own profile (torch.profiler, self CPU time per op); --breakdown-png draws it.
 """
 from __future__ import annotations
 
@@ -109,12 +113,22 @@ def run(argv: list[str], parser_cls) -> int:
                     help="time PyTorch only round-robin in this process (OpenMP passive), not also alone in its "
                          "own process (OpenMP default policy) between the same rounds (the faster is compared)")
     ap.add_argument("--png", default=None, help="draw the plan (layers coloured by layout) into this PNG")
+    ap.add_argument("--breakdown", action="store_true",
+                    help="--model: also where the plan's time goes (kgen kernels, reorders, transfers, the ops "
+                         "left to PyTorch), next to PyTorch eager's torch.profiler profile")
+    ap.add_argument("--breakdown-png", default=None, help="draw the breakdown into this PNG (implies --breakdown)")
     ap.add_argument("--json", default=None, help="write the plans, checks and times as JSON")
     ap.__class__ = parser_cls
     a = ap.parse_args(argv)
     if a.mb < 1 or a.rounds < 1 or a.jobs < 1:
         raise InputError("--mb, --rounds and --jobs must be at least 1")
     check_output_path("png", a.png, "matplotlib")
+    check_output_path("breakdown-png", a.breakdown_png, "matplotlib")
+    a.breakdown = a.breakdown or bool(a.breakdown_png)
+    if a.breakdown and (a.graph or a.plan_only):
+        raise InputError("--breakdown times a --model's plan node by node: not with "
+                         + ("--graph (a text network has no PyTorch ops; its report times each runner)"
+                            if a.graph else "--plan-only"))
     check_output_path("json", a.json)
     from ..bench.conv import log_stderr
     from ..net import report
@@ -151,13 +165,16 @@ def run(argv: list[str], parser_cls) -> int:
         x = torch.randn(shape)
         result = report.run_model(model, x, dtype=a.dt, backend=a.backend, driver=a.driver, layouts=layouts,
                                   plan_only=a.plan_only, strict=a.strict, rounds=a.rounds, jobs=a.jobs, log=log,
-                                  torch_alone=not a.no_torch_alone, factory=factory)
+                                  torch_alone=not a.no_torch_alone, factory=factory, breakdown=a.breakdown)
         log.flush()
     print(f"cpu: {host_cpu_description()}")
     print(report.format_result(result))
     if a.png:
         from ..net.plan import write_png
         write_png(result.net, result.plans[0], a.png)
+    if a.breakdown_png:
+        from ..net.breakdown import write_breakdown_png
+        write_breakdown_png(result.breakdown, a.breakdown_png)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(result.to_json(), f, indent=1)

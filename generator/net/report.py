@@ -17,6 +17,7 @@ from ..compile import compile_mlir, get_backend
 from ..errors import KgenError
 from ..runtime import LoadedModule, chain_driver
 from ..runtime.timing import round_samples
+from . import breakdown as time_breakdown
 from .execute import CompiledNetwork
 from .graph import Network, random_parameters
 from .plan import Plan, baselines, format_plan, measure_costs, plan_json, plan_network
@@ -37,12 +38,14 @@ class NetResult:
     # its own (OpenMP's default policy); `seconds` holds the faster
     torch_in_process: dict[str, float] = field(default_factory=dict)
     torch_alone: dict[str, float] = field(default_factory=dict)
+    breakdown: time_breakdown.Breakdown | None = None     # where the plan's time goes (`net.breakdown`)
 
     def to_json(self) -> dict:
         return {"network": self.net.name, "plans": plan_json(self.plans), "end_to_end_s": self.seconds,
                 "end_to_end_best_s": self.best, "torch_in_process_s": self.torch_in_process,
                 "torch_alone_s": self.torch_alone,
-                "max_rel_err": self.max_rel_err, "check": self.check, "notes": self.notes}
+                "max_rel_err": self.max_rel_err, "check": self.check, "notes": self.notes,
+                **({"breakdown": self.breakdown.to_json()} if self.breakdown else {})}
 
 
 def format_result(r: NetResult) -> str:
@@ -58,6 +61,8 @@ def format_result(r: NetResult) -> str:
             ratio = (f"  median {ref / s:5.2f}x, best {best_ref / b:5.2f}x" if ref and best_ref and b
                      and not name.startswith("PyTorch") else "")
             lines.append(f"  {name:52} {s * 1e3:8.3f} ms {b * 1e3 if b else float('nan'):8.3f} ms{ratio}")
+    if r.breakdown:
+        lines.append(time_breakdown.format_breakdown(r.breakdown))
     lines += r.notes
     return "\n".join(lines)
 
@@ -70,7 +75,8 @@ BOUND = {"f32": 1e-4, "bf16": 5e-2}
 
 def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver=None, layouts=None,
               plan_only: bool = False, strict: bool = False, rounds: int = 10, jobs: int = 2,
-              log: Callable[[str], None] = print, torch_alone: bool = True, factory=None) -> NetResult:
+              log: Callable[[str], None] = print, torch_alone: bool = True, factory=None,
+              breakdown: bool = False) -> NetResult:
     """Optimize a PyTorch model on its example `x`; unless `plan_only`, check the output against PyTorch
     eager (max |diff| / max |reference|) and time eager, eager channels_last, the plan (one module per
     segment of consecutive layers, and one per layer), both baselines, and IREE on the whole model.
@@ -78,7 +84,9 @@ def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver
     rounds) and, unless not `torch_alone`, alone in a process of its own with OpenMP's default policy,
     one round after each of these (`bench.torch_alone`); each PyTorch figure is the faster of the two.
     `factory` (a picklable callable building the model's architecture): what that process builds and
-    loads the weights into, where the model itself does not pickle (kgen's copies of torchvision's)."""
+    loads the weights into, where the model itself does not pickle (kgen's copies of torchvision's).
+    `breakdown`: also where the plan's time goes, node by node, next to PyTorch eager's profile
+    (`net.breakdown`, `rounds` calls each)."""
     import torch
 
     t0 = time.time()
@@ -153,6 +161,9 @@ def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver
     elif alone_samples:
         r.notes.append(f"PyTorch alone: {min(map(len, alone_samples.values()))} of {rounds} rounds (its process "
                        f"stopped): not compared")
+    if breakdown:
+        log(f"timing the plan node by node and PyTorch eager under its profiler, {rounds} calls each")
+        r.breakdown = time_breakdown.measure(om, x, rounds, eager=(mdt, xd))
     return r
 
 

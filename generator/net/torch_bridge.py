@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import io
 import operator
+import time
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -299,6 +300,21 @@ def _flat_nodes(args) -> list:
 
 
 # ------------------------------------------------------------------------------------------ running
+#: seconds per phase of the kgen calls ("kgen kernels", "reorders", "transfers") while `net.breakdown`
+#: measures a module; None otherwise (then `_timed` is one check)
+phase_seconds: dict[str, float] | None = None
+
+
+def _timed(phase: str, fn, *args):
+    if phase_seconds is None:
+        return fn(*args)
+    t = time.perf_counter()
+    try:
+        return fn(*args)
+    finally:
+        phase_seconds[phase] = phase_seconds.get(phase, 0.0) + time.perf_counter() - t
+
+
 class OnDevice:
     """A kgen activation kept on the device between layers: the buffer, its layout, logical dims and
     data type."""
@@ -316,11 +332,11 @@ def to_torch(v):
     import torch
     dims, nd = v.dims, len(v.dims)
     if v.layout == "nhwc" and nd in (4, 5):
-        a = _from_numpy(torch, v.tensor.to_numpy())
         perm_dims = (dims[0],) + tuple(dims[2:]) + (dims[1],)
-        return a.view(perm_dims).permute(0, nd - 1, *range(1, nd - 1))
-    t = v.tensor if v.layout == USER else v.reorders(v.tensor, dims, v.dt, v.layout, USER)
-    return _from_numpy(torch, t.to_numpy()).view(dims)
+        return _timed("transfers", lambda: _from_numpy(torch, v.tensor.to_numpy()).view(perm_dims).permute(
+            0, nd - 1, *range(1, nd - 1)))
+    t = v.tensor if v.layout == USER else _timed("reorders", v.reorders, v.tensor, dims, v.dt, v.layout, USER)
+    return _timed("transfers", lambda: _from_numpy(torch, t.to_numpy()).view(dims))
 
 
 def _from_numpy(torch, a: np.ndarray):
@@ -351,7 +367,8 @@ def _make_kgen_conv(runner, reorders, backend, driver):
             x = to_device(src, p.desc.src_dims, self.layout, reorders, backend, driver, who, dt)
             r = to_device(residual, p.desc.dst_dims, self.layout, reorders, backend, driver, who, dt) \
                 if residual is not None else None
-            return OnDevice(self.runner(x, r), self.layout, p.desc.dst_dims, self.reorders, p.dst.dtype.name)
+            out = _timed("kgen kernels", self.runner, x, r)
+            return OnDevice(out, self.layout, p.desc.dst_dims, self.reorders, p.dst.dtype.name)
 
     return KgenConvBlock()
 
@@ -365,7 +382,7 @@ def to_device(v, dims, layout: str, reorders, backend, driver: str, who: str, dt
     if isinstance(v, OnDevice):
         if v.dims != tuple(dims):
             raise InputError(f"{who}: input is {v.dims}, the plan has {tuple(dims)}")
-        return reorders(v.tensor, dims, dt, v.layout, layout)
+        return _timed("reorders", reorders, v.tensor, dims, dt, v.layout, layout)
     if not isinstance(v, torch.Tensor) or tuple(v.shape) != tuple(dims) or v.dtype != torch.float32:
         got = tuple(v.shape) if isinstance(v, torch.Tensor) else type(v).__name__
         raise InputError(f"{who}: input {got} does not match the example's {tuple(dims)} float32 "
@@ -374,10 +391,12 @@ def to_device(v, dims, layout: str, reorders, backend, driver: str, who: str, dt
 
     nd = v.dim()
     if layout == "nhwc" and nd in (4, 5):
-        a = v.detach().permute(0, *range(2, nd), 1).contiguous().numpy()
-        return upload(a.reshape(-1).astype(npdt, copy=False), backend, driver)
-    buf = upload(v.detach().contiguous().numpy().reshape(-1).astype(npdt, copy=False), backend, driver)
-    return reorders(buf, dims, dt, USER, layout)
+        return _timed("transfers", lambda: upload(
+            v.detach().permute(0, *range(2, nd), 1).contiguous().numpy().reshape(-1).astype(npdt, copy=False),
+            backend, driver))
+    buf = _timed("transfers", lambda: upload(v.detach().contiguous().numpy().reshape(-1).astype(npdt, copy=False),
+                                             backend, driver))
+    return _timed("reorders", reorders, buf, dims, dt, USER, layout)
 
 
 def _make_segment(runners, tensors, inputs, outputs, reorders, backend, driver):
@@ -398,7 +417,7 @@ def _make_segment(runners, tensors, inputs, outputs, reorders, backend, driver):
         def forward(self, *args):
             devs = [to_device(a, tensors[t][0], lay, reorders, backend, driver, f"segment input {t}", tensors[t][1])
                     for a, (t, lay) in zip(args, inputs)]
-            outs = seg(*devs)
+            outs = _timed("kgen kernels", seg, *devs)     # the segment's own reorders run inside it
             return tuple(OnDevice(o, seg.layouts[t], tensors[t][0], reorders, tensors[t][1])
                          for o, t in zip(outs, outputs))
 
