@@ -247,8 +247,9 @@ def test_measured_plan_runs_and_reports(tmp_path, capsys):
     import json
     doc = json.loads((tmp_path / "r.json").read_text())
     assert doc["max_rel_err"] == 0.0 and doc["plans"][0]["name"] == "plan"
-    # the measurements are in the table: planning again measures nothing
-    assert main(["net", f"--graph={g}", "--layouts=nchw,nhwc", "--plan-only"]) == 0
+    # the measurements are in the table: planning again measures nothing; --png draws the plan
+    assert main(["net", f"--graph={g}", "--layouts=nchw,nhwc", "--plan-only", f"--png={tmp_path / 'p.png'}"]) == 0
     assert "measuring" not in capsys.readouterr().err
+    assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     net = load_network(g)
     assert len(net.layers) == 4

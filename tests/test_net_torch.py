@@ -371,7 +371,7 @@ class _Inception(nn.Module):
         return torch.sigmoid(self.out(y)) * x
 
 
-def test_breakdown_splits_the_plans_time_and_profiles_eager():
+def test_breakdown_splits_the_plans_time_and_profiles_eager(tmp_path):
     torch.manual_seed(SEED)
     m = nn.Sequential(nn.Conv2d(3, 16, 3, padding=1), nn.ReLU(), _Inception()).eval()
     x = torch.randn(1, 3, 12, 12)
@@ -381,11 +381,17 @@ def test_breakdown_splits_the_plans_time_and_profiles_eager():
     assert b.parts["kgen kernels"] > 0 and b.parts["transfers"] > 0 and b.parts["PyTorch ops"] > 0
     assert sum(b.parts.values()) == pytest.approx(b.total, rel=1e-6)
     assert {"MaxPool2d", "cat", "mul"} <= set(b.torch_ops)
+    # every kgen layer in exactly one kgen call; an unmeasured plan prices none of them
+    assert sorted(l for c in b.kgen_calls.values() for l in c.layers) == sorted(l.name for l in om.kgen_network.layers)
+    assert sum(c.seconds for c in b.kgen_calls.values()) == pytest.approx(b.parts["kgen kernels"], rel=1e-6)
+    assert all(c.priced is None for c in b.kgen_calls.values())
     assert b.parts["PyTorch ops"] == pytest.approx(sum(b.torch_ops.values()), rel=1e-6)
     assert b.eager_total > 0 and any(op.startswith("aten::") for op in b.eager_ops)
     text = breakdown.format_breakdown(b)
     assert all(cat in text for cat in breakdown.CATEGORIES) and "torch.profiler" in text
     assert json.loads(json.dumps(b.to_json()))["kgen_parts_s"].keys() == b.parts.keys()
+    breakdown.write_breakdown_png(b, str(tmp_path / "b.png"))
+    assert (tmp_path / "b.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with torch.inference_mode():       # measuring left the module as it was
         assert torch.allclose(om(x), m(x), rtol=1e-4, atol=1e-5)
     with pytest.raises(InputError, match="at least one round"):
@@ -415,3 +421,5 @@ def test_kgen_net_breakdown_reports_and_writes_json(tmp_path, monkeypatch, capsy
     b = json.loads(out.read_text())["breakdown"]
     assert b["rounds"] == 2 and set(b["kgen_parts_s"]) == set(breakdown.CATEGORIES)
     assert b["kgen_parts_s"]["kgen kernels"] > 0 and b["eager_ops_s"]
+    # a measured plan prices each kgen call's layers as the planner timed them alone
+    assert b["kgen_calls"] and all(c["priced_alone_s"] > 0 for c in b["kgen_calls"].values())

@@ -17,6 +17,7 @@ per aten op (the profiler's own overhead included).
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
@@ -28,20 +29,33 @@ CATEGORIES = (*KGEN_PHASES, "kgen glue", "PyTorch ops", "interpreter")
 
 
 @dataclass
+class KgenCall:
+    """One kgen node of the module: its layers, the seconds its kernels took per call in the network, and
+    what the planner priced those layers at, each timed alone (None: the plan was not measured)."""
+    layers: tuple[str, ...]
+    seconds: float
+    priced: float | None
+
+
+@dataclass
 class Breakdown:
     """Seconds per call. `parts`: category -> seconds; `torch_ops`: the ops left to PyTorch in the
-    optimized module, op -> seconds; `eager_ops`: PyTorch eager's profile, op -> self CPU seconds."""
+    optimized module, op -> seconds; `kgen_calls`: node -> KgenCall; `eager_ops`: PyTorch eager's
+    profile, op -> self CPU seconds."""
     rounds: int
     total: float                                   # the optimized module, nodes timed one by one
     parts: dict[str, float] = field(default_factory=dict)
     torch_ops: dict[str, float] = field(default_factory=dict)
+    kgen_calls: dict[str, KgenCall] = field(default_factory=dict)
     eager_total: float = 0.0                       # PyTorch eager under the profiler
     eager_ops: dict[str, float] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {"rounds": self.rounds, "kgen_total_s": self.total, "kgen_parts_s": self.parts,
-                "pytorch_ops_in_kgen_s": self.torch_ops, "eager_total_s": self.eager_total,
-                "eager_ops_s": self.eager_ops}
+                "pytorch_ops_in_kgen_s": self.torch_ops,
+                "kgen_calls": {k: {"layers": list(c.layers), "kernels_s": c.seconds, "priced_alone_s": c.priced}
+                               for k, c in self.kgen_calls.items()},
+                "eager_total_s": self.eager_total, "eager_ops_s": self.eager_ops}
 
 
 def _op_name(node, modules) -> str:
@@ -50,6 +64,13 @@ def _op_name(node, modules) -> str:
     if node.op == "call_method":
         return f".{node.target}()"
     return getattr(node.target, "__name__", str(node.target))
+
+
+def _layers(module) -> tuple[str, ...]:
+    """The conv layers a kgen module runs (a block: one; a segment: its runners')."""
+    if hasattr(module, "runner"):
+        return (module.runner.layer.name,)
+    return tuple(r.layer.name for r in module.segment.runners)
 
 
 def _is_kgen(node, modules) -> bool:
@@ -73,14 +94,18 @@ def measure(om, x, rounds: int = 10, *, eager=None) -> Breakdown:
     modules = dict(om.named_modules())
     parts = dict.fromkeys(CATEGORIES, 0.0)
     torch_ops: dict[str, float] = {}
+    kernels: dict[str, float] = {}              # kgen node -> its kernels' seconds
 
     class Timed(Interpreter):
         def run_node(self, n):
             t = time.perf_counter()
+            k0 = phases.get("kgen kernels", 0.0)
             try:
                 return super().run_node(n)
             finally:
                 dt = time.perf_counter() - t
+                if n.op == "call_module" and n.target in kgen_modules:
+                    kernels[n.target] = kernels.get(n.target, 0.0) + phases.get("kgen kernels", 0.0) - k0
                 if n.op in ("placeholder", "output", "get_attr"):
                     pass
                 elif _is_kgen(n, modules) or (n.op == "call_function" and n.target.__name__ == "getitem"
@@ -91,9 +116,11 @@ def measure(om, x, rounds: int = 10, *, eager=None) -> Breakdown:
                     torch_ops[name] = torch_ops.get(name, 0.0) + dt
                     parts["PyTorch ops"] += dt
 
+    kgen_modules = {name for name, m in modules.items() if hasattr(m, "runner") or hasattr(m, "segment")}
+    phases: dict[str, float] = {}
     with torch.inference_mode():
         om(x)                                      # warm: the first call allocates
-        torch_bridge.phase_seconds = phases = {}
+        torch_bridge.phase_seconds = phases
         try:
             t0 = time.perf_counter()
             for _ in range(rounds):
@@ -106,8 +133,14 @@ def measure(om, x, rounds: int = 10, *, eager=None) -> Breakdown:
         parts["kgen glue"] -= parts[phase]         # the phases ran inside the kgen nodes' time
     parts["kgen glue"] = max(parts["kgen glue"], 0.0)
     parts["interpreter"] = max(total - sum(parts.values()), 0.0)
+    conv_s = om.kgen_plan.conv_s
+    calls = {}
+    for name, sec in sorted(kernels.items(), key=lambda kv: -kv[1]):
+        layers = _layers(modules[name])
+        priced = sum(conv_s[l] for l in layers) if all(conv_s.get(l, math.inf) < math.inf for l in layers) else None
+        calls[name] = KgenCall(layers, sec / rounds, priced)
     b = Breakdown(rounds, total / rounds, {k: v / rounds for k, v in parts.items()},
-                  {k: v / rounds for k, v in sorted(torch_ops.items(), key=lambda kv: -kv[1])})
+                  {k: v / rounds for k, v in sorted(torch_ops.items(), key=lambda kv: -kv[1])}, calls)
     if eager is not None:
         b.eager_total, b.eager_ops = _eager_profile(torch, *eager, rounds)
     return b
@@ -136,6 +169,11 @@ def format_breakdown(b: Breakdown, top: int = 8) -> str:
     for cat in CATEGORIES:
         share = b.parts[cat] / b.total * 100 if b.total else 0.0
         lines.append(f"    {cat:38}{ms(b.parts[cat])}  {share:5.1f}%")
+        if cat == "kgen kernels":
+            for name, c in list(b.kgen_calls.items())[:top]:
+                what = f"{name} ({len(c.layers)} layers)" if len(c.layers) > 1 else c.layers[0]
+                priced = f"  priced {c.priced * 1e3:.3f} ms alone ({c.seconds / c.priced:.2f}x)" if c.priced else ""
+                lines.append(f"      {what[:36]:36}{ms(c.seconds)}{priced}")
         if cat == "PyTorch ops":
             lines += [f"      {op:36}{ms(s)}" for op, s in list(b.torch_ops.items())[:top]]
     if b.eager_ops:
@@ -165,11 +203,11 @@ def write_breakdown_png(b: Breakdown, path: str, top: int = 8) -> None:
         for j, (op, s) in enumerate(shown):
             ax.barh("PyTorch eager", s * 1e3, left=left, color=greys(0.25 + 0.7 * j / max(len(shown), 1)),
                     edgecolor="white")
-            if s * 1e3 > 0.06 * max(b.eager_total, b.total) * 1e3:
-                ax.text(left + s * 1e3 / 2, 1, op.replace("aten::", ""), ha="center", va="center", fontsize=7,
-                        rotation=90 if len(op) > 14 else 0)
+            if s > 0.1 * max(b.eager_total, b.total):      # a label where the op's part is wide enough
+                ax.text(left + s * 1e3 / 2, 1, op.replace("aten::", "")[:18], ha="center", va="center", fontsize=7)
             left += s * 1e3
     ax.set_xlabel("ms per call")
+    ax.set_title(f"where the time goes (mean of {b.rounds} calls; PyTorch eager: self CPU time per op)", fontsize=9)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.35), ncol=len(CATEGORIES), fontsize=8, frameon=False)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
