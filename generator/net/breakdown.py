@@ -18,6 +18,7 @@ per aten op (the profiler's own overhead included).
 from __future__ import annotations
 
 import math
+import operator
 import time
 from dataclasses import dataclass, field
 
@@ -73,13 +74,6 @@ def _layers(module) -> tuple[str, ...]:
     return tuple(r.layer.name for r in module.segment.runners)
 
 
-def _is_kgen(node, modules) -> bool:
-    if node.op == "call_module":
-        m = modules[node.target]
-        return hasattr(m, "runner") or hasattr(m, "segment")
-    return node.op == "call_function" and node.target is torch_bridge.to_torch
-
-
 def measure(om, x, rounds: int = 10, *, eager=None) -> Breakdown:
     """Run the optimized module `om` (from `generator.optimize`) `rounds` times on `x`, timing every node,
     and `eager` (the model and its input, as PyTorch runs it; None: no PyTorch profile) as many times
@@ -108,15 +102,21 @@ def measure(om, x, rounds: int = 10, *, eager=None) -> Breakdown:
                     kernels[n.target] = kernels.get(n.target, 0.0) + phases.get("kgen kernels", 0.0) - k0
                 if n.op in ("placeholder", "output", "get_attr"):
                     pass
-                elif _is_kgen(n, modules) or (n.op == "call_function" and n.target.__name__ == "getitem"
-                                              and n.args and _is_kgen(n.args[0], modules)):
-                    parts["kgen glue"] += dt
+                elif is_kgen(n) or (n.op == "call_function" and n.target is operator.getitem and is_kgen(n.args[0])):
+                    parts["kgen glue"] += dt            # less its phases, below
                 else:
                     name = _op_name(n, modules)
                     torch_ops[name] = torch_ops.get(name, 0.0) + dt
                     parts["PyTorch ops"] += dt
 
     kgen_modules = {name for name, m in modules.items() if hasattr(m, "runner") or hasattr(m, "segment")}
+
+    def is_kgen(n) -> bool:
+        """A kgen block or segment call, or the hand-back of a kgen activation to PyTorch."""
+        op = getattr(n, "op", None)
+        return (op == "call_module" and n.target in kgen_modules) or \
+            (op == "call_function" and n.target is torch_bridge.to_torch)
+
     phases: dict[str, float] = {}
     with torch.inference_mode():
         om(x)                                      # warm: the first call allocates
