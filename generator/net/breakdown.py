@@ -67,13 +67,6 @@ def _op_name(node, modules) -> str:
     return getattr(node.target, "__name__", str(node.target))
 
 
-def _layers(module) -> tuple[str, ...]:
-    """The conv layers a kgen module runs (a block: one; a segment: its runners')."""
-    if hasattr(module, "runner"):
-        return (module.runner.layer.name,)
-    return tuple(r.layer.name for r in module.segment.runners)
-
-
 def measure(om, x, rounds: int = 10, *, eager=None) -> Breakdown:
     """Run the optimized module `om` (from `generator.optimize`) `rounds` times on `x`, timing every node,
     and `eager` (the model and its input, as PyTorch runs it; None: no PyTorch profile) as many times
@@ -109,7 +102,7 @@ def measure(om, x, rounds: int = 10, *, eager=None) -> Breakdown:
                     torch_ops[name] = torch_ops.get(name, 0.0) + dt
                     parts["PyTorch ops"] += dt
 
-    kgen_modules = {name for name, m in modules.items() if hasattr(m, "runner") or hasattr(m, "segment")}
+    kgen_modules = {name for name, m in modules.items() if hasattr(m, "kgen_layers")}
 
     def is_kgen(n) -> bool:
         """A kgen block or segment call, or the hand-back of a kgen activation to PyTorch."""
@@ -136,7 +129,7 @@ def measure(om, x, rounds: int = 10, *, eager=None) -> Breakdown:
     conv_s = om.kgen_plan.conv_s
     calls = {}
     for name, sec in sorted(kernels.items(), key=lambda kv: -kv[1]):
-        layers = _layers(modules[name])
+        layers = modules[name].kgen_layers
         priced = sum(conv_s[l] for l in layers) if all(conv_s.get(l, math.inf) < math.inf for l in layers) else None
         calls[name] = KgenCall(layers, sec / rounds, priced)
     b = Breakdown(rounds, total / rounds, {k: v / rounds for k, v in parts.items()},

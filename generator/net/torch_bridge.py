@@ -357,6 +357,7 @@ def _make_kgen_conv(runner, reorders, backend, driver):
             self.runner, self.reorders = runner, reorders
             self.layout = runner.layout
             self.problem = runner.problem
+            self.kgen_layers = (runner.layer.name,)     # what `net.breakdown` reports it under
 
         def extra_repr(self) -> str:
             return f"{self.runner.layer.name}: {self.problem.alg} in {self.layout} ({self.problem.desc})"
@@ -410,6 +411,7 @@ def _make_segment(runners, tensors, inputs, outputs, reorders, backend, driver):
         def __init__(self):
             super().__init__()
             self.segment = seg
+            self.kgen_layers = tuple(r.layer.name for r in runners)
 
         def extra_repr(self) -> str:
             return f"{len(runners)} layers: {runners[0].layer.name} .. {runners[-1].layer.name}"

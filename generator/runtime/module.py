@@ -289,7 +289,7 @@ class DeviceTensor:
     shape: tuple[int, ...]
     dtype: np.dtype
     driver: str
-    owner: _Device | None = field(default=None, repr=False, compare=False)   # keeps its device alive
+    owner: _Device | None = field(repr=False, compare=False)   # keeps its device alive (None once released)
 
     def __post_init__(self) -> None:
         _live.add(self)
