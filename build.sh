@@ -53,7 +53,8 @@ cmd=${1:-build}
 case "$cmd" in
   test)
     shift
-    setup_venv test
+    # $KGEN_EXTRAS adds extras to the test set-up (CI: ray, for the farm tests); plain ./build.sh test has none
+    setup_venv "test${KGEN_EXTRAS:+,$KGEN_EXTRAS}"
     setup_vulkan
     # two workers on two cores; compiled artifacts are shared through the content-addressed cache
     exec "$PY" -m pytest -n "${KGEN_TEST_JOBS:-2}" -q "$@"

@@ -45,6 +45,11 @@ class RunError(KgenError, RuntimeError):
     """The runtime failed to load or invoke a compiled module."""
 
 
+class ClusterError(KgenError):
+    """A farm cannot take the work: its address does not answer, a node runs other code, or no node
+    of the CPU kind a unit needs is there (`generator.scale`)."""
+
+
 class InternalError(Exception):
     """A bug in kgen itself, not bad input: the CLI says so and exits 3 (not 2, which means bad input).
     Deliberately not a ``KgenError``, so that no handler for user errors swallows it."""

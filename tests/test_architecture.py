@@ -25,6 +25,7 @@ LAYERS = {
     "emit": 5, "templates": 5,
     "compile": 6,
     "runtime": 7,
+    "scale": 7,                     # the work layer: executors and units (what they run is passed in)
     "select": 8,
     "api": 9,
     "bench": 10, "catalog": 10,

@@ -9,6 +9,7 @@ the layouts chosen (`table_entries`).
 """
 from __future__ import annotations
 
+import os
 from typing import Callable
 
 import numpy as np
@@ -18,13 +19,14 @@ from ..benchdnn.conv import conv_problem
 from ..compile import get_backend
 from ..compile.backends import cpu_threads
 from ..emit.reorder import kernel_name, render_reorder
-from ..errors import KgenError
+from ..errors import InternalError, KgenError, UnsupportedError
+from ..scale import Progress, Unit, executor_for, run_units
 from ..problem.partition import reorder_host_parts
 from ..runtime.timing import median_times
 from ..select import reorder_forms, table as tuned
 from ..select.candidates import DEFAULT_LAYOUTS, USER_LAYOUT, check_layouts
 from ..verify import check_reorder, reorder_call
-from .conv import ProblemResult, bind_candidate, measure_problem, sweep
+from .conv import ProblemResult, bind_candidate, compile_candidates, measure_problem, sweep
 
 #: a candidate within this factor of a problem's fastest is a close call: timed again after every
 #: problem has been measured (`recheck_close_calls`)
@@ -34,21 +36,28 @@ CLOSE_CALL_MAX = 4
 
 
 def tune(cases, backend: str = "llvm-cpu", *, variants=None, flag_sets=None, drivers=None, layouts=None,
-         rounds: int = 5, jobs: int = 2, log: Callable[[str], None] = print, path=None
+         rounds: int = 5, jobs: int = 2, log: Callable[[str], None] = print, path=None,
+         address: str | None = None, retune: bool = True, progress: str = "text"
          ) -> tuple[list[tuple[object, ProblemResult]], object]:
     """Returns [(problem, result)] and the table path written. A problem with format `any` tensors
-    is measured in every layout of `layouts` (default: `DEFAULT_LAYOUTS` for its data type)."""
+    is measured in every layout of `layouts` (default: `DEFAULT_LAYOUTS` for its data type).
+    With `address` (or $KGEN_RAY_ADDRESS) each problem is a unit on a Ray farm, once per CPU kind
+    there (`tune_on_farm`). Without `retune`, a problem the table holds already is not measured."""
     b = get_backend(backend)
     layouts = check_layouts(layouts)
     sw = sweep(b, variants, flag_sets, drivers)
+    if address or os.environ.get("KGEN_RAY_ADDRESS"):
+        return tune_on_farm(cases, b, sw, layouts, rounds, jobs, log, path, address, retune, progress)
     out, entries = [], {}
     for i, case in enumerate(cases):
         p = conv_problem(case)
         if layouts and not p.has_any:
             log(f"note: --layouts applies to format any tensors (--stag=any / --dtag=any); {p.desc} is measured "
                 f"in its own --stag / --dtag")
-        # format `any`: the layouts are part of the choice, blocked ones included
-        lays = list(layouts or DEFAULT_LAYOUTS.get(p.src.dtype.name, ("nchw", "nhwc"))) if p.has_any else [USER_LAYOUT]
+        if not retune and tuned.problem_key(p, b.name) in tuned.load(path):
+            log(f"[{i + 1}/{len(cases)}] {p.desc}: stored already (--retune measures it again)")
+            continue
+        lays = _layouts_of(p, layouts)
         # two passes, each candidate keeping its better median: a choice is stored for good, and one
         # window of noise must not make it (measure_problem)
         r = measure_problem(p, b, sw, lays, None, rounds, jobs, log, f"[{i + 1}/{len(cases)}]", passes=2)
@@ -64,6 +73,88 @@ def tune(cases, backend: str = "llvm-cpu", *, variants=None, flag_sets=None, dri
         entries.update(table_entries(p, r, b.name))
     written = tuned.store(entries, path) if entries else (path or tuned.table_path())
     return out, written
+
+
+def _layouts_of(p, layouts) -> list[str]:
+    # format `any`: the layouts are part of the choice, blocked ones included
+    return list(layouts or DEFAULT_LAYOUTS.get(p.src.dtype.name, ("nchw", "nhwc"))) if p.has_any else [USER_LAYOUT]
+
+
+# ------------------------------------------------------------------------------------------ on a farm
+def measure_unit(case, backend: str, sw, layouts, rounds: int, jobs: int) -> dict:
+    """One problem with all its candidates, on a worker: the table entries are keyed there, by the
+    CPU that measured them."""
+    b = get_backend(backend)
+    p, lines = conv_problem(case), []
+    r = measure_problem(p, b, sw, _layouts_of(p, layouts), None, rounds, jobs, lines.append, "", passes=2)
+    return {"problem": p, "result": r, "log": lines,
+            "entries": table_entries(p, r, b.name) if r.best is not None else {}}
+
+
+def recheck_unit(p, r: ProblemResult, backend: str, rounds: int, jobs: int, threads: bool) -> dict:
+    """`recheck_close_calls` for one problem, on a worker of the CPU kind that measured it (its kernels
+    come from that node's cache, or are compiled again on another node of the kind)."""
+    b, lines = get_backend(backend), []
+    missing = [c for c in close_calls(r) if c.artifact is None or not c.artifact.path.is_file()]
+    compile_candidates(missing, b, jobs, lines.append, host_threads=threads)
+    recheck_close_calls([(p, r)], b, rounds, lines.append)
+    return {"problem": p, "result": r, "log": lines, "entries": table_entries(p, r, b.name)}
+
+
+def tune_on_farm(cases, b, sw, layouts, rounds, jobs, log, path, address, retune, progress):
+    """Each problem a measuring unit on every CPU kind of the farm, then its close calls again on the
+    same kind; the driver stores each unit's entries as it finishes, under the measuring CPU's key."""
+    if b.tuned_per_device:
+        raise UnsupportedError(f"kgen tune on a farm measures CPU backends; tune {b.name} on the machine "
+                               f"that holds its device")
+    executor = executor_for(None, address)
+    kinds = executor.cpu_kinds()
+    problems = [(case, conv_problem(case)) for case in cases]
+    stored = tuned.load(path)
+    units = [Unit(f"{p.desc} on {cpu}", measure_unit, (case, b.name, sw, layouts, rounds, jobs), "measure", cpu)
+             for cpu in kinds for case, p in problems
+             if retune or tuned.problem_key(p, b.name, cpu=cpu) not in stored]
+    if len(units) < len(kinds) * len(problems):
+        log(f"{len(kinds) * len(problems) - len(units)} problem(s) stored already (--retune measures them again)")
+    out = []
+
+    def keep(res):
+        if not res.ok:
+            log(f"  {res.unit.key}: FAILED ({res.error})")
+            return
+        for line in res.value["log"]:
+            log(f"  {line.strip()}")
+        entries = res.value["entries"]
+        bad = [k for k in entries if k.split("|")[1] != res.worker.cpu]
+        if bad:                 # a unit placed on the wrong kind: its figures hold for another CPU
+            raise InternalError(f"{res.unit.key} was measured on CPU {res.worker.cpu}: {bad[0]}")
+        if entries:
+            tuned.store(entries, path)
+        if res.unit.fn is measure_unit:
+            out.append((res.value["problem"], res.value["result"], res.unit.target))
+
+    run_units(units, executor, keep, Progress("tune", len(units), progress, executor=executor.name))
+    threads = b.host_threads_driver is not None and b.host_threads_driver_name in sw.drivers
+    again = [Unit(f"{p.desc} close calls on {cpu}", recheck_unit, (p, r, b.name, rounds, jobs, threads), "measure", cpu)
+             for p, r, cpu in out if close_calls(r)]
+    if again:
+        log(f"re-timing {len(again)} close call{'s' if len(again) > 1 else ''} (candidates within "
+            f"{CLOSE_CALL:.2f}x of the fastest)")
+        by_key = {(id(p)): i for i, (p, _, _) in enumerate(out)}
+        rechecked = []
+
+        def keep_again(res):
+            keep(res)
+            if res.ok:
+                rechecked.append(res)
+
+        run_units(again, executor, keep_again,
+                  Progress("re-time", len(again), progress, executor=executor.name))
+        for res in rechecked:
+            p0 = res.unit.args[0]
+            i = by_key[id(p0)]
+            out[i] = (out[i][0], res.value["result"], out[i][2])
+    return [(p, r) for p, r, _ in out], (path or tuned.table_path())
 
 
 def close_calls(r: ProblemResult) -> list:

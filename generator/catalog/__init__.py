@@ -19,16 +19,17 @@ import json
 import shlex
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..benchdnn.conv import conv_problem, given_conv_quant_values, parse_conv_args
 from ..benchdnn.reorder import given_quant_values, parse_args, reorder_problem
 from ..compile import compile_mlir, compiler_version, device_available, get_backend, write_artifact
+from ..compile.cache import cached_artifact, export_entry, host_cpu_id, install_entry
 from ..emit.conv import render_conv
 from ..emit.reorder import render_reorder
 from ..errors import KgenError, ProblemError
+from ..scale import Progress, Unit, executor_for, run_units
 from ..select import reorder_form
 from ..verify import check_conv, check_reorder
 from ..version import __version__
@@ -146,9 +147,39 @@ def _check(e: CatalogEntry, backend, path: Path) -> str | None:
     return check_conv(ConvKernel(e.problem, backend, artifact=art), e.problem, given_conv_quant_values(e.case))
 
 
-def build_catalog(backend: str = "llvm-cpu", *, jobs: int = 2, run: bool = True, compile: bool = True,
-                  root: Path | None = None, out=sys.stdout) -> int:
-    """Render, compile and check the catalog; print progress and a summary. Returns an exit status."""
+def compile_chunk(backend: str, items: list[tuple[str, str, tuple[str, ...]]]) -> list[dict]:
+    """A unit of `kgen catalog build` (in a worker): compile each (function, MLIR, extra flags) into this
+    node's cache and send the entry back as bytes (`export_entry`); a failed compile sends its error."""
+    out = []
+    for function, text, extra in items:
+        t = time.time()
+        try:
+            art = compile_mlir(text, backend, name=function, extra_flags=extra)
+            out.append({"function": function, "files": export_entry(art), "cached": art.cached,
+                        "seconds": time.time() - t})
+        except KgenError as err:
+            out.append({"function": function, "error": str(err), "seconds": time.time() - t})
+    return out
+
+
+def _extra_flags(e: CatalogEntry, b) -> tuple[str, ...]:
+    # reorders are run on the memory-bound driver (a prebuilt module holds the whole reorder, so not
+    # host-threads) and compiled for it
+    return tuple(b.reorder_flags(b.memory_bound_driver) if e.kind == "reorder" else b.conv_flags(None, e.problem))
+
+
+def _chunks(items: list, workers: int) -> list[list]:
+    """About sixteen units per worker, so that a slow chunk does not leave the others idle at the end."""
+    size = max(1, -(-len(items) // max(1, 16 * workers)))
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+def build_catalog(backend: str = "llvm-cpu", *, jobs: int | None = 2, run: bool = True, compile: bool = True,
+                  root: Path | None = None, out=sys.stdout, address: str | None = None,
+                  progress: str = "text") -> int:
+    """Render, compile and check the catalog; print progress and a summary. Returns an exit status.
+    Compiles missing from the cache run as units (`generator.scale`): `jobs` local processes, or the
+    Ray farm at `address` (on a node of this CPU kind where the flags say target-cpu=host)."""
     b = get_backend(backend)
     root = root or repo_root()
     t0 = time.time()
@@ -171,37 +202,52 @@ def build_catalog(backend: str = "llvm-cpu", *, jobs: int = 2, run: bool = True,
     outdir = root / "build" / b.name
     outdir.mkdir(parents=True, exist_ok=True)
     n = len(entries)
+    arts, failed = {}, {}
+    todo = []
+    # convolutions first: they take longest to compile, and the reorders then fill the gaps at the end
+    for e in sorted(entries, key=lambda e: e.kind != "conv"):
+        text, extra = texts[f"{b.name}/{e.function}.mlir"], _extra_flags(e, b)
+        art = cached_artifact(text, b, extra_flags=extra, name=e.function)
+        if art is not None:
+            arts[e.function] = art          # no rework: a warm build sends nothing out
+        else:
+            todo.append((e.function, text, extra))
+    if todo:
+        # a target-cpu=host compile must run on a node of this CPU kind (its artifact is keyed by it)
+        target = host_cpu_id() if any(f.endswith("=host") for f in b.flags) else None
+        executor = executor_for(jobs, address)
+        names = {e.function: e.name for e in entries}
+        units = [Unit(names[chunk[0][0]] + (f" +{len(chunk) - 1}" if len(chunk) > 1 else ""), compile_chunk,
+                      (b.name, chunk), "compile", target) for chunk in _chunks(todo, executor.workers)]
 
-    def build(i_e):
-        i, e = i_e
-        t = time.time()
-        # reorders are run on the memory-bound driver (a prebuilt module holds the whole reorder, so not
-        # host-threads) and compiled for it
-        extra = b.reorder_flags(b.memory_bound_driver) if e.kind == "reorder" else b.conv_flags(None, e.problem)
-        art = compile_mlir(texts[f"{b.name}/{e.function}.mlir"], b, name=e.function, extra_flags=extra)
+        def install(r):
+            if not r.ok:
+                for function, _, _ in r.unit.args[1]:
+                    failed[function] = r.error
+                return
+            for item in r.value:
+                if "error" in item:
+                    failed[item["function"]] = item["error"]
+                else:
+                    arts[item["function"]] = install_entry(item["files"])
+
+        print(f"  compiling {len(todo)} of {n} kernels on {executor.name} ({n - len(todo)} cached)", file=out, flush=True)
+        run_units(units, executor, install, Progress("compile", len(units), progress, executor=executor.name))
+    manifest = []
+    for e in entries:
+        if e.function in failed:
+            print(f"  compile FAILED {e.name}: {failed[e.function]}", file=out, flush=True)
+            continue
+        art = arts[e.function]
         path = write_artifact(art, outdir, e.function)
-        return i, e, art, path, time.time() - t
-
-    manifest, failures, done = [], 0, 0
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = [pool.submit(build, (i, e)) for i, e in enumerate(entries)]
-        for fut in futures:
-            try:
-                i, e, art, path, dt = fut.result()
-            except KgenError as err:
-                failures += 1
-                print(f"  compile FAILED: {err}", file=out, flush=True)
-                continue
-            done += 1
-            state = "cached" if art.cached else f"{dt:.1f} s"
-            print(f"  [{done:2d}/{n}] compiled {e.name:30s} ({state})", file=out, flush=True)
-            manifest.append({
-                "name": e.name, "function": e.function, "file": path.name,
-                "kind": e.kind, "problem": e.case.repro(), "signature": _signature(e), **_tensors(e),
-                "backend": b.name, "flags": list(art.flags),
-                "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-                "compiler": compiler_version(), "generator": __version__,
-            })
+        manifest.append({
+            "name": e.name, "function": e.function, "file": path.name,
+            "kind": e.kind, "problem": e.case.repro(), "signature": _signature(e), **_tensors(e),
+            "backend": b.name, "flags": list(art.flags),
+            "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+            "compiler": compiler_version(), "generator": __version__,
+        })
+    failures = len(failed)
     manifest.sort(key=lambda m: m["name"])
     _write_if_changed(outdir / "manifest.json", json.dumps({"backend": b.name, "kernels": manifest}, indent=1) + "\n")
     passed = checked_fail = 0

@@ -20,6 +20,8 @@ from ..compile.backends import cpu_threads
 from ..errors import InternalError, KgenError
 from ..layout import MemoryDesc
 from ..version import __version__
+from . import farm_cmd
+from .farm_cmd import add_farm_options, check_jobs
 from .npyio import check_output_path
 
 # The commands that render, compile, run or time kernels import that machinery (the emitters and their
@@ -44,20 +46,24 @@ commands:
              --mb=N --backend=B --src/--wei/--bia/--dst=F.npy --mode=C|P --batch=FILE --jobs=N (compiles ahead);
              attribute arrays as .npy: --scales-src|wei|dst=F --zero-points-src|wei|dst=F
              --dst-init=F (sum's prior dst) --binary-I=F --prelu-I=F (post-op I's input))
-  catalog   build [--backend=B] [--jobs=N] [--no-run]   regenerate mlir/ and compile the kernel catalog into build/
+  catalog   build [--backend=B] [--jobs=N] [--address=HOST:PORT] [--progress=text|json|none] [--no-run]
+                                                       regenerate mlir/ and compile the kernel catalog into build/
   bench     reorder [--backend=B] [--dt=DT] [--rounds=N] [--json=FILE] [benchdnn reorder options] [DIMS...]
                                                        reorder GB/s vs NumPy copy and PyTorch
   bench     call [--backend=B] [--rounds=N] [--json=FILE]      us per call of a tiny conv per runtime path
   bench     conv [--alg=A,B] [--layouts=L,M] [--flags=F,G] [--json=FILE] [--png=FILE] [--all]
             [benchdnn conv options] [DESC...]         every variant x layout x flag set vs PyTorch's conv
             (default problems: the ResNet-50 layers at batch 1)
-  tune      [--alg=A,B] [--flags=F,G] [--layouts=L,M] [--table=FILE] [benchdnn conv options] [DESC...]
+  tune      [--alg=A,B] [--flags=F,G] [--layouts=L,M] [--table=FILE] [--retune] [--address=HOST:PORT]
+            [--progress=text|json|none] [benchdnn conv options] [DESC...]
             measure every variant x flag set in the given layouts (with --stag/--dtag=any: in every
             layout, blocked ones included); --alg=auto and format any then use the fastest
   tune      reorder [--backend=B] [--rounds=N] [--table=FILE] [benchdnn reorder options] DIMS...
             measure each reorder in every emission form (pack, transpose); reorders then use the fastest
   net       --model=torchvision:resnet50|--graph=FILE [--mb=N] [--layouts=L,M] [--plan-only] [--png=F] [--json=F]
             plan the layouts of a whole network (measured), check it, time it against PyTorch eager
+  worker    --address=HOST:PORT [--num-cpus=N] [--block]  join this machine to a Ray farm (kgen[ray])
+  cpu-id    [--describe]                              this machine's CPU kind: what tables and farm labels name
   --version, --help
 """
 
@@ -105,10 +111,12 @@ def _catalog(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="kgen catalog", description="Build the kernel catalog.")
     ap.add_argument("action", choices=["build", "render"], help="build: render, compile and check; render: only mlir/")
     ap.add_argument("--backend", default="llvm-cpu", help="llvm-cpu (default), vulkan or cuda")
-    ap.add_argument("--jobs", type=int, default=2, help="compiles in parallel (default 2)")
+    add_farm_options(ap, "compiles in parallel: local worker processes (default: one per CPU)")
     ap.add_argument("--no-run", action="store_true", help="compile only, do not check against NumPy")
     a = _parse(ap, argv)
-    return build_catalog(a.backend, jobs=a.jobs, run=not a.no_run, compile=a.action == "build")
+    check_jobs(a.jobs)
+    return build_catalog(a.backend, jobs=a.jobs, run=not a.no_run, compile=a.action == "build",
+                         address=a.address, progress=a.progress)
 
 
 def _bench(argv: list[str]) -> int:
@@ -275,12 +283,18 @@ def _tune(argv: list[str]) -> int:
                                                   "else tuned.json in the kernel cache)")
     ap.add_argument("--layouts", default=None, help="layouts a format-any tensor is measured in, e.g. nchw,nhwc,nChw16c "
                                                     "(default: per data type)")
+    ap.add_argument("--address", default=None, help="HOST:PORT of a Ray head: each problem is measured on the farm's "
+                                                    "kgen workers, once per CPU kind there ($KGEN_RAY_ADDRESS)")
+    ap.add_argument("--progress", default="text", choices=["text", "json", "none"],
+                    help="progress of a farm run on stderr: text lines, JSON lines or none")
+    ap.add_argument("--retune", action="store_true", help="measure problems the table holds already again")
     a, backend, variants, cases = _sweep_args(ap, argv)
     from ..bench.conv import log_stderr
     from ..bench.tune import format_choices, tune
 
     rows, path = tune(cases, backend.name, variants=variants, flag_sets=_list(a.flags), drivers=_list(a.drivers),
-                      layouts=_list(a.layouts), rounds=a.rounds, jobs=a.jobs, log=log_stderr, path=Path(a.table) if a.table else None)
+                      layouts=_list(a.layouts), rounds=a.rounds, jobs=a.jobs, log=log_stderr, path=Path(a.table) if a.table else None,
+                      address=a.address, retune=a.retune, progress=a.progress)
     print(format_choices(rows))
     print(f"selection table: {path}")
     return 0
@@ -322,13 +336,18 @@ def main(argv: list[str] | None = None) -> int:
             return _bench(rest)
         if cmd == "tune":
             return _tune(rest)
+        if cmd in ("worker", "cpu-id"):
+            if rest and rest[0] in ("-h", "--help"):
+                print(farm_cmd.__doc__)
+                return 0
+            return (farm_cmd.worker if cmd == "worker" else farm_cmd.cpu_id)(rest, _Parser)
         if cmd == "net":
             from . import net_cmd
             if rest and rest[0] in ("-h", "--help"):
                 print(net_cmd.__doc__)
                 return 0
             return net_cmd.run(rest, _Parser)
-        print(f"kgen: error: unknown command '{cmd}' (commands: desc, reorder, conv, catalog, bench, tune, net)", file=sys.stderr)
+        print(f"kgen: error: unknown command '{cmd}' (commands: desc, reorder, conv, catalog, bench, tune, net, worker, cpu-id)", file=sys.stderr)
         return 2
     except (KgenError, _ArgError) as e:
         if os.environ.get("KGEN_DEBUG"):

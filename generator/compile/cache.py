@@ -327,6 +327,28 @@ def with_target(mlir_text: str, backend: Backend) -> str:
             f"{aliases}module attributes {{hal.device.targets = [#kgen_device]}} {{\n{body}\n}}\n")
 
 
+def _entry_for(mlir_text: str, backend, extra_flags, cache_dir, name: str):
+    """(backend, the MLIR as compiled, the full flags, the cache root, the key) of one request."""
+    b = get_backend(backend)
+    mlir_text = with_target(mlir_text, b)
+    if not isinstance(name, str) or not _NAME_RE.match(name):
+        raise CompileError(f"artifact name {name!r} is not a plain file name (letters, digits, '_', '-', '.')")
+    flags = tuple(b.flags) + tuple(extra_flags)
+    root = Path(cache_dir).expanduser() if cache_dir is not None else default_cache_dir()
+    return b, mlir_text, flags, root, cache_key(mlir_text, flags, name)
+
+
+def cached_artifact(mlir_text: str, backend: str | Backend, *, extra_flags=(), cache_dir=None,
+                    name: str = "module") -> Artifact | None:
+    """The artifact `compile_mlir` would return without running the compiler, or None: what a
+    driver looks up before it sends a compile to another process or node."""
+    b, _, flags, root, key = _entry_for(mlir_text, backend, extra_flags, cache_dir, name)
+    entry = root / key[:2] / key
+    if not _verify_entry(entry, name, key):
+        return None
+    return Artifact(entry / f"{name}.vmfb", key, b.name, flags, compile_command(name, flags), cached=True)
+
+
 def compile_mlir(
     mlir_text: str,
     backend: str | Backend,
@@ -346,13 +368,7 @@ def compile_mlir(
     signal, for the compiler crashes IREE_NOTES.md describes), the backend, and the kept .mlir and
     full log paths.
     """
-    b = get_backend(backend)
-    mlir_text = with_target(mlir_text, b)
-    if not isinstance(name, str) or not _NAME_RE.match(name):
-        raise CompileError(f"artifact name {name!r} is not a plain file name (letters, digits, '_', '-', '.')")
-    flags = tuple(b.flags) + tuple(extra_flags)
-    root = Path(cache_dir).expanduser() if cache_dir is not None else default_cache_dir()
-    key = cache_key(mlir_text, flags, name)
+    b, mlir_text, flags, root, key = _entry_for(mlir_text, backend, extra_flags, cache_dir, name)
     entry = root / key[:2] / key
     command = compile_command(name, flags)
 
@@ -482,3 +498,64 @@ def write_artifact(artifact: Artifact, dest_dir: str | os.PathLike, name: str, *
         except OSError as e:
             raise ArtifactError(f"cached input {artifact.mlir_path} is missing ({e.strerror})") from None
     return dest / f"{name}.vmfb"
+
+
+# ---------------------------------------------------------------------------------------------
+# Moving entries between machines
+
+
+#: the files of an entry that travel: a failed compile's log travels as text in its error instead
+_ENTRY_FILES = ("{name}.mlir", "{name}.vmfb", "compile.sh", "meta.json", "compile.log")
+
+
+def export_entry(artifact: Artifact) -> dict[str, bytes]:
+    """The files of `artifact`'s cache entry by name, as bytes: how a compile made on another
+    process or node comes back to the driver (`install_entry`)."""
+    name = artifact.path.stem
+    out = {}
+    for pattern in _ENTRY_FILES:
+        f = artifact.entry_dir / pattern.format(name=name)
+        if f.is_file():
+            out[f.name] = f.read_bytes()
+    return out
+
+
+def install_entry(files: dict[str, bytes], cache_dir: str | os.PathLike | None = None) -> Artifact:
+    """Install an entry `export_entry` gave into this cache under the key its meta.json names, with the
+    same protocol as a compile (a private directory, then one rename): an entry already there is
+    kept. The vmfb's sha256 is checked against meta.json first, so a damaged transfer is refused."""
+    try:
+        meta = json.loads(files["meta.json"])
+        key, name = meta["key"], meta["name"]
+        vmfb = files[f"{name}.vmfb"]
+    except (KeyError, ValueError, TypeError) as e:
+        raise ArtifactError(f"a cache entry sent back is incomplete ({e}); compile it again") from None
+    if hashlib.sha256(vmfb).hexdigest() != meta.get("vmfb_sha256") or not _NAME_RE.match(name) \
+            or not re.fullmatch(r"[0-9a-f]{64}", key):
+        raise ArtifactError(f"the cache entry {key[:16]} sent back does not match its meta.json; compile it again")
+    root = Path(cache_dir).expanduser() if cache_dir is not None else default_cache_dir()
+    entry = root / key[:2] / key
+    flags = tuple(meta["flags"])
+    art = Artifact(entry / f"{name}.vmfb", key, meta["backend"], flags, compile_command(name, flags), cached=True)
+    if _verify_entry(entry, name, key):
+        return art
+    if entry.exists():
+        _remove_tree(entry)
+    try:
+        (root / _TMP_DIR).mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f"{key[:16]}-", dir=root / _TMP_DIR))
+        tmp.chmod(0o755)
+        for fname, data in files.items():
+            if fname in {p.format(name=name) for p in _ENTRY_FILES}:
+                (tmp / fname).write_bytes(data)
+        (tmp / "compile.sh").chmod(0o755)
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.replace(tmp, entry)
+        except OSError:             # installed by another process meanwhile: theirs is as good
+            shutil.rmtree(tmp, ignore_errors=True)
+    except OSError as e:
+        raise ArtifactError(f"cannot write to cache directory {root}: {e.strerror or e}") from None
+    if not _verify_entry(entry, name, key):
+        raise ArtifactError(f"cache entry {entry} is unreadable after it was installed; delete it")
+    return art

@@ -52,20 +52,21 @@ def table_path() -> Path:
     return default_cache_dir() / "tuned.json"
 
 
-def target_id(backend: str) -> str:
+def target_id(backend: str, cpu: str | None = None) -> str:
     """What a measurement on `backend` holds for: this CPU's fingerprint (`host_cpu_id`), and on a
     backend that runs on a device of its own (`Backend.tuned_per_device`: a GPU) that device's too,
-    by name (no device here: "no-device", so nothing measured on one applies)."""
+    by name (no device here: "no-device", so nothing measured on one applies). `cpu`: another CPU
+    kind's id (a farm's worker), for a backend measured on the CPU alone."""
     b = backends.get_backend(backend)
     if not b.tuned_per_device:
-        return host_cpu_id()
+        return cpu or host_cpu_id()
     ok, name = backends.device_available(b)
     return f"{host_cpu_id()}+{hashlib.sha256((name if ok else 'no-device').encode()).hexdigest()[:12]}"
 
 
-def problem_key(p, backend: str) -> str:
+def problem_key(p, backend: str, cpu: str | None = None) -> str:
     """backend | cpu (+ device) | the problem's name without its variant (conv_<alg>__ is the first part)."""
-    return f"{backend}|{target_id(backend)}|{p.name.split('__', 1)[1]}"
+    return f"{backend}|{target_id(backend, cpu)}|{p.name.split('__', 1)[1]}"
 
 
 def reorder_key(kernel_name: str, backend: str) -> str:
