@@ -182,3 +182,34 @@ def test_a_two_node_farm(tmp_path, monkeypatch, kgen_cache_dir):
     assert "runs other code: kgen-code=0.0.0-000000000000" in found["mismatch"]
     cli = found["mismatch_cli"]
     assert cli["rc"] == 2 and cli["stderr"].count("\n") == 1 and "refused before any work" in cli["stderr"], cli
+
+
+def test_an_entry_sent_back_is_installed_and_served_without_a_compile(tmp_path):
+    # how an artifact made on another node reaches the driver: bytes, checked, installed by rename;
+    # afterwards a lookup finds it and no compiler runs (a warm build sends nothing out)
+    from generator.catalog import compile_chunk
+    from generator.compile.cache import cached_artifact, compiler_invocations, install_entry
+    from generator.errors import ArtifactError
+    text = ("func.func @twice(%a: tensor<8xf32>) -> tensor<8xf32> {\n"
+            "  %r = arith.addf %a, %a : tensor<8xf32>\n  return %r : tensor<8xf32>\n}\n")
+    worker_cache, driver_cache = tmp_path / "worker", tmp_path / "driver"
+    os.environ["KGEN_CACHE_DIR"], saved = str(worker_cache), os.environ.get("KGEN_CACHE_DIR")
+    try:
+        (item, bad), = [compile_chunk("llvm-cpu", [("twice", text, ()), ("broken", "func.func @x(", ())])]
+    finally:
+        if saved is None:
+            del os.environ["KGEN_CACHE_DIR"]
+        else:
+            os.environ["KGEN_CACHE_DIR"] = saved
+    assert "error" in bad and "llvm-cpu:" in bad["error"]           # a failed compile comes back as text
+    assert cached_artifact(text, "llvm-cpu", name="twice", cache_dir=driver_cache) is None
+    art = install_entry(item["files"], driver_cache)
+    before = compiler_invocations()
+    again = cached_artifact(text, "llvm-cpu", name="twice", cache_dir=driver_cache)
+    assert again is not None and again.path == art.path and art.path.read_bytes() == item["files"]["twice.vmfb"]
+    assert install_entry(item["files"], driver_cache).path == art.path      # installed twice: kept once
+    assert compiler_invocations() == before
+    vmfb = item["files"]["twice.vmfb"]
+    damaged = dict(item["files"], **{"twice.vmfb": vmfb[:-1] + bytes([vmfb[-1] ^ 1])})
+    with pytest.raises(ArtifactError, match="does not match its meta.json"):
+        install_entry(damaged, tmp_path / "other")
