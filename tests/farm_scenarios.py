@@ -128,7 +128,8 @@ def main() -> dict:
 
         def remove_when_running():
             f = TMP / "long-unit-node"
-            for _ in range(200):
+            deadline = time.time() + 180          # a loaded CI machine starts workers slowly
+            while time.time() < deadline:
                 if f.exists() and f.read_text():
                     name = node_kind.get(f.read_text())
                     if name in by_name:
@@ -138,7 +139,7 @@ def main() -> dict:
                 time.sleep(0.05)
 
         units = [Unit("killed", timed_unit, ("measure", 0.2, str(TMP / "killed-unit")), "measure", target),
-                 Unit("on a removed node", timed_unit, ("measure", 3.0, None, str(TMP / "long-unit-node")),
+                 Unit("on a removed node", timed_unit, ("measure", 5.0, None, str(TMP / "long-unit-node")),
                       "measure", target)]
         watcher = threading.Thread(target=remove_when_running)
         watcher.start()

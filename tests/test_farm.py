@@ -150,7 +150,7 @@ def test_a_two_node_farm(tmp_path, monkeypatch, kgen_cache_dir):
     scratch.mkdir()
     t = time.time()
     r = subprocess.run(["unshare", "-n", "sh", "-c", 'ip link set lo up && exec "$0" "$1" "$2"', sys.executable,
-                        str(HERE / "farm_scenarios.py"), str(scratch)], capture_output=True, text=True, timeout=300)
+                        str(HERE / "farm_scenarios.py"), str(scratch)], capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     found = json.loads(r.stdout.strip().splitlines()[-1])
     print(f"farm scenarios: {time.time() - t:.1f} s (tune on the farm {found['tune_seconds']:.1f} s)")
