@@ -20,6 +20,19 @@ def code_fingerprint() -> str:
     return _fingerprint
 
 
+def package_fingerprint() -> str:
+    """12 hex digits over every source of the package (Python, C, catalog lists) and its templates: two
+    machines with the same one render, compile, select and measure alike (a farm's nodes must)."""
+    global _package_fingerprint
+    if _package_fingerprint is None:
+        here = Path(__file__).parent
+        globs = [(here, "**/*.py"), (here / "runtime", "*.c"), (here / "catalog", "*.txt")]
+        if templates_dir() is not None:
+            globs.append((templates_dir(), "**/*.j2"))
+        _package_fingerprint = sources_fingerprint(globs)
+    return _package_fingerprint
+
+
 def templates_dir():
     """The folder of kgen's Jinja templates (a Path): the package generator.templates (pyproject's
     package-dir), installed or editable; in a checkout put on PYTHONPATH without installing, the
@@ -45,3 +58,4 @@ def sources_fingerprint(globs) -> str:
 
 
 _fingerprint: str | None = None
+_package_fingerprint: str | None = None

@@ -60,6 +60,11 @@ def timed_unit(kind: str, seconds: float, kill_marker: str | None = None, node_f
     return {"kind": kind, "node": node, "start": t, "end": time.time()}
 
 
+def node_labels_here(num_cpus: int) -> dict:
+    from generator.scale import node_labels
+    return node_labels(num_cpus)
+
+
 # --------------------------------------------------------------------------------------- the driver
 def main() -> dict:
     os.environ["KGEN_CACHE_DIR"] = str(TMP / "worker-cache")       # the nodes' cache: not the driver's
@@ -149,7 +154,25 @@ def main() -> dict:
         found["fault_events"] = [e for e in events if e["event"] == "retry"]
         found["removed"] = removed.get("kind")
 
-        # 4. no node of a kind, and a node of other code: refused before any work
+        # 4. kgen worker: a real `ray start` joins with kgen's labels, is accepted, and leaves on SIGTERM
+        import subprocess
+        worker = subprocess.Popen([sys.executable, "-m", "generator.cli.main", "worker", f"--address={cluster.address}",
+                                   "--num-cpus=1", "--block"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        known = set(node_kind)
+        joined = []
+        deadline = time.time() + 120
+        while not joined and time.time() < deadline:
+            joined = [n for n in ray.nodes() if n["Alive"] and n["NodeID"] not in known and LABEL_CPU in n["Labels"]]
+            time.sleep(0.2)
+        found["worker_labels"] = {k: v for k, v in joined[0]["Labels"].items() if k.startswith("kgen-")} if joined else None
+        found["worker_accepted"] = bool(joined) and RayExecutor(cluster.address).check([]) is None
+        worker.send_signal(signal.SIGTERM)
+        found["worker_rc"] = worker.wait(timeout=60)
+        time.sleep(1)
+        found["worker_left"] = not any(n["Alive"] and n["NodeID"] == joined[0]["NodeID"] for n in ray.nodes()) \
+            if joined else False
+
+        # 5. no node of a kind, and a node of other code: refused before any work
         try:
             RayExecutor(cluster.address).check([Unit("x", timed_unit, ("measure", 0.1), "measure", "n0suchkind000000")])
         except ClusterError as e:
@@ -160,7 +183,6 @@ def main() -> dict:
             RayExecutor(cluster.address).check([])
         except ClusterError as e:
             found["mismatch"] = str(e)
-        import subprocess
         r = subprocess.run([sys.executable, "-m", "generator.cli.main", "catalog", "build", "--no-run",
                             f"--address={cluster.address}"], capture_output=True, text=True, timeout=120)
         found["mismatch_cli"] = {"rc": r.returncode, "stderr": r.stderr}

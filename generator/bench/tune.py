@@ -111,12 +111,14 @@ def tune_on_farm(cases, b, sw, layouts, rounds, jobs, log, path, address, retune
     kinds = executor.cpu_kinds()
     problems = [(case, conv_problem(case)) for case in cases]
     stored = tuned.load(path)
-    units = [Unit(f"{p.desc} on {cpu}", measure_unit, (case, b.name, sw, layouts, rounds, jobs), "measure", cpu)
-             for cpu in kinds for case, p in problems
+    units = [Unit(f"[{i + 1}/{len(problems)}] {p.desc} on {cpu}", measure_unit,
+                  (case, b.name, sw, layouts, rounds, jobs), "measure", cpu)
+             for cpu in kinds for i, (case, p) in enumerate(problems)
              if retune or tuned.problem_key(p, b.name, cpu=cpu) not in stored]
     if len(units) < len(kinds) * len(problems):
         log(f"{len(kinds) * len(problems) - len(units)} problem(s) stored already (--retune measures them again)")
-    out = []
+    rows = {}                   # a measuring unit's key -> (problem, result): a re-timing replaces its row
+    again_suffix = " (close calls)"
 
     def keep(res):
         if not res.ok:
@@ -130,31 +132,18 @@ def tune_on_farm(cases, b, sw, layouts, rounds, jobs, log, path, address, retune
             raise InternalError(f"{res.unit.key} was measured on CPU {res.worker.cpu}: {bad[0]}")
         if entries:
             tuned.store(entries, path)
-        if res.unit.fn is measure_unit:
-            out.append((res.value["problem"], res.value["result"], res.unit.target))
+        rows[res.unit.key.removesuffix(again_suffix)] = (res.value["problem"], res.value["result"])
 
     run_units(units, executor, keep, Progress("tune", len(units), progress, executor=executor.name))
     threads = b.host_threads_driver is not None and b.host_threads_driver_name in sw.drivers
-    again = [Unit(f"{p.desc} close calls on {cpu}", recheck_unit, (p, r, b.name, rounds, jobs, threads), "measure", cpu)
-             for p, r, cpu in out if close_calls(r)]
+    by_key = {u.key: u.target for u in units}
+    again = [Unit(key + again_suffix, recheck_unit, (p, r, b.name, rounds, jobs, threads), "measure", by_key[key])
+             for key, (p, r) in rows.items() if close_calls(r)]
     if again:
         log(f"re-timing {len(again)} close call{'s' if len(again) > 1 else ''} (candidates within "
             f"{CLOSE_CALL:.2f}x of the fastest)")
-        by_key = {(id(p)): i for i, (p, _, _) in enumerate(out)}
-        rechecked = []
-
-        def keep_again(res):
-            keep(res)
-            if res.ok:
-                rechecked.append(res)
-
-        run_units(again, executor, keep_again,
-                  Progress("re-time", len(again), progress, executor=executor.name))
-        for res in rechecked:
-            p0 = res.unit.args[0]
-            i = by_key[id(p0)]
-            out[i] = (out[i][0], res.value["result"], out[i][2])
-    return [(p, r) for p, r, _ in out], (path or tuned.table_path())
+        run_units(again, executor, keep, Progress("re-time", len(again), progress, executor=executor.name))
+    return list(rows.values()), (path or tuned.table_path())
 
 
 def close_calls(r: ProblemResult) -> list:

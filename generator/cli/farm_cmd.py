@@ -15,15 +15,16 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 from ..errors import ClusterError, KgenError
 
 
-def add_farm_options(ap: argparse.ArgumentParser, jobs_help: str) -> None:
-    ap.add_argument("--jobs", type=int, default=None, help=jobs_help)
+def add_farm_options(ap: argparse.ArgumentParser, jobs_help: str | None = None) -> None:
+    """--address and --progress; --jobs too where the command has none of its own (`jobs_help`)."""
+    if jobs_help is not None:
+        ap.add_argument("--jobs", type=int, default=None, help=jobs_help)
     ap.add_argument("--address", default=None,
                     help="HOST:PORT of a Ray head: run the units on its kgen workers ($KGEN_RAY_ADDRESS)")
     ap.add_argument("--progress", default="text", choices=["text", "json", "none"],
@@ -71,6 +72,8 @@ def worker(argv: list[str], parser_cls) -> int:
     if a.dry_run:
         return 0
     try:
-        return subprocess.call(argv_ray)
+        # replaced by ray start, not its parent: with --block, a signal to this process reaches Ray's
+        # node (which stops its processes), and nothing is left holding the terminal or a pipe
+        os.execv(argv_ray[0], argv_ray)
     except OSError as e:
         raise ClusterError(f"cannot run ray start ({e.strerror or e}): pip install 'kgen[ray]'") from None

@@ -283,10 +283,7 @@ def _tune(argv: list[str]) -> int:
                                                   "else tuned.json in the kernel cache)")
     ap.add_argument("--layouts", default=None, help="layouts a format-any tensor is measured in, e.g. nchw,nhwc,nChw16c "
                                                     "(default: per data type)")
-    ap.add_argument("--address", default=None, help="HOST:PORT of a Ray head: each problem is measured on the farm's "
-                                                    "kgen workers, once per CPU kind there ($KGEN_RAY_ADDRESS)")
-    ap.add_argument("--progress", default="text", choices=["text", "json", "none"],
-                    help="progress of a farm run on stderr: text lines, JSON lines or none")
+    add_farm_options(ap)            # on a farm, each problem is measured once per CPU kind there
     ap.add_argument("--retune", action="store_true", help="measure problems the table holds already again")
     a, backend, variants, cases = _sweep_args(ap, argv)
     from ..bench.conv import log_stderr

@@ -11,30 +11,18 @@ import os
 import platform
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..compile.cache import compiler_version, host_cpu_id
-from ..version import __version__, sources_fingerprint, templates_dir
+from ..version import __version__, package_fingerprint
 
 LABEL_CPU = "kgen-cpu"
 LABEL_CODE = "kgen-code"
 LABEL_IREE = "kgen-iree"
 LABEL_CPUS = "kgen-cpus"       # the CPUs the node offers: a measurement asks for all of them
 
-_code_id: str | None = None
-
-
 def code_id() -> str:
-    """The kgen version and 12 hex digits over every source of the package and its templates: two
-    nodes with the same id render, compile and measure the same way."""
-    global _code_id
-    if _code_id is None:
-        here = Path(__file__).resolve().parents[1]
-        globs = [(here, "**/*.py"), (here / "runtime", "*.c"), (here / "catalog", "*.txt")]
-        if templates_dir() is not None:
-            globs.append((templates_dir(), "**/*.j2"))
-        _code_id = f"{__version__}-{sources_fingerprint(globs)}"
-    return _code_id
+    """The kgen version and the fingerprint of every source of the package and its templates."""
+    return f"{__version__}-{package_fingerprint()}"
 
 
 def iree_id() -> str:

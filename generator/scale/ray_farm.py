@@ -176,9 +176,10 @@ class RayExecutor:
 
 def start_worker(address: str, num_cpus: int | None = None, block: bool = False) -> list[str]:
     """The `ray start` command line that joins this machine to the farm at `address` with kgen's labels."""
-    check_reachable(address)
+    here = check_reachable(address)
     labels = ",".join(f"{k}={v}" for k, v in node_labels(num_cpus).items())
-    argv = ["ray", "start", f"--address={address}", f"--labels={labels}"]
+    # the node's address is the one on its route to the head (a machine may have several)
+    argv = ["ray", "start", f"--address={address}", f"--node-ip-address={here}", f"--labels={labels}"]
     if num_cpus is not None:
         argv.append(f"--num-cpus={num_cpus}")
     if block:

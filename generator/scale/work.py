@@ -115,6 +115,8 @@ def run_units(units: list[Unit], executor, on_result: Callable[[UnitResult], Non
                 if isinstance(out, Lost) and out.shared:
                     attempts[u.key] -= 1
                     alone.add(u.key)
+                    lost[u.key].append(f"{out.why} (beside other units: not counted)")
+                    progress.retry(u.key, attempts[u.key] + 1, MAX_ATTEMPTS, lost[u.key][-1] + ", runs again alone")
                     pending.appendleft(u)
                     continue
                 if isinstance(out, Lost):
