@@ -16,6 +16,18 @@ from pathlib import Path
 
 TMP = Path(sys.argv[1]) if __name__ == "__main__" else None
 CASES = ("mb1ic4ih6oc5oh6kh3ph1", "mb1ic4ih7oc5oh7kh3ph1")
+GRAPH = "c1 x -> a mb1ic4ih6oc8oh6kh3ph1\nc2 a -> b mb1ic8ih6oc8oh6kh1ph0"
+PLAN_LAYOUTS = ["nchw", "nhwc"]
+
+
+def plan_costs(address=None) -> dict:
+    """What the planner measured for GRAPH: the figures it holds (keys only: real timing) and its kernels."""
+    from generator.net import parse_network
+    from generator.net.plan import measure_costs
+    costs = measure_costs(parse_network(GRAPH), "llvm-cpu", layouts=PLAN_LAYOUTS, rounds=1, remeasure=True,
+                          log=lambda m: None, address=address, progress="none")
+    return {"conv": sorted(map(list, costs.conv)), "reorder": sorted(repr(k) for k in costs.reorder),
+            "kernel": sorted(f"{k}={v}" for k, v in costs.kernel.items())}
 
 
 # --------------------------------------------------------------------- run in the workers (setup hook)
@@ -113,6 +125,9 @@ def main() -> dict:
         bench_tune.tune(cases, "llvm-cpu", variants=["direct"], flag_sets=["default"], rounds=1,
                         address=cluster.address, log=log2.append, progress="none", retune=False)
         found["warm_log"] = log2
+
+        # 1b. the layout planner's measurements as units: the same figures as a local plan's
+        found["plan"] = plan_costs(cluster.address)
 
         # 2. placement: measurements only on nodes of their kind, never beside a compile
         ex = RayExecutor(cluster.address)

@@ -146,6 +146,7 @@ def test_a_two_node_farm(tmp_path, monkeypatch, kgen_cache_dir):
     cases = [c for line in farm_scenarios.CASES for c in parse_conv_args(["--stag=nhwc", "--dtag=nhwc", line])]
     bench_tune.tune(cases, "llvm-cpu", variants=["direct"], flag_sets=["default"], rounds=1, log=lambda m: None)
     local_table = (tmp_path / "local.json").read_text()
+    local_plan = farm_scenarios.plan_costs()
 
     scratch = tmp_path / "farm"
     scratch.mkdir()
@@ -163,6 +164,9 @@ def test_a_two_node_farm(tmp_path, monkeypatch, kgen_cache_dir):
     assert all(best for _, best in found["tune_rows"])
     assert any("stored already" in line for line in found["warm_log"]), found["warm_log"]
     assert not any("retry" in line or "[" in line for line in found["warm_log"] if "stored" not in line)
+
+    # the planner's layers and reorders measured as units: the same figures (real timing: their keys)
+    assert found["plan"] == local_plan and local_plan["conv"] and local_plan["reorder"]
 
     # measurements only on nodes of their CPU kind, never beside a compile on that node
     placed = found["placement"]

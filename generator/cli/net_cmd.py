@@ -3,6 +3,7 @@
     kgen net --model=torchvision:resnet50 [--mb=1] [--dt=f32|bf16] [--plan-only] [--png=F] [--json=F]
              [--breakdown] [--breakdown-png=F]
     kgen net --graph=FILE [--plan-only] ...
+    kgen net ... --address=HOST:PORT     measure on a Ray farm's workers of this CPU kind (docs/scale-out.md)
 
 --model takes torchvision:NAME (torchvision's model with weights=None; kgen's copy of resnet50,
 resnext50_32x4d and mobilenet_v2 when torchvision does not import) or MODULE:CALLABLE (a Python
@@ -109,6 +110,8 @@ def run(argv: list[str], parser_cls) -> int:
     ap.add_argument("--strict", action="store_true", help="fail when a conv cannot run on kgen (default: it stays in PyTorch)")
     ap.add_argument("--rounds", type=int, default=10, help="end-to-end timing rounds (default 10)")
     ap.add_argument("--jobs", type=int, default=2, help="compiles in parallel (default 2)")
+    ap.add_argument("--address", default=None, help="HOST:PORT of a Ray head: measure the layers and reorders on "
+                                                    "its kgen workers of this CPU kind ($KGEN_RAY_ADDRESS)")
     ap.add_argument("--no-torch-alone", action="store_true",
                     help="time PyTorch only round-robin in this process (OpenMP passive), not also alone in its "
                          "own process (OpenMP default policy) between the same rounds (the faster is compared)")
@@ -144,7 +147,8 @@ def run(argv: list[str], parser_cls) -> int:
         if a.dt != "f32":
             raise InputError("--dt applies to --model; a --graph line carries its own --dt")
         result = report.run_graph(load_network(a.graph), backend=a.backend, driver=a.driver, layouts=layouts,
-                                  plan_only=a.plan_only, rounds=a.rounds, jobs=a.jobs, log=log_stderr)
+                                  plan_only=a.plan_only, rounds=a.rounds, jobs=a.jobs, log=log_stderr,
+                                  address=a.address)
     else:
         from ..runtime.timing import import_torch
         torch = import_torch(log_stderr)
@@ -165,7 +169,8 @@ def run(argv: list[str], parser_cls) -> int:
         x = torch.randn(shape)
         result = report.run_model(model, x, dtype=a.dt, backend=a.backend, driver=a.driver, layouts=layouts,
                                   plan_only=a.plan_only, strict=a.strict, rounds=a.rounds, jobs=a.jobs, log=log,
-                                  torch_alone=not a.no_torch_alone, factory=factory, breakdown=a.breakdown)
+                                  torch_alone=not a.no_torch_alone, factory=factory, breakdown=a.breakdown,
+                                  address=a.address)
         log.flush()
     print(f"cpu: {host_cpu_description()}")
     print(report.format_result(result))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable
@@ -30,10 +31,11 @@ import numpy as np
 from ..api import ConvKernel, ReorderKernel, compile_conv, make_problem, reorder_form
 from ..compile import get_backend
 from ..emit.conv import why_not
-from ..errors import KgenError, UnsupportedError
+from ..errors import InternalError, KgenError, UnsupportedError
 from ..layout import MemoryDesc
 from ..runtime import chain_driver
 from ..runtime.timing import median_times
+from ..scale import Progress, Unit, executor_for, run_units
 from ..select import choose, table
 from ..select.candidates import DEFAULT_LAYOUTS, check_layouts, layout_name, layout_tag
 from ..version import __version__, code_fingerprint
@@ -248,11 +250,66 @@ def layer_problem(layer: ConvLayer, layout: str, backend: str):
     return p, flags
 
 
+def _bind_layer(p, flags: str, b, drv: str):
+    """One checked-ready call of a layer kernel on generated data, its weights prepared."""
+    compile_conv(p, b, flags=flags, driver=drv)
+    k = ConvKernel(p, b, flags=flags, driver=drv)
+    call = conv_call(p)
+    k.prepare(call.wei)
+    return k.bind(call.src, call.bias, **call.attrs)
+
+
+def _bind_reorder(dims, dt: str, a: str, c: str, b, drv: str):
+    src = tensor_desc(dims, dt, a)
+    k = ReorderKernel([reorder_problem(dims, dt, a, c)], b, driver=drv)
+    return k.bind(np.zeros(src.buffer_len, src.buffer_dtype))
+
+
+def _bound(todo_conv: dict, todo_re: dict, b, drv: str, jobs: int, log) -> dict:
+    """{time key: bound call} of every kernel to time (one that fails to build is said and left out)."""
+    n_todo, done = len(todo_conv) + len(todo_re), [0]
+
+    def attempt(key, build, what):
+        try:
+            return key, build()
+        except KgenError as e:
+            log(f"  {what}: {e}")
+            return key, None
+        finally:
+            done[0] += 1
+            if done[0] % 10 == 0:
+                log(f"  built {done[0]}/{n_todo}")
+
+    def conv(item):
+        key, users = item
+        name, lay, p, flags = users[0]
+        return attempt(key, lambda: _bind_layer(p, flags, b, drv), f"{name} in {lay}")
+
+    def reorder(item):
+        key, (dims, dt, a, c) = item
+        return attempt(key, lambda: _bind_reorder(dims, dt, a, c, b, drv), f"reorder {a}->{c} {'x'.join(map(str, dims))}")
+
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        built = list(pool.map(conv, todo_conv.items())) + list(pool.map(reorder, todo_re.items()))
+    return {key: call for key, call in built if call is not None}
+
+
+def time_unit(todo_conv: dict, todo_re: dict, backend: str, drv: str, rounds: int, jobs: int) -> dict:
+    """A unit of planning on a farm's worker: one layer in all its candidate layouts, or one tensor
+    shape's reorders, timed side by side. Returns {"seconds": {time key: s}, "log": [lines]}."""
+    lines = []
+    fns = _bound(todo_conv, todo_re, get_backend(backend), drv, jobs, lines.append)
+    return {"seconds": median_times(fns, rounds) if fns else {}, "log": lines}
+
+
 def measure_costs(net: Network, backend: str = "llvm-cpu", *, driver: str | None = None,
                   layouts: list[str] | None = None, rounds: int = 5, jobs: int = 2,
-                  log: Callable[[str], None] = print, remeasure: bool = False) -> Costs:
+                  log: Callable[[str], None] = print, remeasure: bool = False,
+                  address: str | None = None, progress: str = "text") -> Costs:
     """Measure (or read from the selection table) every layer kernel in every candidate layout and
-    every reorder between candidate layouts of every tensor shape, on `driver`."""
+    every reorder between candidate layouts of every tensor shape, on `driver`. Here, all of them
+    side by side in one round-robin; with `address` (or $KGEN_RAY_ADDRESS), as units on the nodes of
+    a Ray farm of this CPU kind (`time_unit`), so that several nodes measure at once."""
     layouts = check_layouts(layouts)
     b = get_backend(backend)
     drv = chain_driver(b, driver)
@@ -295,51 +352,12 @@ def measure_costs(net: Network, backend: str = "llvm-cpu", *, driver: str | None
                 else:
                     todo_re[key] = (dims, dt, a, c)
     n_todo = len(todo_conv) + len(todo_re)
-    if n_todo:
-        log(f"measuring {len(todo_conv)} layer kernels and {len(todo_re)} reorders on {drv} "
-            f"({len(costs.conv) + len(costs.reorder)} figures from the table)")
-    fns = {}
-    done = [0]
+    if not n_todo:
+        return costs
+    log(f"measuring {len(todo_conv)} layer kernels and {len(todo_re)} reorders on {drv} "
+        f"({len(costs.conv) + len(costs.reorder)} figures from the table)")
 
-    def build_conv(item):
-        key, users = item
-        _, _, p, flags = users[0]
-        try:
-            compile_conv(p, b, flags=flags, driver=drv)
-            k = ConvKernel(p, b, flags=flags, driver=drv)
-            call = conv_call(p)
-            k.prepare(call.wei)
-            return key, k.bind(call.src, call.bias, **call.attrs)
-        except KgenError as e:
-            log(f"  {users[0][0]} in {users[0][1]}: {e}")
-            return key, None
-        finally:
-            progress()
-
-    def progress() -> None:
-        done[0] += 1
-        if done[0] % 10 == 0:
-            log(f"  built {done[0]}/{n_todo}")
-
-    def build_reorder(item):
-        key, (dims, dt, a, c) = item
-        try:
-            src = tensor_desc(dims, dt, a)
-            k = ReorderKernel([reorder_problem(dims, dt, a, c)], b, driver=drv)
-            return key, k.bind(np.zeros(src.buffer_len, src.buffer_dtype))
-        except KgenError as e:
-            log(f"  reorder {a}->{c} {'x'.join(map(str, dims))}: {e}")
-            return key, None
-        finally:
-            progress()
-
-    with ThreadPoolExecutor(max(1, jobs)) as pool:
-        for key, call in list(pool.map(build_conv, todo_conv.items())) + list(pool.map(build_reorder, todo_re.items())):
-            if call is not None:
-                fns[key] = call
-    if fns:
-        log(f"timing {len(fns)} kernels, {rounds} rounds")
-        times = median_times(fns, rounds)
+    def record(times: dict) -> None:
         table.store({k: {"seconds": s} for k, s in times.items()})
         for key, s in times.items():
             for name, lay, _, _ in todo_conv.get(key, ()):
@@ -347,10 +365,48 @@ def measure_costs(net: Network, backend: str = "llvm-cpu", *, driver: str | None
             if key in todo_re:
                 dims, dt, a, c = todo_re[key]
                 costs.reorder[(dims, dt, a, c)] = s
+
+    if address or os.environ.get("KGEN_RAY_ADDRESS"):
+        _measure_on_farm(todo_conv, todo_re, b, drv, rounds, jobs, log, record, address, progress)
+        return costs
+    fns = _bound(todo_conv, todo_re, b, drv, jobs, log)
+    if fns:
+        log(f"timing {len(fns)} kernels, {rounds} rounds")
+        record(median_times(fns, rounds))
     return costs
 
 
-# ------------------------------------------------------------------------------------------ reporting
+def _measure_on_farm(todo_conv, todo_re, b, drv, rounds, jobs, log, record, address, progress) -> None:
+    """The layer kernels grouped by layer and the reorders by tensor shape, each group a unit on a node
+    of this CPU kind (the plan is for this machine; the time keys name its CPU)."""
+    if b.tuned_per_device:
+        raise UnsupportedError(f"planning on a farm measures CPU backends; plan {b.name} on the machine "
+                               f"that holds its device")
+    here = table.target_id(b.name)
+    by_layer, by_shape = {}, {}
+    for key, users in todo_conv.items():
+        by_layer.setdefault(users[0][0], {})[key] = users
+    for key, (dims, dt, a, c) in todo_re.items():
+        by_shape.setdefault((dims, dt), {})[key] = (dims, dt, a, c)
+    units = [Unit(f"layer {name}", time_unit, (group, {}, b.name, drv, rounds, jobs), "measure", here)
+             for name, group in by_layer.items()]
+    units += [Unit(f"reorders {'x'.join(map(str, dims))} {dt}", time_unit, ({}, group, b.name, drv, rounds, jobs),
+                   "measure", here) for (dims, dt), group in by_shape.items()]
+
+    def keep(res) -> None:
+        if not res.ok:
+            log(f"  {res.unit.key}: FAILED ({res.error})")
+            return
+        if res.worker.cpu != here:          # placement sends these to this CPU kind only
+            raise InternalError(f"{res.unit.key} was measured on CPU {res.worker.cpu}, not {here}")
+        for line in res.value["log"]:
+            log(line)
+        record(res.value["seconds"])
+
+    executor = executor_for(None, address)
+    run_units(units, executor, keep, Progress("plan", len(units), progress, executor=executor.name))
+
+
 def format_plan(net: Network, plans: list[Plan]) -> str:
     """Per layer: layouts and kernel in each plan and the planned time; then the reorders of the plan
     and a summary line per plan (total, reorders and their share)."""

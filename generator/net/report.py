@@ -76,7 +76,7 @@ BOUND = {"f32": 1e-4, "bf16": 5e-2}
 def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver=None, layouts=None,
               plan_only: bool = False, strict: bool = False, rounds: int = 10, jobs: int = 2,
               log: Callable[[str], None] = print, torch_alone: bool = True, factory=None,
-              breakdown: bool = False) -> NetResult:
+              breakdown: bool = False, address: str | None = None) -> NetResult:
     """Optimize a PyTorch model on its example `x`; unless `plan_only`, check the output against PyTorch
     eager (max |diff| / max |reference|) and time eager, eager channels_last, the plan (one module per
     segment of consecutive layers, and one per layer), both baselines, and IREE on the whole model.
@@ -91,6 +91,7 @@ def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver
 
     t0 = time.time()
     om = optimize(model, x, dtype=dtype, backend=backend, driver=driver, layouts=layouts, strict=strict, rounds=5,
+                  address=address,
                   jobs=jobs, log=log)
     log(f"planned in {time.time() - t0:.1f} s")
     r = NetResult(om.kgen_network, [om.kgen_plan, *om.kgen_baselines], notes=[f"left to PyTorch: {s}" for s in om.kgen_skipped])
@@ -192,12 +193,13 @@ def _iree_whole_model(model, x, backend: str, driver, ref, log):
 
 
 def run_graph(net: Network, *, backend: str = "llvm-cpu", driver=None, layouts=None, plan_only: bool = False,
-              rounds: int = 10, jobs: int = 2, seed: int = 0, log: Callable[[str], None] = print) -> NetResult:
+              rounds: int = 10, jobs: int = 2, seed: int = 0, log: Callable[[str], None] = print,
+              address: str | None = None) -> NetResult:
     """Plan a text-form network; unless `plan_only`, run the plan on integer data (seed printed), check
     every layer against the float64 reference computed from that layer's actual inputs, and time the
     plan and both baselines end to end, from NumPy and on device tensors."""
     random_parameters(net, seed)
-    costs = measure_costs(net, backend, driver=driver, layouts=layouts, rounds=5, jobs=jobs, log=log)
+    costs = measure_costs(net, backend, driver=driver, layouts=layouts, rounds=5, jobs=jobs, log=log, address=address)
     plan = plan_network(net, costs, layouts)
     r = NetResult(net, [plan, *baselines(net, costs, layouts)])
     if plan_only:

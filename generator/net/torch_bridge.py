@@ -489,7 +489,7 @@ def _fuse_segments(gm, kgen_nodes: list, backend, driver, reorders, log) -> int:
 def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-cpu", strict: bool = False,
              layouts: list[str] | None = None, driver: str | None = None, measure: bool = True,
              assignment: dict[str, str] | str | None = None, segments: bool = True, rounds: int = 5,
-             jobs: int = 2, log: Callable[[str], None] | None = None):
+             jobs: int = 2, log: Callable[[str], None] | None = None, address: str | None = None):
     """`model` with its conv blocks on kgen kernels following the layout plan (module doc). The returned
     module has ``kgen_plan`` (the `Plan`, with its reorders), ``kgen_baselines`` (all-NCHW and
     per-layer-best, costed on the same measurements), ``kgen_network`` and ``kgen_skipped`` (the
@@ -497,7 +497,9 @@ def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-c
     `select.heuristic_layouts`'s layout. `assignment` forces layouts ("nchw" for all, or a dict
     per layer name), for comparisons. `segments`: every run of consecutive conv blocks is compiled
     into one module (`net.execute.SegmentRunner`: one invocation for the run); False keeps one
-    invocation per block, the activations chained as device tensors between them."""
+    invocation per block, the activations chained as device tensors between them. `address`: measure
+    on the Ray farm there (`net.plan.measure_costs`; also $KGEN_RAY_ADDRESS)."""
+    progress = "none" if log is None else "text"
     log = log or (lambda m: None)
     if dtype not in DTYPES:
         raise UnsupportedError(f"optimize(dtype='{dtype}'): kgen plans float models only (dtype: "
@@ -508,7 +510,8 @@ def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-c
     imp = import_model(model, example_input, dtype=dtype, strict=strict, log=log)
     net = imp.net
     if measure:
-        costs = measure_costs(net, b.name, driver=drv, layouts=layouts, rounds=rounds, jobs=jobs, log=log)
+        costs = measure_costs(net, b.name, driver=drv, layouts=layouts, rounds=rounds, jobs=jobs, log=log,
+                              address=address, progress=progress)
     else:
         costs = Costs()
     blocks = list(imp.blocks)
