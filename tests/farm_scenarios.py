@@ -18,6 +18,12 @@ TMP = Path(sys.argv[1]) if __name__ == "__main__" else None
 CASES = ("mb1ic4ih6oc5oh6kh3ph1", "mb1ic4ih7oc5oh7kh3ph1")
 GRAPH = "c1 x -> a mb1ic4ih6oc8oh6kh3ph1\nc2 a -> b mb1ic8ih6oc8oh6kh1ph0"
 PLAN_LAYOUTS = ["nchw", "nhwc"]
+REORDER = ["--stag=abcd", "--dtag=acdb", "1x8x5x5"]
+
+
+def reorder_problems() -> list:
+    from generator.benchdnn.reorder import parse_args, reorder_problem
+    return [reorder_problem(c) for c in parse_args(REORDER)]
 
 
 def plan_costs(address=None) -> dict:
@@ -115,6 +121,8 @@ def main() -> dict:
         t = time.time()
         rows, path = bench_tune.tune(cases, "llvm-cpu", variants=["direct"], flag_sets=["default"], rounds=1,
                                      address=cluster.address, log=log.append, progress="text")
+        bench_tune.tune_reorders(reorder_problems(), "llvm-cpu", rounds=1, address=cluster.address,
+                                 log=log.append, progress="none")
         found["tune_seconds"] = time.time() - t
         found["farm_table"] = Path(path).read_text()
         found["tune_log"] = log

@@ -145,6 +145,7 @@ def test_a_two_node_farm(tmp_path, monkeypatch, kgen_cache_dir):
     monkeypatch.delenv("KGEN_RAY_ADDRESS", raising=False)
     cases = [c for line in farm_scenarios.CASES for c in parse_conv_args(["--stag=nhwc", "--dtag=nhwc", line])]
     bench_tune.tune(cases, "llvm-cpu", variants=["direct"], flag_sets=["default"], rounds=1, log=lambda m: None)
+    bench_tune.tune_reorders(farm_scenarios.reorder_problems(), "llvm-cpu", rounds=1, log=lambda m: None)
     local_table = (tmp_path / "local.json").read_text()
     local_plan = farm_scenarios.plan_costs()
 
@@ -157,8 +158,8 @@ def test_a_two_node_farm(tmp_path, monkeypatch, kgen_cache_dir):
     found = json.loads(r.stdout.strip().splitlines()[-1])
     print(f"farm scenarios: {time.time() - t:.1f} s (tune on the farm {found['tune_seconds']:.1f} s)")
 
-    # the same table, through a worker SIGKILLed mid-measurement; the retry was logged
-    assert found["farm_table"] == local_table
+    # the same table (conv and reorder choices), through a worker SIGKILLed mid-measurement; the retry was logged
+    assert found["farm_table"] == local_table and '"reorder|llvm-cpu|' in local_table
     assert found["killed"]
     assert "attempt 2 of 3 (WorkerCrashedError" in r.stderr, r.stderr[-3000:]      # the progress lines
     assert all(best for _, best in found["tune_rows"])

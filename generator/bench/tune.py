@@ -20,7 +20,7 @@ from ..compile import get_backend
 from ..compile.backends import cpu_threads
 from ..emit.reorder import kernel_name, render_reorder
 from ..errors import InternalError, KgenError, UnsupportedError
-from ..scale import Progress, Unit, executor_for, run_units
+from ..scale import Progress, SerialExecutor, Unit, executor_for, run_units
 from ..problem.partition import reorder_host_parts
 from ..runtime.timing import median_times
 from ..select import reorder_forms, table as tuned
@@ -240,74 +240,101 @@ def format_choices(rows) -> str:
 
 # ------------------------------------------------------------------------------------------ reorders
 def tune_reorders(problems, backend: str = "llvm-cpu", *, given=None, rounds: int = 7,
-                  log: Callable[[str], None] = print, path=None) -> tuple[list[dict], object]:
+                  log: Callable[[str], None] = print, path=None, address: str | None = None,
+                  progress: str = "text") -> tuple[list[dict], object]:
     """`kgen tune reorder`: each reorder problem in every emission form the backend compiles ("pack",
     "transpose"), on the backend's memory-bound driver and, where the reorder is cut into one part per
     core (`partition.reorder_host_parts`), on the host-threads driver too ("transpose@host-threads"),
     each checked exactly once against the reference (a wrong candidate is never chosen), timed
     round-robin next to a NumPy copy of its source; the fastest correct form and driver are stored in
     the selection table, which `ReorderKernel` (form=None, driver=None) then reads. `given[i]`:
-    problem i's named quantization values. Returns one row per problem and the table path written."""
+    problem i's named quantization values. Returns one row per problem and the table path written.
+    With `address` (or $KGEN_RAY_ADDRESS) each problem is a unit on a Ray farm, once per CPU kind."""
+    b = get_backend(backend)
+    farm = address or os.environ.get("KGEN_RAY_ADDRESS")
+    if farm and b.tuned_per_device:
+        raise UnsupportedError(f"kgen tune on a farm measures CPU backends; tune {b.name} on the machine "
+                               f"that holds its device")
+    executor = executor_for(None, address) if farm else SerialExecutor()
+    units = [Unit(f"[{i + 1}/{len(problems)}] {kernel_name([p])}" + (f" on {cpu}" if farm else ""), reorder_unit,
+                  (p, (given or {}).get(i), b.name, rounds), "measure", cpu)
+             for cpu in executor.cpu_kinds() for i, p in enumerate(problems)]
+    rows = []
+
+    def keep(res) -> None:
+        if not res.ok:
+            log(f"  {res.unit.key}: FAILED ({res.error})")
+            return
+        row, entries = res.value
+        bad = [k for k in entries if k.split("|")[2] != res.worker.cpu]
+        if bad:                 # a unit placed on the wrong kind: its figures hold for another CPU
+            raise InternalError(f"{res.unit.key} was measured on CPU {res.worker.cpu}: {bad[0]}")
+        rows.append(row)
+        forms, best = row["seconds"], row["chosen"]
+        log(f"{res.unit.key}: " + ", ".join(f"{f} {t * 1e6:.1f} us" for f, t in forms.items())
+            + f", copy {row['copy'] * 1e6:.1f} us" + (f" -> {best}" if best else " -> no form ran"))
+        if entries:             # stored as measured, so a tune stopped later keeps it
+            tuned.store(entries, path)
+
+    run_units(units, executor, keep, Progress("tune reorder", len(units), progress if farm else "none",
+                                              executor=executor.name))
+    return rows, (path or tuned.table_path())
+
+
+def reorder_unit(p, q_given, backend: str, rounds: int) -> tuple[dict, dict]:
+    """One reorder problem in every form and driver, timed side by side next to a NumPy copy (in the
+    worker): its row, and the table entry keyed by this CPU (none when no form ran)."""
     b = get_backend(backend)
     one = b.memory_bound_default
-    rows = []
-    for i, p in enumerate(problems):
-        q_given = (given or {}).get(i)
-        fns, status = {}, {}
-        src, q, init = reorder_call(p, q_given)
-        name = kernel_name([p])
-        drivers = [one]
-        if b.host_threads_driver and isinstance(reorder_host_parts([p], cpu_threads()), tuple):
-            drivers.append(b.host_threads_driver_name)
-        texts = {}
-        for form in reorder_forms([p], b):
-            # a form that emits the same kernel as one measured already (plain -> plain: both are one
-            # transpose) is not measured again: identical kernels timed apart differ by noise alone, a
-            # choice that would mean nothing
-            try:
-                text = render_reorder([p], form=form)
-            except KgenError:
-                text = None
-            same = next((f for f, t in texts.items() if t == text), None) if text is not None else None
-            if same is not None:
-                for drv in drivers:
-                    status[form if drv == one else f"{form}@{drv}"] = f"= {same}"
-                continue
-            texts[form] = text
+    fns, status = {}, {}
+    src, q, init = reorder_call(p, q_given)
+    name = kernel_name([p])
+    drivers = [one]
+    if b.host_threads_driver and isinstance(reorder_host_parts([p], cpu_threads()), tuple):
+        drivers.append(b.host_threads_driver_name)
+    texts = {}
+    for form in reorder_forms([p], b):
+        # a form that emits the same kernel as one measured already (plain -> plain: both are one
+        # transpose) is not measured again: identical kernels timed apart differ by noise alone, a
+        # choice that would mean nothing
+        try:
+            text = render_reorder([p], form=form)
+        except KgenError:
+            text = None
+        same = next((f for f, t in texts.items() if t == text), None) if text is not None else None
+        if same is not None:
             for drv in drivers:
-                cand = form if drv == one else f"{form}@{drv}"
-                try:
-                    k = ReorderKernel([p], b.name, form=form, driver=drv)
-                    why = check_reorder(k, p, q_given)
-                    if why:
-                        status[cand] = f"wrong: {why}"
-                        continue
-                    fns[cand] = k.bind(src, dst_init=init, **q)
-                    status[cand] = "ok"
-                except KgenError as e:
-                    status[cand] = f"failed: {e}"
-        copy_src = np.ascontiguousarray(src)
-        copy_dst = np.empty_like(copy_src)
-        fns["numpy copy"] = lambda: np.copyto(copy_dst, copy_src)
-        times = median_times(fns, rounds)
-        forms = {f: t for f, t in times.items() if f != "numpy copy"}
-        best = min(forms, key=forms.get, default=None)
-        # bandwidth ratio as `kgen bench reorder` reports it: bytes read + written, against the copy's
-        ratio = ((p.src.size_bytes + p.dst.size_bytes) / forms[best]) / (2 * p.src.size_bytes / times["numpy copy"]) \
-            if best else None
-        row = {"problem": name, "seconds": forms, "copy": times["numpy copy"], "chosen": best,
-               "status": status, "vs_copy": ratio}
-        rows.append(row)
-        log(f"[{i + 1}/{len(problems)}] {row['problem']}: " + ", ".join(
-            f"{f} {t * 1e6:.1f} us" for f, t in forms.items()) + f", copy {times['numpy copy'] * 1e6:.1f} us"
-            + (f" -> {best}" if best else " -> no form ran"))
-        if best:
-            form, _, drv = best.partition("@")
-            # stored as measured, so a tune stopped later keeps it
-            tuned.store({tuned.reorder_key(name, b.name): {"form": form, "driver": drv or one, "seconds": forms[best]}},
-                        path)
-    written = path or tuned.table_path()
-    return rows, written
+                status[form if drv == one else f"{form}@{drv}"] = f"= {same}"
+            continue
+        texts[form] = text
+        for drv in drivers:
+            cand = form if drv == one else f"{form}@{drv}"
+            try:
+                k = ReorderKernel([p], b.name, form=form, driver=drv)
+                why = check_reorder(k, p, q_given)
+                if why:
+                    status[cand] = f"wrong: {why}"
+                    continue
+                fns[cand] = k.bind(src, dst_init=init, **q)
+                status[cand] = "ok"
+            except KgenError as e:
+                status[cand] = f"failed: {e}"
+    copy_src = np.ascontiguousarray(src)
+    copy_dst = np.empty_like(copy_src)
+    fns["numpy copy"] = lambda: np.copyto(copy_dst, copy_src)
+    times = median_times(fns, rounds)
+    forms = {f: t for f, t in times.items() if f != "numpy copy"}
+    best = min(forms, key=forms.get, default=None)
+    # bandwidth ratio as `kgen bench reorder` reports it: bytes read + written, against the copy's
+    ratio = ((p.src.size_bytes + p.dst.size_bytes) / forms[best]) / (2 * p.src.size_bytes / times["numpy copy"]) \
+        if best else None
+    row = {"problem": name, "seconds": forms, "copy": times["numpy copy"], "chosen": best,
+           "status": status, "vs_copy": ratio}
+    entries = {}
+    if best:
+        form, _, drv = best.partition("@")
+        entries[tuned.reorder_key(name, b.name)] = {"form": form, "driver": drv or one, "seconds": forms[best]}
+    return row, entries
 
 
 def format_reorder_choices(rows: list[dict]) -> str:

@@ -58,7 +58,7 @@ commands:
             [--progress=text|json|none] [benchdnn conv options] [DESC...]
             measure every variant x flag set in the given layouts (with --stag/--dtag=any: in every
             layout, blocked ones included); --alg=auto and format any then use the fastest
-  tune      reorder [--backend=B] [--rounds=N] [--table=FILE] [benchdnn reorder options] DIMS...
+  tune      reorder [--backend=B] [--rounds=N] [--table=FILE] [--address=HOST:PORT] [benchdnn reorder options] DIMS...
             measure each reorder in every emission form (pack, transpose); reorders then use the fastest
   net       --model=torchvision:resnet50|--graph=FILE [--mb=N] [--layouts=L,M] [--plan-only] [--png=F] [--json=F]
             plan the layouts of a whole network (measured), check it, time it against PyTorch eager
@@ -247,6 +247,7 @@ def _tune_reorder(argv: list[str]) -> int:
     ap.add_argument("--rounds", type=int, default=7, help="round-robin rounds; the median is compared")
     ap.add_argument("--table", default=None, help="the selection table to update (default: $KGEN_TUNED_TABLE, "
                                                   "else tuned.json in the kernel cache)")
+    add_farm_options(ap)            # on a farm, each reorder is measured once per CPU kind there
     ap.__class__ = _Parser
     a, rest = ap.parse_known_args(argv)
     if a.rounds < 1:
@@ -264,10 +265,10 @@ def _tune_reorder(argv: list[str]) -> int:
         from ..bench.reorder import default_problems
         problems = default_problems("f32")
     rows, path = tune_reorders(problems, backend.name, given=given, rounds=a.rounds, log=log_stderr,
-                               path=Path(a.table) if a.table else None)
+                               path=Path(a.table) if a.table else None, address=a.address, progress=a.progress)
     print(format_reorder_choices(rows))
     print(f"selection table: {path}")
-    return 0 if all(r["chosen"] for r in rows) else 1
+    return 0 if rows and all(r["chosen"] for r in rows) else 1
 
 
 def _tune(argv: list[str]) -> int:
