@@ -93,6 +93,7 @@ def main() -> dict:
     from generator.errors import ClusterError
     from generator.scale import Progress, Unit, node_labels, run_units
     from generator.scale.identity import LABEL_CODE, LABEL_CPU
+    from generator.scale import ray_farm
     from generator.scale.ray_farm import RayExecutor
 
     found = {}
@@ -100,7 +101,7 @@ def main() -> dict:
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "node_ip_address": "127.0.0.1"})
     a = cluster.add_node(num_cpus=2, labels={**node_labels(2), "farm-test": "a"}, node_ip_address="127.0.0.1")
     b = cluster.add_node(num_cpus=1, labels={**real, "farm-test": "b"}, node_ip_address="127.0.0.1")
-    cluster.add_node(num_cpus=1, labels={**real, LABEL_CPU: "0therkind0000000", "farm-test": "other"},
+    other = cluster.add_node(num_cpus=1, labels={**real, LABEL_CPU: "0therkind0000000", "farm-test": "other"},
                              node_ip_address="127.0.0.1")
     cluster.wait_for_nodes()
     os.environ["KGEN_CACHE_DIR"] = str(TMP / "driver-cache")
@@ -111,7 +112,7 @@ def main() -> dict:
                           "env_vars": {"PYTHONPATH": os.environ["PYTHONPATH"],
                                        "KGEN_FARM_KILL_MARKER": os.environ["KGEN_FARM_KILL_MARKER"]}})
     node_kind = {n["NodeID"]: n["Labels"]["farm-test"] for n in ray.nodes() if "farm-test" in n["Labels"]}
-    by_name = {"a": a, "b": b}
+    by_name = {"a": a, "b": b, "other": other}
     try:
         # 1. the same table as a local run, through a worker killed mid-unit; the retry is logged
         from generator.bench import tune as bench_tune
@@ -154,26 +155,33 @@ def main() -> dict:
 
         removed = {}
 
-        def remove_when_running():
-            f = TMP / "long-unit-node"
+        def remove_when_running(f: Path, names: tuple):
             deadline = time.time() + 180          # a loaded CI machine starts workers slowly
             while time.time() < deadline:
                 if f.exists() and f.read_text():
                     name = node_kind.get(f.read_text())
-                    if name in by_name:
-                        removed["kind"] = name
+                    if name in names:
+                        removed.setdefault("kind", []).append(name)
                         cluster.remove_node(by_name[name])
                     return
                 time.sleep(0.05)
 
         units = [Unit("killed", timed_unit, ("measure", 0.2, str(TMP / "killed-unit")), "measure", target),
                  Unit("on a removed node", timed_unit, ("measure", 5.0, None, str(TMP / "long-unit-node")),
-                      "measure", target)]
-        watcher = threading.Thread(target=remove_when_running)
-        watcher.start()
-        results = run_units(units, RayExecutor(cluster.address), progress=Capture("faults", 2, "json"))
-        watcher.join()
-        found["faults"] = {r.unit.key: {"ok": r.ok, "attempts": r.attempts, "lost": r.lost} for r in results}
+                      "measure", target),
+                 # its node goes, and no other of its kind is left: reported after the grace, not pending for ever
+                 Unit("its kind gone", timed_unit, ("measure", 30.0, None, str(TMP / "other-unit-node")),
+                      "measure", "0therkind0000000")]
+        ray_farm.ORPHAN_GRACE = 2.0
+        watchers = [threading.Thread(target=remove_when_running, args=(TMP / "long-unit-node", ("a", "b"))),
+                    threading.Thread(target=remove_when_running, args=(TMP / "other-unit-node", ("other",)))]
+        for w in watchers:
+            w.start()
+        results = run_units(units, RayExecutor(cluster.address), progress=Capture("faults", 3, "json"))
+        for w in watchers:
+            w.join()
+        found["faults"] = {r.unit.key: {"ok": r.ok, "attempts": r.attempts, "lost": r.lost, "error": r.error}
+                           for r in results}
         found["fault_events"] = [e for e in events if e["event"] == "retry"]
         found["removed"] = removed.get("kind")
 

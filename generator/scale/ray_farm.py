@@ -17,6 +17,7 @@ import contextlib
 import os
 import socket
 import sys
+import time
 
 from ..errors import ClusterError, first_line
 from .identity import LABEL_CODE, LABEL_CPU, LABEL_CPUS, LABEL_IREE, code_id, iree_id, node_labels
@@ -43,6 +44,9 @@ def _quiet_stderr():
 
 #: seconds to wait for an address to answer before saying it does not
 CONNECT_TIMEOUT = 10.0
+#: seconds a unit may wait with no live node of its CPU kind in the farm before it is reported as
+#: failed (Ray would keep it pending for ever; a node that restarts within this time takes it)
+ORPHAN_GRACE = 60.0
 
 
 def _ray():
@@ -93,7 +97,9 @@ class RayExecutor:
             except (ConnectionError, RuntimeError) as e:
                 raise ClusterError(f"--address={address}: cannot join the Ray cluster ({first_line(e)})") from None
         self._remote = r.remote(_remote_execute)
-        self._running: set = set()
+        self._running: dict = {}            # ref -> unit
+        self._orphaned: dict = {}           # ref -> when its CPU kind was first seen gone
+        self._checked = 0.0
         self.nodes = self._kgen_nodes()
         self.workers = max(1, sum(int(n["Resources"].get("CPU", 0)) for n in self.nodes))
         self.name = f"Ray at {address} ({len(self.nodes)} kgen node{'s' if len(self.nodes) != 1 else ''})"
@@ -144,14 +150,15 @@ class RayExecutor:
             group = groups[self._turn % len(groups)]
             selector[LABEL_CPUS], cpus = group, int(group)
         ref = self._remote.options(num_cpus=cpus, max_retries=0, label_selector=selector).remote(unit.fn, unit.args)
-        self._running.add(ref)
+        self._running[ref] = unit
         return ref
 
     def wait(self, handles, timeout: float):
         ready, _ = ray.wait(handles, num_returns=len(handles), timeout=timeout, fetch_local=True)
-        out = []
+        out = self._orphans([h for h in handles if h not in ready])
         for ref in ready:
-            self._running.discard(ref)
+            self._running.pop(ref, None)
+            self._orphaned.pop(ref, None)
             try:
                 out.append((ref, ray.get(ref)))
             except ray.exceptions.RayTaskError as e:        # raised outside the unit (its arguments)
@@ -159,6 +166,30 @@ class RayExecutor:
                                   "ended": 0.0}))
             except ray.exceptions.RayError as e:            # the worker or its node is gone
                 out.append((ref, Lost(f"{type(e).__name__}: {first_line(e)[:160]}")))
+        return out
+
+    def _orphans(self, waiting) -> list:
+        """Units that have waited ORPHAN_GRACE seconds with no live node of their CPU kind: cancelled
+        and reported (one line), so that the run ends and says why."""
+        now = time.monotonic()
+        if now - self._checked < 2.0 or not waiting:
+            return []
+        self._checked = now
+        live = {n["Labels"][LABEL_CPU] for n in self._kgen_nodes()}
+        out = []
+        for ref in waiting:
+            target = self._running[ref].target
+            if target is None or target in live:
+                self._orphaned.pop(ref, None)
+                continue
+            since = self._orphaned.setdefault(ref, now)
+            if now - since >= ORPHAN_GRACE:
+                ray.cancel(ref, force=True)
+                self._running.pop(ref, None)
+                self._orphaned.pop(ref, None)
+                out.append((ref, {"value": None, "worker": None, "started": 0.0, "ended": 0.0,
+                                  "error": f"no node of CPU kind {target} is left in the farm at {self.address} "
+                                           f"(waited {ORPHAN_GRACE:.0f} s): run kgen worker on one"}))
         return out
 
     def close(self, cancel: bool) -> None:
