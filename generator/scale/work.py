@@ -93,6 +93,8 @@ def run_units(units: list[Unit], executor, on_result: Callable[[UnitResult], Non
     """Run every unit on `executor`; `on_result` sees each result as its unit finishes (the driver
     installs or stores it there, so what finished is kept whatever happens later). Placement is
     checked before any work (`executor.check`: ClusterError). Ctrl-C cancels what runs and re-raises."""
+    if len({u.key for u in units}) != len(units):      # retries and results are kept by key
+        raise ValueError("run_units: two units share a key")
     executor.check(units)
     progress = progress or Progress("units", len(units), "none")
     progress.begin()
