@@ -247,7 +247,9 @@ def test_ctrl_c_stops_the_run_and_keeps_what_finished(tmp_path):
         "    except KeyboardInterrupt:\n"
         "        print('interrupted', flush=True)\n"
         "        sys.exit(130)\n")
-    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # a pytest-xdist worker ignores SIGINT, and a child would inherit that: Ctrl-C's default comes back first
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stdout.readline().strip() == "stored"
     time.sleep(0.5)                             # the long units are running now
     t = time.time()

@@ -107,7 +107,12 @@ class PoolExecutor(_Here):
         if self._pool is None:
             return
         if cancel:
+            # Ctrl-C: the workers are stopped at once (the executor has no public way to); their futures
+            # are not cancelled one by one, since an interrupt inside `wait` may have left one's lock
+            # held: the pool fails them itself once it sees its workers gone
             for p in list(getattr(self._pool, "_processes", {}).values()):
                 p.terminate()
-        self._pool.shutdown(wait=not cancel, cancel_futures=cancel)
+            self._pool.shutdown(wait=False)
+        else:
+            self._pool.shutdown(wait=True)
         self._pool = None
