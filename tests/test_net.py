@@ -13,7 +13,8 @@ from generator.errors import KgenError
 from generator.cli.main import main
 from generator.net import load_network, parse_network, random_parameters
 from generator.net.execute import CompiledNetwork
-from generator.net.graph import Boundary, ConvLayer, Network
+from generator.net.graph import Boundary, ConvLayer, Network, OpNode
+from generator.problem.netop import NetOp
 from generator.net.plan import Costs, baselines, candidate_layouts, evaluate, plan_network
 from generator.net.report import check_layers
 
@@ -98,7 +99,14 @@ def _random_dag(rng, n_layers: int) -> Network:
     for n in nodes[k + 1:]:
         if isinstance(n, ConvLayer) and n.src == mid:
             n.src = mid + "_p"
-    return Network(nodes, net.tensors, net.inputs, net.outputs).check()
+    # a kgen op at the end: the last tensor times an earlier one of its shape (or itself), an output
+    last = nodes[-1].dst
+    dims, dt = net.tensors[last]
+    other = next((t for t, v in net.tensors.items() if v == (dims, dt) and t not in (last, mid + "_p")), last)
+    nodes.append(OpNode("gate", NetOp("binary", "mul", [dims, dims], dt), (last, other), "gated"))
+    net.tensors["gated"] = (dims, dt)
+    outputs = [t for t in net.outputs if t != last] + ["gated"]
+    return Network(nodes, net.tensors, net.inputs, outputs).check()
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -107,7 +115,7 @@ def test_plan_is_the_exact_optimum_and_never_worse_than_the_baselines(seed):
     net = _random_dag(rng, 6)
     lays = ["nchw", "nhwc", "nChw16c"]
     costs = Costs()
-    for layer in net.layers:
+    for layer in net.kernels:
         for lay in lays:
             if rng.random() < 0.9 or lay == "nchw":          # some layouts cannot run some layers
                 costs.conv[(layer.name, lay)] = float(rng.uniform(1, 10))
@@ -115,8 +123,8 @@ def test_plan_is_the_exact_optimum_and_never_worse_than_the_baselines(seed):
         for a, b in itertools.permutations(lays, 2):
             costs.reorder[(tuple(dims), dt, a, b)] = float(rng.uniform(0.1, 4))
     plan = plan_network(net, costs, lays)
-    brute = min((evaluate(net, dict(zip([l.name for l in net.layers], combo)), costs, "x").total_s
-                 for combo in itertools.product(lays, repeat=len(net.layers))), default=math.inf)
+    brute = min((evaluate(net, dict(zip([l.name for l in net.kernels], combo)), costs, "x").total_s
+                 for combo in itertools.product(lays, repeat=len(net.kernels))), default=math.inf)
     assert plan.total_s == pytest.approx(brute), f"seed {SEED + seed}"
     for base in baselines(net, costs, lays):
         assert plan.total_s <= base.total_s + 1e-12

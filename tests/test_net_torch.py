@@ -74,7 +74,8 @@ def test_import_finds_every_fusion():
     assert kinds == {"c1": ["relu"], "c2": ["sum", "relu"], "dw": ["clip"], "gc": ["swish"], "hs": ["hardswish"]}
     assert layers["c2"].residual == imp.blocks[0].out.name
     assert layers["dw"].problem.desc.g == 16 and layers["gc"].problem.desc.g == 2
-    assert [n.name for n in imp.net.nodes if isinstance(n, Boundary)] == ["pool", "flatten", "head"]
+    assert [n.name for n in imp.net.nodes if isinstance(n, Boundary)] == ["flatten", "head"]
+    assert [o.layer.name for o in imp.ops] == ["pool"]          # the max pool runs on kgen too
 
 
 @pytest.mark.parametrize("segments", [True, False])
@@ -85,7 +86,7 @@ def test_optimized_module_matches_eager(assignment, segments):
         ref = m(x)
     om = optimize(m, x, measure=False, assignment=assignment, segments=segments)
     kinds = {type(mod).__name__ for name, mod in om.named_children() if name.startswith("kgen_")}
-    assert kinds == ({"KgenSegment", "KgenConvBlock"} if segments else {"KgenConvBlock"})
+    assert kinds == ({"KgenSegment"} if segments else {"KgenConvBlock", "KgenOp"})
     with torch.inference_mode():
         got = om(x)
     assert _close(got, ref) < 1e-5, f"seed {SEED}"
@@ -358,17 +359,19 @@ def test_model_runs_time_pytorch_alone_too(monkeypatch, tmp_path):
 
 
 class _Inception(nn.Module):
-    """Parallel 1x1 / 3x3 / pool branches joined by torch.cat, gated by a sigmoid: ops kgen leaves to PyTorch."""
+    """Parallel 1x1 / 3x3 / pool branches joined by torch.cat, gated by a sigmoid (ops kgen runs), then
+    a clamp and a dilated max pool (ops kgen leaves to PyTorch)."""
 
     def __init__(self):
         super().__init__()
         self.a, self.b = nn.Conv2d(16, 8, 1), nn.Conv2d(16, 8, 3, padding=1)
         self.pool, self.c = nn.MaxPool2d(3, 1, 1), nn.Conv2d(16, 8, 1)
         self.out = nn.Conv2d(24, 16, 1)
+        self.dilated = nn.MaxPool2d(3, 1, 1, dilation=2)
 
     def forward(self, x):
         y = torch.cat([torch.relu(self.a(x)), torch.relu(self.b(x)), self.c(self.pool(x))], 1)
-        return torch.sigmoid(self.out(y)) * x
+        return self.dilated((torch.sigmoid(self.out(y)) * x).clamp(-1, 1))
 
 
 def test_breakdown_splits_the_plans_time_and_profiles_eager(tmp_path):
@@ -380,9 +383,9 @@ def test_breakdown_splits_the_plans_time_and_profiles_eager(tmp_path):
     assert set(b.parts) == set(breakdown.CATEGORIES) and all(v >= 0 for v in b.parts.values())
     assert b.parts["kgen kernels"] > 0 and b.parts["transfers"] > 0 and b.parts["PyTorch ops"] > 0
     assert sum(b.parts.values()) == pytest.approx(b.total, rel=1e-6)
-    assert {"MaxPool2d", "cat", "mul"} <= set(b.torch_ops)
-    # every kgen layer in exactly one kgen call; an unmeasured plan prices none of them
-    assert sorted(l for c in b.kgen_calls.values() for l in c.layers) == sorted(l.name for l in om.kgen_network.layers)
+    assert set(b.torch_ops) == {"MaxPool2d", ".clamp()"}     # the dilated pool, the clamp
+    # every kgen layer and op in exactly one kgen call; an unmeasured plan prices none of them
+    assert sorted(l for c in b.kgen_calls.values() for l in c.layers) == sorted(l.name for l in om.kgen_network.kernels)
     assert sum(c.seconds for c in b.kgen_calls.values()) == pytest.approx(b.parts["kgen kernels"], rel=1e-6)
     assert all(c.priced is None for c in b.kgen_calls.values())
     assert b.parts["PyTorch ops"] == pytest.approx(sum(b.torch_ops.values()), rel=1e-6)

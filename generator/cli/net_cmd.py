@@ -6,9 +6,10 @@
     kgen net ... --address=HOST:PORT     measure on a Ray farm's workers of this CPU kind (docs/scale-out.md)
 
 --model takes torchvision:NAME (torchvision's model with weights=None; kgen's copy of resnet50,
-resnext50_32x4d and mobilenet_v2 when torchvision does not import) or MODULE:CALLABLE (a Python
-function returning an nn.Module); --input-shape=NxCxHxW overrides its example input (default: --mb x
-3 x 224 x 224).
+resnext50_32x4d and mobilenet_v2 when torchvision does not import), zoo:NAME (one of kgen's small
+networks of other architectures: generator/net/zoo.py) or MODULE:CALLABLE (a Python function returning
+an nn.Module); --input-shape=NxCxHxW overrides its example input (default: --mb x 3 x 224 x 224, a zoo
+model's own).
 --graph takes the text form, one layer per line: NAME SRC -> DST [+RESIDUAL] [benchdnn conv options]
 DESC (tensors by name; +RESIDUAL is the tensor the layer's sum post-op adds).
 
@@ -51,9 +52,12 @@ def _model(spec: str, log):
     that times PyTorch alone builds, to load the model's weights into)."""
     kind, _, name = spec.partition(":")
     if not name:
-        raise InputError(f"--model={spec}: expected torchvision:NAME or MODULE:CALLABLE")
+        raise InputError(f"--model={spec}: expected torchvision:NAME, zoo:NAME or MODULE:CALLABLE")
     if kind == "torchvision":
         return torchvision_model(name, log), functools.partial(torchvision_model, name)
+    if kind == "zoo":
+        from ..net import zoo
+        return zoo.model(name), functools.partial(zoo.model, name)
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())     # MODULE is looked for where kgen runs, as `python -m` would
     try:
@@ -98,7 +102,7 @@ class _Deferred:
 def run(argv: list[str], parser_cls) -> int:
     ap = parser_cls(prog="kgen net", description=__doc__.split("\n\n")[0])
     src = ap.add_mutually_exclusive_group(required=True)
-    src.add_argument("--model", help="torchvision:NAME or MODULE:CALLABLE")
+    src.add_argument("--model", help="torchvision:NAME, zoo:NAME or MODULE:CALLABLE")
     src.add_argument("--graph", help="a text network (see kgen net --help)")
     ap.add_argument("--mb", type=int, default=1, help="batch of the example input (default 1)")
     ap.add_argument("--input-shape", default=None, help="the example input's shape, e.g. 1x3x224x224")
@@ -155,6 +159,9 @@ def run(argv: list[str], parser_cls) -> int:
         if torch is None:
             raise UnsupportedError("--model needs PyTorch (pip install -e .[bench])")
         shape = (a.mb, 3, 224, 224)
+        if a.model.startswith("zoo:"):
+            from ..net import zoo
+            shape = zoo.input_shape(a.model[4:], a.mb)
         if a.input_shape:
             try:
                 shape = tuple(int(v) for v in a.input_shape.split("x"))

@@ -25,7 +25,8 @@ from ..emit.segment import SegmentBuilder
 from ..errors import InputError
 from ..layout import get_dtype
 from ..runtime import LoadedModule, chain_driver, upload
-from .graph import ConvLayer, Network
+from .graph import ConvLayer, Network, OpNode
+from .opkernel import OpKernel
 from .plan import USER, Plan, layer_problem, reorder_problem, tensor_desc
 
 
@@ -46,9 +47,46 @@ class LayerRunner:
     def problem(self):
         return self.kernel.problem
 
+    @property
+    def arg_dims(self) -> list[tuple[int, ...]]:
+        """The logical dims of what the layer reads: its source, and its residual if it has one."""
+        d = self.problem.desc
+        return [tuple(d.src_dims)] + ([tuple(d.dst_dims)] if self.layer.residual else [])
+
+    @property
+    def out_dims(self) -> tuple[int, ...]:
+        return tuple(self.problem.desc.dst_dims)
+
+    @property
+    def dt(self) -> str:
+        return self.problem.src.dtype.name
+
     def __call__(self, src, residual=None):
         extra = {"dst_init": residual} if self.layer.residual else {}
         return self.kernel.invoke(src, self.bias, **extra)
+
+
+class OpRunner:
+    """One op (`OpNode`) in its planned layout."""
+
+    def __init__(self, node: OpNode, layout: str, backend, driver: str):
+        self.layer, self.layout = node, layout
+        self.kernel = OpKernel(node.op, layout, backend, driver)
+
+    @property
+    def arg_dims(self) -> list[tuple[int, ...]]:
+        return list(self.layer.op.inputs)
+
+    @property
+    def out_dims(self) -> tuple[int, ...]:
+        return self.layer.op.out
+
+    @property
+    def dt(self) -> str:
+        return self.layer.op.dt
+
+    def __call__(self, *inputs):
+        return self.kernel.invoke(*inputs)
 
 
 class Reorders:
@@ -160,7 +198,7 @@ class CompiledNetwork:
 
 
 class SegmentRunner:
-    """Consecutive layers compiled into one module (`emit.segment`): one invocation runs them all,
+    """Consecutive layers and ops compiled into one module (`emit.segment`): one invocation runs them all,
     with the plan's reorders between them, instead of one invocation per layer (and per reorder).
 
     `inputs` are the tensors the segment reads from outside, each in the layout it arrives in;
@@ -168,7 +206,7 @@ class SegmentRunner:
     runners') and are passed in; the call returns the outputs as DeviceTensors, in the layouts their
     producing layers computed them in (`layouts`)."""
 
-    def __init__(self, runners: list[LayerRunner], tensors: dict, inputs: list[tuple[str, str]], outputs: list[str],
+    def __init__(self, runners: list, tensors: dict, inputs: list[tuple[str, str]], outputs: list[str],
                  backend, driver: str):
         self.runners, self.inputs, self.outputs = runners, inputs, outputs
         self.backend, self.driver = backend, driver
@@ -195,6 +233,12 @@ class SegmentRunner:
 
         self.layouts: dict[str, str] = {}
         for r in runners:
+            if isinstance(r, OpRunner):
+                fn = r.kernel.function_name
+                sb.add_kernel(r.kernel.text(), fn)
+                have[(r.layer.dst, r.layout)] = sb.call(fn, [value(t, r.layout) for t in r.layer.inputs])
+                self.layouts[r.layer.dst] = r.layout
+                continue
             p, k = r.problem, r.kernel
             fn = p.name
             sb.add_kernel(render_conv(p, backend.for_flags(k.flags), header=False), fn)
@@ -214,10 +258,11 @@ class SegmentRunner:
             sb.result(have[(t, self.layouts[t])])
         self.mlir = sb.render()
         # the layers' flag set when they share one (what they were measured with), else the backend's
-        flag_sets = {r.kernel.flags for r in runners}
+        convs = [r for r in runners if isinstance(r, LayerRunner)]
+        flag_sets = {r.kernel.flags for r in convs}
         flags = backend.flag_set(flag_sets.pop()) if len(flag_sets) == 1 else ()
         # and the flags the backend adds for some layers' data types (`Backend.conv_flags`), once
-        for extra in dict.fromkeys(backend.conv_flags(None, r.kernel.problem, alone=False) for r in runners):
+        for extra in dict.fromkeys(backend.conv_flags(None, r.kernel.problem, alone=False) for r in convs):
             flags += extra
         self.artifact = compile_mlir(self.mlir, backend, extra_flags=flags, name="segment", timeout=3600)
         self._fn = LoadedModule(self.artifact.path, backend, driver).function("segment")

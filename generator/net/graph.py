@@ -50,6 +50,21 @@ class ConvLayer:
 
 
 @dataclass
+class OpNode:
+    """An op between the convolutions that kgen runs too (`problem.netop.NetOp`: an elementwise
+    function or product, pooling, a channel concatenation), in the layout the planner gives it, so a
+    segment spans it: it reads `inputs` (in the op's order) and writes `dst`."""
+    name: str
+    op: object                  # problem.netop.NetOp
+    inputs: tuple[str, ...]
+    dst: str
+
+    @property
+    def outputs(self) -> tuple[str, ...]:
+        return (self.dst,)
+
+
+@dataclass
 class Boundary:
     """Work that stays in PyTorch (pooling, linear, a join kgen does not fuse...): the tensors it reads
     go back to PyTorch (plain or channels-last: a view; blocked: a reorder first); the tensor it
@@ -74,14 +89,22 @@ class Network:
     def layers(self) -> list[ConvLayer]:
         return [n for n in self.nodes if isinstance(n, ConvLayer)]
 
+    @property
+    def kernels(self) -> list:
+        """The nodes kgen runs, each in one planned layout: conv layers and ops."""
+        return [n for n in self.nodes if isinstance(n, (ConvLayer, OpNode))]
+
     def consumers(self) -> dict[str, list[tuple[int, str]]]:
-        """tensor -> [(node index, role: "src" / "residual" / "boundary")], in order."""
+        """tensor -> [(node index, role: "src" / "residual" / "op" / "boundary")], in order."""
         out: dict[str, list[tuple[int, str]]] = {t: [] for t in self.tensors}
         for i, n in enumerate(self.nodes):
             if isinstance(n, ConvLayer):
                 out[n.src].append((i, "src"))
                 if n.residual:
                     out[n.residual].append((i, "residual"))
+            elif isinstance(n, OpNode):
+                for t in n.inputs:
+                    out[t].append((i, "op"))
             else:
                 for t in n.inputs:
                     out[t].append((i, "boundary"))
@@ -120,6 +143,12 @@ class Network:
                 if n.weights is not None and n.weights.shape != torch_wei_dims(p.desc):
                     raise ProblemError(f"{self.name}: {n.name} weights are {n.weights.shape}, expected "
                                        f"{torch_wei_dims(p.desc)}")
+            if isinstance(n, OpNode):
+                for t, want in zip((*n.inputs, n.dst), (*n.op.inputs, n.op.out)):
+                    dims, tdt = self.tensors[t]
+                    if tuple(dims) != tuple(want) or tdt != n.op.dt:
+                        raise ProblemError(f"{self.name}: {n.name} ({n.op}) wants {t} as {'x'.join(map(str, want))} "
+                                           f"{n.op.dt}, it is {'x'.join(map(str, dims))} {tdt}")
         for t in self.outputs:
             if t not in written:
                 raise ProblemError(f"{self.name}: output {t} is never written")

@@ -40,10 +40,15 @@ from ..select import choose, table
 from ..select.candidates import DEFAULT_LAYOUTS, check_layouts, layout_name, layout_tag
 from ..version import __version__, code_fingerprint
 from ..verify import conv_call
-from .graph import ConvLayer, Network
+from ..emit.netop import function_name
+from ..emit.netop import why_not as op_why_not
+from .graph import ConvLayer, Network, OpNode
+from .opkernel import OpKernel
 
 #: the layout the caller's arrays are in at the network's edges (NumPy / PyTorch contiguous)
 USER = "nchw"
+#: what the planner's kernel column says of an op (`OpNode`): kgen's op template, no variant or flag set
+OP_KERNEL = "netop"
 #: the most DP states kept per step: 3 layouts ^ 7 live tensors (ResNet has 3 live at most)
 MAX_STATES = 3 ** 7
 
@@ -94,9 +99,13 @@ class Plan:
 
 
 # ------------------------------------------------------------------------------------------ search
-def candidate_layouts(layer: ConvLayer, layouts: list[str] | None = None) -> list[str]:
+def candidate_layouts(layer, layouts: list[str] | None = None) -> list[str]:
     """The layouts a layer may take: `layouts` or its data type's `DEFAULT_LAYOUTS`, or the one its
-    graph line fixed (--stag / --dtag)."""
+    graph line fixed (--stag / --dtag); an op (`OpNode`): those of them it can run in."""
+    if isinstance(layer, OpNode):
+        op = layer.op
+        return [lay for lay in (layouts or DEFAULT_LAYOUTS[op.dt])
+                if not op_why_not(op, layout_tag(lay, len(op.out)))]
     p = layer.problem
     if not p.src.is_any:
         return [layout_name(p.src.tag, p.desc.ndims)]
@@ -126,7 +135,7 @@ def _step(net: Network, n, where: dict[str, str], lay: str | None, costs: Costs
             dims, dt = net.tensors[t]
             reorders.append(Reorder(t, where[t], want, f"before {n.name}", costs.reorder_s(dims, dt, where[t], want)))
 
-    if isinstance(n, ConvLayer):
+    if isinstance(n, (ConvLayer, OpNode)):
         for t in n.inputs:
             need(t, lay)
         return reorders, costs.conv.get((n.name, lay), math.inf), {n.dst: lay}
@@ -154,14 +163,15 @@ def evaluate(net: Network, layouts: dict[str, str], costs: Costs, name: str) -> 
     where: dict[str, str] = {t: USER for t in net.inputs}
     reorders, conv_s = [], {}
     for n in net.nodes:
-        r, seconds, wrote = _step(net, n, where, layouts.get(n.name) if isinstance(n, ConvLayer) else None, costs)
+        kgen = isinstance(n, (ConvLayer, OpNode))
+        r, seconds, wrote = _step(net, n, where, layouts.get(n.name) if kgen else None, costs)
         reorders += r
-        if isinstance(n, ConvLayer):
+        if kgen:
             conv_s[n.name] = seconds
         where.update(wrote)
     reorders += _exit(net, where, costs)
     return Plan(name, dict(layouts), conv_s, reorders,
-                {n.name: costs.kernel.get((n.name, layouts[n.name]), "") for n in net.layers})
+                {n.name: costs.kernel.get((n.name, layouts[n.name]), "") for n in net.kernels})
 
 
 def plan_network(net: Network, costs: Costs, layouts: list[str] | None = None) -> Plan:
@@ -173,7 +183,7 @@ def plan_network(net: Network, costs: Costs, layouts: list[str] | None = None) -
     states: dict[tuple, tuple[float, tuple]] = {tuple(sorted((t, USER) for t in net.inputs)): (0.0, ())}
     for i, n in enumerate(net.nodes):
         nxt: dict[tuple, tuple[float, tuple]] = {}
-        choices = candidate_layouts(n, layouts) if isinstance(n, ConvLayer) else [None]
+        choices = candidate_layouts(n, layouts) if isinstance(n, (ConvLayer, OpNode)) else [None]
         for state, (cost, path) in states.items():
             where = dict(state)
             for lay in choices:
@@ -197,7 +207,7 @@ def plan_network(net: Network, costs: Costs, layouts: list[str] | None = None) -
             best, best_path = cost, path
     if best_path is None:
         raise UnsupportedError("no plan has a finite measured cost (a reorder or a kernel every plan needs failed)")
-    chosen = {n.name: lay for n, lay in zip(net.nodes, best_path) if isinstance(n, ConvLayer)}
+    chosen = {n.name: lay for n, lay in zip(net.nodes, best_path) if isinstance(n, (ConvLayer, OpNode))}
     plan = evaluate(net, chosen, costs, "plan")
     plan.exact = not beamed
     return plan
@@ -214,9 +224,9 @@ def baselines(net: Network, costs: Costs, layouts: list[str] | None = None) -> l
     own fastest layout with the reorders that forces."""
     # NCHW, or where a layer has no NCHW kernel, its first layout that ran
     nchw = {n.name: next((lay for lay in ("nchw", *candidate_layouts(n, layouts)) if (n.name, lay) in costs.conv),
-                         candidate_layouts(n, layouts)[0]) for n in net.layers}
+                         candidate_layouts(n, layouts)[0]) for n in net.kernels}
     own = {n.name: min(candidate_layouts(n, layouts), key=lambda lay: costs.conv.get((n.name, lay), math.inf))
-           for n in net.layers}
+           for n in net.kernels}
     return [evaluate(net, nchw, costs, "all NCHW"), evaluate(net, own, costs, "per-layer best")]
 
 
@@ -283,6 +293,8 @@ def _bound(todo_conv: dict, todo_re: dict, b, drv: str, jobs: int, log) -> dict:
     def conv(item):
         key, users = item
         name, lay, p, flags = users[0]
+        if flags == OP_KERNEL:
+            return attempt(key, lambda: OpKernel(p, lay, b, drv).bind(), f"{name} in {lay}")
         return attempt(key, lambda: _bind_layer(p, flags, b, drv), f"{name} in {lay}")
 
     def reorder(item):
@@ -315,7 +327,17 @@ def measure_costs(net: Network, backend: str = "llvm-cpu", *, driver: str | None
     drv = chain_driver(b, driver)
     known = {} if remeasure else table.load()
     costs = Costs()
-    todo_conv = {}                  # time key -> (layer name, layout, problem, flags)
+    todo_conv = {}                  # time key -> (layer name, layout, problem or op, flags or OP_KERNEL)
+    for node in net.nodes:
+        if not isinstance(node, OpNode):
+            continue
+        for lay in candidate_layouts(node, layouts):
+            costs.kernel[(node.name, lay)] = OP_KERNEL
+            key = _time_key(b.name, drv, "netop", function_name(node.op, layout_tag(lay, len(node.op.out))))
+            if key in known:
+                costs.conv[(node.name, lay)] = known[key]["seconds"]
+            else:
+                todo_conv.setdefault(key, []).append((node.name, lay, node.op, OP_KERNEL))
     for layer in net.layers:
         for lay in candidate_layouts(layer, layouts):
             try:
@@ -330,13 +352,13 @@ def measure_costs(net: Network, backend: str = "llvm-cpu", *, driver: str | None
                 costs.conv[(layer.name, lay)] = known[key]["seconds"]
             else:
                 todo_conv.setdefault(key, []).append((layer.name, lay, p, flags))
-    shapes = {}                     # the tensors conv layers read or write (a reorder applies to those)
-    for layer in net.layers:
+    shapes = {}                     # the tensors kgen's nodes read or write (a reorder applies to those)
+    for layer in net.kernels:
         for t in (*layer.inputs, layer.dst):
             dims, dt = net.tensors[t]
             if 3 <= len(dims) <= 5:
                 shapes[(tuple(dims), dt)] = None
-    all_lays = sorted({lay for layer in net.layers for lay in candidate_layouts(layer, layouts)} | {USER})
+    all_lays = sorted({lay for layer in net.kernels for lay in candidate_layouts(layer, layouts)} | {USER})
     todo_re = {}
     for dims, dt in shapes:
         for a in all_lays:
@@ -411,9 +433,12 @@ def format_plan(net: Network, plans: list[Plan]) -> str:
     """Per layer: layouts and kernel in each plan and the planned time; then the reorders of the plan
     and a summary line per plan (total, reorders and their share)."""
     plan = plans[0]
-    lines = [f"{'layer':14} {'problem':34} " + " ".join(f"{p.name:>16}" for p in plans) + f" {'kernel':18} {'ms':>8}"]
-    for layer in net.layers:
-        lines.append(f"{layer.name:14} {str(layer.problem.desc):34} "
+    what = {n.name: str(n.problem.desc) if isinstance(n, ConvLayer) else str(n.op) for n in net.kernels}
+    wn = max([14] + [len(n) for n in what])
+    wp = max([34] + [len(w) for w in what.values()])
+    lines = [f"{'layer':{wn}} {'problem':{wp}} " + " ".join(f"{p.name:>16}" for p in plans) + f" {'kernel':18} {'ms':>8}"]
+    for layer in net.kernels:
+        lines.append(f"{layer.name:{wn}} {what[layer.name]:{wp}} "
                      + " ".join(f"{p.layouts[layer.name]:>16}" for p in plans)
                      + f" {plan.kernels.get(layer.name, ''):18} {plan.conv_s[layer.name] * 1e3:8.3f}")
     if plan.reorders:

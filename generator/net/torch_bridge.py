@@ -31,13 +31,14 @@ from ..benchdnn.conv import conv_problem, parse_conv_args
 from ..compile import get_backend
 from ..errors import InputError, UnsupportedError, first_line
 from ..layout import get_dtype
-from ..problem.attr import Eltwise, Sum
+from ..problem.attr import Sum
 from ..runtime import chain_driver, upload
 from ..select import heuristic_layouts
 from ..select.candidates import check_layouts, layout_name
-from .execute import LayerRunner, Reorders, SegmentRunner
-from .graph import Boundary, ConvLayer, Network
-from .plan import USER, Costs, baselines, evaluate, measure_costs, plan_network
+from .execute import LayerRunner, OpRunner, Reorders, SegmentRunner
+from .graph import Boundary, ConvLayer, Network, OpNode
+from .torch_ops import eltwise_of, is_shape_query, netop_of, op_inputs
+from .plan import USER, Costs, baselines, candidate_layouts, evaluate, measure_costs, plan_network
 
 #: optimize()'s data types: the kgen data type of the conv blocks' activations and weights. The model
 #: stays float32 around them: activations convert on their way in and out (rounded to nearest even),
@@ -57,40 +58,20 @@ class Block:
 
 
 @dataclass
+class OpBlock:
+    """One op node of the fx graph that kgen runs (`torch_ops.netop_of`)."""
+    node: object
+    args: list                       # the fx nodes it reads, in the op's order
+    layer: OpNode
+
+
+@dataclass
 class Imported:
     gm: object                       # the traced GraphModule (rewritten in place by `optimize`)
     net: Network
     blocks: list[Block]
     skipped: list[str] = field(default_factory=list)
-
-
-def _eltwise(torch, mod_or_fn, node, modules):
-    """The eltwise post-op of an activation node, or None."""
-    nn, F = torch.nn, torch.nn.functional
-    if node.op == "call_module":
-        m = modules[node.target]
-        table = {nn.ReLU: lambda m: Eltwise("relu"), nn.ReLU6: lambda m: Eltwise("clip", 0.0, 6.0),
-                 nn.Hardtanh: lambda m: Eltwise("clip", float(m.min_val), float(m.max_val)),
-                 nn.LeakyReLU: lambda m: Eltwise("relu", float(m.negative_slope)),
-                 nn.SiLU: lambda m: Eltwise("swish", 1.0), nn.Hardswish: lambda m: Eltwise("hardswish", 1 / 6, 0.5),
-                 nn.Hardsigmoid: lambda m: Eltwise("hardsigmoid", 1 / 6, 0.5), nn.Sigmoid: lambda m: Eltwise("logistic"),
-                 nn.Tanh: lambda m: Eltwise("tanh"),
-                 nn.GELU: lambda m: Eltwise("gelu_tanh" if m.approximate == "tanh" else "gelu_erf")}
-        f = table.get(type(m))
-        return f(m) if f else None
-    if node.op in ("call_function", "call_method") and len(node.args) == 1 and not node.kwargs.get("negative_slope"):
-        target = node.target
-        fns = {F.relu: "relu", torch.relu: "relu", "relu": "relu", "relu_": "relu", F.silu: "swish", "sigmoid": "logistic",
-               torch.sigmoid: "logistic", torch.tanh: "tanh", "tanh": "tanh", F.hardswish: "hardswish", F.relu6: "relu6"}
-        kind = fns.get(target)
-        if kind == "relu6":
-            return Eltwise("clip", 0.0, 6.0)
-        if kind == "swish":
-            return Eltwise("swish", 1.0)
-        if kind == "hardswish":
-            return Eltwise("hardswish", 1 / 6, 0.5)
-        return Eltwise(kind) if kind else None
-    return None
+    ops: list[OpBlock] = field(default_factory=list)
 
 
 def _is_add(node) -> bool:
@@ -227,7 +208,7 @@ def import_model(model, example_input, *, dtype: str = "f32", strict: bool = Fal
         def take_activation(cur):
             """The block's output after the activation that is `cur`'s only user, if there is one."""
             u = only_user(cur)
-            op = _eltwise(torch, None, u, modules) if u is not None else None
+            op = eltwise_of(torch, u, modules) if u is not None else None
             if op is None:
                 return cur
             post_ops.append(op)
@@ -265,15 +246,35 @@ def import_model(model, example_input, *, dtype: str = "f32", strict: bool = Fal
         layer.name = str(node.target) if str(node.target) not in taken else f"{node.target}@{node.name}"
         blocks.append(Block(node, cur, chain, node.args[0], residual, layer))
         absorbed.update(chain)
-    net = _network(gm, blocks, absorbed, dtype)
-    return Imported(gm, net, blocks, skipped)
+    ops = _find_ops(torch, gm, modules, blocks, absorbed, dtype)
+    net = _network(gm, blocks, absorbed, dtype, ops)
+    return Imported(gm, net, blocks, skipped, ops)
 
 
-def _network(gm, blocks: list[Block], absorbed: set, dtype: str = "f32") -> Network:
-    """The planner's view of the traced graph: the blocks as layers, every other node a boundary; the
-    activations in the blocks' data type (converted at the boundaries)."""
+def _find_ops(torch, gm, modules, blocks: list[Block], absorbed: set, dtype: str) -> list[OpBlock]:
+    """The nodes between the blocks that kgen runs too (`torch_ops.netop_of`): those reading a tensor a
+    kgen block or op writes, so that the activation stays on the device (an op among PyTorch's own
+    nodes stays in PyTorch: moving its tensors would cost more than it saves)."""
+    on_kgen = {b.out for b in blocks}
+    ops = []
+    for n in gm.graph.nodes:
+        if n in absorbed or n in on_kgen:
+            continue
+        op = netop_of(torch, n, modules, dtype)
+        args = op_inputs(n) if op is not None else []
+        if op is None or not any(a in on_kgen for a in args):
+            continue
+        ops.append(OpBlock(n, args, OpNode(n.name, op, tuple(a.name for a in args), n.name)))
+        on_kgen.add(n)
+    return ops
+
+
+def _network(gm, blocks: list[Block], absorbed: set, dtype: str = "f32", ops: list[OpBlock] = ()) -> Network:
+    """The planner's view of the traced graph: the blocks as layers, the ops as ops, every other node a
+    boundary; the activations in the blocks' data type (converted at the boundaries)."""
     tensors, nodes, inputs, outputs = {}, [], [], []
     by_out = {b.out: b for b in blocks}
+    by_op = {o.node: o for o in ops}
     for n in gm.graph.nodes:
         shape = _shape(n)
         if shape is not None:
@@ -285,6 +286,10 @@ def _network(gm, blocks: list[Block], absorbed: set, dtype: str = "f32") -> Netw
             outputs = [a.name for a in _flat_nodes(n.args) if a.name in tensors]
         elif n in by_out:
             nodes.append(by_out[n].layer)
+        elif n in by_op:
+            nodes.append(by_op[n].layer)
+        elif is_shape_query(n):
+            continue                # sizes only: the tensor need not go back to PyTorch for them
         elif n not in absorbed and n.op in ("call_module", "call_function", "call_method", "get_attr"):
             ins = tuple(dict.fromkeys(a.name for a in _flat_nodes((n.args, n.kwargs)) if a.name in tensors))
             if ins or shape is not None:
@@ -374,6 +379,46 @@ def _make_kgen_conv(runner, reorders, backend, driver):
     return KgenConvBlock()
 
 
+def _make_kgen_op(runner, reorders, backend, driver):
+    import torch
+
+    class KgenOp(torch.nn.Module):
+        """An op on kgen (`OpNode`): its inputs -> an `OnDevice` activation in the planned layout."""
+
+        def __init__(self):
+            super().__init__()
+            self.runner, self.reorders = runner, reorders
+            self.layout = runner.layout
+            self.kgen_layers = (runner.layer.name,)
+
+        def extra_repr(self) -> str:
+            return f"{self.runner.layer.name}: {self.runner.layer.op} in {self.layout}"
+
+        def forward(self, *args):
+            r = self.runner
+            devs = [to_device(a, dims, self.layout, reorders, backend, driver, r.layer.name, r.dt)
+                    for a, dims in zip(args, r.arg_dims)]
+            out = _timed("kgen kernels", r, *devs)
+            return OnDevice(out, self.layout, r.out_dims, self.reorders, r.dt)
+
+    return KgenOp()
+
+
+def _op_layouts(net: Network, layouts: dict[str, str], candidates) -> dict[str, str]:
+    """`layouts` (the conv layers') with a layout for every op too, where it has none: its first
+    input's producer's, when the op can run in it, else its first candidate."""
+    out, where = dict(layouts), {}
+    for n in net.nodes:
+        if isinstance(n, OpNode) and n.name not in out:
+            can = candidate_layouts(n, candidates)
+            have = where.get(n.inputs[0])
+            out[n.name] = have if have in can else can[0]
+        if n.name in out:
+            for t in n.outputs:
+                where[t] = out[n.name]
+    return out
+
+
 def to_device(v, dims, layout: str, reorders, backend, driver: str, who: str, dt: str = "f32"):
     """An activation as a DeviceTensor in `layout`: a kgen one reordered on the device if it is in
     another layout; a PyTorch one uploaded from a view (NCHW, or channels_last for nhwc) and reordered
@@ -427,8 +472,8 @@ def _make_segment(runners, tensors, inputs, outputs, reorders, backend, driver):
 
 
 def _fuse_segments(gm, kgen_nodes: list, backend, driver, reorders, log) -> int:
-    """Every run of two or more consecutive kgen blocks in the graph (to_torch nodes may sit between
-    them) replaced by one `KgenSegment` call; returns how many segments."""
+    """Every run of two or more consecutive kgen blocks and ops in the graph (to_torch nodes may sit
+    between them) replaced by one `KgenSegment` call; returns how many segments."""
     kset = set(kgen_nodes)
     runs, cur = [], []
     for n in gm.graph.nodes:
@@ -459,11 +504,10 @@ def _fuse_segments(gm, kgen_nodes: list, backend, driver, reorders, log) -> int:
         runners = [mods[n.target].runner for n in run]
         tensors, inputs, ext = {}, [], []
         for n, r in zip(run, runners):
-            p = r.problem
-            tensors[r.layer.dst] = (tuple(p.desc.dst_dims), p.dst.dtype.name)
-            for a, dims in zip(n.args, (p.desc.src_dims, p.desc.dst_dims)):
+            tensors[r.layer.dst] = (tuple(r.out_dims), r.dt)
+            for a, dims in zip(n.args, r.arg_dims):
                 t, lay = origin(a)
-                tensors.setdefault(t, (tuple(dims), p.src.dtype.name))
+                tensors.setdefault(t, (tuple(dims), r.dt))
                 if a not in rset and a not in ext:
                     ext.append(a)
                     # a kgen activation arrives in its producer's layout; a PyTorch one in its first reader's
@@ -514,28 +558,30 @@ def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-c
                               address=address, progress=progress)
     else:
         costs = Costs()
-    blocks = list(imp.blocks)
-    if isinstance(assignment, dict):          # a layer the assignment leaves out stays in PyTorch
+    blocks, ops = list(imp.blocks), list(imp.ops)
+    if isinstance(assignment, dict):          # a layer or op the assignment leaves out stays in PyTorch
         blocks = [blk for blk in blocks if blk.layer.name in assignment]
-    # a layer no kernel ran for in any layout stays in PyTorch (warned), or strict mode fails
-    for blk in list(blocks):
-        if measure and not any(k[0] == blk.layer.name for k in costs.conv):
-            why = f"{blk.layer.name} stays in PyTorch: no kgen kernel ran it"
-            if strict:
-                raise UnsupportedError(why)
-            log(f"warning: {why}")
-            imp.skipped.append(why)
-            blocks.remove(blk)
-    if len(blocks) != len(imp.blocks):
-        net = _network(imp.gm, blocks, {n for blk in blocks for n in blk.nodes}, dtype)
+        ops = [o for o in ops if o.layer.name in assignment]
+    # a layer or op no kernel ran for in any layout stays in PyTorch (warned), or strict mode fails
+    for group in (blocks, ops):
+        for blk in list(group):
+            if measure and not any(k[0] == blk.layer.name for k in costs.conv):
+                why = f"{blk.layer.name} stays in PyTorch: no kgen kernel ran it"
+                if strict:
+                    raise UnsupportedError(why)
+                log(f"warning: {why}")
+                imp.skipped.append(why)
+                group.remove(blk)
+    if len(blocks) != len(imp.blocks) or len(ops) != len(imp.ops):
+        net = _network(imp.gm, blocks, {n for blk in blocks for n in blk.nodes}, dtype, ops)
     if assignment is not None:
         lay = {l.name: assignment for l in net.layers} if isinstance(assignment, str) else dict(assignment)
-        plan = evaluate(net, lay, costs, "forced")
+        plan = evaluate(net, _op_layouts(net, lay, layouts), costs, "forced")
     elif measure:
         plan = plan_network(net, costs, layouts)
     else:
         lay = {l.name: layout_name(heuristic_layouts(l.problem, b.name)[0], l.problem.desc.ndims) for l in net.layers}
-        plan = evaluate(net, lay, costs, "heuristic")
+        plan = evaluate(net, _op_layouts(net, lay, layouts), costs, "heuristic")
     reorders = Reorders(b, drv)
     gm = imp.gm
     graph = gm.graph
@@ -554,6 +600,23 @@ def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-c
         for n in reversed(blk.nodes):
             graph.erase_node(n)
         kgen_nodes.append(new)
+    for i, o in enumerate(ops):
+        runner = OpRunner(o.layer, plan.layouts[o.layer.name], b, drv)
+        name = f"kgen_op_{i}_{o.layer.name}"
+        gm.add_submodule(name, _make_kgen_op(runner, reorders, b, drv))
+        with graph.inserting_before(o.node):
+            new = graph.call_module(name, tuple(replaced.get(a, a) for a in o.args))
+        o.node.replace_all_uses_with(new)
+        replaced[o.node] = new
+        graph.erase_node(o.node)
+        kgen_nodes.append(new)
+    # a size an op read (x.shape[2] for an expand) is not needed now: without it the tensor need not
+    # go back to PyTorch (only such pure nodes are dropped: a model's in-place op must stay)
+    for n in reversed(list(graph.nodes)):
+        if not n.users and is_shape_query(n):
+            graph.erase_node(n)
+    order = {n: i for i, n in enumerate(graph.nodes)}
+    kgen_nodes.sort(key=order.__getitem__)
     kset = set(kgen_nodes)
     for n in kgen_nodes:
         torch_users = [u for u in n.users if u not in kset]
@@ -565,6 +628,7 @@ def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-c
     if segments:
         _fuse_segments(gm, kgen_nodes, b, drv, reorders, log)
     graph.lint()
+    gm.delete_all_unused_submodules()       # the blocks and ops a segment took in, and their replaced originals
     gm.recompile()
     gm.kgen_plan, gm.kgen_network, gm.kgen_skipped = plan, net, imp.skipped
     gm.kgen_baselines = baselines(net, costs, layouts) if measure else []

@@ -1,0 +1,127 @@
+"""A network op (`problem.netop.NetOp`) as an MLIR function on packed tensors in one format: Python plans
+every operand's physical shape and indexing here, `templates/netop.mlir.j2` spells them.
+
+The op works on the physical (packed) tensor directly, so no layout change is needed around it:
+
+* elementwise ops index every input as the output, a per-channel input with its spatial dims pinned
+  to 0 (``expand`` is that alone), an upsampled one once per (dim, factor) pair of the output; in
+  a blocked format with a channel tail, a function with f(0) != 0 masks the padded lanes
+  back to zero (the padding stays zero, as the convolutions keep it);
+* pooling pads the spatial dims (max: -inf, avg: 0) and reduces over a window operand;
+* concatenation inserts each input at its channel offset, in a blocked format at a whole block
+  (every input but the last must fill its blocks).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import UnsupportedError
+from ..layout import MemoryDesc
+from ..layout.dtypes import get_dtype
+from ..problem.netop import NetOp
+from .render import render
+
+TEMPLATE = "netop.mlir.j2"
+
+
+@dataclass
+class Operand:
+    flat: int
+    shape: tuple[int, ...]
+    elem: str
+
+
+def _desc(dims, dt: str, tag: str) -> MemoryDesc:
+    return MemoryDesc(dims, dt, tag)
+
+
+def function_name(op: NetOp, tag: str) -> str:
+    return f"netop_{op.ident}_{tag}"
+
+
+def _channel_block(d: MemoryDesc) -> int:
+    """The block of the channel dim (1: none); a format blocked otherwise is refused."""
+    if any(dim != 1 for dim, _ in d.blocks) or len(d.blocks) > 1:
+        raise UnsupportedError(f"network ops take plain formats and one channel block, not {d.tag}")
+    return d.block_of(1)
+
+
+def why_not(op: NetOp, tag: str) -> str | None:
+    """Why `op` cannot run in format `tag` (None: it can)."""
+    try:
+        descs = [_desc(x, op.dt, tag) for x in op.inputs]
+        block = _channel_block(descs[0])
+    except UnsupportedError as e:
+        return str(e)
+    except Exception as e:       # a tag of another rank
+        return f"format {tag} does not apply to {op.inputs[0]}: {e}"
+    if op.kind == "cat" and block > 1 and any(x[1] % block for x in op.inputs[:-1]):
+        return f"cat in {tag}: every input but the last must fill its {block}-channel blocks"
+    return None
+
+
+def render_netop(op: NetOp, tag: str, *, header: bool = True, name: str | None = None) -> str:
+    """The MLIR of `op` with every tensor in format `tag` (one flat buffer per input, one result)."""
+    why = why_not(op, tag)
+    if why:
+        raise UnsupportedError(why)
+    T = get_dtype(op.dt)
+    descs = [_desc(x, op.dt, tag) for x in op.inputs]
+    out_d = _desc(op.out, op.dt, tag)
+    ins = [Operand(d.buffer_len, d.physical_shape, T.mlir) for d in descs]
+    out = Operand(out_d.buffer_len, out_d.physical_shape, T.mlir)
+    r = len(out.shape)
+    dims = [f"d{j}" for j in range(r)]
+    plan: dict = {"dims": dims}
+    d0 = descs[0]
+    block = _channel_block(d0)
+    ch_outer = d0.order.index(1)
+    if op.kind == "upsample":
+        # the output as (in, factor) per upsampled dim, the input read at the first of each pair (a
+        # floordiv map would do it in one dim, but IREE cannot tile a semi-affine map); row-major, so
+        # the expanded output collapses to the same flat buffer
+        shape, src = [], []
+        for j, (i, o) in enumerate(zip(ins[0].shape, out.shape)):
+            src.append(f"d{len(shape)}")
+            shape += [i] if i == o else [i, o // i]
+        out = Operand(out.flat, tuple(shape), out.elem)
+        r = len(shape)
+        dims = [f"d{j}" for j in range(r)]
+        plan.update(dims=dims, maps=[src, dims], iterators=["parallel"] * r, mask=None)
+    elif op.kind in ("binary", "eltwise", "expand"):
+        # a dim the input has whole is indexed as the output's; a broadcast one (size 1) pinned to 0
+        plan["maps"] = [[f"d{j}" if a.shape[j] == out.shape[j] else "0" for j in range(r)] for a in ins] + [dims]
+        plan["iterators"] = ["parallel"] * r
+        plan["mask"] = None
+        if block > 1 and op.out[1] % block and not op.zero_preserving:
+            plan["mask"] = {"dim": r - 1, "outer": ch_outer, "block": block, "channels": op.out[1]}
+    elif op.kind == "pool":
+        nsp = len(op.out) - 2
+        spatial = {d0.order.index(2 + s): s for s in range(nsp)}      # physical dim -> spatial axis
+        win = [f"d{r + s}" for s in range(nsp)]
+        plan["dims"] = dims + win
+        plan["low"] = [op.pad[spatial[j]] if j in spatial else 0 for j in range(r)]
+        plan["padded"] = [n + 2 * p for n, p in zip(ins[0].shape, plan["low"])]
+        plan["window"] = list(op.kernel)
+        src = [f"d{j} * {op.stride[spatial[j]]} + {win[spatial[j]]}" if j in spatial else f"d{j}" for j in range(r)]
+        plan["maps"] = [src, win, dims]
+        plan["iterators"] = ["parallel"] * r + ["reduction"] * nsp
+        inv = 1.0
+        for k in op.kernel:
+            inv *= k
+        plan["inv_window"] = 1.0 / inv
+    else:
+        offsets, c = [], 0
+        for x in op.inputs:
+            off = [0] * r
+            off[ch_outer] = c // block
+            offsets.append(off)
+            c += x[1]
+        plan["offsets"] = offsets
+    text = render(TEMPLATE, header=header, fn=name or function_name(op, tag), ins=ins, out=out, op=op, T=T, k=plan)
+    return text
+
+
+def buffer_desc(dims, dt: str, tag: str) -> MemoryDesc:
+    """The packed tensor an op reads or writes (its buffer: `buffer_len` elements)."""
+    return _desc(dims, dt, tag)

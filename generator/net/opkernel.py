@@ -1,0 +1,38 @@
+"""One network op (`problem.netop.NetOp`) compiled alone in one layout: what the planner times and what
+runs an op outside a segment. Inside a segment the op's function is included in the segment's module
+(`net.execute.SegmentRunner`)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..compile import compile_mlir
+from ..emit.netop import buffer_desc, function_name, render_netop
+from ..runtime import LoadedModule
+from ..select.candidates import layout_tag
+
+
+class OpKernel:
+    def __init__(self, op, layout: str, backend, driver: str):
+        self.op, self.layout, self.backend, self.driver = op, layout, backend, driver
+        self.tag = layout_tag(layout, len(op.out))
+        self.function_name = function_name(op, self.tag)
+        self.artifact = compile_mlir(render_netop(op, self.tag), backend, name="netop")
+        self._fn = LoadedModule(self.artifact.path, backend, driver).function(self.function_name)
+
+    def text(self) -> str:
+        """The op's function without the header, for a segment's module."""
+        return render_netop(self.op, self.tag, header=False)
+
+    def buffer(self, i: int):
+        """The MemoryDesc of input `i` (len(inputs): the output) in the op's layout."""
+        dims = self.op.out if i == len(self.op.inputs) else self.op.inputs[i]
+        return buffer_desc(dims, self.op.dt, self.tag)
+
+    def invoke(self, *inputs):
+        """DeviceTensors (or NumPy buffers) in the op's layout -> its output as a DeviceTensor."""
+        return self._fn.invoke(*inputs)[0]
+
+    def bind(self):
+        """A call on zero-filled inputs, for timing."""
+        bufs = [np.zeros(self.buffer(i).buffer_len, self.buffer(i).buffer_dtype) for i in range(len(self.op.inputs))]
+        return self._fn.bind(*bufs)

@@ -1,0 +1,217 @@
+"""The ops kgen runs between a network's convolutions (`problem.netop`, `emit.netop`, `net.torch_ops`):
+each kind generated, compiled and run in every layout and data type, channel tails included, against
+the float64 reference on integer data, the padded lanes checked zero; what PyTorch node becomes
+which op, and what stays in PyTorch; the zoo of small networks through `generator.optimize`."""
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import pytest
+
+from generator.compile import get_backend
+from generator.emit.netop import render_netop, why_not
+from generator.errors import ProblemError, UnsupportedError
+from generator.layout import get_dtype
+from generator.net.opkernel import OpKernel
+from generator.net.plan import candidate_layouts
+from generator.net.graph import OpNode
+from generator.problem.attr import Eltwise
+from generator.problem.netop import NetOp
+from generator.runtime import chain_driver
+
+SEED = 5
+pytestmark = pytest.mark.usefixtures("kgen_cache_dir")
+
+# (op kind, its parameters) over one input shape; the per-channel product and the concat add their own
+OPS = {
+    "add": lambda d, dt: NetOp("binary", "add", [d, d], dt),
+    "mul_per_channel": lambda d, dt: NetOp("binary", "mul", [d, d[:2] + (1,) * (len(d) - 2)], dt),
+    "per_channel_mul_first": lambda d, dt: NetOp("binary", "mul", [d[:2] + (1,) * (len(d) - 2), d], dt),
+    "logistic": lambda d, dt: NetOp("eltwise", "", [d], dt, Eltwise("logistic")),   # f(0) != 0: masked lanes
+    "hardswish": lambda d, dt: NetOp("eltwise", "", [d], dt, Eltwise("hardswish", 1 / 6, 0.5)),
+    "max_pool": lambda d, dt: NetOp("pool", "max", [d], dt, kernel=(3,) * (len(d) - 2), stride=(2,) * (len(d) - 2),
+                                    pad=(1,) * (len(d) - 2)),
+    "avg_pool": lambda d, dt: NetOp("pool", "avg", [d], dt, kernel=(3,) * (len(d) - 2), stride=(1,) * (len(d) - 2),
+                                    pad=(1,) * (len(d) - 2)),
+    "global_avg": lambda d, dt: NetOp("pool", "avg", [d], dt, kernel=d[2:], stride=(1,) * (len(d) - 2),
+                                      pad=(0,) * (len(d) - 2)),
+    "linear": lambda d, dt: NetOp("eltwise", "", [d], dt, Eltwise("linear", 0.5, -3.0)),      # x / 2 - 3
+    "expand": lambda d, dt: NetOp("expand", "", [d[:2] + (1,) * (len(d) - 2)], dt, size=d[2:]),
+    "upsample": lambda d, dt: NetOp("upsample", "", [d], dt, size=tuple(2 * v for v in d[2:])),
+    # in a blocked layout every input but the last fills its blocks; the last has a tail
+    "cat": lambda d, dt: NetOp("cat", "", [(d[0], 16) + d[2:], (d[0], 32) + d[2:], d], dt),
+}
+SHAPES = {"2d": (1, 20, 7, 6), "1d": (1, 20, 9), "3d": (1, 20, 3, 5, 4)}
+
+
+def _cases():
+    out = []
+    for kind in OPS:
+        for layout in ("nchw", "nhwc", "nChw16c"):
+            out.append(pytest.param(kind, layout, "2d", "f32", id=f"{kind}-{layout}-2d-f32"))
+        out.append(pytest.param(kind, "nChw16c", "2d", "bf16", id=f"{kind}-nChw16c-2d-bf16"))
+        for shape in ("1d", "3d"):
+            out.append(pytest.param(kind, "nhwc" if shape == "1d" else "nChw16c", shape, "f32",
+                                    marks=pytest.mark.full, id=f"{kind}-{shape}-f32"))
+    return out
+
+
+def _run(op: NetOp, layout: str, seed: int):
+    b = get_backend("llvm-cpu")
+    k = OpKernel(op, layout, b, chain_driver(b, None))
+    rng = np.random.default_rng(seed)
+    xs = [rng.integers(-4, 5, d).astype(np.float32) for d in op.inputs]       # exact in f32 and bf16
+    npdt = get_dtype(op.dt).np_dtype
+    bufs = [k.buffer(i).to_physical(x.astype(npdt)) for i, x in enumerate(xs)]
+    out = k.invoke(*bufs).to_numpy().view(k.buffer(len(xs)).buffer_dtype)
+    return xs, out, k.buffer(len(xs))
+
+
+@pytest.mark.parametrize("kind, layout, shape, dt", _cases())
+def test_op_matches_the_float64_reference_with_its_padding_zero(kind, layout, shape, dt):
+    op = OPS[kind](SHAPES[shape], dt)
+    seed = SEED + zlib.crc32(f"{kind} {layout} {shape} {dt}".encode()) % 1000
+    xs, out, desc = _run(op, layout, seed)
+    got = desc.from_physical(out).astype(np.float64)
+    ref = op.reference(xs)
+    # f32: exact for integer data up to the transcendental functions and the average's 1/k; bf16: the
+    # result rounded to 8 bits of mantissa
+    tol = 2e-6 if dt == "f32" else 2 ** -8
+    err = np.abs(got - ref) / np.maximum(1.0, np.abs(ref))
+    assert err.max() <= tol, f"seed {seed}: {op} in {layout}: max rel err {err.max():.2e}"
+    pad = desc.padding_mask()
+    assert not np.any(out.astype(np.float32)[pad]), f"seed {seed}: padded lanes not zero"
+
+
+def test_the_function_name_holds_every_parameter():
+    d = (1, 20, 7, 6)
+    names = {render_netop(op, "nchw", header=False).split("@", 1)[1].split("(", 1)[0]
+             for op in (OPS["max_pool"](d, "f32"), OPS["avg_pool"](d, "f32"), OPS["max_pool"](d, "bf16"),
+                        NetOp("pool", "max", [d], "f32", kernel=(3, 3), stride=(1, 1), pad=(1, 1)),
+                        OPS["logistic"](d, "f32"), NetOp("eltwise", "", [d], "f32", Eltwise("relu", 0.5)))}
+    assert len(names) == 6
+
+
+@pytest.mark.parametrize("make, match", [
+    (lambda: NetOp("binary", "add", [(1, 8, 4, 4), (1, 8, 2, 4)]), "neither one shape nor"),
+    (lambda: NetOp("binary", "sub", [(1, 8, 4, 4)] * 2), "add or mul"),
+    (lambda: NetOp("pool", "max", [(1, 8, 4, 4)], kernel=(3, 3), stride=(1, 1), pad=(2, 2)), "half the kernel"),
+    (lambda: NetOp("pool", "avg", [(1, 8, 4, 4)], kernel=(3,), stride=(1,), pad=(0,)), "each of its 2"),
+    (lambda: NetOp("cat", "", [(1, 8, 4, 4), (1, 8, 4, 5)]), "alike but in channels"),
+    (lambda: NetOp("eltwise", "", [(1, 8, 4, 4)], "u8", Eltwise("relu")), "data type u8"),
+    (lambda: NetOp("gather", "", [(1, 8, 4, 4)]), "unknown network op kind"),
+    (lambda: NetOp("expand", "", [(1, 8, 2, 1)], size=(4, 4)), "must be per-channel"),
+    (lambda: NetOp("upsample", "", [(1, 8, 2, 3)], size=(4, 4)), "not a whole multiple"),
+    (lambda: NetOp("upsample", "", [(1, 8, 2, 2)], size=(4,)), "each of its 2 spatial dims"),
+])
+def test_bad_ops_are_problem_errors(make, match):
+    with pytest.raises(ProblemError, match=match):
+        make()
+
+
+def test_a_concat_in_blocks_needs_whole_blocks_and_the_planner_leaves_it_out():
+    op = NetOp("cat", "", [(1, 20, 4, 4), (1, 16, 4, 4)])
+    assert "fill its 16-channel blocks" in why_not(op, "nChw16c")
+    assert why_not(op, "nhwc") is None
+    with pytest.raises(UnsupportedError, match="16-channel blocks"):
+        render_netop(op, "nChw16c")
+    assert candidate_layouts(OpNode("c", op, ("a", "b"), "y")) == ["nchw", "nhwc"]
+    assert candidate_layouts(OpNode("c", NetOp("cat", "", [(1, 16, 4, 4), (1, 20, 4, 4)]), ("a", "b"), "y")) == \
+        ["nchw", "nhwc", "nChw16c"]
+
+
+# ------------------------------------------------------------------------------------------ PyTorch
+torch = pytest.importorskip("torch", reason="torch is not installed (pip install -e .[test])")
+nn, F = torch.nn, torch.nn.functional
+
+import generator  # noqa: E402
+from generator.net import zoo  # noqa: E402
+from generator.net.torch_bridge import import_model  # noqa: E402
+
+
+class Between(nn.Module):
+    """Every op kind kgen takes between convs, and forms that stay in PyTorch."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1, self.c2 = nn.Conv2d(3, 16, 3, padding=1), nn.Conv2d(16, 8, 1)
+        self.se = nn.Conv2d(24, 24, 1)
+        self.keep_ceil = nn.MaxPool2d(3, 2, ceil_mode=True)       # an extra window: PyTorch
+        self.keep_dil = nn.MaxPool2d(3, 1, 1, dilation=2)         # dilated: PyTorch
+        self.up = nn.Upsample(scale_factor=2)                     # nearest
+
+    def forward(self, x):
+        a = self.c1(x)
+        b = self.c2(a)
+        y = torch.cat([a, b], 1)                                  # cat
+        g = torch.sigmoid(self.se(F.adaptive_avg_pool2d(y, 1)))  # global pool; the sigmoid fuses into se
+        y = y * g                                                 # per-channel product
+        y = F.max_pool2d(y, 2) + F.avg_pool2d(y, 2)               # pools, add
+        z = 1 - torch.tanh(y) * 0.5                               # tanh, products and sums with numbers
+        z = z + g.expand(-1, -1, 6, 6) + F.interpolate(F.avg_pool2d(z, 2), scale_factor=2.0)  # expand, upsample
+        p = self.keep_ceil(z)
+        return p + p.mean((2, 3), keepdim=True) + self.keep_dil(z.clamp(-1, 1))[:, :, :3, :3]
+
+
+def test_import_takes_the_ops_between_convs_and_leaves_the_rest():
+    torch.manual_seed(SEED)
+    imp = import_model(Between().eval(), torch.randn(1, 3, 12, 12))
+    ops = {o.layer.name: o.layer.op for o in imp.ops}
+    kinds = sorted((op.kind, op.alg) for op in ops.values())
+    assert kinds == [("binary", "add")] * 3 + [("binary", "mul"), ("cat", ""), ("eltwise", ""), ("eltwise", ""),
+                     ("eltwise", ""), ("expand", ""), ("pool", "avg"), ("pool", "avg"), ("pool", "avg"),
+                     ("pool", "max"), ("upsample", "")], kinds
+    assert ops["adaptive_avg_pool2d"].kernel == (12, 12)
+    assert ops["tanh"].eltwise == Eltwise("tanh")
+    assert ops["mul_1"].eltwise == Eltwise("linear", 0.5, 0.0) and ops["sub"].eltwise == Eltwise("linear", -1.0, 1.0)
+    assert ops["interpolate"].size == (6, 6) and ops["expand"].size == (6, 6)
+    boundaries = {n.name for n in imp.net.nodes if type(n).__name__ == "Boundary"}
+    assert {"clamp", "keep_ceil", "keep_dil"} <= boundaries
+    # an op reading only PyTorch's tensors stays there: the mean over what PyTorch wrote
+    assert "mean" in boundaries
+
+
+def test_ops_run_in_one_segment_with_the_convs_and_match_eager():
+    torch.manual_seed(SEED)
+    m, x = Between().eval(), torch.randn(1, 3, 12, 12)
+    notes = []
+    om = generator.optimize(m, x, measure=False, log=notes.append)
+    assert any("segment 0:" in n and "layers in one module" in n for n in notes), notes
+    with torch.inference_mode():
+        ref, got = m(x), om(x)
+    assert float((got - ref).abs().max() / ref.abs().max()) <= 1e-5
+    # a forced layout per op too: the blocked one, with its channel tails (24 channels in 16-blocks)
+    om = generator.optimize(m, x, assignment="nChw16c", measure=False)
+    assert set(om.kgen_plan.layouts.values()) == {"nChw16c"}
+    with torch.inference_mode():
+        assert float((om(x) - ref).abs().max() / ref.abs().max()) <= 1e-5
+
+
+ZOO_QUICK = ("inception", "wavenet", "mobilenet_v3")
+
+
+@pytest.mark.parametrize("name", [n if n in ZOO_QUICK else pytest.param(n, marks=pytest.mark.full) for n in zoo.ZOO])
+def test_zoo_network_through_optimize_matches_eager(name):
+    m, x = zoo.build(name, scale=0.25)
+    om = generator.optimize(m, x, measure=False)
+    with torch.inference_mode():
+        ref, got = m(x), om(x)
+    err = float((got - ref).abs().max() / ref.abs().max())
+    assert err <= 1e-4, f"{name}: {err:.2e}"
+    assert any(isinstance(n, OpNode) for n in om.kgen_network.nodes), "no op ran on kgen"
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("name", ["inception", "efficientnet"])
+def test_zoo_network_in_bf16_stays_within_bf16_rounding(name):
+    m, x = zoo.build(name, scale=0.25)
+    om = generator.optimize(m, x, dtype="bf16", measure=False)
+    with torch.inference_mode():
+        ref, got = m(x), om(x)
+    assert float((got - ref).abs().max() / ref.abs().max()) <= 5e-2
+
+
+def test_zoo_names_are_checked():
+    with pytest.raises(generator.errors.InputError, match="no zoo model named 'vgg'"):
+        zoo.build("vgg")
