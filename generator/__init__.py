@@ -16,7 +16,7 @@ def __getattr__(name):
         from . import api
         return getattr(api, name)
     if name == "optimize":            # the PyTorch bridge: imports torch, so only when asked for
-        from .net.torch_bridge import optimize
+        from .net.optimize import optimize
         return optimize
     raise AttributeError(f"module 'generator' has no attribute {name!r}")
 

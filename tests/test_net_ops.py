@@ -39,6 +39,7 @@ OPS = {
     "linear": lambda d, dt: NetOp("eltwise", "", [d], dt, Eltwise("linear", 0.5, -3.0)),      # x / 2 - 3
     "expand": lambda d, dt: NetOp("expand", "", [d[:2] + (1,) * (len(d) - 2)], dt, size=d[2:]),
     "upsample": lambda d, dt: NetOp("upsample", "", [d], dt, size=tuple(2 * v for v in d[2:])),
+    "norm": lambda d, dt: NetOp("norm", "", [d], dt, eps=1e-5),         # (x - mean) / std: masked lanes
     # in a blocked layout every input but the last fills its blocks; the last has a tail
     "cat": lambda d, dt: NetOp("cat", "", [(d[0], 16) + d[2:], (d[0], 32) + d[2:], d], dt),
 }
@@ -104,6 +105,7 @@ def test_the_function_name_holds_every_parameter():
     (lambda: NetOp("expand", "", [(1, 8, 2, 1)], size=(4, 4)), "must be per-channel"),
     (lambda: NetOp("upsample", "", [(1, 8, 2, 3)], size=(4, 4)), "not a whole multiple"),
     (lambda: NetOp("upsample", "", [(1, 8, 2, 2)], size=(4,)), "each of its 2 spatial dims"),
+    (lambda: NetOp("norm", "", [(1, 8, 2, 2)]), "eps above 0"),
 ])
 def test_bad_ops_are_problem_errors(make, match):
     with pytest.raises(ProblemError, match=match):
@@ -136,7 +138,7 @@ class Between(nn.Module):
     def __init__(self):
         super().__init__()
         self.c1, self.c2 = nn.Conv2d(3, 16, 3, padding=1), nn.Conv2d(16, 8, 1)
-        self.se = nn.Conv2d(24, 24, 1)
+        self.se, self.c3 = nn.Conv2d(24, 24, 1), nn.Conv2d(24, 24, 1)
         self.keep_ceil = nn.MaxPool2d(3, 2, ceil_mode=True)       # an extra window: PyTorch
         self.keep_dil = nn.MaxPool2d(3, 1, 1, dilation=2)         # dilated: PyTorch
         self.up = nn.Upsample(scale_factor=2)                     # nearest
@@ -151,7 +153,8 @@ class Between(nn.Module):
         z = 1 - torch.tanh(y) * 0.5                               # tanh, products and sums with numbers
         z = z + g.expand(-1, -1, 6, 6) + F.interpolate(F.avg_pool2d(z, 2), scale_factor=2.0)  # expand, upsample
         p = self.keep_ceil(z)
-        return p + p.mean((2, 3), keepdim=True) + self.keep_dil(z.clamp(-1, 1))[:, :, :3, :3]
+        q = self.c3(z.clamp(-1, 1))           # a conv after a PyTorch op: the clamp is between kgen's kernels
+        return p + p.mean((2, 3), keepdim=True) + self.keep_dil(q)[:, :, :3, :3]
 
 
 def test_import_takes_the_ops_between_convs_and_leaves_the_rest():
@@ -178,6 +181,11 @@ def test_ops_run_in_one_segment_with_the_convs_and_match_eager():
     notes = []
     om = generator.optimize(m, x, measure=False, log=notes.append)
     assert any("segment 0:" in n and "layers in one module" in n for n in notes), notes
+    # what stays in PyTorch between kgen's kernels is said once, with why
+    warn = [n for n in notes if n.startswith("warning:")]
+    assert len(warn) == 1 and ".clamp() x1: no kgen op" in warn[0] and "MaxPool2d" not in warn[0], warn
+    assert om.kgen_in_pytorch == {".clamp()": (1, "no kgen op"), "MaxPool2d": (2, om.kgen_in_pytorch["MaxPool2d"][1])}
+    assert "parameters kgen's pooling does not take" in om.kgen_in_pytorch["MaxPool2d"][1]
     with torch.inference_mode():
         ref, got = m(x), om(x)
     assert float((got - ref).abs().max() / ref.abs().max()) <= 1e-5
@@ -215,3 +223,56 @@ def test_zoo_network_in_bf16_stays_within_bf16_rounding(name):
 def test_zoo_names_are_checked():
     with pytest.raises(generator.errors.InputError, match="no zoo model named 'vgg'"):
         zoo.build("vgg")
+
+
+class ChannelsLast(nn.Module):
+    """ConvNeXt's block: a 7x7 depthwise conv, then LayerNorm and a Linear MLP over a channels-last view
+    (rewritten onto the tensor as it is), and a region that is not rewritten (a LayerNorm with no
+    Linear after it)."""
+
+    def __init__(self, c: int = 20):
+        super().__init__()
+        self.dw = nn.Conv2d(c, c, 7, padding=3, groups=c)
+        self.norm, self.fc1, self.fc2 = nn.LayerNorm(c, eps=1e-6), nn.Linear(c, 4 * c), nn.Linear(4 * c, c)
+        self.norm2 = nn.LayerNorm(c)
+        for ln in (self.norm, self.norm2):
+            ln.weight.data.uniform_(0.5, 1.5)
+            ln.bias.data.uniform_(-0.5, 0.5)
+
+    def forward(self, x):
+        y = self.dw(x).permute(0, 2, 3, 1)
+        y = self.fc2(F.gelu(self.fc1(self.norm(y)))).permute(0, 3, 1, 2)
+        x = x + y
+        return self.norm2(x.permute(0, 2, 3, 1)).permute(0, 3, 1, 2)
+
+
+def test_a_channels_last_region_runs_on_the_tensor_as_it_is():
+    torch.manual_seed(SEED)
+    m, x = ChannelsLast().eval(), torch.randn(1, 20, 9, 9)
+    imp = import_model(m, x)
+    layers = {l.name: l for l in imp.net.layers}
+    fc = [l for n, l in layers.items() if "linear_as_conv" in n]
+    assert len(fc) == 2 and [str(l.problem.desc) for l in fc] == ["mb1ic20ih9oc80oh9kh1ph0", "mb1ic80ih9oc20oh9kh1ph0"]
+    assert [op.kind for op in fc[0].problem.post_ops] == ["gelu_erf"]
+    ops = [o.layer.op for o in imp.ops]
+    assert [(op.kind, op.eps) for op in ops if op.kind == "norm"] == [("norm", 1e-6)]
+    boundaries = {n.name for n in imp.net.nodes if type(n).__name__ == "Boundary"}
+    assert {"permute_2", "norm2", "permute_3"} <= boundaries           # a LayerNorm alone stays as written
+    for layout in ("nhwc", "nChw16c"):              # 20 channels: a tail in 16-blocks
+        om = generator.optimize(m, x, measure=False, assignment=layout)
+        with torch.inference_mode():
+            ref, got = m(x), om(x)
+        assert float((got - ref).abs().max() / ref.abs().max()) <= 1e-5, layout
+
+
+def test_identity_and_dropout_do_not_cut_a_segment():
+    torch.manual_seed(SEED)
+    m = nn.Sequential(nn.Conv2d(3, 8, 3), nn.Identity(), nn.Dropout(0.3), nn.Conv2d(8, 8, 1)).eval()
+    x = torch.randn(1, 3, 8, 8)
+    imp = import_model(m, x)
+    assert [type(n).__name__ for n in imp.net.nodes] == ["ConvLayer", "ConvLayer"]
+    notes = []
+    om = generator.optimize(m, x, measure=False, log=notes.append)
+    assert notes == ["segment 0: 2 layers in one module"]
+    with torch.inference_mode():
+        assert float((om(x) - m(x)).abs().max() / m(x).abs().max()) <= 1e-5

@@ -16,7 +16,8 @@ from generator.errors import InputError, UnsupportedError  # noqa: E402
 from generator.net import breakdown  # noqa: E402
 from generator.net.graph import Boundary  # noqa: E402
 from generator.net.models import mobilenet_v2, resnet50, resnext50_32x4d  # noqa: E402
-from generator.net.torch_bridge import OnDevice, import_model, optimize  # noqa: E402
+from generator.net.optimize import optimize  # noqa: E402
+from generator.net.torch_bridge import OnDevice, import_model  # noqa: E402
 
 SEED = 11
 pytestmark = pytest.mark.usefixtures("kgen_cache_dir")
@@ -116,12 +117,18 @@ def test_bf16_blocks_stay_within_bf16_rounding_of_eager(assignment, segments):
 
 def test_measured_plan_matches_eager_and_reports_baselines():
     m, x = _model_and_input()
-    om = generator.optimize(m, x, layouts=["nchw", "nhwc"], rounds=1)
+    lines = []
+    om = generator.optimize(m, x, layouts=["nchw", "nhwc"], rounds=1, log=lines.append)
     with torch.inference_mode():
         assert _close(om(x), m(x)) < 1e-5
     names = [b.name for b in om.kgen_baselines]
     assert names == ["all NCHW", "per-layer best"]
-    assert all(om.kgen_plan.total_s <= b.total_s + 1e-12 for b in om.kgen_baselines)
+    assert all(om.kgen_planned.total_s <= b.total_s + 1e-12 for b in om.kgen_baselines)
+    # the uniform plans priced close to the plan were timed with it end to end; the fastest runs
+    times = om.kgen_end_to_end
+    assert "plan" in times and set(times) <= {"plan", "all nchw", "all nhwc"} and len(times) > 1, times
+    assert om.kgen_plan.name == min(times, key=times.get)
+    assert any(l.startswith("end to end: plan ") for l in lines)
 
 
 @pytest.mark.parametrize("segments", [True, False])

@@ -9,7 +9,9 @@ The op works on the physical (packed) tensor directly, so no layout change is ne
   back to zero (the padding stays zero, as the convolutions keep it);
 * pooling pads the spatial dims (max: -inf, avg: 0) and reduces over a window operand;
 * concatenation inserts each input at its channel offset, in a blocked format at a whole block
-  (every input but the last must fill its blocks).
+  (every input but the last must fill its blocks);
+* the channel norm sums over the channel dims (a blocked format's padded lanes left out), then
+  normalizes each element.
 """
 from __future__ import annotations
 
@@ -95,6 +97,15 @@ def render_netop(op: NetOp, tag: str, *, header: bool = True, name: str | None =
         plan["mask"] = None
         if block > 1 and op.out[1] % block and not op.zero_preserving:
             plan["mask"] = {"dim": r - 1, "outer": ch_outer, "block": block, "channels": op.out[1]}
+    elif op.kind == "norm":
+        # statistics over the channel dims (the block's outer one and its lanes), indexed by the rest
+        red = [ch_outer] + ([r - 1] if block > 1 else [])
+        plan["stats"] = [out.shape[j] for j in range(r) if j not in red]
+        plan["stats_map"] = [f"d{j}" for j in range(r) if j not in red]
+        plan["iterators"] = ["reduction" if j in red else "parallel" for j in range(r)]
+        plan["inv_c"] = 1.0 / op.out[1]
+        plan["mask"] = {"dim": r - 1, "outer": ch_outer, "block": block, "channels": op.out[1]} \
+            if block > 1 and op.out[1] % block else None
     elif op.kind == "pool":
         nsp = len(op.out) - 2
         spatial = {d0.order.index(2 + s): s for s in range(nsp)}      # physical dim -> spatial axis

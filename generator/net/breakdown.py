@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from ..errors import InputError
 from . import torch_bridge
+from .torch_ops import node_kind
 
 KGEN_PHASES = ("kgen kernels", "reorders", "transfers")
 CATEGORIES = (*KGEN_PHASES, "kgen glue", "PyTorch ops", "interpreter")
@@ -50,21 +51,14 @@ class Breakdown:
     kgen_calls: dict[str, KgenCall] = field(default_factory=dict)
     eager_total: float = 0.0                       # PyTorch eager under the profiler
     eager_ops: dict[str, float] = field(default_factory=dict)
+    torch_why: dict[str, str] = field(default_factory=dict)     # op -> why it stays in PyTorch
 
     def to_json(self) -> dict:
         return {"rounds": self.rounds, "kgen_total_s": self.total, "kgen_parts_s": self.parts,
-                "pytorch_ops_in_kgen_s": self.torch_ops,
+                "pytorch_ops_in_kgen_s": self.torch_ops, "pytorch_ops_why": self.torch_why,
                 "kgen_calls": {k: {"layers": list(c.layers), "kernels_s": c.seconds, "priced_alone_s": c.priced}
                                for k, c in self.kgen_calls.items()},
                 "eager_total_s": self.eager_total, "eager_ops_s": self.eager_ops}
-
-
-def _op_name(node, modules) -> str:
-    if node.op == "call_module":
-        return type(modules[node.target]).__name__
-    if node.op == "call_method":
-        return f".{node.target}()"
-    return getattr(node.target, "__name__", str(node.target))
 
 
 def measure(om, x, rounds: int = 10, *, eager=None) -> Breakdown:
@@ -98,7 +92,7 @@ def measure(om, x, rounds: int = 10, *, eager=None) -> Breakdown:
                 elif is_kgen(n) or (n.op == "call_function" and n.target is operator.getitem and is_kgen(n.args[0])):
                     parts["kgen glue"] += dt            # less its phases, below
                 else:
-                    name = _op_name(n, modules)
+                    name = node_kind(n, modules)
                     torch_ops[name] = torch_ops.get(name, 0.0) + dt
                     parts["PyTorch ops"] += dt
 
@@ -134,6 +128,7 @@ def measure(om, x, rounds: int = 10, *, eager=None) -> Breakdown:
         calls[name] = KgenCall(layers, sec / rounds, priced)
     b = Breakdown(rounds, total / rounds, {k: v / rounds for k, v in parts.items()},
                   {k: v / rounds for k, v in sorted(torch_ops.items(), key=lambda kv: -kv[1])}, calls)
+    b.torch_why = {k: why for k, (_, why) in getattr(om, "kgen_in_pytorch", {}).items() if k in b.torch_ops}
     if eager is not None:
         b.eager_total, b.eager_ops = _eager_profile(torch, *eager, rounds)
     return b
@@ -168,7 +163,8 @@ def format_breakdown(b: Breakdown, top: int = 8) -> str:
                 priced = f"  priced {c.priced * 1e3:.3f} ms alone ({c.seconds / c.priced:.2f}x)" if c.priced else ""
                 lines.append(f"      {what[:36]:36}{ms(c.seconds)}{priced}")
         if cat == "PyTorch ops":
-            lines += [f"      {op:36}{ms(s)}" for op, s in list(b.torch_ops.items())[:top]]
+            lines += [f"      {op:36}{ms(s)}" + (f"  ({b.torch_why[op]})" if op in b.torch_why else "")
+                      for op, s in list(b.torch_ops.items())[:top]]
     if b.eager_ops:
         lines.append(f"  PyTorch eager (torch.profiler, self CPU time) {ms(b.eager_total)}")
         lines += [f"      {op:36}{ms(s)}" for op, s in list(b.eager_ops.items())[:top]]

@@ -1,20 +1,22 @@
-"""The PyTorch bridge: `optimize(model, example_input)` returns an ``nn.Module`` whose convolution blocks
-run on kgen kernels, laid out by the planner, and everything else on PyTorch.
+"""The PyTorch bridge: what `generator.optimize` (`net.optimize`) builds on. The import of a model, and
+the modules that run kgen's part of it.
 
-Import (`import_model`): torch.fx traces the model and `ShapeProp` runs the example through it. A
-block is a Conv1d/2d/3d, then optionally its BatchNorm (folded into weights and bias, eval semantics),
-an activation (ReLU, ReLU6 / Hardtanh, LeakyReLU, SiLU, Hardswish, Hardsigmoid, Sigmoid, Tanh, GELU:
-oneDNN eltwise post-ops), and a residual ``add`` of a tensor of the same shape (the `sum` post-op)
-with its own activation after it: each intermediate must have that one user. Every other node is a
-`Boundary`: its tensors go back to PyTorch. A conv kgen cannot run (a padding mode, a type, a
-shape no kernel applies to) stays in PyTorch with one warning line, or raises `UnsupportedError` in
-strict mode.
+Import (`import_model`): torch.fx traces the model (channels-last regions rewritten onto the tensor
+as it is: `torch_rewrite`) and `ShapeProp` runs the example through it. A block is a Conv1d/2d/3d,
+then optionally its BatchNorm (folded into weights and bias, eval semantics), an activation (ReLU,
+ReLU6 / Hardtanh, LeakyReLU, SiLU, Hardswish, Hardsigmoid, Sigmoid, Tanh, GELU: oneDNN eltwise
+post-ops), and a residual ``add`` of a tensor of the same shape (the `sum` post-op) with its own
+activation after it: each intermediate must have that one user. A node between the blocks that kgen
+runs too (`torch_ops.netop_of`: elementwise, pooling, concat...) and that reads a tensor a kgen block
+or op writes is an op (`OpNode`). Every other node is a `Boundary`: its tensors go back to PyTorch.
+A conv kgen cannot run (a padding mode, a type, a shape no kernel applies to) stays in PyTorch with
+one warning line, or raises `UnsupportedError` in strict mode.
 
-Execution: each block becomes a `KgenConvBlock` module. Between two kgen blocks the activation stays on the
-device as a `DeviceTensor` in the planned layout (`OnDevice`), reordered on the device where the plan
-says so; where PyTorch reads it, `to_torch` gives a plain tensor or a channels-last view, free, or
-reorders a blocked one first. The module is specialized to the example's shapes: another shape is an
-`InputError`.
+Execution: each block becomes a `KgenConvBlock` module and each op a `KgenOp`; consecutive ones become
+one `KgenSegment`. Between two kgen nodes the activation stays on the device as a `DeviceTensor` in
+the planned layout (`OnDevice`), reordered on the device where the plan says so; where PyTorch reads
+it, `to_torch` gives a plain tensor or a channels-last view, free, or reorders a blocked one first.
+The module is specialized to the example's shapes: another shape is an `InputError`.
 """
 from __future__ import annotations
 
@@ -28,17 +30,15 @@ from typing import Callable
 import numpy as np
 
 from ..benchdnn.conv import conv_problem, parse_conv_args
-from ..compile import get_backend
 from ..errors import InputError, UnsupportedError, first_line
 from ..layout import get_dtype
 from ..problem.attr import Sum
-from ..runtime import chain_driver, upload
-from ..select import heuristic_layouts
-from ..select.candidates import check_layouts, layout_name
-from .execute import LayerRunner, OpRunner, Reorders, SegmentRunner
+from ..runtime import upload
+from .execute import SegmentRunner
 from .graph import Boundary, ConvLayer, Network, OpNode
+from .torch_rewrite import drop_identities, rewrite_channels_last
 from .torch_ops import eltwise_of, is_shape_query, netop_of, op_inputs
-from .plan import USER, Costs, baselines, candidate_layouts, evaluate, measure_costs, plan_network
+from .plan import USER
 
 #: optimize()'s data types: the kgen data type of the conv blocks' activations and weights. The model
 #: stays float32 around them: activations convert on their way in and out (rounded to nearest even),
@@ -190,6 +190,8 @@ def import_model(model, example_input, *, dtype: str = "f32", strict: bool = Fal
         gm = fx.symbolic_trace(model)
     except Exception as e:              # noqa: BLE001 -- torch.fx raises many kinds
         raise UnsupportedError(f"torch.fx cannot trace {type(model).__name__}: {first_line(e)}") from None
+    drop_identities(torch, gm)           # eval mode: Identity and Dropout return their input
+    rewrite_channels_last(torch, gm)     # LayerNorm and Linear over channels-last views, on the tensor as it is
     _propagate_shapes(gm, model, example_input)
     modules = dict(gm.named_modules())
     bns = (torch.nn.BatchNorm1d, torch.nn.BatchNorm2d, torch.nn.BatchNorm3d)
@@ -404,21 +406,6 @@ def _make_kgen_op(runner, reorders, backend, driver):
     return KgenOp()
 
 
-def _op_layouts(net: Network, layouts: dict[str, str], candidates) -> dict[str, str]:
-    """`layouts` (the conv layers') with a layout for every op too, where it has none: its first
-    input's producer's, when the op can run in it, else its first candidate."""
-    out, where = dict(layouts), {}
-    for n in net.nodes:
-        if isinstance(n, OpNode) and n.name not in out:
-            can = candidate_layouts(n, candidates)
-            have = where.get(n.inputs[0])
-            out[n.name] = have if have in can else can[0]
-        if n.name in out:
-            for t in n.outputs:
-                where[t] = out[n.name]
-    return out
-
-
 def to_device(v, dims, layout: str, reorders, backend, driver: str, who: str, dt: str = "f32"):
     """An activation as a DeviceTensor in `layout`: a kgen one reordered on the device if it is in
     another layout; a PyTorch one uploaded from a view (NCHW, or channels_last for nhwc) and reordered
@@ -528,109 +515,3 @@ def _fuse_segments(gm, kgen_nodes: list, backend, driver, reorders, log) -> int:
             gm.graph.erase_node(n)
         log(f"segment {si}: {len(run)} layers in one module")
     return len(runs)
-
-
-def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-cpu", strict: bool = False,
-             layouts: list[str] | None = None, driver: str | None = None, measure: bool = True,
-             assignment: dict[str, str] | str | None = None, segments: bool = True, rounds: int = 5,
-             jobs: int = 2, log: Callable[[str], None] | None = None, address: str | None = None):
-    """`model` with its conv blocks on kgen kernels following the layout plan (module doc). The returned
-    module has ``kgen_plan`` (the `Plan`, with its reorders), ``kgen_baselines`` (all-NCHW and
-    per-layer-best, costed on the same measurements), ``kgen_network`` and ``kgen_skipped`` (the
-    layers left to PyTorch, with why). `measure=False` skips measuring: each layer takes
-    `select.heuristic_layouts`'s layout. `assignment` forces layouts ("nchw" for all, or a dict
-    per layer name), for comparisons. `segments`: every run of consecutive conv blocks is compiled
-    into one module (`net.execute.SegmentRunner`: one invocation for the run); False keeps one
-    invocation per block, the activations chained as device tensors between them. `address`: measure
-    on the Ray farm there (`net.plan.measure_costs`; also $KGEN_RAY_ADDRESS)."""
-    progress = "none" if log is None else "text"
-    log = log or (lambda m: None)
-    if dtype not in DTYPES:
-        raise UnsupportedError(f"optimize(dtype='{dtype}'): kgen plans float models only (dtype: "
-                               f"{', '.join(DTYPES)}); quantized models are not supported")
-    b = get_backend(backend)
-    drv = chain_driver(b, driver)
-    layouts = check_layouts(layouts)
-    imp = import_model(model, example_input, dtype=dtype, strict=strict, log=log)
-    net = imp.net
-    if measure:
-        costs = measure_costs(net, b.name, driver=drv, layouts=layouts, rounds=rounds, jobs=jobs, log=log,
-                              address=address, progress=progress)
-    else:
-        costs = Costs()
-    blocks, ops = list(imp.blocks), list(imp.ops)
-    if isinstance(assignment, dict):          # a layer or op the assignment leaves out stays in PyTorch
-        blocks = [blk for blk in blocks if blk.layer.name in assignment]
-        ops = [o for o in ops if o.layer.name in assignment]
-    # a layer or op no kernel ran for in any layout stays in PyTorch (warned), or strict mode fails
-    for group in (blocks, ops):
-        for blk in list(group):
-            if measure and not any(k[0] == blk.layer.name for k in costs.conv):
-                why = f"{blk.layer.name} stays in PyTorch: no kgen kernel ran it"
-                if strict:
-                    raise UnsupportedError(why)
-                log(f"warning: {why}")
-                imp.skipped.append(why)
-                group.remove(blk)
-    if len(blocks) != len(imp.blocks) or len(ops) != len(imp.ops):
-        net = _network(imp.gm, blocks, {n for blk in blocks for n in blk.nodes}, dtype, ops)
-    if assignment is not None:
-        lay = {l.name: assignment for l in net.layers} if isinstance(assignment, str) else dict(assignment)
-        plan = evaluate(net, _op_layouts(net, lay, layouts), costs, "forced")
-    elif measure:
-        plan = plan_network(net, costs, layouts)
-    else:
-        lay = {l.name: layout_name(heuristic_layouts(l.problem, b.name)[0], l.problem.desc.ndims) for l in net.layers}
-        plan = evaluate(net, _op_layouts(net, lay, layouts), costs, "heuristic")
-    reorders = Reorders(b, drv)
-    gm = imp.gm
-    graph = gm.graph
-    kgen_nodes, replaced = [], {}
-    for i, blk in enumerate(blocks):
-        runner = LayerRunner(blk.layer, plan.layouts[blk.layer.name], b, drv)
-        name = f"kgen_{i}_{blk.layer.name.replace('.', '_')}"
-        gm.add_submodule(name, _make_kgen_conv(runner, reorders, b, drv))
-        with graph.inserting_before(blk.out):
-            # an earlier block's output is its new node now (a later block's is rewired by its own
-            # replace_all_uses_with)
-            args = tuple(replaced.get(a, a) for a in (blk.src, blk.residual) if a is not None)
-            new = graph.call_module(name, args)
-        blk.out.replace_all_uses_with(new)
-        replaced[blk.out] = new
-        for n in reversed(blk.nodes):
-            graph.erase_node(n)
-        kgen_nodes.append(new)
-    for i, o in enumerate(ops):
-        runner = OpRunner(o.layer, plan.layouts[o.layer.name], b, drv)
-        name = f"kgen_op_{i}_{o.layer.name}"
-        gm.add_submodule(name, _make_kgen_op(runner, reorders, b, drv))
-        with graph.inserting_before(o.node):
-            new = graph.call_module(name, tuple(replaced.get(a, a) for a in o.args))
-        o.node.replace_all_uses_with(new)
-        replaced[o.node] = new
-        graph.erase_node(o.node)
-        kgen_nodes.append(new)
-    # a size an op read (x.shape[2] for an expand) is not needed now: without it the tensor need not
-    # go back to PyTorch (only such pure nodes are dropped: a model's in-place op must stay)
-    for n in reversed(list(graph.nodes)):
-        if not n.users and is_shape_query(n):
-            graph.erase_node(n)
-    order = {n: i for i, n in enumerate(graph.nodes)}
-    kgen_nodes.sort(key=order.__getitem__)
-    kset = set(kgen_nodes)
-    for n in kgen_nodes:
-        torch_users = [u for u in n.users if u not in kset]
-        if torch_users:
-            with graph.inserting_after(n):
-                t = graph.call_function(to_torch, (n,))
-            for u in torch_users:
-                u.replace_input_with(n, t)
-    if segments:
-        _fuse_segments(gm, kgen_nodes, b, drv, reorders, log)
-    graph.lint()
-    gm.delete_all_unused_submodules()       # the blocks and ops a segment took in, and their replaced originals
-    gm.recompile()
-    gm.kgen_plan, gm.kgen_network, gm.kgen_skipped = plan, net, imp.skipped
-    gm.kgen_baselines = baselines(net, costs, layouts) if measure else []
-    gm.kgen_costs = costs
-    return gm

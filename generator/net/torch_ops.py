@@ -14,18 +14,38 @@ nodes carry ShapeProp's shapes.
 * ``torch.cat`` along channels;
 * ``.expand`` / ``.expand_as`` of a per-channel tensor (N, C, 1, ..) to a spatial size;
 * ``Upsample`` / ``F.interpolate`` in ``nearest`` mode by whole factors;
-* ``+``, ``-``, ``*``, ``/`` of a tensor and a number: the eltwise ``linear`` (a * x + b).
+* ``+``, ``-``, ``*``, ``/`` of a tensor and a number: the eltwise ``linear`` (a * x + b);
+* the `torch_rewrite.ChannelNorm` a channels-last LayerNorm became: ``norm``.
 
 Anything else is None (it stays in PyTorch). A pooling whose output shape (ceil_mode) differs from the
 floor formula's stays too.
 """
 from __future__ import annotations
 
+import functools
 import operator
 
 from ..errors import KgenError
 from ..problem.attr import Eltwise
 from ..problem.netop import NetOp, pool_out
+
+
+@functools.lru_cache(maxsize=None)
+def channel_norm_module(torch):
+    class ChannelNorm(torch.nn.Module):
+        """LayerNorm over dim 1 of an N x C x spatial tensor, without an affine."""
+
+        def __init__(self, channels: int, eps: float):
+            super().__init__()
+            self.channels, self.eps = channels, eps
+
+        def extra_repr(self) -> str:
+            return f"{self.channels}, eps={self.eps}"
+
+        def forward(self, x):
+            return torch.nn.functional.layer_norm(x.movedim(1, -1), (self.channels,), eps=self.eps).movedim(-1, 1)
+
+    return ChannelNorm
 
 
 def eltwise_of(torch, node, modules) -> Eltwise | None:
@@ -42,6 +62,8 @@ def eltwise_of(torch, node, modules) -> Eltwise | None:
                  nn.GELU: lambda m: Eltwise("gelu_tanh" if m.approximate == "tanh" else "gelu_erf")}
         f = table.get(type(m))
         return f(m) if f else None
+    if node.op == "call_function" and node.target is F.gelu and len(node.args) == 1 and set(node.kwargs) <= {"approximate"}:
+        return Eltwise("gelu_tanh" if node.kwargs.get("approximate") == "tanh" else "gelu_erf")
     if node.op in ("call_function", "call_method") and len(node.args) == 1 and not node.kwargs.get("negative_slope"):
         target = node.target
         fns = {F.relu: "relu", torch.relu: "relu", "relu": "relu", "relu_": "relu", F.silu: "swish", "sigmoid": "logistic",
@@ -173,6 +195,8 @@ def netop_of(torch, node, modules, dtype: str) -> NetOp | None:
         e = eltwise_of(torch, node, modules)
         if e is not None:
             return NetOp("eltwise", "", [x[0]], dtype, e)
+        if node.op == "call_module" and isinstance(modules[node.target], channel_norm_module(torch)):
+            return NetOp("norm", "", [x[0]], dtype, eps=modules[node.target].eps)
         if node.op == "call_method" and node.target in ("expand", "expand_as") and x[0] != y:
             return NetOp("expand", "", [x[0]], dtype, size=y[2:])
         if _nearest(torch, node, modules) and x[0] != y:
@@ -242,3 +266,36 @@ def is_shape_query(node) -> bool:
         import torch.fx as fx
         return isinstance(node.args[0], fx.Node) and is_shape_query(node.args[0])
     return False
+
+
+def node_kind(node, modules) -> str:
+    """What a node computes, as the breakdown names it: a module's class, a method as .name(), a
+    function's name."""
+    if node.op == "call_module":
+        return type(modules[node.target]).__name__
+    if node.op == "call_method":
+        return f".{node.target}()"
+    return getattr(node.target, "__name__", str(node.target))
+
+
+def why_stays(torch, node, modules) -> str:
+    """Why a node that reads kgen's tensors stays in PyTorch (`netop_of` gave None), in a few words."""
+    nn = torch.nn
+    kind = node_kind(node, modules)
+    meta = _meta(node)
+    if meta is None or not meta[1]:
+        return "its result is not one float32 tensor"
+    if not 3 <= len(meta[0]) <= 5:
+        return f"a {len(meta[0])}-dim result (kgen's ops take N x C x 1-3 spatial dims)"
+    pools = (nn.MaxPool1d, nn.MaxPool2d, nn.MaxPool3d, nn.AvgPool1d, nn.AvgPool2d, nn.AvgPool3d,
+             nn.AdaptiveAvgPool1d, nn.AdaptiveAvgPool2d, nn.AdaptiveAvgPool3d)
+    if "pool" in kind.lower() or (node.op == "call_module" and isinstance(modules[node.target], pools)):
+        return ("parameters kgen's pooling does not take (dilation, ceil_mode's extra window, indices, "
+                "count_include_pad=False with padding, a divisor, an adaptive size that does not divide)")
+    if kind in ("add", "mul", "sub", "truediv", ".add()", ".mul()", ".sub()", ".div()"):
+        return "operands that are neither one shape, a per-channel vector nor a number"
+    if kind == "cat":
+        return "not along channels"
+    if kind in ("Upsample", "interpolate"):
+        return "not nearest by whole factors"
+    return "no kgen op"

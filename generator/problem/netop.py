@@ -13,7 +13,9 @@ Kinds:
   the global average pool is a window as large as the image;
 * ``cat``: concatenation along channels;
 * ``expand``: a per-channel tensor (N, C, 1, ..) broadcast to the spatial size `size`;
-* ``upsample``: nearest-neighbour upsampling by whole factors, to the spatial size `size`.
+* ``upsample``: nearest-neighbour upsampling by whole factors, to the spatial size `size`;
+* ``norm``: normalization over the channels at each position, (x - mean) / sqrt(var + eps), the
+  variance biased (LayerNorm over the channel axis without its affine, which the next op takes).
 
 Every op computes in f32 (a bf16 tensor is widened on its way in and rounded to nearest even on its
 way out); `reference` is the float64 model.
@@ -28,7 +30,7 @@ import numpy as np
 from ..errors import ProblemError
 from .attr import Eltwise, eltwise_reference
 
-KINDS = ("binary", "eltwise", "pool", "cat", "expand", "upsample")
+KINDS = ("binary", "eltwise", "pool", "cat", "expand", "upsample", "norm")
 BINARY_ALGS = ("add", "mul")
 POOL_ALGS = ("max", "avg")
 DTYPES = ("f32", "bf16")
@@ -51,6 +53,7 @@ class NetOp:
     stride: Dims = ()
     pad: Dims = ()
     size: Dims = ()                 # expand, upsample: the output's spatial size
+    eps: float = 0.0                # norm
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "inputs", tuple(tuple(int(x) for x in d) for d in self.inputs))
@@ -84,6 +87,9 @@ class NetOp:
                 if k < 1 or s < 1 or p < 0 or 2 * p > k or pool_out(i, k, s, p) < 1:
                     raise ProblemError(f"pool {self.alg}: kernel {self.kernel}, stride {self.stride}, pad "
                                        f"{self.pad} on {x} (pad at most half the kernel, at least one output)")
+        elif self.kind == "norm":
+            if len(self.inputs) != 1 or not self.eps > 0:
+                raise ProblemError(f"norm: one input and an eps above 0 (got {self.eps})")
         elif self.kind == "cat":
             if len(self.inputs) < 2 or any(d[:1] + d[2:] != x[:1] + x[2:] for d in self.inputs):
                 raise ProblemError(f"cat: inputs {self.inputs} must be two or more, alike but in channels")
@@ -133,11 +139,14 @@ class NetOp:
                 + "p" + "x".join(map(str, self.pad))
         if self.size:
             s += "_to" + "x".join(map(str, self.size))
+        if self.kind == "norm":
+            s += f"_eps{self.eps:.3e}".replace(".", "p").replace("-", "m").replace("+", "")
         return s
 
     def __str__(self) -> str:
         what = {"binary": self.alg, "eltwise": f"eltwise {self.eltwise}", "cat": "cat",
                 "expand": f"expand to {self.size}", "upsample": f"upsample to {self.size}",
+                "norm": f"channel norm eps {self.eps:g}",
                 "pool": f"{self.alg} pool k{self.kernel} s{self.stride} p{self.pad}"}[self.kind]
         return f"{what} {' '.join('x'.join(map(str, d)) for d in self.inputs)} {self.dt}"
 
@@ -152,6 +161,11 @@ class NetOp:
             return np.concatenate(xs, axis=1)
         if self.kind == "expand":
             return np.broadcast_to(xs[0], self.out).copy()
+        if self.kind == "norm":
+            x = xs[0]
+            mean = x.mean(axis=1, keepdims=True)
+            var = ((x - mean) ** 2).mean(axis=1, keepdims=True)
+            return (x - mean) / np.sqrt(var + np.float32(self.eps))
         if self.kind == "upsample":
             x = xs[0]
             for ax, (i, o) in enumerate(zip(x.shape[2:], self.size)):

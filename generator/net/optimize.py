@@ -1,0 +1,245 @@
+"""`generator.optimize`: a PyTorch model with its conv blocks and the ops between them on kgen kernels,
+laid out by the planner (`net.plan`), everything else on PyTorch (the import and the modules that run:
+`net.torch_bridge`).
+
+The planner prices each layer and op alone. Inside a segment IREE fuses across them, and the layer
+that was fastest alone need not be fastest there; so where it measured, `optimize` also builds the
+plans that are close in price to the plan (every layer in NCHW, every layer in NHWC) and times them
+end to end on the example input, keeping the fastest (`end_to_end`).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from ..compile import get_backend
+from ..errors import UnsupportedError
+from ..runtime import chain_driver
+from ..runtime.timing import median_times
+from ..select import heuristic_layouts
+from ..select.candidates import check_layouts, layout_name
+from .execute import LayerRunner, OpRunner, Reorders
+from .graph import Boundary, Network, OpNode
+from .plan import Costs, Plan, baselines, candidate_layouts, evaluate, measure_costs, plan_network
+from .torch_bridge import (DTYPES, _fuse_segments, _make_kgen_conv, _make_kgen_op, _network, import_model,
+                           to_torch)
+from .torch_ops import is_shape_query, node_kind, why_stays
+
+#: the alternatives `optimize` times end to end beside the plan: uniform layouts, priced within this
+#: factor of the plan (a plan priced far above it is not worth a segment's compile)
+CLOSE_CALL = 1.5
+
+
+def _left_to_pytorch(gm, net: Network) -> tuple[dict[str, tuple[int, str]], set[str]]:
+    """({kind: (how many nodes, why)} of the PyTorch nodes that read a tensor kgen writes, the kinds of
+    those between kgen's kernels: whose result flows, through PyTorch's nodes, into a kgen node again
+    (a classifier's flatten and Linear after the last kgen node are not)."""
+    import torch
+
+    on_kgen = {t for n in net.kernels for t in n.outputs}
+    readers: dict[str, list] = {}
+    for n in net.nodes:
+        for t in n.inputs:
+            readers.setdefault(t, []).append(n)
+
+    def back_to_kgen(n, seen) -> bool:
+        for t in n.outputs:
+            for r in readers.get(t, ()):
+                if not isinstance(r, Boundary) or (r.name not in seen and (seen.add(r.name) or back_to_kgen(r, seen))):
+                    return True
+        return False
+
+    fx_nodes = {n.name: n for n in gm.graph.nodes}
+    modules = dict(gm.named_modules())
+    out: dict[str, tuple[int, str]] = {}
+    between: set[str] = set()
+    for n in net.nodes:
+        if isinstance(n, Boundary) and any(t in on_kgen for t in n.inputs) and n.name in fx_nodes:
+            node = fx_nodes[n.name]
+            kind = node_kind(node, modules)
+            count, _ = out.get(kind, (0, ""))
+            out[kind] = (count + 1, why_stays(torch, node, modules))
+            if back_to_kgen(n, set()):
+                between.add(kind)
+    return out, between
+
+
+def _op_layouts(net: Network, layouts: dict[str, str], candidates) -> dict[str, str]:
+    """`layouts` (the conv layers') with a layout for every op too, where it has none: its first
+    input's producer's, when the op can run in it, else its first candidate."""
+    out, where = dict(layouts), {}
+    for n in net.nodes:
+        if isinstance(n, OpNode) and n.name not in out:
+            can = candidate_layouts(n, candidates)
+            have = where.get(n.inputs[0])
+            out[n.name] = have if have in can else can[0]
+        if n.name in out:
+            for t in n.outputs:
+                where[t] = out[n.name]
+    return out
+
+
+def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-cpu", strict: bool = False,
+             layouts: list[str] | None = None, driver: str | None = None, measure: bool = True,
+             assignment: dict[str, str] | str | None = None, segments: bool = True, rounds: int = 5,
+             jobs: int = 2, log: Callable[[str], None] | None = None, address: str | None = None,
+             end_to_end: bool = True):
+    """`model` with its conv blocks on kgen kernels following the layout plan (module doc). The returned
+    module has ``kgen_plan`` (the `Plan`, with its reorders), ``kgen_baselines`` (all-NCHW and
+    per-layer-best, costed on the same measurements), ``kgen_network`` and ``kgen_skipped`` (the
+    layers left to PyTorch, with why). `measure=False` skips measuring: each layer takes
+    `select.heuristic_layouts`'s layout. `assignment` forces layouts ("nchw" for all, or a dict
+    per layer name), for comparisons. `segments`: every run of consecutive conv blocks is compiled
+    into one module (`net.execute.SegmentRunner`: one invocation for the run); False keeps one
+    invocation per block, the activations chained as device tensors between them. `address`: measure
+    on the Ray farm there (`net.plan.measure_costs`; also $KGEN_RAY_ADDRESS). `end_to_end` (with
+    `measure`, no `assignment`): the uniform plans priced within `CLOSE_CALL` of the plan are built too
+    and timed with the plan on the example input, `rounds` rounds; the fastest is returned."""
+    progress = "none" if log is None else "text"
+    log = log or (lambda m: None)
+    if dtype not in DTYPES:
+        raise UnsupportedError(f"optimize(dtype='{dtype}'): kgen plans float models only (dtype: "
+                               f"{', '.join(DTYPES)}); quantized models are not supported")
+    b = get_backend(backend)
+    drv = chain_driver(b, driver)
+    layouts = check_layouts(layouts)
+    imp = import_model(model, example_input, dtype=dtype, strict=strict, log=log)
+    net = imp.net
+    if measure:
+        costs = measure_costs(net, b.name, driver=drv, layouts=layouts, rounds=rounds, jobs=jobs, log=log,
+                              address=address, progress=progress)
+    else:
+        costs = Costs()
+    blocks, ops, net = _kept(imp, costs, assignment, measure, strict, dtype, log)
+    if assignment is not None:
+        lay = {l.name: assignment for l in net.layers} if isinstance(assignment, str) else dict(assignment)
+        plan = evaluate(net, _op_layouts(net, lay, layouts), costs, "forced")
+    elif measure:
+        plan = plan_network(net, costs, layouts)
+    else:
+        lay = {l.name: layout_name(heuristic_layouts(l.problem, b.name)[0], l.problem.desc.ndims) for l in net.layers}
+        plan = evaluate(net, _op_layouts(net, lay, layouts), costs, "heuristic")
+    in_pytorch, between = _left_to_pytorch(imp.gm, net)
+    if between:
+        log("warning: left to PyTorch between kgen's kernels (the tensors go back and forth): "
+            + "; ".join(f"{k} x{n}: {why}" for k, (n, why) in in_pytorch.items() if k in between))
+    gm = _build(imp, blocks, ops, plan, b, drv, segments, log)
+    gm.kgen_network, gm.kgen_skipped, gm.kgen_in_pytorch = net, imp.skipped, in_pytorch
+    gm.kgen_planned = plan           # the planner's choice from its prices (kgen_plan: what runs)
+    gm.kgen_baselines = baselines(net, costs, layouts) if measure else []
+    gm.kgen_costs = costs
+    if measure and assignment is None and end_to_end:
+        gm = _fastest_end_to_end(gm, model, example_input, net, costs, layouts, dtype, b, drv, segments, rounds, log)
+    return gm
+
+
+def _kept(imp, costs: Costs, assignment, measure: bool, strict: bool, dtype: str, log):
+    """(the blocks and ops kgen runs, the network of them): a layer or op the assignment leaves out, or
+    that no kernel ran for in any layout, stays in PyTorch (warned; strict mode fails)."""
+    blocks, ops = list(imp.blocks), list(imp.ops)
+    if isinstance(assignment, dict):          # a layer or op the assignment leaves out stays in PyTorch
+        blocks = [blk for blk in blocks if blk.layer.name in assignment]
+        ops = [o for o in ops if o.layer.name in assignment]
+    # a layer or op no kernel ran for in any layout stays in PyTorch (warned), or strict mode fails
+    for group in (blocks, ops):
+        for blk in list(group):
+            if measure and not any(k[0] == blk.layer.name for k in costs.conv):
+                why = f"{blk.layer.name} stays in PyTorch: no kgen kernel ran it"
+                if strict:
+                    raise UnsupportedError(why)
+                log(f"warning: {why}")
+                imp.skipped.append(why)
+                group.remove(blk)
+    if len(blocks) != len(imp.blocks) or len(ops) != len(imp.ops):
+        return blocks, ops, _network(imp.gm, blocks, {n for blk in blocks for n in blk.nodes}, dtype, ops)
+    return blocks, ops, imp.net
+
+
+def _build(imp, blocks, ops, plan: Plan, b, drv: str, segments: bool, log):
+    """The traced module of `imp` rewritten to run `blocks` and `ops` on kgen following `plan`."""
+    reorders = Reorders(b, drv)
+    gm = imp.gm
+    graph = gm.graph
+    kgen_nodes, replaced = [], {}
+    for i, blk in enumerate(blocks):
+        runner = LayerRunner(blk.layer, plan.layouts[blk.layer.name], b, drv)
+        name = f"kgen_{i}_{blk.layer.name.replace('.', '_')}"
+        gm.add_submodule(name, _make_kgen_conv(runner, reorders, b, drv))
+        with graph.inserting_before(blk.out):
+            # an earlier block's output is its new node now (a later block's is rewired by its own
+            # replace_all_uses_with)
+            args = tuple(replaced.get(a, a) for a in (blk.src, blk.residual) if a is not None)
+            new = graph.call_module(name, args)
+        blk.out.replace_all_uses_with(new)
+        replaced[blk.out] = new
+        for n in reversed(blk.nodes):
+            graph.erase_node(n)
+        kgen_nodes.append(new)
+    for i, o in enumerate(ops):
+        runner = OpRunner(o.layer, plan.layouts[o.layer.name], b, drv)
+        name = f"kgen_op_{i}_{o.layer.name}"
+        gm.add_submodule(name, _make_kgen_op(runner, reorders, b, drv))
+        with graph.inserting_before(o.node):
+            new = graph.call_module(name, tuple(replaced.get(a, a) for a in o.args))
+        o.node.replace_all_uses_with(new)
+        replaced[o.node] = new
+        graph.erase_node(o.node)
+        kgen_nodes.append(new)
+    # a size an op read (x.shape[2] for an expand) is not needed now: without it the tensor need not
+    # go back to PyTorch (only such pure nodes are dropped: a model's in-place op must stay)
+    for n in reversed(list(graph.nodes)):
+        if not n.users and is_shape_query(n):
+            graph.erase_node(n)
+    order = {n: i for i, n in enumerate(graph.nodes)}
+    kgen_nodes.sort(key=order.__getitem__)
+    kset = set(kgen_nodes)
+    for n in kgen_nodes:
+        torch_users = [u for u in n.users if u not in kset]
+        if torch_users:
+            with graph.inserting_after(n):
+                t = graph.call_function(to_torch, (n,))
+            for u in torch_users:
+                u.replace_input_with(n, t)
+    if segments:
+        _fuse_segments(gm, kgen_nodes, b, drv, reorders, log)
+    graph.lint()
+    gm.delete_all_unused_submodules()       # the blocks and ops a segment took in, and their replaced originals
+    gm.recompile()
+    gm.kgen_plan = plan
+    return gm
+
+
+def _fastest_end_to_end(gm, model, x, net: Network, costs: Costs, layouts, dtype: str, b, drv: str,
+                        segments: bool, rounds: int, log):
+    """`gm` (the plan), or the uniform plan that runs faster end to end (module doc)."""
+    import torch
+
+    plan = gm.kgen_plan
+    others = []
+    for lay in ("nchw", "nhwc", "nChw16c"):
+        # every layer and op in `lay`, or where it cannot run in it, in the plan's layout
+        want = {n.name: lay if lay in candidate_layouts(n, layouts) else plan.layouts[n.name] for n in net.kernels}
+        alt = evaluate(net, want, costs, f"all {lay}")
+        if alt.layouts != plan.layouts and alt.total_s <= CLOSE_CALL * plan.total_s and \
+                all(alt.layouts != o.layouts for o in others):
+            others.append(alt)
+    if not others:
+        return gm
+    mods = {plan.name: gm}
+    for alt in others:
+        imp = import_model(model, x, dtype=dtype, log=lambda m: None)
+        blocks, ops, _ = _kept(imp, costs, None, True, False, dtype, lambda m: None)
+        mods[alt.name] = _build(imp, blocks, ops, alt, b, drv, segments, lambda m: None)
+    log(f"timing the plan and {len(others)} uniform plan(s) close to it end to end, {rounds} rounds")
+    with torch.inference_mode():
+        times = median_times({name: (lambda m=m: m(x)) for name, m in mods.items()}, rounds)
+    best = min(times, key=times.get)
+    log("end to end: " + ", ".join(f"{n} {t * 1e3:.3f} ms" for n, t in times.items())
+        + (f": taking {best}" if best != plan.name else ""))
+    gm.kgen_end_to_end = times
+    if best == plan.name:
+        return gm
+    out = mods[best]
+    for attr in ("kgen_network", "kgen_skipped", "kgen_in_pytorch", "kgen_baselines", "kgen_costs", "kgen_planned"):
+        setattr(out, attr, getattr(gm, attr))
+    out.kgen_end_to_end = times
+    return out
