@@ -258,6 +258,19 @@ def test_cli_model_that_does_not_trace_is_one_line(tmp_path):
                                      "cannot be used as inputs to control flow"], r.stderr
 
 
+@pytest.mark.full
+@pytest.mark.parametrize("build, dtype", [(resnet50, "f32"), (resnext50_32x4d, "f32"), (mobilenet_v2, "f32"),
+                                          (mobilenet_v2, "bf16")])
+def test_torchvision_architectures_through_optimize_match_eager(build, dtype):
+    torch.manual_seed(SEED)
+    m, x = build().eval(), torch.randn(1, 3, 64, 64)
+    notes = []
+    om = optimize(m, x, dtype=dtype, measure=False, log=notes.append)
+    assert notes == ["segment 0: %d layers in one module" % len(om.kgen_network.kernels)], notes
+    with torch.inference_mode():
+        assert _close(om(x), m(x)) <= {"f32": 1e-4, "bf16": 5e-2}[dtype], f"seed {SEED}"
+
+
 @pytest.mark.parametrize("build, n_layers, n_sums, n_grouped", [(resnet50, 53, 16, 0), (resnext50_32x4d, 53, 16, 16),
                                                                 (mobilenet_v2, 52, 10, 17)])
 def test_torchvision_architectures_import_whole(build, n_layers, n_sums, n_grouped):
