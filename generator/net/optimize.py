@@ -18,6 +18,7 @@ from ..runtime.timing import median_times
 from ..select import heuristic_layouts
 from ..select.candidates import check_layouts, layout_name
 from .execute import LayerRunner, OpRunner, Reorders
+from .opkernel import refusal
 from .graph import Boundary, Network, OpNode
 from .plan import Costs, Plan, baselines, candidate_layouts, evaluate, measure_costs, plan_network
 from .torch_bridge import (DTYPES, _fuse_segments, _make_kgen_conv, _make_kgen_op, _network, import_model,
@@ -109,7 +110,7 @@ def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-c
                               address=address, progress=progress)
     else:
         costs = Costs()
-    blocks, ops, net = _kept(imp, costs, assignment, measure, strict, dtype, log)
+    blocks, ops, net = _kept(imp, costs, assignment, measure, strict, dtype, log, b)
     if assignment is not None:
         lay = {l.name: assignment for l in net.layers} if isinstance(assignment, str) else dict(assignment)
         plan = evaluate(net, _op_layouts(net, lay, layouts), costs, "forced")
@@ -132,10 +133,19 @@ def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-c
     return gm
 
 
-def _kept(imp, costs: Costs, assignment, measure: bool, strict: bool, dtype: str, log):
+def _kept(imp, costs: Costs, assignment, measure: bool, strict: bool, dtype: str, log, backend):
     """(the blocks and ops kgen runs, the network of them): a layer or op the assignment leaves out, or
-    that no kernel ran for in any layout, stays in PyTorch (warned; strict mode fails)."""
+    that no kernel ran for in any layout, stays in PyTorch (warned; strict mode fails); so do the ops
+    where the backend does not run them (one warning)."""
     blocks, ops = list(imp.blocks), list(imp.ops)
+    refused = [o for o in ops if refusal(o.layer.op, backend)]
+    if refused:
+        why = f"{len(refused)} ops stay in PyTorch: {refusal(refused[0].layer.op, backend)}"
+        if strict:
+            raise UnsupportedError(why)
+        log(f"warning: {why}")
+        imp.skipped.append(why)
+        ops = [o for o in ops if o not in refused]
     if isinstance(assignment, dict):          # a layer or op the assignment leaves out stays in PyTorch
         blocks = [blk for blk in blocks if blk.layer.name in assignment]
         ops = [o for o in ops if o.layer.name in assignment]
@@ -227,7 +237,7 @@ def _fastest_end_to_end(gm, model, x, net: Network, costs: Costs, layouts, dtype
     mods = {plan.name: gm}
     for alt in others:
         imp = import_model(model, x, dtype=dtype, log=lambda m: None)
-        blocks, ops, _ = _kept(imp, costs, None, True, False, dtype, lambda m: None)
+        blocks, ops, _ = _kept(imp, costs, None, True, False, dtype, lambda m: None, b)
         mods[alt.name] = _build(imp, blocks, ops, alt, b, drv, segments, lambda m: None)
     log(f"timing the plan and {len(others)} uniform plan(s) close to it end to end, {rounds} rounds")
     with torch.inference_mode():

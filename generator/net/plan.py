@@ -43,7 +43,7 @@ from ..verify import conv_call
 from ..emit.netop import function_name
 from ..emit.netop import why_not as op_why_not
 from .graph import ConvLayer, Network, OpNode
-from .opkernel import OpKernel
+from .opkernel import OpKernel, refusal
 
 #: the layout the caller's arrays are in at the network's edges (NumPy / PyTorch contiguous)
 USER = "nchw"
@@ -329,7 +329,7 @@ def measure_costs(net: Network, backend: str = "llvm-cpu", *, driver: str | None
     costs = Costs()
     todo_conv = {}                  # time key -> (layer name, layout, problem or op, flags or OP_KERNEL)
     for node in net.nodes:
-        if not isinstance(node, OpNode):
+        if not isinstance(node, OpNode) or refusal(node.op, b):
             continue
         for lay in candidate_layouts(node, layouts):
             costs.kernel[(node.name, lay)] = OP_KERNEL

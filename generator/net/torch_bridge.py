@@ -36,7 +36,7 @@ from ..problem.attr import Sum
 from ..runtime import upload
 from .execute import SegmentRunner
 from .graph import Boundary, ConvLayer, Network, OpNode
-from .torch_rewrite import drop_identities, rewrite_channels_last
+from .torch_rewrite import drop_identities, functionalize_in_place, rewrite_channels_last
 from .torch_ops import eltwise_of, is_shape_query, netop_of, op_inputs
 from .plan import USER
 
@@ -190,6 +190,7 @@ def import_model(model, example_input, *, dtype: str = "f32", strict: bool = Fal
         gm = fx.symbolic_trace(model)
     except Exception as e:              # noqa: BLE001 -- torch.fx raises many kinds
         raise UnsupportedError(f"torch.fx cannot trace {type(model).__name__}: {first_line(e)}") from None
+    functionalize_in_place(gm)           # readers after an in-place node read its result
     drop_identities(torch, gm)           # eval mode: Identity and Dropout return their input
     rewrite_channels_last(torch, gm)     # LayerNorm and Linear over channels-last views, on the tensor as it is
     _propagate_shapes(gm, model, example_input)

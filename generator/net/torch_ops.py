@@ -16,8 +16,8 @@ nodes carry ShapeProp's shapes.
 * ``Upsample`` / ``F.interpolate`` in ``nearest`` mode by whole factors;
 * ``+``, ``-``, ``*``, ``/`` of a tensor and a number: the eltwise ``linear`` (a * x + b);
 * the `torch_rewrite.ChannelNorm` a channels-last LayerNorm became: ``norm``.
-
-Anything else is None (it stays in PyTorch). A pooling whose output shape (ceil_mode) differs from the
+(an in-place node is one of these too: `torch_rewrite.functionalize_in_place` has made the readers
+after it read its result). Anything else is None (it stays in PyTorch). A pooling whose output shape (ceil_mode) differs from the
 floor formula's stays too.
 """
 from __future__ import annotations
@@ -210,6 +210,20 @@ def netop_of(torch, node, modules, dtype: str) -> NetOp | None:
         return NetOp("pool", alg, [x[0]], dtype, kernel=k, stride=s, pad=p)
     except KgenError:
         return None              # shapes or parameters kgen's op does not take: PyTorch runs it
+
+
+def in_place(node, modules) -> bool:
+    """The node changes its first input (``x += y``, ``x.add_(y)``, ``torch.relu_(x)``,
+    ``nn.ReLU(inplace=True)``, ``F.relu(x, inplace=True)``)."""
+    if node.op == "call_function":
+        name = getattr(node.target, "__name__", "")
+        return node.target in (operator.iadd, operator.isub, operator.imul, operator.itruediv) \
+            or (name.endswith("_") and not name.startswith("_")) or bool(node.kwargs.get("inplace"))
+    if node.op == "call_method":
+        return str(node.target).endswith("_") and not str(node.target).startswith("_")
+    if node.op == "call_module":
+        return bool(getattr(modules.get(node.target), "inplace", False))
+    return False
 
 
 def _scalar_linear(torch, node, tensors) -> Eltwise | None:

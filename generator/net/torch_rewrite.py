@@ -1,5 +1,10 @@
 """Rewrites of the traced graph before import.
 
+In-place nodes (``x += y``, ``x.relu_()``, ``nn.ReLU(inplace=True)``) change the tensor they read, and
+return it: every reader of that tensor after the node reads the node's result instead
+(`functionalize_in_place`), so that the data flow says what eager mode does through the alias and
+kgen, which writes new tensors, computes the same.
+
 Identity and Dropout modules (the model is in eval mode: both return their input) are dropped, so that
 they do not cut a segment (`drop_identities`).
 
@@ -20,7 +25,8 @@ PyTorch as written.
 """
 from __future__ import annotations
 
-from .torch_ops import channel_norm_module, eltwise_of
+from ..errors import UnsupportedError
+from .torch_ops import channel_norm_module, eltwise_of, in_place
 
 
 def _permute_dims(node) -> tuple[int, ...] | None:
@@ -74,6 +80,67 @@ def _region(torch, start, modules):
         if len(chain) > 1 and chain[-2][0] == "norm" and chain[-1][0] != "linear":
             return None             # the norm's affine folds into a Linear right after it
         cur = u
+
+
+_VIEW_METHODS = frozenset({"view", "view_as", "reshape", "narrow", "permute", "transpose", "t", "expand",
+                           "expand_as", "select", "unsqueeze", "squeeze", "flatten", "unflatten", "chunk",
+                           "split", "contiguous", "movedim"})
+_VIEW_FUNCTIONS = frozenset({"narrow", "select", "flatten", "reshape", "transpose", "permute", "squeeze",
+                             "unsqueeze", "chunk", "split", "movedim"})
+_SPLITS = frozenset({"chunk", "split", "unbind"})
+
+
+def _is_view(node) -> bool:
+    """`node` is a view of its first argument (or an item of a chunk / split of it). The graph has no
+    shapes yet: ``t[i]`` is taken as a view only where `t` is a chunk or split, or the index slices."""
+    import operator
+
+    import torch.fx as fx
+    if not (node.args and isinstance(node.args[0], fx.Node)):
+        return False
+    if node.op == "call_method":
+        return node.target in _VIEW_METHODS
+    if node.op != "call_function":
+        return False
+    if node.target is operator.getitem:
+        src, index = node.args[0], node.args[1] if len(node.args) > 1 else None
+        split = (src.op == "call_method" and src.target in _SPLITS) or \
+            (src.op == "call_function" and getattr(src.target, "__name__", "") in _SPLITS)
+        return split or isinstance(index, (slice, tuple))
+    return getattr(node.target, "__name__", "") in _VIEW_FUNCTIONS
+
+
+def _view_base(node):
+    """The tensor `node` is a view of (following views of views), or None when it is no view."""
+    base = None
+    while _is_view(node):
+        node = base = node.args[0]
+    return base
+
+
+def functionalize_in_place(gm) -> int:
+    """The readers after each in-place node of the tensor it changes rewired to its result; returns how
+    many readers. An in-place change of a view whose base is read after it is an `UnsupportedError`:
+    the change reaches the base only through the alias, which kgen's tensors do not share."""
+    import torch.fx as fx
+
+    modules = dict(gm.named_modules())
+    order = {n: i for i, n in enumerate(gm.graph.nodes)}
+    done = 0
+    for n in gm.graph.nodes:
+        if not (in_place(n, modules) and n.args and isinstance(n.args[0], fx.Node)):
+            continue
+        x = n.args[0]
+        base = _view_base(x)
+        if base is not None and any(order[u] > order[n] for u in base.users):
+            raise UnsupportedError(f"{n.name} changes {x.name} in place, a view of {base.name}, which is read "
+                                   f"after it: kgen cannot follow a change through a view (write it out of place)")
+        for u in [u for u in x.users if u is not n and order[u] > order[n]]:
+            u.replace_input_with(x, n)
+            done += 1
+    if done:
+        gm.recompile()
+    return done
 
 
 def drop_identities(torch, gm) -> int:
