@@ -16,7 +16,7 @@ from generator.errors import InputError, UnsupportedError  # noqa: E402
 from generator.net import breakdown  # noqa: E402
 from generator.net.graph import Boundary  # noqa: E402
 from generator.net.models import mobilenet_v2, resnet50, resnext50_32x4d  # noqa: E402
-from generator.net.optimize import optimize  # noqa: E402
+from generator.net.optimize import close_uniform_plans, optimize  # noqa: E402
 from generator.net.torch_bridge import OnDevice, import_model  # noqa: E402
 
 SEED = 11
@@ -124,11 +124,17 @@ def test_measured_plan_matches_eager_and_reports_baselines():
     names = [b.name for b in om.kgen_baselines]
     assert names == ["all NCHW", "per-layer best"]
     assert all(om.kgen_planned.total_s <= b.total_s + 1e-12 for b in om.kgen_baselines)
-    # the uniform plans priced close to the plan were timed with it end to end; the fastest runs
+    # the uniform plans priced close to the plan were timed with it end to end; the fastest runs (which
+    # plans are close depends on the measured prices: the test follows them)
+    close = close_uniform_plans(om.kgen_network, om.kgen_costs, om.kgen_planned, ["nchw", "nhwc"])
+    assert {p.name for p in close} <= {"all nchw", "all nhwc"}
     times = om.kgen_end_to_end
-    assert "plan" in times and set(times) <= {"plan", "all nchw", "all nhwc"} and len(times) > 1, times
-    assert om.kgen_plan.name == min(times, key=times.get)
-    assert any(l.startswith("end to end: plan ") for l in lines)
+    assert set(times) == ({"plan"} | {p.name for p in close} if close else set()), times
+    if close:
+        assert om.kgen_plan.name == min(times, key=times.get)
+        assert any(l.startswith("end to end: plan ") for l in lines)
+    else:
+        assert om.kgen_plan is om.kgen_planned
 
 
 @pytest.mark.parametrize("segments", [True, False])

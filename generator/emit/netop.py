@@ -15,6 +15,7 @@ The op works on the physical (packed) tensor directly, so no layout change is ne
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..errors import UnsupportedError
@@ -33,10 +34,6 @@ class Operand:
     elem: str
 
 
-def _desc(dims, dt: str, tag: str) -> MemoryDesc:
-    return MemoryDesc(dims, dt, tag)
-
-
 def function_name(op: NetOp, tag: str) -> str:
     return f"netop_{op.ident}_{tag}"
 
@@ -51,7 +48,7 @@ def _channel_block(d: MemoryDesc) -> int:
 def why_not(op: NetOp, tag: str) -> str | None:
     """Why `op` cannot run in format `tag` (None: it can)."""
     try:
-        descs = [_desc(x, op.dt, tag) for x in op.inputs]
+        descs = [MemoryDesc(x, op.dt, tag) for x in op.inputs]
         block = _channel_block(descs[0])
     except UnsupportedError as e:
         return str(e)
@@ -62,14 +59,14 @@ def why_not(op: NetOp, tag: str) -> str | None:
     return None
 
 
-def render_netop(op: NetOp, tag: str, *, header: bool = True, name: str | None = None) -> str:
+def render_netop(op: NetOp, tag: str, *, header: bool = True) -> str:
     """The MLIR of `op` with every tensor in format `tag` (one flat buffer per input, one result)."""
     why = why_not(op, tag)
     if why:
         raise UnsupportedError(why)
     T = get_dtype(op.dt)
-    descs = [_desc(x, op.dt, tag) for x in op.inputs]
-    out_d = _desc(op.out, op.dt, tag)
+    descs = [MemoryDesc(x, op.dt, tag) for x in op.inputs]
+    out_d = MemoryDesc(op.out, op.dt, tag)
     ins = [Operand(d.buffer_len, d.physical_shape, T.mlir) for d in descs]
     out = Operand(out_d.buffer_len, out_d.physical_shape, T.mlir)
     r = len(out.shape)
@@ -117,10 +114,7 @@ def render_netop(op: NetOp, tag: str, *, header: bool = True, name: str | None =
         src = [f"d{j} * {op.stride[spatial[j]]} + {win[spatial[j]]}" if j in spatial else f"d{j}" for j in range(r)]
         plan["maps"] = [src, win, dims]
         plan["iterators"] = ["parallel"] * r + ["reduction"] * nsp
-        inv = 1.0
-        for k in op.kernel:
-            inv *= k
-        plan["inv_window"] = 1.0 / inv
+        plan["inv_window"] = 1.0 / math.prod(op.kernel)
     else:
         offsets, c = [], 0
         for x in op.inputs:
@@ -129,10 +123,10 @@ def render_netop(op: NetOp, tag: str, *, header: bool = True, name: str | None =
             offsets.append(off)
             c += x[1]
         plan["offsets"] = offsets
-    text = render(TEMPLATE, header=header, fn=name or function_name(op, tag), ins=ins, out=out, op=op, T=T, k=plan)
+    text = render(TEMPLATE, header=header, fn=function_name(op, tag), ins=ins, out=out, op=op, T=T, k=plan)
     return text
 
 
-def buffer_desc(dims, dt: str, tag: str) -> MemoryDesc:
+def bufferMemoryDesc(dims, dt: str, tag: str) -> MemoryDesc:
     """The packed tensor an op reads or writes (its buffer: `buffer_len` elements)."""
-    return _desc(dims, dt, tag)
+    return MemoryDesc(dims, dt, tag)

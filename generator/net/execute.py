@@ -235,7 +235,7 @@ class SegmentRunner:
         for r in runners:
             if isinstance(r, OpRunner):
                 fn = r.kernel.function_name
-                sb.add_kernel(r.kernel.text(), fn)
+                sb.add_kernel(r.kernel.mlir, fn)
                 have[(r.layer.dst, r.layout)] = sb.call(fn, [value(t, r.layout) for t in r.layer.inputs])
                 self.layouts[r.layer.dst] = r.layout
                 continue

@@ -64,6 +64,10 @@ class OpNode:
         return (self.dst,)
 
 
+#: the nodes kgen runs, each in one planned layout
+KERNEL_NODES = (ConvLayer, OpNode)
+
+
 @dataclass
 class Boundary:
     """Work that stays in PyTorch (pooling, linear, a join kgen does not fuse...): the tensors it reads
@@ -92,7 +96,7 @@ class Network:
     @property
     def kernels(self) -> list:
         """The nodes kgen runs, each in one planned layout: conv layers and ops."""
-        return [n for n in self.nodes if isinstance(n, (ConvLayer, OpNode))]
+        return [n for n in self.nodes if isinstance(n, KERNEL_NODES)]
 
     def consumers(self) -> dict[str, list[tuple[int, str]]]:
         """tensor -> [(node index, role: "src" / "residual" / "op" / "boundary")], in order."""

@@ -7,7 +7,8 @@ import numpy as np
 
 from ..compile import compile_mlir
 from ..errors import UnsupportedError
-from ..emit.netop import buffer_desc, function_name, render_netop
+from ..emit.netop import function_name, render_netop
+from ..layout import MemoryDesc
 from ..runtime import LoadedModule
 from ..select.candidates import layout_tag
 
@@ -33,17 +34,14 @@ class OpKernel:
         self.op, self.layout, self.backend, self.driver = op, layout, backend, driver
         self.tag = layout_tag(layout, len(op.out))
         self.function_name = function_name(op, self.tag)
-        self.artifact = compile_mlir(render_netop(op, self.tag), backend, name="netop")
+        self.mlir = render_netop(op, self.tag)     # a segment includes it as is (`emit.segment` drops the header)
+        self.artifact = compile_mlir(self.mlir, backend, name="netop")
         self._fn = LoadedModule(self.artifact.path, backend, driver).function(self.function_name)
 
-    def text(self) -> str:
-        """The op's function without the header, for a segment's module."""
-        return render_netop(self.op, self.tag, header=False)
-
-    def buffer(self, i: int):
-        """The MemoryDesc of input `i` (len(inputs): the output) in the op's layout."""
+    def buffer(self, i: int) -> MemoryDesc:
+        """The packed tensor of input `i` (len(inputs): the output) in the op's layout."""
         dims = self.op.out if i == len(self.op.inputs) else self.op.inputs[i]
-        return buffer_desc(dims, self.op.dt, self.tag)
+        return MemoryDesc(dims, self.op.dt, self.tag)
 
     def invoke(self, *inputs):
         """DeviceTensors (or NumPy buffers) in the op's layout -> its output as a DeviceTensor."""
@@ -51,5 +49,5 @@ class OpKernel:
 
     def bind(self):
         """A call on zero-filled inputs, for timing."""
-        bufs = [np.zeros(self.buffer(i).buffer_len, self.buffer(i).buffer_dtype) for i in range(len(self.op.inputs))]
-        return self._fn.bind(*bufs)
+        descs = [self.buffer(i) for i in range(len(self.op.inputs))]
+        return self._fn.bind(*(np.zeros(d.buffer_len, d.buffer_dtype) for d in descs))

@@ -18,11 +18,10 @@ from ..runtime.timing import median_times
 from ..select import heuristic_layouts
 from ..select.candidates import check_layouts, layout_name
 from .execute import LayerRunner, OpRunner, Reorders
-from .opkernel import refusal
 from .graph import Boundary, Network, OpNode
+from .opkernel import refusal
 from .plan import Costs, Plan, baselines, candidate_layouts, evaluate, measure_costs, plan_network
-from .torch_bridge import (DTYPES, _fuse_segments, _make_kgen_conv, _make_kgen_op, _network, import_model,
-                           to_torch)
+from .torch_bridge import DTYPES, fuse_segments, import_model, kgen_module, network_of, to_torch
 from .torch_ops import is_shape_query, node_kind, why_stays
 
 #: the alternatives `optimize` times end to end beside the plan: uniform layouts, priced within this
@@ -126,6 +125,7 @@ def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-c
     gm = _build(imp, blocks, ops, plan, b, drv, segments, log)
     gm.kgen_network, gm.kgen_skipped, gm.kgen_in_pytorch = net, imp.skipped, in_pytorch
     gm.kgen_planned = plan           # the planner's choice from its prices (kgen_plan: what runs)
+    gm.kgen_end_to_end = {}          # plan name -> end-to-end median, where close plans were timed
     gm.kgen_baselines = baselines(net, costs, layouts) if measure else []
     gm.kgen_costs = costs
     if measure and assignment is None and end_to_end:
@@ -160,7 +160,7 @@ def _kept(imp, costs: Costs, assignment, measure: bool, strict: bool, dtype: str
                 imp.skipped.append(why)
                 group.remove(blk)
     if len(blocks) != len(imp.blocks) or len(ops) != len(imp.ops):
-        return blocks, ops, _network(imp.gm, blocks, {n for blk in blocks for n in blk.nodes}, dtype, ops)
+        return blocks, ops, network_of(imp.gm, blocks, {n for blk in blocks for n in blk.nodes}, dtype, ops)
     return blocks, ops, imp.net
 
 
@@ -173,7 +173,7 @@ def _build(imp, blocks, ops, plan: Plan, b, drv: str, segments: bool, log):
     for i, blk in enumerate(blocks):
         runner = LayerRunner(blk.layer, plan.layouts[blk.layer.name], b, drv)
         name = f"kgen_{i}_{blk.layer.name.replace('.', '_')}"
-        gm.add_submodule(name, _make_kgen_conv(runner, reorders, b, drv))
+        gm.add_submodule(name, kgen_module(runner, reorders, b, drv))
         with graph.inserting_before(blk.out):
             # an earlier block's output is its new node now (a later block's is rewired by its own
             # replace_all_uses_with)
@@ -187,7 +187,7 @@ def _build(imp, blocks, ops, plan: Plan, b, drv: str, segments: bool, log):
     for i, o in enumerate(ops):
         runner = OpRunner(o.layer, plan.layouts[o.layer.name], b, drv)
         name = f"kgen_op_{i}_{o.layer.name}"
-        gm.add_submodule(name, _make_kgen_op(runner, reorders, b, drv))
+        gm.add_submodule(name, kgen_module(runner, reorders, b, drv))
         with graph.inserting_before(o.node):
             new = graph.call_module(name, tuple(replaced.get(a, a) for a in o.args))
         o.node.replace_all_uses_with(new)
@@ -210,12 +210,25 @@ def _build(imp, blocks, ops, plan: Plan, b, drv: str, segments: bool, log):
             for u in torch_users:
                 u.replace_input_with(n, t)
     if segments:
-        _fuse_segments(gm, kgen_nodes, b, drv, reorders, log)
+        fuse_segments(gm, kgen_nodes, b, drv, reorders, log)
     graph.lint()
     gm.delete_all_unused_submodules()       # the blocks and ops a segment took in, and their replaced originals
     gm.recompile()
     gm.kgen_plan = plan
     return gm
+
+
+def close_uniform_plans(net: Network, costs: Costs, plan: Plan, layouts=None) -> list[Plan]:
+    """The uniform plans (every layer and op in one layout, or where it cannot run in it, in the plan's)
+    other than `plan`, priced within `CLOSE_CALL` of it: what `optimize` times with it end to end."""
+    out = []
+    for lay in ("nchw", "nhwc", "nChw16c"):
+        want = {n.name: lay if lay in candidate_layouts(n, layouts) else plan.layouts[n.name] for n in net.kernels}
+        alt = evaluate(net, want, costs, f"all {lay}")
+        if alt.layouts != plan.layouts and alt.total_s <= CLOSE_CALL * plan.total_s and \
+                all(alt.layouts != o.layouts for o in out):
+            out.append(alt)
+    return out
 
 
 def _fastest_end_to_end(gm, model, x, net: Network, costs: Costs, layouts, dtype: str, b, drv: str,
@@ -224,14 +237,7 @@ def _fastest_end_to_end(gm, model, x, net: Network, costs: Costs, layouts, dtype
     import torch
 
     plan = gm.kgen_plan
-    others = []
-    for lay in ("nchw", "nhwc", "nChw16c"):
-        # every layer and op in `lay`, or where it cannot run in it, in the plan's layout
-        want = {n.name: lay if lay in candidate_layouts(n, layouts) else plan.layouts[n.name] for n in net.kernels}
-        alt = evaluate(net, want, costs, f"all {lay}")
-        if alt.layouts != plan.layouts and alt.total_s <= CLOSE_CALL * plan.total_s and \
-                all(alt.layouts != o.layouts for o in others):
-            others.append(alt)
+    others = close_uniform_plans(net, costs, plan, layouts)
     if not others:
         return gm
     mods = {plan.name: gm}

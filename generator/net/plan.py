@@ -42,7 +42,7 @@ from ..version import __version__, code_fingerprint
 from ..verify import conv_call
 from ..emit.netop import function_name
 from ..emit.netop import why_not as op_why_not
-from .graph import ConvLayer, Network, OpNode
+from .graph import KERNEL_NODES, ConvLayer, Network, OpNode
 from .opkernel import OpKernel, refusal
 
 #: the layout the caller's arrays are in at the network's edges (NumPy / PyTorch contiguous)
@@ -135,7 +135,7 @@ def _step(net: Network, n, where: dict[str, str], lay: str | None, costs: Costs
             dims, dt = net.tensors[t]
             reorders.append(Reorder(t, where[t], want, f"before {n.name}", costs.reorder_s(dims, dt, where[t], want)))
 
-    if isinstance(n, (ConvLayer, OpNode)):
+    if isinstance(n, KERNEL_NODES):
         for t in n.inputs:
             need(t, lay)
         return reorders, costs.conv.get((n.name, lay), math.inf), {n.dst: lay}
@@ -163,7 +163,7 @@ def evaluate(net: Network, layouts: dict[str, str], costs: Costs, name: str) -> 
     where: dict[str, str] = {t: USER for t in net.inputs}
     reorders, conv_s = [], {}
     for n in net.nodes:
-        kgen = isinstance(n, (ConvLayer, OpNode))
+        kgen = isinstance(n, KERNEL_NODES)
         r, seconds, wrote = _step(net, n, where, layouts.get(n.name) if kgen else None, costs)
         reorders += r
         if kgen:
@@ -183,7 +183,7 @@ def plan_network(net: Network, costs: Costs, layouts: list[str] | None = None) -
     states: dict[tuple, tuple[float, tuple]] = {tuple(sorted((t, USER) for t in net.inputs)): (0.0, ())}
     for i, n in enumerate(net.nodes):
         nxt: dict[tuple, tuple[float, tuple]] = {}
-        choices = candidate_layouts(n, layouts) if isinstance(n, (ConvLayer, OpNode)) else [None]
+        choices = candidate_layouts(n, layouts) if isinstance(n, KERNEL_NODES) else [None]
         for state, (cost, path) in states.items():
             where = dict(state)
             for lay in choices:
@@ -207,7 +207,7 @@ def plan_network(net: Network, costs: Costs, layouts: list[str] | None = None) -
             best, best_path = cost, path
     if best_path is None:
         raise UnsupportedError("no plan has a finite measured cost (a reorder or a kernel every plan needs failed)")
-    chosen = {n.name: lay for n, lay in zip(net.nodes, best_path) if isinstance(n, (ConvLayer, OpNode))}
+    chosen = {n.name: lay for n, lay in zip(net.nodes, best_path) if isinstance(n, KERNEL_NODES)}
     plan = evaluate(net, chosen, costs, "plan")
     plan.exact = not beamed
     return plan

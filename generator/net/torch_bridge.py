@@ -21,6 +21,7 @@ The module is specialized to the example's shapes: another shape is an `InputErr
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import operator
 import time
@@ -34,7 +35,7 @@ from ..errors import InputError, UnsupportedError, first_line
 from ..layout import get_dtype
 from ..problem.attr import Sum
 from ..runtime import upload
-from .execute import SegmentRunner
+from .execute import OpRunner, SegmentRunner
 from .graph import Boundary, ConvLayer, Network, OpNode
 from .torch_rewrite import drop_identities, functionalize_in_place, rewrite_channels_last
 from .torch_ops import eltwise_of, is_shape_query, netop_of, op_inputs
@@ -250,7 +251,7 @@ def import_model(model, example_input, *, dtype: str = "f32", strict: bool = Fal
         blocks.append(Block(node, cur, chain, node.args[0], residual, layer))
         absorbed.update(chain)
     ops = _find_ops(torch, gm, modules, blocks, absorbed, dtype)
-    net = _network(gm, blocks, absorbed, dtype, ops)
+    net = network_of(gm, blocks, absorbed, dtype, ops)
     return Imported(gm, net, blocks, skipped, ops)
 
 
@@ -272,7 +273,7 @@ def _find_ops(torch, gm, modules, blocks: list[Block], absorbed: set, dtype: str
     return ops
 
 
-def _network(gm, blocks: list[Block], absorbed: set, dtype: str = "f32", ops: list[OpBlock] = ()) -> Network:
+def network_of(gm, blocks: list[Block], absorbed: set, dtype: str = "f32", ops: list[OpBlock] = ()) -> Network:
     """The planner's view of the traced graph: the blocks as layers, the ops as ops, every other node a
     boundary; the activations in the blocks' data type (converted at the boundaries)."""
     tensors, nodes, inputs, outputs = {}, [], [], []
@@ -354,57 +355,47 @@ def _from_numpy(torch, a: np.ndarray):
     return torch.from_numpy(a.astype(np.float32))
 
 
-def _make_kgen_conv(runner, reorders, backend, driver):
-    import torch
+@functools.lru_cache(maxsize=None)
+def _kgen_modules(torch):
+    """The module classes of a kgen conv block and a kgen op (one class per kind, made once)."""
 
-    class KgenConvBlock(torch.nn.Module):
-        """A conv block on kgen: (source[, residual]) -> an `OnDevice` activation in the planned layout."""
+    class KgenNode(torch.nn.Module):
+        """A node on kgen: its inputs (`runner.arg_dims`) -> an `OnDevice` activation in the planned layout."""
 
-        def __init__(self):
+        def __init__(self, runner, reorders, backend, driver: str):
             super().__init__()
-            self.runner, self.reorders = runner, reorders
+            self.runner, self.reorders, self.backend, self.driver = runner, reorders, backend, driver
             self.layout = runner.layout
-            self.problem = runner.problem
             self.kgen_layers = (runner.layer.name,)     # what `net.breakdown` reports it under
-
-        def extra_repr(self) -> str:
-            return f"{self.runner.layer.name}: {self.problem.alg} in {self.layout} ({self.problem.desc})"
-
-        def forward(self, src, residual=None):
-            p, who = self.problem, self.runner.layer.name
-            dt = p.src.dtype.name
-            x = to_device(src, p.desc.src_dims, self.layout, reorders, backend, driver, who, dt)
-            r = to_device(residual, p.desc.dst_dims, self.layout, reorders, backend, driver, who, dt) \
-                if residual is not None else None
-            out = _timed("kgen kernels", self.runner, x, r)
-            return OnDevice(out, self.layout, p.desc.dst_dims, self.reorders, p.dst.dtype.name)
-
-    return KgenConvBlock()
-
-
-def _make_kgen_op(runner, reorders, backend, driver):
-    import torch
-
-    class KgenOp(torch.nn.Module):
-        """An op on kgen (`OpNode`): its inputs -> an `OnDevice` activation in the planned layout."""
-
-        def __init__(self):
-            super().__init__()
-            self.runner, self.reorders = runner, reorders
-            self.layout = runner.layout
-            self.kgen_layers = (runner.layer.name,)
-
-        def extra_repr(self) -> str:
-            return f"{self.runner.layer.name}: {self.runner.layer.op} in {self.layout}"
 
         def forward(self, *args):
             r = self.runner
-            devs = [to_device(a, dims, self.layout, reorders, backend, driver, r.layer.name, r.dt)
+            devs = [to_device(a, dims, self.layout, self.reorders, self.backend, self.driver, r.layer.name, r.dt)
                     for a, dims in zip(args, r.arg_dims)]
             out = _timed("kgen kernels", r, *devs)
             return OnDevice(out, self.layout, r.out_dims, self.reorders, r.dt)
 
-    return KgenOp()
+    class KgenConvBlock(KgenNode):
+        """A conv block on kgen: (source[, residual])."""
+
+        def extra_repr(self) -> str:
+            p = self.runner.problem
+            return f"{self.runner.layer.name}: {p.alg} in {self.layout} ({p.desc})"
+
+    class KgenOp(KgenNode):
+        """An op on kgen (`OpNode`)."""
+
+        def extra_repr(self) -> str:
+            return f"{self.runner.layer.name}: {self.runner.layer.op} in {self.layout}"
+
+    return KgenConvBlock, KgenOp
+
+
+def kgen_module(runner, reorders, backend, driver):
+    """The module that runs `runner` (a `LayerRunner` or an `OpRunner`) in a traced graph."""
+    import torch
+    conv, op = _kgen_modules(torch)
+    return (op if isinstance(runner, OpRunner) else conv)(runner, reorders, backend, driver)
 
 
 def to_device(v, dims, layout: str, reorders, backend, driver: str, who: str, dt: str = "f32"):
@@ -459,7 +450,7 @@ def _make_segment(runners, tensors, inputs, outputs, reorders, backend, driver):
     return KgenSegment()
 
 
-def _fuse_segments(gm, kgen_nodes: list, backend, driver, reorders, log) -> int:
+def fuse_segments(gm, kgen_nodes: list, backend, driver, reorders, log) -> int:
     """Every run of two or more consecutive kgen blocks and ops in the graph (to_torch nodes may sit
     between them) replaced by one `KgenSegment` call; returns how many segments."""
     kset = set(kgen_nodes)
