@@ -232,6 +232,21 @@ def test_vulkan_compile_and_run(cache_dir):
     _check_module(art.path, "vulkan")
 
 
+def test_only_a_software_device_is_released_when_idle(monkeypatch):
+    # lavapipe's idle device holds two cores, so it lives only while in use; a GPU's Vulkan device is
+    # kept for the process (NVIDIA's driver refused new instances after about 30)
+    import generator.compile.backends as backends
+
+    names = {"vulkan": (True, "vulkan: llvmpipe (LLVM 15.0.6, 256 bits)")}
+    monkeypatch.setattr(backends, "_probe_driver", lambda drv: names[drv])
+    assert backends.idle_device_busy_here("vulkan", "vulkan")
+    names["vulkan"] = (True, "vulkan: NVIDIA H200 (NVIDIA 580.159.04)")
+    assert not backends.idle_device_busy_here("vulkan", "vulkan")
+    names["vulkan"] = (False, "vulkan: no device found")
+    assert backends.idle_device_busy_here("vulkan", "vulkan")
+    assert not backends.idle_device_busy_here("llvm-cpu", "local-task")
+
+
 def test_cuda_compiles_without_gpu(cache_dir):
     art = _compiled("cuda", str(cache_dir))
     assert art.path.stat().st_size > 0 and art.backend == "cuda"

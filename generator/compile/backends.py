@@ -43,6 +43,7 @@ import dataclasses
 import functools
 import os
 import platform
+import re
 import threading
 from dataclasses import dataclass
 
@@ -128,7 +129,9 @@ class Backend(TargetCaps):
     # a live runtime device keeps host threads busy while idle: on Mesa's lavapipe, IREE's Vulkan queue
     # threads wait through Mesa's polled wait-any and hold two cores at 100% for as long as the device
     # lives. The runtime keeps such a device only while a module or tensor is on it, and availability
-    # probes list the driver's devices without creating one
+    # probes list the driver's devices without creating one. Only a software device is so
+    # (`idle_device_busy_here`): on an NVIDIA H200's Vulkan driver, creating the device again for
+    # each module failed after about 30 with VK_ERROR_INCOMPATIBLE_DRIVER
     idle_device_busy: bool = False
 
     def __post_init__(self):
@@ -575,6 +578,21 @@ def device_available(backend: str | Backend) -> tuple[bool, str]:
     tests use it to skip with the real reason, e.g. ``libcuda.so not available``, instead of failing.
     """
     return _probe_driver(get_backend(backend).default_driver)
+
+
+# Mesa's software devices (lavapipe) name themselves after the llvmpipe rasteriser
+_SOFTWARE_DEVICE = re.compile(r"llvmpipe|lavapipe|swiftshader", re.I)
+
+
+def idle_device_busy_here(backend: str | Backend, driver: str) -> bool:
+    """Whether ``backend``'s device on ``driver`` keeps host threads busy while idle
+    (``Backend.idle_device_busy``): a software device does, a GPU does not. Where the driver lists no
+    device, the backend's flag stands."""
+    b = get_backend(backend)
+    if not b.idle_device_busy:
+        return False
+    ok, name = _probe_driver(driver)
+    return not ok or bool(_SOFTWARE_DEVICE.search(name))
 
 
 def cuda_device_available() -> tuple[bool, str]:

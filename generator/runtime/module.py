@@ -30,7 +30,14 @@ from pathlib import Path
 
 import numpy as np
 
-from generator.compile.backends import Backend, configure_runtime, get_backend, iree_message, prepare_runtime_env
+from generator.compile.backends import (
+    Backend,
+    configure_runtime,
+    get_backend,
+    idle_device_busy_here,
+    iree_message,
+    prepare_runtime_env,
+)
 from generator.errors import ArtifactError, InputError, RunError, UnsupportedError
 
 prepare_runtime_env()
@@ -174,7 +181,7 @@ def _device(backend: str | Backend, driver: str | None = None, slot: int = 0) ->
     drv = driver_for(b, driver)
     key = drv if slot == 0 else f"{drv}#{slot}"
     with _lock:
-        held = _devices_in_use if b.idle_device_busy else _devices
+        held = _devices_in_use if idle_device_busy_here(b, drv) else _devices
         dev = held.get(key)
         if dev is None:
             configure_runtime()
@@ -669,7 +676,7 @@ def load_module(vmfb_path: str | os.PathLike, backend: str | Backend, driver: st
         raise ArtifactError(f"vmfb not found: {vmfb_path}") from None
     key = (str(p), get_backend(backend).name, drv, st.st_ino, st.st_size, st.st_mtime_ns)
     with _lock:
-        if get_backend(backend).idle_device_busy:
+        if idle_device_busy_here(backend, drv):
             m = _modules_in_use.get(key)
             if m is None:
                 m = _modules_in_use[key] = LoadedModule(p, backend, drv)
