@@ -85,6 +85,41 @@ def test_op_matches_the_float64_reference_with_its_padding_zero(kind, layout, sh
     assert not np.any(out.astype(np.float32)[pad]), f"seed {seed}: padded lanes not zero"
 
 
+# u8 ops on quantized tensors: PyTorch's quantized add / add_relu and pooling on quint8
+U8_OPS = {
+    "qadd": lambda d: NetOp("binary", "add", [d, d], "u8", quant=[(0.05, 3), (0.11, 200), (0.09, 128)]),
+    "qadd_relu": lambda d: NetOp("binary", "add", [d, d], "u8", Eltwise("relu"),
+                                 quant=[(0.05, 3), (0.11, 200), (0.13, 17)]),
+    "max_pool": lambda d: NetOp("pool", "max", [d], "u8", kernel=(3, 3), stride=(2, 2), pad=(1, 1),
+                                quant=[(0.02, 7)] * 2),
+    "global_avg": lambda d: NetOp("pool", "avg", [d], "u8", kernel=d[2:], stride=(1, 1), pad=(0, 0),
+                                  quant=[(0.02, 131)] * 2),
+    "avg_pool_padded": lambda d: NetOp("pool", "avg", [d], "u8", kernel=(3, 3), stride=(1, 1), pad=(1, 1),
+                                       quant=[(0.02, 131)] * 2),
+}
+
+
+@pytest.mark.parametrize("kind", list(U8_OPS))
+@pytest.mark.parametrize("layout", ["nchw", "nhwc", "nChw16c"])
+def test_u8_op_matches_the_float64_reference_within_one_unit(kind, layout):
+    op = U8_OPS[kind](SHAPES["2d"])
+    seed = SEED + zlib.crc32(f"{kind} {layout} u8".encode()) % 1000
+    b = get_backend("llvm-cpu")
+    k = OpKernel(op, layout, b, chain_driver(b, None))
+    rng = np.random.default_rng(seed)
+    xs = [rng.integers(0, 256, d).astype(np.uint8) for d in op.inputs]
+    bufs = [k.buffer(i).to_physical(x) for i, x in enumerate(xs)]
+    desc = k.buffer(len(xs))
+    out = k.invoke(*bufs).to_numpy().view(np.uint8)
+    got = desc.from_physical(out).astype(np.float64)
+    ref = op.reference(xs)
+    # f32 arithmetic against float64: a value within 1e-4 of a rounding tie may round the other way
+    diff = np.abs(got - ref)
+    assert diff.max() <= 1 and np.mean(diff > 0) < 0.01, f"seed {seed}: {op} in {layout}: {diff.max()} units"
+    assert len(np.unique(ref)) > 10, "the data cover the range"
+    assert not np.any(out[desc.padding_mask()]), f"seed {seed}: padded lanes not zero"
+
+
 def test_ops_run_on_llvm_cpu_only_and_say_so():
     # on Vulkan (lavapipe) IREE 3.13 computed wrong channel norms and failed to compile some: refused
     b = get_backend("vulkan")
@@ -107,7 +142,14 @@ def test_the_function_name_holds_every_parameter():
     (lambda: NetOp("pool", "max", [(1, 8, 4, 4)], kernel=(3, 3), stride=(1, 1), pad=(2, 2)), "half the kernel"),
     (lambda: NetOp("pool", "avg", [(1, 8, 4, 4)], kernel=(3,), stride=(1,), pad=(0,)), "each of its 2"),
     (lambda: NetOp("cat", "", [(1, 8, 4, 4), (1, 8, 4, 5)]), "alike but in channels"),
-    (lambda: NetOp("eltwise", "", [(1, 8, 4, 4)], "u8", Eltwise("relu")), "data type u8"),
+    (lambda: NetOp("eltwise", "", [(1, 8, 4, 4)], "u8", Eltwise("relu")), "not on u8 tensors"),
+    (lambda: NetOp("eltwise", "", [(1, 8, 4, 4)], "s8", Eltwise("relu")), "data type s8"),
+    (lambda: NetOp("binary", "add", [(1, 8, 4, 4)] * 2, "u8", quant=[(0.1, 0)] * 2), "for each of its 2"),
+    (lambda: NetOp("binary", "add", [(1, 8, 4, 4)] * 2, "u8", quant=[(0.1, 0), (0.0, 0), (1, 0)]),
+     "scale 0.0 must be finite"),
+    (lambda: NetOp("pool", "max", [(1, 8, 4, 4)], "u8", kernel=(2, 2), stride=(2, 2), pad=(0, 0),
+                   quant=[(0.1, 3), (0.2, 3)]), "keeps the input's scale"),
+    (lambda: NetOp("binary", "add", [(1, 8, 4, 4)] * 2, quant=[(0.1, 0)] * 3), "on a f32 op"),
     (lambda: NetOp("gather", "", [(1, 8, 4, 4)]), "unknown network op kind"),
     (lambda: NetOp("expand", "", [(1, 8, 2, 1)], size=(4, 4)), "must be per-channel"),
     (lambda: NetOp("upsample", "", [(1, 8, 2, 3)], size=(4, 4)), "not a whole multiple"),

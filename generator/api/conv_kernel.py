@@ -206,6 +206,11 @@ class ConvKernel:
                              f"{', '.join([n for n, _ in p.quant_args()] + [n for n, _, _ in p.post_op_inputs()]) or 'none'})")
         return out
 
+    def attr_values(self, **attrs) -> list[np.ndarray]:
+        """The quantization values and post-op inputs (`__call__`'s keywords), checked, in the kernel's
+        argument order: what a caller that passes them itself (a network segment) uploads once."""
+        return self._attr_args(attrs)
+
     def _args(self, src, bias, attrs: dict) -> list:
         if self._wei is None:
             raise InputError("call prepare(weights) before running the convolution")
@@ -302,7 +307,7 @@ class ConvKernel:
         self._device_path("upload()")
         if self._parts:
             return self._chained().upload(array)
-        return self._run.upload(np.ascontiguousarray(array))
+        return self._run.upload(np.array(array, order="C", copy=None))   # a 0-d scale stays 0-d
 
     def _chained(self) -> "ConvKernel":
         """On the host-threads driver, the whole convolution on the backend's own driver (local-task),

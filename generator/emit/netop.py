@@ -59,6 +59,15 @@ def why_not(op: NetOp, tag: str) -> str | None:
     return None
 
 
+def _mask(op: NetOp, block: int, rank: int, ch_outer: int) -> dict | None:
+    """Where a blocked format's padded channel lanes must be set back to zero (f(0) != 0), and the
+    value that stores as zero there: 0, or for u8 the value whose quantization is the zero byte."""
+    if block == 1 or op.out[1] % block == 0 or op.zero_preserving:
+        return None
+    fill = -op.quant[-1][1] * op.quant[-1][0] if op.quant else 0.0
+    return {"dim": rank - 1, "outer": ch_outer, "block": block, "channels": op.out[1], "fill": fill}
+
+
 def render_netop(op: NetOp, tag: str, *, header: bool = True) -> str:
     """The MLIR of `op` with every tensor in format `tag` (one flat buffer per input, one result)."""
     why = why_not(op, tag)
@@ -92,8 +101,7 @@ def render_netop(op: NetOp, tag: str, *, header: bool = True) -> str:
         plan["maps"] = [[f"d{j}" if a.shape[j] == out.shape[j] else "0" for j in range(r)] for a in ins] + [dims]
         plan["iterators"] = ["parallel"] * r
         plan["mask"] = None
-        if block > 1 and op.out[1] % block and not op.zero_preserving:
-            plan["mask"] = {"dim": r - 1, "outer": ch_outer, "block": block, "channels": op.out[1]}
+        plan["mask"] = _mask(op, block, r, ch_outer)
     elif op.kind == "norm":
         # statistics over the channel dims (the block's outer one and its lanes), indexed by the rest
         red = [ch_outer] + ([r - 1] if block > 1 else [])
@@ -115,6 +123,12 @@ def render_netop(op: NetOp, tag: str, *, header: bool = True) -> str:
         plan["maps"] = [src, win, dims]
         plan["iterators"] = ["parallel"] * r + ["reduction"] * nsp
         plan["inv_window"] = 1.0 / math.prod(op.kernel)
+        plan["mask"] = _mask(op, block, r, ch_outer)
+        if op.quant:
+            # the byte that pads a quantized source: 0 for max (no value is lower), the zero point (the
+            # value 0) for avg; MLIR spells an i8 constant signed
+            zp = op.quant[0][1] if op.alg == "avg" else 0
+            plan["pad_raw"] = zp - 256 if zp > 127 else zp
     else:
         offsets, c = [], 0
         for x in op.inputs:

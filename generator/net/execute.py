@@ -25,7 +25,7 @@ from ..emit.segment import SegmentBuilder
 from ..errors import InputError
 from ..layout import get_dtype
 from ..runtime import LoadedModule, chain_driver, upload
-from .graph import ConvLayer, Network, OpNode
+from .graph import ConvLayer, Network, OpNode, qparams_of_layer
 from .opkernel import OpKernel
 from .plan import USER, Plan, layer_problem, reorder_problem, tensor_desc
 
@@ -42,6 +42,9 @@ class LayerRunner:
             raise InputError(f"layer {layer.name} has no weights")
         self.kernel.prepare(p.wei.to_physical(np.asarray(layer.weights, p.wei.dtype.np_dtype).reshape(p.wei.dims)))
         self.bias = self.kernel.upload_bias(layer.bias) if p.bias else None
+        # the quantization values, checked and on the device once (in the kernel's argument order)
+        self.quant = [self.kernel.upload(a) for a in self.kernel.attr_values(**(layer.quant or {}))] \
+            if p.quant_args() else []
 
     @property
     def problem(self):
@@ -61,9 +64,18 @@ class LayerRunner:
     def dt(self) -> str:
         return self.problem.src.dtype.name
 
+    @property
+    def arg_q(self) -> list:
+        """(scale, zero point) of each quantized input (None for a float one)."""
+        return qparams_of_layer(self.layer)[0]
+
+    @property
+    def out_q(self):
+        return qparams_of_layer(self.layer)[1]
+
     def __call__(self, src, residual=None):
         extra = {"dst_init": residual} if self.layer.residual else {}
-        return self.kernel.invoke(src, self.bias, **extra)
+        return self.kernel.invoke(src, self.bias, **extra, **(self.layer.quant or {}))
 
 
 class OpRunner:
@@ -84,6 +96,14 @@ class OpRunner:
     @property
     def dt(self) -> str:
         return self.layer.op.dt
+
+    @property
+    def arg_q(self) -> list:
+        return qparams_of_layer(self.layer)[0]
+
+    @property
+    def out_q(self):
+        return qparams_of_layer(self.layer)[1]
 
     def __call__(self, *inputs):
         return self.kernel.invoke(*inputs)
@@ -250,6 +270,9 @@ class SegmentRunner:
             if r.bias is not None:
                 args.append(sb.arg(f"b{len(self._feed)}", types[len(args)]))
                 self._feed.append(r.bias)
+            for q in r.quant:
+                args.append(sb.arg(f"q{len(self._feed)}", types[len(args)]))
+                self._feed.append(q)
             if r.layer.residual:
                 args.append(value(r.layer.residual, r.layout))
             have[(r.layer.dst, r.layout)] = sb.call(fn, args)

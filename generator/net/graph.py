@@ -39,6 +39,9 @@ class ConvLayer:
     residual: str | None = None
     weights: np.ndarray | None = None
     bias: np.ndarray | None = None
+    # the quantization values its kernel is called with (`ConvKernel` keywords: src_scale, wei_scale,
+    # dst_scale, src_zp, dst_zp), where its problem has scales or zero points
+    quant: dict[str, np.ndarray] | None = None
 
     @property
     def inputs(self) -> tuple[str, ...]:
@@ -62,6 +65,20 @@ class OpNode:
     @property
     def outputs(self) -> tuple[str, ...]:
         return (self.dst,)
+
+
+def qparams_of_layer(layer) -> tuple[list, object]:
+    """([(scale, zero point) of each input, or None], that of the output, or None) of a conv layer or
+    op: what a quantized tensor crossing to PyTorch or back carries."""
+    if isinstance(layer, OpNode):
+        q = layer.op.quant
+        return (list(q[:-1]), q[-1]) if q else ([None] * len(layer.inputs), None)
+    q = layer.quant
+    if not q:
+        return [None] * len(layer.inputs), None
+    src = (float(q.get("src_scale", 1.0)), int(q.get("src_zp", 0)))
+    dst = (float(q.get("dst_scale", 1.0)), int(q.get("dst_zp", 0)))
+    return [src], dst
 
 
 #: the nodes kgen runs, each in one planned layout

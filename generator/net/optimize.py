@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..compile import get_backend
-from ..errors import UnsupportedError
+from ..errors import InputError, UnsupportedError
 from ..runtime import chain_driver
 from ..runtime.timing import median_times
 from ..select import heuristic_layouts
@@ -23,6 +23,7 @@ from .opkernel import refusal
 from .plan import Costs, Plan, baselines, candidate_layouts, evaluate, measure_costs, plan_network
 from .torch_bridge import DTYPES, fuse_segments, import_model, kgen_module, network_of, to_torch
 from .torch_ops import is_shape_query, node_kind, why_stays
+from .torch_quant import calibrate, check_not_prepared, import_quantized, is_quantized
 
 #: the alternatives `optimize` times end to end beside the plan: uniform layouts, priced within this
 #: factor of the plan (a plan priced far above it is not worth a segment's compile)
@@ -78,11 +79,38 @@ def _op_layouts(net: Network, layouts: dict[str, str], candidates) -> dict[str, 
     return out
 
 
-def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-cpu", strict: bool = False,
+def _importer(model, example_input, dtype: str | None, calibration, log):
+    """(the data type, a function (strict, log) -> `Imported` of a fresh copy of the model): a float
+    model traced as it is, or quantized first (`calibration`); a torch.ao-quantized one imported as it
+    is (`torch_quant`)."""
+    if calibration is not None:
+        if dtype != "int8":
+            raise InputError("calibration= quantizes the model: use it with dtype='int8'")
+        if is_quantized(model):
+            raise InputError(f"{type(model).__name__} is quantized already: leave calibration= out")
+        model = calibrate(model, example_input, calibration, log)
+    elif dtype == "int8" and not is_quantized(model):
+        check_not_prepared(model)
+        raise InputError(f"dtype='int8' needs a quantized model (torch.ao convert_fx) or calibration= batches "
+                         f"to quantize {type(model).__name__} with")
+    if is_quantized(model):
+        if dtype not in (None, "int8"):
+            raise UnsupportedError(f"{type(model).__name__} is quantized: its convolutions run in int8 "
+                                   f"(dtype='int8' or leave dtype out), not {dtype}")
+        return "int8", lambda strict, log: import_quantized(model, example_input, strict=strict, log=log)
+    dtype = dtype or "f32"
+    if dtype not in DTYPES:
+        raise UnsupportedError(f"optimize(dtype='{dtype}'): kgen plans {', '.join(DTYPES)} models, and int8 "
+                               f"ones quantized by torch.ao or with calibration=")
+    check_not_prepared(model)
+    return dtype, lambda strict, log: import_model(model, example_input, dtype=dtype, strict=strict, log=log)
+
+
+def optimize(model, example_input, *, dtype: str | None = None, backend: str = "llvm-cpu", strict: bool = False,
              layouts: list[str] | None = None, driver: str | None = None, measure: bool = True,
              assignment: dict[str, str] | str | None = None, segments: bool = True, rounds: int = 5,
              jobs: int = 2, log: Callable[[str], None] | None = None, address: str | None = None,
-             end_to_end: bool = True):
+             end_to_end: bool = True, calibration=None):
     """`model` with its conv blocks on kgen kernels following the layout plan (module doc). The returned
     module has ``kgen_plan`` (the `Plan`, with its reorders), ``kgen_baselines`` (all-NCHW and
     per-layer-best, costed on the same measurements), ``kgen_network`` and ``kgen_skipped`` (the
@@ -93,16 +121,19 @@ def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-c
     invocation per block, the activations chained as device tensors between them. `address`: measure
     on the Ray farm there (`net.plan.measure_costs`; also $KGEN_RAY_ADDRESS). `end_to_end` (with
     `measure`, no `assignment`): the uniform plans priced within `CLOSE_CALL` of the plan are built too
-    and timed with the plan on the example input, `rounds` rounds; the fastest is returned."""
+    and timed with the plan on the example input, `rounds` rounds; the fastest is returned.
+
+    `dtype`: f32 (the default for a float model), bf16, or int8: a model quantized by torch.ao's FX
+    graph mode (`convert_fx`, x86 backend) runs its quantized convolutions, adds and pooling in u8:s8:u8
+    with the model's own scales (the default for such a model); a float model is quantized first with
+    `calibration` (an iterable of input batches: static post-training quantization, `torch_quant`)."""
     progress = "none" if log is None else "text"
     log = log or (lambda m: None)
-    if dtype not in DTYPES:
-        raise UnsupportedError(f"optimize(dtype='{dtype}'): kgen plans float models only (dtype: "
-                               f"{', '.join(DTYPES)}); quantized models are not supported")
+    dtype, importer = _importer(model, example_input, dtype, calibration, log)
     b = get_backend(backend)
     drv = chain_driver(b, driver)
     layouts = check_layouts(layouts)
-    imp = import_model(model, example_input, dtype=dtype, strict=strict, log=log)
+    imp = importer(strict, log)
     net = imp.net
     if measure:
         costs = measure_costs(net, b.name, driver=drv, layouts=layouts, rounds=rounds, jobs=jobs, log=log,
@@ -129,7 +160,7 @@ def optimize(model, example_input, *, dtype: str = "f32", backend: str = "llvm-c
     gm.kgen_baselines = baselines(net, costs, layouts) if measure else []
     gm.kgen_costs = costs
     if measure and assignment is None and end_to_end:
-        gm = _fastest_end_to_end(gm, model, example_input, net, costs, layouts, dtype, b, drv, segments, rounds, log)
+        gm = _fastest_end_to_end(gm, importer, example_input, net, costs, layouts, dtype, b, drv, segments, rounds, log)
     return gm
 
 
@@ -160,7 +191,8 @@ def _kept(imp, costs: Costs, assignment, measure: bool, strict: bool, dtype: str
                 imp.skipped.append(why)
                 group.remove(blk)
     if len(blocks) != len(imp.blocks) or len(ops) != len(imp.ops):
-        return blocks, ops, network_of(imp.gm, blocks, {n for blk in blocks for n in blk.nodes}, dtype, ops)
+        return blocks, ops, network_of(imp.gm, blocks, {n for blk in blocks for n in blk.nodes}, dtype, ops,
+                                         dt_of=imp.dt_of)
     return blocks, ops, imp.net
 
 
@@ -197,7 +229,7 @@ def _build(imp, blocks, ops, plan: Plan, b, drv: str, segments: bool, log):
     # a size an op read (x.shape[2] for an expand) is not needed now: without it the tensor need not
     # go back to PyTorch (only such pure nodes are dropped: a model's in-place op must stay)
     for n in reversed(list(graph.nodes)):
-        if not n.users and is_shape_query(n):
+        if not n.users and (is_shape_query(n) or n.op == "get_attr"):    # a quantized op's scale, say
             graph.erase_node(n)
     order = {n: i for i, n in enumerate(graph.nodes)}
     kgen_nodes.sort(key=order.__getitem__)
@@ -231,7 +263,7 @@ def close_uniform_plans(net: Network, costs: Costs, plan: Plan, layouts=None) ->
     return out
 
 
-def _fastest_end_to_end(gm, model, x, net: Network, costs: Costs, layouts, dtype: str, b, drv: str,
+def _fastest_end_to_end(gm, importer, x, net: Network, costs: Costs, layouts, dtype: str, b, drv: str,
                         segments: bool, rounds: int, log):
     """`gm` (the plan), or the uniform plan that runs faster end to end (module doc)."""
     import torch
@@ -242,7 +274,7 @@ def _fastest_end_to_end(gm, model, x, net: Network, costs: Costs, layouts, dtype
         return gm
     mods = {plan.name: gm}
     for alt in others:
-        imp = import_model(model, x, dtype=dtype, log=lambda m: None)
+        imp = importer(False, lambda m: None)
         blocks, ops, _ = _kept(imp, costs, None, True, False, dtype, lambda m: None, b)
         mods[alt.name] = _build(imp, blocks, ops, alt, b, drv, segments, lambda m: None)
     log(f"timing the plan and {len(others)} uniform plan(s) close to it end to end, {rounds} rounds")

@@ -73,6 +73,7 @@ class Imported:
     blocks: list[Block]
     skipped: list[str] = field(default_factory=list)
     ops: list[OpBlock] = field(default_factory=list)
+    dt_of: Callable | None = None    # each node's tensor type where they differ (`network_of`)
 
 
 def _is_add(node) -> bool:
@@ -87,19 +88,16 @@ def _shape(node):
     return tuple(meta.shape) if meta is not None and hasattr(meta, "shape") else None
 
 
-def _post_op_text(op) -> str:
+def post_op_text(op) -> str:
     if isinstance(op, Sum):
         return "sum"
     params = [op.alpha, op.beta] if (op.alpha or op.beta) else []
     return ":".join([op.kind] + [repr(float(v)) for v in params])
 
 
-def _conv_layer(torch, conv, node, post_ops, residual, bn, dt: str = "f32") -> ConvLayer:
-    """The layer of one block: its problem (benchdnn text through the one conv driver), folded weights."""
-    x_shape, y_shape = _shape(node.args[0]), _shape(node)
+def conv_desc(conv, x_shape, y_shape) -> str:
+    """The benchdnn problem descriptor of a Conv1d/2d/3d module (a quantized one too) on `x_shape`."""
     nsp = len(x_shape) - 2
-    if conv.padding_mode != "zeros":
-        raise UnsupportedError(f"padding_mode='{conv.padding_mode}' (kgen pads with zeros)")
     if isinstance(conv.padding, str) and conv.padding != "valid":
         pads = [(conv.dilation[i] * (conv.kernel_size[i] - 1)) // 2 for i in range(nsp)]
     else:
@@ -107,8 +105,15 @@ def _conv_layer(torch, conv, node, post_ops, residual, bn, dt: str = "f32") -> C
     axes = "dhw"[3 - nsp:]
     desc = f"g{conv.groups}mb{x_shape[0]}ic{conv.in_channels}" if conv.groups > 1 else f"mb{x_shape[0]}ic{conv.in_channels}"
     desc += "".join(f"i{a}{x_shape[2 + i]}" for i, a in enumerate(axes)) + f"oc{conv.out_channels}"
-    desc += "".join(f"o{a}{y_shape[2 + i]}k{a}{conv.kernel_size[i]}s{a}{conv.stride[i]}p{a}{pads[i]}"
-                    f"d{a}{conv.dilation[i] - 1}" for i, a in enumerate(axes))
+    return desc + "".join(f"o{a}{y_shape[2 + i]}k{a}{conv.kernel_size[i]}s{a}{conv.stride[i]}p{a}{pads[i]}"
+                          f"d{a}{conv.dilation[i] - 1}" for i, a in enumerate(axes))
+
+
+def _conv_layer(torch, conv, node, post_ops, residual, bn, dt: str = "f32") -> ConvLayer:
+    """The layer of one block: its problem (benchdnn text through the one conv driver), folded weights."""
+    if conv.padding_mode != "zeros":
+        raise UnsupportedError(f"padding_mode='{conv.padding_mode}' (kgen pads with zeros)")
+    desc = conv_desc(conv, _shape(node.args[0]), _shape(node))
     w = conv.weight.detach().double()
     b = conv.bias.detach().double() if conv.bias is not None else None
     if bn is not None:
@@ -122,14 +127,14 @@ def _conv_layer(torch, conv, node, post_ops, residual, bn, dt: str = "f32") -> C
     args = ["--stag=any", "--dtag=any", "--alg=auto", "--dir=FWD_B" if b is not None else "--dir=FWD_D",
             f"--dt={dt}:{dt}:{dt}"]
     if post_ops:
-        args.append("--attr-post-ops=" + "+".join(_post_op_text(op) for op in post_ops))
+        args.append("--attr-post-ops=" + "+".join(post_op_text(op) for op in post_ops))
     (case,) = parse_conv_args(args + [desc])
     p = conv_problem(case)
     return ConvLayer(node.name, p, node.args[0].name, "", residual.name if residual is not None else None,
                      w.float().numpy(), b.float().numpy() if b is not None else None)
 
 
-def _propagate_shapes(gm, model, example_input) -> None:
+def propagate_shapes(gm, model, example_input) -> None:
     """torch.fx's ShapeProp over `gm` (each node's output shape in its meta). Where a layer refuses the
     example, one InputError names the layer, the input's shape and PyTorch's own reason (ShapeProp
     itself prints a traceback to stderr and wraps the reason in a dump of the node's meta)."""
@@ -194,7 +199,7 @@ def import_model(model, example_input, *, dtype: str = "f32", strict: bool = Fal
     functionalize_in_place(gm)           # readers after an in-place node read its result
     drop_identities(torch, gm)           # eval mode: Identity and Dropout return their input
     rewrite_channels_last(torch, gm)     # LayerNorm and Linear over channels-last views, on the tensor as it is
-    _propagate_shapes(gm, model, example_input)
+    propagate_shapes(gm, model, example_input)
     modules = dict(gm.named_modules())
     bns = (torch.nn.BatchNorm1d, torch.nn.BatchNorm2d, torch.nn.BatchNorm3d)
     blocks, skipped = [], []
@@ -273,16 +278,18 @@ def _find_ops(torch, gm, modules, blocks: list[Block], absorbed: set, dtype: str
     return ops
 
 
-def network_of(gm, blocks: list[Block], absorbed: set, dtype: str = "f32", ops: list[OpBlock] = ()) -> Network:
+def network_of(gm, blocks: list[Block], absorbed: set, dtype: str = "f32", ops: list[OpBlock] = (),
+               dt_of: Callable | None = None) -> Network:
     """The planner's view of the traced graph: the blocks as layers, the ops as ops, every other node a
-    boundary; the activations in the blocks' data type (converted at the boundaries)."""
+    boundary; the activations in the blocks' data type (converted at the boundaries), or each node's
+    `dt_of(node)` (a quantized model's u8 tensors)."""
     tensors, nodes, inputs, outputs = {}, [], [], []
     by_out = {b.out: b for b in blocks}
     by_op = {o.node: o for o in ops}
     for n in gm.graph.nodes:
         shape = _shape(n)
         if shape is not None:
-            tensors[n.name] = (shape, dtype)
+            tensors[n.name] = (shape, dt_of(n) if dt_of is not None else dtype)
         if n.op == "placeholder":
             if shape is not None:
                 inputs.append(n.name)
@@ -326,11 +333,12 @@ def _timed(phase: str, fn, *args):
 
 class OnDevice:
     """A kgen activation kept on the device between layers: the buffer, its layout, logical dims and
-    data type."""
-    __slots__ = ("tensor", "layout", "dims", "reorders", "dt")
+    data type, and for a quantized (u8) one its (scale, zero point)."""
+    __slots__ = ("tensor", "layout", "dims", "reorders", "dt", "q")
 
-    def __init__(self, tensor, layout: str, dims, reorders, dt: str = "f32"):
+    def __init__(self, tensor, layout: str, dims, reorders, dt: str = "f32", q=None):
         self.tensor, self.layout, self.dims, self.reorders, self.dt = tensor, layout, tuple(dims), reorders, dt
+        self.q = q
 
 
 def to_torch(v):
@@ -342,17 +350,21 @@ def to_torch(v):
     dims, nd = v.dims, len(v.dims)
     if v.layout == "nhwc" and nd in (4, 5):
         perm_dims = (dims[0],) + tuple(dims[2:]) + (dims[1],)
-        return _timed("transfers", lambda: _from_numpy(torch, v.tensor.to_numpy()).view(perm_dims).permute(
-            0, nd - 1, *range(1, nd - 1)))
+        return _timed("transfers", lambda: _from_numpy(torch, v.tensor.to_numpy(), v.q, perm_dims,
+                                                       (0, nd - 1, *range(1, nd - 1))))
     t = v.tensor if v.layout == USER else _timed("reorders", v.reorders, v.tensor, dims, v.dt, v.layout, USER)
-    return _timed("transfers", lambda: _from_numpy(torch, t.to_numpy()).view(dims))
+    return _timed("transfers", lambda: _from_numpy(torch, t.to_numpy(), v.q, dims))
 
 
-def _from_numpy(torch, a: np.ndarray):
-    """A float32 torch tensor of a kgen buffer (bf16 widened exactly)."""
-    if a.dtype == np.float32:
-        return torch.from_numpy(a)
-    return torch.from_numpy(a.astype(np.float32))
+def _from_numpy(torch, a: np.ndarray, q, dims, perm=None):
+    """A torch tensor of a kgen buffer: float32 (bf16 widened exactly), or with `q` = (scale, zero
+    point) a quint8 one; viewed as `dims`, then permuted by `perm`."""
+    if q is not None:
+        t = torch.from_numpy(a.view(np.uint8)).view(dims)      # IREE gives u8 back as i8: the same bytes
+        t = t.permute(*perm) if perm is not None else t
+        return torch._make_per_tensor_quantized_tensor(t, q[0], q[1])
+    t = torch.from_numpy(a if a.dtype == np.float32 else a.astype(np.float32)).view(dims)
+    return t.permute(*perm) if perm is not None else t
 
 
 @functools.lru_cache(maxsize=None)
@@ -370,10 +382,10 @@ def _kgen_modules(torch):
 
         def forward(self, *args):
             r = self.runner
-            devs = [to_device(a, dims, self.layout, self.reorders, self.backend, self.driver, r.layer.name, r.dt)
-                    for a, dims in zip(args, r.arg_dims)]
+            devs = [to_device(a, dims, self.layout, self.reorders, self.backend, self.driver, r.layer.name, r.dt, q)
+                    for a, dims, q in zip(args, r.arg_dims, r.arg_q)]
             out = _timed("kgen kernels", r, *devs)
-            return OnDevice(out, self.layout, r.out_dims, self.reorders, r.dt)
+            return OnDevice(out, self.layout, r.out_dims, self.reorders, r.dt, r.out_q)
 
     class KgenConvBlock(KgenNode):
         """A conv block on kgen: (source[, residual])."""
@@ -398,20 +410,27 @@ def kgen_module(runner, reorders, backend, driver):
     return (op if isinstance(runner, OpRunner) else conv)(runner, reorders, backend, driver)
 
 
-def to_device(v, dims, layout: str, reorders, backend, driver: str, who: str, dt: str = "f32"):
+def to_device(v, dims, layout: str, reorders, backend, driver: str, who: str, dt: str = "f32", q=None):
     """An activation as a DeviceTensor in `layout`: a kgen one reordered on the device if it is in
     another layout; a PyTorch one uploaded from a view (NCHW, or channels_last for nhwc) and reordered
-    on the device for a blocked layout. Another shape or type than the example's is an `InputError`."""
+    on the device for a blocked layout (a quint8 one, `q` = (scale, zero point), as its u8 values).
+    Another shape or type than the example's is an `InputError`."""
     import torch
 
     if isinstance(v, OnDevice):
         if v.dims != tuple(dims):
             raise InputError(f"{who}: input is {v.dims}, the plan has {tuple(dims)}")
         return _timed("reorders", reorders, v.tensor, dims, dt, v.layout, layout)
-    if not isinstance(v, torch.Tensor) or tuple(v.shape) != tuple(dims) or v.dtype != torch.float32:
-        got = tuple(v.shape) if isinstance(v, torch.Tensor) else type(v).__name__
-        raise InputError(f"{who}: input {got} does not match the example's {tuple(dims)} float32 "
+    want = torch.quint8 if q is not None else torch.float32
+    if not isinstance(v, torch.Tensor) or tuple(v.shape) != tuple(dims) or v.dtype != want:
+        got = f"{tuple(v.shape)} {v.dtype}" if isinstance(v, torch.Tensor) else type(v).__name__
+        raise InputError(f"{who}: input {got} does not match the example's {tuple(dims)} {want} "
                          f"(the optimized module is specialized to its example)")
+    if q is not None:
+        if v.qscheme() != torch.per_tensor_affine or (abs(v.q_scale() - q[0]) > 1e-6 * q[0]) or v.q_zero_point() != q[1]:
+            raise InputError(f"{who}: input quantized with scale {v.q_scale()} and zero point {v.q_zero_point()}, "
+                             f"the kernel was built for {q[0]} and {q[1]}")
+        v = v.int_repr()
     npdt = get_dtype(dt).np_dtype           # bf16: ml_dtypes' bfloat16, rounded to nearest even
 
     nd = v.dim()
@@ -428,6 +447,10 @@ def _make_segment(runners, tensors, inputs, outputs, reorders, backend, driver):
     import torch
 
     seg = SegmentRunner(runners, tensors, inputs, outputs, backend, driver)
+    qs = {}                          # tensor -> (scale, zero point) of a quantized one
+    for r in runners:
+        qs.update(zip(r.layer.inputs, r.arg_q))
+        qs[r.layer.dst] = r.out_q
 
     class KgenSegment(torch.nn.Module):
         """Consecutive conv blocks as one kgen module: one invocation for all of them."""
@@ -441,10 +464,10 @@ def _make_segment(runners, tensors, inputs, outputs, reorders, backend, driver):
             return f"{len(runners)} layers: {runners[0].layer.name} .. {runners[-1].layer.name}"
 
         def forward(self, *args):
-            devs = [to_device(a, tensors[t][0], lay, reorders, backend, driver, f"segment input {t}", tensors[t][1])
-                    for a, (t, lay) in zip(args, inputs)]
+            devs = [to_device(a, tensors[t][0], lay, reorders, backend, driver, f"segment input {t}", tensors[t][1],
+                              qs.get(t)) for a, (t, lay) in zip(args, inputs)]
             outs = _timed("kgen kernels", seg, *devs)     # the segment's own reorders run inside it
-            return tuple(OnDevice(o, seg.layouts[t], tensors[t][0], reorders, tensors[t][1])
+            return tuple(OnDevice(o, seg.layouts[t], tensors[t][0], reorders, tensors[t][1], qs.get(t))
                          for o, t in zip(outs, outputs))
 
     return KgenSegment()

@@ -146,6 +146,25 @@ def _pool(torch, node, modules, x_shape, y_shape):
     return None
 
 
+def pool_of(torch, node, modules):
+    """(alg, kernel, stride, pad) of a pooling node over one N x C x 1-3 spatial tensor of any type (a
+    quantized one too), or None; the output's shape must be the floor formula's."""
+    import torch.fx as fx
+
+    y = getattr(node, "meta", {}).get("tensor_meta")
+    x = node.args[0] if node.args and isinstance(node.args[0], fx.Node) else None
+    xm = x.meta.get("tensor_meta") if x is not None else None
+    if y is None or xm is None or not hasattr(y, "shape") or not hasattr(xm, "shape"):
+        return None
+    xs, ys = tuple(xm.shape), tuple(y.shape)
+    if not 3 <= len(xs) <= 5 or len(xs) != len(ys):
+        return None
+    pool = _pool(torch, node, modules, xs, ys)
+    if pool is None or tuple(ys[2:]) != tuple(pool_out(*a) for a in zip(xs[2:], *pool[1:])):
+        return None
+    return pool
+
+
 def _adaptive(x_shape, y_shape):
     """An adaptive average pool as a fixed window, where the output size divides the input."""
     if any(i % o for i, o in zip(x_shape[2:], y_shape[2:])):

@@ -19,6 +19,12 @@ Kinds:
 
 Every op computes in f32 (a bf16 tensor is widened on its way in and rounded to nearest even on its
 way out); `reference` is the float64 model.
+
+A ``u8`` op works on quantized tensors (PyTorch's quint8, per-tensor affine): `quant` gives each
+input's (scale, zero point) and the output's last. Each input is dequantized, ``(q - zp) * scale``,
+the op computes in f32 and the result is quantized, ``round(v / scale) + zp`` to nearest even and
+saturated to [0, 255]: PyTorch's quantized ``add`` / ``add_relu`` (a binary add with a ReLU after it)
+and its pooling on quint8 tensors, which keeps the input's scale and zero point.
 """
 from __future__ import annotations
 
@@ -33,7 +39,9 @@ from .attr import Eltwise, eltwise_reference
 KINDS = ("binary", "eltwise", "pool", "cat", "expand", "upsample", "norm")
 BINARY_ALGS = ("add", "mul")
 POOL_ALGS = ("max", "avg")
-DTYPES = ("f32", "bf16")
+DTYPES = ("f32", "bf16", "u8")
+#: the kinds of a u8 op (quantized tensors)
+QUANT_KINDS = (("binary", "add"), ("pool", "max"), ("pool", "avg"))
 
 Dims = tuple[int, ...]
 
@@ -54,9 +62,11 @@ class NetOp:
     pad: Dims = ()
     size: Dims = ()                 # expand, upsample: the output's spatial size
     eps: float = 0.0                # norm
+    quant: tuple[tuple[float, int], ...] = ()   # u8: (scale, zero point) of each input, then the output's
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "inputs", tuple(tuple(int(x) for x in d) for d in self.inputs))
+        object.__setattr__(self, "quant", tuple((float(sc), int(zp)) for sc, zp in self.quant))
         for f in ("kernel", "stride", "pad", "size"):
             object.__setattr__(self, f, tuple(int(x) for x in getattr(self, f)))
         if self.kind not in KINDS:
@@ -67,7 +77,10 @@ class NetOp:
             raise ProblemError(f"network op {self.kind}: inputs {self.inputs} must be N x C x 1-3 spatial dims, "
                                f"none empty")
         x = self.inputs[0]
+        self._check_quant()
         if self.kind == "binary":
+            if self.eltwise is not None and self.alg != "add":
+                raise ProblemError(f"binary {self.alg}: only an add takes an eltwise after it")
             if self.alg not in BINARY_ALGS or len(self.inputs) != 2:
                 raise ProblemError(f"binary network op: alg {self.alg!r} of {len(self.inputs)} inputs "
                                    f"(takes add or mul of two)")
@@ -102,6 +115,27 @@ class NetOp:
             if self.kind == "upsample" and any(o % i for i, o in zip(x[2:], self.size)):
                 raise ProblemError(f"upsample: {self.size} is not a whole multiple of {x[2:]}")
 
+    def _check_quant(self) -> None:
+        if self.dt != "u8":
+            if self.quant:
+                raise ProblemError(f"network op {self.kind}: quantization parameters on a {self.dt} op")
+            return
+        if (self.kind, self.alg) not in QUANT_KINDS:
+            raise ProblemError(f"network op {self.kind} {self.alg}: not on u8 tensors (u8 ops: "
+                               f"{', '.join(f'{k} {a}' for k, a in QUANT_KINDS)})")
+        if len(self.quant) != len(self.inputs) + 1:
+            raise ProblemError(f"u8 network op {self.kind}: a (scale, zero point) for each of its "
+                               f"{len(self.inputs)} inputs and its output, got {len(self.quant)}")
+        for sc, zp in self.quant:
+            if not (math.isfinite(sc) and sc > 0) or not 0 <= zp <= 255:
+                raise ProblemError(f"u8 network op {self.kind}: scale {sc} must be finite and above 0, "
+                                   f"zero point {zp} in [0, 255]")
+        if self.kind == "pool" and self.quant[0] != self.quant[1]:
+            raise ProblemError(f"u8 pool: the output keeps the input's scale and zero point "
+                               f"({self.quant[0]}, got {self.quant[1]})")
+        if self.kind == "binary" and self.inputs[0] != self.inputs[1]:
+            raise ProblemError("u8 binary add: both inputs of one shape")
+
     @staticmethod
     def _broadcasts(a: Dims, b: Dims) -> bool:
         """b is a, or a's per-channel vector (N, C, 1, ..)."""
@@ -123,7 +157,9 @@ class NetOp:
     @property
     def zero_preserving(self) -> bool:
         """f(0) == 0 on every lane: a blocked layout's padded channel lanes stay zero without a mask."""
-        if self.kind != "eltwise":
+        if self.dt == "u8":           # a zero byte is not the value 0 unless the zero points are 0
+            return self.alg == "max" or all(zp == 0 for _, zp in self.quant)
+        if self.eltwise is None:
             return True
         return float(eltwise_reference(np.zeros(1), self.eltwise)[0]) == 0.0
 
@@ -141,20 +177,33 @@ class NetOp:
             s += "_to" + "x".join(map(str, self.size))
         if self.kind == "norm":
             s += f"_eps{self.eps:.3e}".replace(".", "p").replace("-", "m").replace("+", "")
+        for sc, zp in self.quant:
+            s += f"_s{sc!r}z{zp}".replace(".", "p").replace("-", "m").replace("+", "")
         return s
 
     def __str__(self) -> str:
-        what = {"binary": self.alg, "eltwise": f"eltwise {self.eltwise}", "cat": "cat",
+        what = {"binary": self.alg + (f" then {self.eltwise}" if self.eltwise is not None else ""), "eltwise": f"eltwise {self.eltwise}", "cat": "cat",
                 "expand": f"expand to {self.size}", "upsample": f"upsample to {self.size}",
                 "norm": f"channel norm eps {self.eps:g}",
                 "pool": f"{self.alg} pool k{self.kernel} s{self.stride} p{self.pad}"}[self.kind]
         return f"{what} {' '.join('x'.join(map(str, d)) for d in self.inputs)} {self.dt}"
 
     def reference(self, arrays: list[np.ndarray]) -> np.ndarray:
-        """The op in float64 on logical arrays."""
+        """The op in float64 on logical arrays (u8: on the quantized values, giving quantized values)."""
         xs = [np.asarray(a, np.float64) for a in arrays]
+        if self.dt == "u8":
+            xs = [(x - zp) * np.float64(np.float32(sc)) for x, (sc, zp) in zip(xs, self.quant)]
+            sc, zp = self.quant[-1]
+            v = self._reference(xs) / np.float64(np.float32(sc))
+            return np.clip(np.round(v) + zp, 0, 255)           # np.round: to nearest even
+        return self._reference(xs)
+
+    def _reference(self, xs: list[np.ndarray]) -> np.ndarray:
         if self.kind == "binary":
-            return xs[0] + xs[1] if self.alg == "add" else xs[0] * xs[1]
+            if self.alg == "mul":
+                return xs[0] * xs[1]
+            y = xs[0] + xs[1]
+            return y if self.eltwise is None else eltwise_reference(y, self.eltwise)
         if self.kind == "eltwise":
             return eltwise_reference(xs[0], self.eltwise)
         if self.kind == "cat":

@@ -1,0 +1,307 @@
+"""Quantized PyTorch models on kgen: the import of a model that torch.ao's FX graph mode quantized
+(`convert_fx` with the x86 backend, `get_default_qconfig_mapping("x86")`), and the static
+post-training quantization `optimize(..., dtype="int8", calibration=...)` runs itself (`calibrate`).
+
+The quantization scheme is PyTorch's x86 default: activations quint8 with one scale and zero point per
+tensor (histogram observers), weights qint8 symmetric per output channel (zero point 0), bias f32.
+A quantized conv block (``Conv1d/2d/3d`` and the fused ``ConvReLU1d/2d/3d`` of
+``torch.ao.nn.(intrinsic.)quantized``, then optionally a ReLU, ReLU6 or Hardtanh on its quint8 result,
+which keeps its scale: a post-op, exact since rounding is monotone) becomes a u8:s8:u8 `ConvLayer`
+with oneDNN's attributes (`docs/quantization.md`):
+
+    dst = saturate_u8(round((src_scale * wei_scale[oc] * sum((src - src_zp) * wei) + bias) / dst_scale) + dst_zp)
+
+which is PyTorch's quantized convolution (its padding is the source's zero point: the value 0).
+PyTorch's quantized ``add`` / ``add_relu`` (a residual join with its own scale and zero point) and
+max / average pooling on quint8 tensors become u8 ops (`problem.netop`), so the activations stay u8
+on the device between kgen's nodes. The quantize at the input and the dequantize at the output stay
+in PyTorch; so does any other quantized op (one warning line per kind; `strict=True` raises).
+"""
+from __future__ import annotations
+
+import copy
+from typing import Callable
+
+import numpy as np
+
+from ..benchdnn.conv import conv_problem, parse_conv_args
+from ..errors import InputError, KgenError, UnsupportedError, first_line
+from ..problem.netop import NetOp
+from .graph import ConvLayer, OpNode
+from .torch_bridge import Block, Imported, OpBlock, conv_desc, network_of, post_op_text, propagate_shapes
+from .torch_ops import eltwise_of, node_kind, pool_of
+
+#: the data type of a quantized activation between kgen's nodes
+QDT = "u8"
+
+
+def _qconv_types(torch):
+    nnq, nniq = torch.ao.nn.quantized, torch.ao.nn.intrinsic.quantized
+    return (nnq.Conv1d, nnq.Conv2d, nnq.Conv3d), (nniq.ConvReLU1d, nniq.ConvReLU2d, nniq.ConvReLU3d)
+
+
+def _is_quantized_module(m) -> bool:
+    mod = type(m).__module__
+    return mod.startswith(("torch.ao.nn.quantized", "torch.ao.nn.intrinsic.quantized", "torch.nn.quantized"))
+
+
+def is_quantized(model) -> bool:
+    """Whether `model` holds torch.ao's quantized modules or quantize nodes (a quantized model)."""
+    import torch
+
+    if any(_is_quantized_module(m) for m in model.modules()):
+        return True
+    graph = getattr(model, "graph", None)
+    return graph is not None and any(n.op == "call_function" and n.target is torch.quantize_per_tensor
+                                     for n in graph.nodes)
+
+
+def check_not_prepared(model) -> None:
+    """A model with observers (`prepare_fx`) is not quantized yet: one InputError that says what to do."""
+    from torch.ao.quantization.fake_quantize import FakeQuantizeBase
+    from torch.ao.quantization.observer import ObserverBase
+
+    obs = [n for n, m in model.named_modules() if isinstance(m, (ObserverBase, FakeQuantizeBase))]
+    if obs:
+        raise InputError(f"{type(model).__name__} has observers ({obs[0]}{' ...' if len(obs) > 1 else ''}) but "
+                         f"is not quantized: run calibration data through it and convert_fx, or pass the float "
+                         f"model with dtype='int8', calibration=batches")
+
+
+def calibrate(model, example_input, calibration, log: Callable[[str], None]):
+    """The float `model` quantized by torch.ao's FX graph mode with the x86 backend's default config
+    (module doc), its observers fed `calibration`: an iterable of input tensors shaped like the example
+    (any batch size)."""
+    import torch
+    import warnings
+    from torch.ao.quantization import get_default_qconfig_mapping
+    from torch.ao.quantization.quantize_fx import convert_fx, prepare_fx
+
+    if isinstance(calibration, torch.Tensor):
+        calibration = [calibration]
+    try:
+        batches = list(calibration)
+    except TypeError:
+        raise InputError(f"calibration= takes an iterable of input tensors, got {type(calibration).__name__}") from None
+    if not batches:
+        raise InputError("calibration= holds no batch: static quantization needs data to choose its scales")
+    for i, b in enumerate(batches):
+        if not isinstance(b, torch.Tensor) or b.dtype != torch.float32 or b.dim() != example_input.dim() or \
+                tuple(b.shape[1:]) != tuple(example_input.shape[1:]):
+            got = f"{tuple(b.shape)} {b.dtype}" if isinstance(b, torch.Tensor) else type(b).__name__
+            raise InputError(f"calibration batch {i} is {got}: each must be float32 shaped like the example "
+                             f"input {tuple(example_input.shape)} (any batch size)")
+    log(f"calibrating on {len(batches)} batch(es): torch.ao FX, x86 default qconfig (u8 activations per tensor, "
+        f"s8 weights per channel)")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")            # torch.ao's FX mode warns of its deprecation
+        try:
+            prepared = prepare_fx(copy.deepcopy(model).eval(), get_default_qconfig_mapping("x86"), (example_input,))
+        except Exception as e:          # noqa: BLE001 -- torch.fx and torch.ao raise many kinds
+            raise UnsupportedError(f"torch.ao cannot quantize {type(model).__name__}: {first_line(e)}") from None
+        with torch.no_grad():
+            for b in batches:
+                prepared(b)
+        return convert_fx(prepared)
+
+
+def _qparams(node) -> tuple[float, int] | None:
+    """(scale, zero point) of a node's quint8 per-tensor tensor, or None."""
+    import torch
+
+    meta = node.meta.get("tensor_meta") if hasattr(node, "meta") else None
+    if meta is None or not hasattr(meta, "dtype") or meta.dtype != torch.quint8:
+        return None
+    q = meta.qparams
+    if q.get("qscheme") not in (torch.per_tensor_affine, torch.per_tensor_symmetric):
+        return None
+    return float(q["scale"]), int(q["zero_point"])
+
+
+def _weights(torch, conv) -> tuple[np.ndarray, object, str]:
+    """(s8 weights, their scale(s), the scale policy) of a quantized conv; weights with a zero point
+    are a scheme kgen does not take."""
+    w = conv.weight()
+    if w.dtype != torch.qint8:
+        raise UnsupportedError(f"weights of type {w.dtype} (kgen takes qint8)")
+    if w.qscheme() in (torch.per_channel_affine, torch.per_channel_symmetric):
+        if w.q_per_channel_axis() != 0 or bool(torch.any(w.q_per_channel_zero_points() != 0)):
+            raise UnsupportedError("per-channel weight zero points other than 0, or another axis than the "
+                                   "output channels")
+        return w.int_repr().numpy(), w.q_per_channel_scales().numpy().astype(np.float32), "per_oc"
+    if w.qscheme() in (torch.per_tensor_affine, torch.per_tensor_symmetric):
+        if w.q_zero_point() != 0:
+            raise UnsupportedError("a weight zero point other than 0")
+        return w.int_repr().numpy(), np.float32(w.q_scale()), "common"
+    raise UnsupportedError(f"weights quantized {w.qscheme()}")
+
+
+def _qconv_layer(torch, conv, node, relu: bool, post_ops: list, out) -> ConvLayer:
+    """The u8:s8:u8 layer of one quantized conv block (module doc)."""
+    src_q, dst_q = _qparams(node.args[0]), _qparams(out)
+    if src_q is None or dst_q is None:
+        raise UnsupportedError("its source or result is not a quint8 tensor with one scale (kgen takes "
+                               "per-tensor u8 activations)")
+    if conv.padding_mode != "zeros":
+        raise UnsupportedError(f"padding_mode='{conv.padding_mode}' (kgen pads with the zero point)")
+    wei, wei_scale, policy = _weights(torch, conv)
+    bias = conv.bias()
+    desc = conv_desc(conv, tuple(node.args[0].meta["tensor_meta"].shape), tuple(node.meta["tensor_meta"].shape))
+    scales = f"--attr-scales=src:common:{src_q[0]!r}+wei:{policy}+dst:common:{dst_q[0]!r}"
+    zps = [f"{a}:common:{q[1]}" for a, q in (("src", src_q), ("dst", dst_q)) if q[1]]
+    args = ["--stag=any", "--dtag=any", "--alg=auto", "--dir=FWD_B" if bias is not None else "--dir=FWD_D",
+            f"--dt={QDT}:s8:{QDT}", scales] + (["--attr-zero-points=" + "+".join(zps)] if zps else [])
+    ops = (["relu"] if relu else []) + [post_op_text(op) for op in post_ops]
+    if ops:
+        args.append("--attr-post-ops=" + "+".join(ops))
+    (case,) = parse_conv_args(args + [desc])
+    p = conv_problem(case)
+    values = {"src_scale": src_q[0], "wei_scale": wei_scale, "dst_scale": dst_q[0], "src_zp": src_q[1],
+              "dst_zp": dst_q[1]}
+    quant = {name: np.asarray(values[name]) for name, _ in p.quant_args()}
+    return ConvLayer(node.name, p, node.args[0].name, out.name, None, wei,
+                     bias.detach().float().numpy() if bias is not None else None, quant=quant)
+
+
+def _clamp_post_op(torch, node, modules):
+    """A ReLU / ReLU6 / Hardtanh on a quint8 tensor (it keeps its input's scale): the post-op, or None."""
+    e = eltwise_of(torch, node, modules)
+    if e is None or not (e.kind == "relu" and not e.alpha or e.kind == "clip"):
+        return None
+    if _qparams(node) is None or _qparams(node) != _qparams(node.args[0]):
+        return None
+    return e
+
+
+def _qop(torch, node, modules) -> NetOp | None:
+    """The u8 op of a quantized add / add_relu or a pooling on a quint8 tensor, or None."""
+    import torch.fx as fx
+
+    out_q = _qparams(node)
+    if out_q is None:
+        return None
+    try:
+        if node.op == "call_function" and node.target in (torch.ops.quantized.add, torch.ops.quantized.add_relu):
+            a, b = node.args[:2]
+            if not all(isinstance(t, fx.Node) and _qparams(t) is not None for t in (a, b)):
+                return None
+            relu = None
+            if node.target is torch.ops.quantized.add_relu:
+                from ..problem.attr import Eltwise
+                relu = Eltwise("relu")
+            return NetOp("binary", "add", [tuple(a.meta["tensor_meta"].shape), tuple(b.meta["tensor_meta"].shape)],
+                         QDT, relu, quant=[_qparams(a), _qparams(b), out_q])
+        pool = pool_of(torch, node, modules)
+        if pool is not None and _qparams(node.args[0]) is not None:
+            alg, k, s, p = pool
+            return NetOp("pool", alg, [tuple(node.args[0].meta["tensor_meta"].shape)], QDT, kernel=k, stride=s,
+                         pad=p, quant=[_qparams(node.args[0]), out_q])
+    except KgenError:
+        return None
+    return None
+
+
+def _unhandled_kind(torch, node, modules) -> str | None:
+    """The kind of a quantized node kgen leaves to PyTorch (a quantized op other than conv, add and
+    pooling, or a scheme kgen cannot express), for its warning; None for any other node."""
+    if node.op == "call_module":
+        m = modules[node.target]
+        if _is_quantized_module(m):
+            dyn = ".dynamic" in type(m).__module__
+            return f"{'dynamically ' if dyn else ''}quantized {type(m).__name__}"
+        return None
+    if node.op == "call_function":
+        if node.target in (torch.quantize_per_channel,):
+            return "per-channel activation quantization (quantize_per_channel)"
+        if node.target is getattr(torch, "quantize_per_tensor_dynamic", None):
+            return "dynamic quantization (quantize_per_tensor_dynamic)"
+        name = str(node.target)
+        if name.startswith("quantized."):
+            return f"quantized {name.split('.', 1)[1].split('.')[0]}"
+    return None
+
+
+def import_quantized(model, example_input, *, strict: bool = False,
+                     log: Callable[[str], None] = print) -> Imported:
+    """The quantized conv blocks and u8 ops of a torch.ao-quantized `model` (module doc). The model is
+    copied: `optimize` rewrites the copy."""
+    import torch
+    import torch.fx as fx
+
+    check_not_prepared(model)
+    if not isinstance(example_input, torch.Tensor) or example_input.dtype != torch.float32:
+        raise InputError("the example input must be one float32 torch.Tensor (the quantized model quantizes it)")
+    if isinstance(model, fx.GraphModule):
+        gm = copy.deepcopy(model)
+    else:
+        try:
+            gm = fx.symbolic_trace(copy.deepcopy(model).eval())
+        except Exception as e:          # noqa: BLE001 -- torch.fx raises many kinds
+            raise UnsupportedError(f"torch.fx cannot trace {type(model).__name__}: {first_line(e)}") from None
+    gm.eval()
+    propagate_shapes(gm, model, example_input)
+    modules = dict(gm.named_modules())
+    plain, fused = _qconv_types(torch)
+    blocks, skipped, absorbed = [], [], set()
+    for node in gm.graph.nodes:
+        m = modules.get(node.target) if node.op == "call_module" else None
+        if not isinstance(m, plain + fused):
+            continue
+        cur, chain, post_ops = node, [node], []
+        users = list(cur.users)
+        if len(users) == 1:
+            e = _clamp_post_op(torch, users[0], modules)
+            if e is not None:
+                post_ops.append(e)
+                cur = users[0]
+                chain.append(cur)
+        try:
+            layer = _qconv_layer(torch, m, node, isinstance(m, fused), post_ops, cur)
+        except KgenError as e:
+            why = f"{node.target} stays in PyTorch: {e}"
+            if strict:
+                raise UnsupportedError(why) from None
+            log(f"warning: {why}")
+            skipped.append(why)
+            continue
+        layer.name = str(node.target)
+        blocks.append(Block(node, cur, chain, node.args[0], None, layer))
+        absorbed.update(chain)
+    on_kgen = {b.out for b in blocks}
+    ops = []
+    for n in gm.graph.nodes:
+        if n in absorbed or n in on_kgen:
+            continue
+        op = _qop(torch, n, modules)
+        args = [a for a in n.args if isinstance(a, fx.Node)][:len(op.inputs)] if op is not None else []
+        if op is None or not any(a in on_kgen for a in args):
+            continue
+        ops.append(OpBlock(n, args, OpNode(n.name, op, tuple(a.name for a in args), n.name)))
+        on_kgen.add(n)
+    # what stays in PyTorch although it is quantized: one line per kind
+    kinds: dict[str, int] = {}
+    for n in gm.graph.nodes:
+        if n in absorbed or n in on_kgen:
+            continue
+        kind = _unhandled_kind(torch, n, modules)
+        if kind is not None:
+            kinds[kind] = kinds.get(kind, 0) + 1
+    for kind, count in kinds.items():
+        why = (f"{kind} x{count} stays in PyTorch: kgen runs quantized convolutions, adds and pooling on "
+               f"per-tensor u8 activations")
+        if strict:
+            raise UnsupportedError(why)
+        log(f"warning: {why}")
+        skipped.append(why)
+    if not blocks:
+        raise UnsupportedError(f"{type(model).__name__} has no quantized convolution kgen can run"
+                               + (f" ({skipped[0]})" if skipped else ""))
+
+    def dt_of(n) -> str:
+        return QDT if _qparams(n) is not None else "f32"
+
+    net = network_of(gm, blocks, absorbed, "f32", ops, dt_of=dt_of)
+    return Imported(gm, net, blocks, skipped, ops, dt_of)
+
+
+__all__ = ["QDT", "calibrate", "check_not_prepared", "import_quantized", "is_quantized"]
