@@ -219,8 +219,10 @@ def test_bad_input_is_a_typed_error():
         optimize(m, x.double(), measure=False)
     with pytest.raises(InputError, match="does not run"):
         optimize(m, torch.randn(1, 4, 12, 12), measure=False)
-    with pytest.raises(UnsupportedError, match="quantized models are not supported"):
+    with pytest.raises(InputError, match="dtype='int8' needs a quantized model"):
         optimize(m, x, dtype="int8", measure=False)
+    with pytest.raises(UnsupportedError, match="kgen plans f32, bf16 models, and int8"):
+        optimize(m, x, dtype="f16", measure=False)
     with pytest.raises(InputError, match="nn.Module"):
         optimize(lambda t: t, x)
     # a non-float input, an input or a model on another device, a model with no conv, an unknown layout

@@ -1,6 +1,6 @@
 """`kgen net`: plan the layouts of a whole network of convolutions, check it and time it.
 
-    kgen net --model=torchvision:resnet50 [--mb=1] [--dt=f32|bf16] [--plan-only] [--png=F] [--json=F]
+    kgen net --model=torchvision:resnet50 [--mb=1] [--dt=f32|bf16|int8] [--calibration=N] [--plan-only] [--json=F]
              [--breakdown] [--breakdown-png=F]
     kgen net --graph=FILE [--plan-only] ...
     kgen net ... --address=HOST:PORT     measure on a Ray farm's workers of this CPU kind (docs/scale-out.md)
@@ -106,7 +106,11 @@ def run(argv: list[str], parser_cls) -> int:
     src.add_argument("--graph", help="a text network (see kgen net --help)")
     ap.add_argument("--mb", type=int, default=1, help="batch of the example input (default 1)")
     ap.add_argument("--input-shape", default=None, help="the example input's shape, e.g. 1x3x224x224")
-    ap.add_argument("--dt", default="f32", help="what the conv blocks compute in: f32 (default) or bf16 (quantized models are not supported)")
+    ap.add_argument("--dt", default="f32", help="what the conv blocks compute in: f32 (default), bf16, or int8 (the "
+                                                "model quantized first: --calibration)")
+    ap.add_argument("--calibration", type=int, default=None,
+                    help="--dt=int8: quantize the model on N random batches of the example's shape first (default 4; "
+                         "torch.ao FX, x86 default config)")
     ap.add_argument("--backend", default="llvm-cpu")
     ap.add_argument("--driver", default=None, help="runtime driver of every kernel (default: the backend's)")
     ap.add_argument("--layouts", default=None, help="candidate layouts, e.g. nchw,nhwc,nChw16c (default: per data type)")
@@ -144,9 +148,10 @@ def run(argv: list[str], parser_cls) -> int:
     # what needs no model is checked before one is built
     layouts = check_layouts([t for t in a.layouts.split(",") if t] if a.layouts else None)
     get_backend(a.backend)
-    if a.model and a.dt not in DTYPES:
-        raise UnsupportedError(f"--dt={a.dt}: kgen net plans float models only (--dt: {', '.join(DTYPES)}); "
-                               f"quantized models are not supported")
+    if a.model and a.dt not in DTYPES + ("int8",):
+        raise UnsupportedError(f"--dt={a.dt}: kgen net plans {', '.join(DTYPES)} and int8 models")
+    if a.calibration is not None and (a.dt != "int8" or a.calibration < 1):
+        raise InputError("--calibration=N (N >= 1) quantizes the model for --dt=int8")
     if a.graph:
         if a.dt != "f32":
             raise InputError("--dt applies to --model; a --graph line carries its own --dt")
@@ -174,7 +179,8 @@ def run(argv: list[str], parser_cls) -> int:
         model, factory = _model(a.model, log.hold)
         model = model.eval()
         x = torch.randn(shape)
-        result = report.run_model(model, x, dtype=a.dt, backend=a.backend, driver=a.driver, layouts=layouts,
+        batches = [torch.randn(shape) for _ in range(a.calibration or 4)] if a.dt == "int8" else None
+        result = report.run_model(model, x, dtype=a.dt, calibration=batches, backend=a.backend, driver=a.driver, layouts=layouts,
                                   plan_only=a.plan_only, strict=a.strict, rounds=a.rounds, jobs=a.jobs, log=log,
                                   torch_alone=not a.no_torch_alone, factory=factory, breakdown=a.breakdown,
                                   address=a.address)

@@ -124,6 +124,8 @@ def render_netop(op: NetOp, tag: str, *, header: bool = True) -> str:
         plan["iterators"] = ["parallel"] * r + ["reduction"] * nsp
         plan["inv_window"] = 1.0 / math.prod(op.kernel)
         plan["mask"] = _mask(op, block, r, ch_outer)
+        # a u8 max pool keeps its input's scale and zero point: the max of the bytes, no dequantizing
+        plan["raw"] = op.dt == "u8" and op.alg == "max"
         if op.quant:
             # the byte that pads a quantized source: 0 for max (no value is lower), the zero point (the
             # value 0) for avg; MLIR spells an i8 constant signed

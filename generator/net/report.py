@@ -73,13 +73,13 @@ def format_result(r: NetResult) -> str:
 #: how far a model's output may be from PyTorch eager in float32, relative to its largest value: f32
 #: kernels differ only in summation order; bf16 rounds every activation and weight to 8 bits of
 #: mantissa (PyTorch's own bf16 model is that far off too, and the report prints it)
-BOUND = {"f32": 1e-4, "bf16": 5e-2}
+BOUND = {"f32": 1e-4, "bf16": 5e-2, "int8": 1.0}
 
 
 def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver=None, layouts=None,
               plan_only: bool = False, strict: bool = False, rounds: int = 10, jobs: int = 2,
               log: Callable[[str], None] = print, torch_alone: bool = True, factory=None,
-              breakdown: bool = False, address: str | None = None) -> NetResult:
+              breakdown: bool = False, address: str | None = None, calibration=None) -> NetResult:
     """Optimize a PyTorch model on its example `x`; unless `plan_only`, check the output against PyTorch
     eager (max |diff| / max |reference|) and time eager, eager channels_last, the plan (one module per
     segment of consecutive layers, and one per layer), both baselines, and IREE on the whole model.
@@ -89,10 +89,19 @@ def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver
     `factory` (a picklable callable building the model's architecture): what that process builds and
     loads the weights into, where the model itself does not pickle (kgen's copies of torchvision's).
     `breakdown`: also where the plan's time goes, node by node, next to PyTorch eager's profile
-    (`net.breakdown`, `rounds` calls each)."""
+    (`net.breakdown`, `rounds` calls each).
+
+    int8: the float `model` is quantized first (`calibration`: input batches; torch.ao FX, x86 default
+    config) and kgen's u8 plan is checked and timed against PyTorch's quantized model of the same scales
+    (the check in units of the output's scale), and against kgen's own f32 plan of the float model."""
     import torch
 
     t0 = time.time()
+    float_model = model
+    if dtype == "int8":
+        from .torch_quant import calibrate, output_scale
+        model = calibrate(float_model, x, calibration, log)
+        factory = None                    # the quantized GraphModule pickles itself
     om = optimize(model, x, dtype=dtype, backend=backend, driver=driver, layouts=layouts, strict=strict, rounds=5,
                   address=address,
                   jobs=jobs, log=log)
@@ -108,13 +117,25 @@ def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver
     r.bound = BOUND[dtype]
     r.check = (f"check against PyTorch eager in float32: max |diff| / max |ref| = {r.max_rel_err:.2e} "
                f"(bound {r.bound:g} for {dtype})")
-    tdt = {"f32": torch.float32, "bf16": torch.bfloat16}[dtype]
-    mdt = copy.deepcopy(model).to(tdt) if dtype != "f32" else model
-    if dtype != "f32":
+    tdt = {"f32": torch.float32, "bf16": torch.bfloat16, "int8": torch.float32}[dtype]
+    mdt = copy.deepcopy(model).to(tdt) if dtype == "bf16" else model
+    if dtype == "int8":
+        scale = output_scale(model)
+        units = ((got - ref).abs() / scale).round() if scale else None
+        if units is not None:
+            r.max_rel_err, r.bound = float(units.max()), 1.0
+            r.check = (f"check against PyTorch's quantized model of the same scales: max {r.max_rel_err:g} units of "
+                       f"the output's scale, {float((units <= 1).float().mean()) * 100:.2f}% within 1 (bound 1)")
+        r.notes.append("PyTorch runs its quantized model (torch.ao FX, x86 engine); kgen the same scales in u8")
+    elif dtype != "f32":
         with torch.inference_mode():
             theirs = mdt(x.to(tdt)).float()
         r.check += (f"; PyTorch's own {dtype} model: {float((theirs - ref).abs().max() / ref.abs().max()):.2e}")
     runners = {"kgen plan": om}
+    if dtype == "int8":
+        log("building kgen's f32 plan of the float model")
+        runners["kgen f32 plan"] = optimize(float_model, x, backend=backend, driver=driver, layouts=layouts,
+                                            rounds=5, jobs=jobs, log=lambda m: None)
     log("building the plan with a module per layer (activations chained as device tensors)")
     runners["kgen plan, a module per layer"] = optimize(model, x, dtype=dtype, backend=backend, driver=driver, measure=False,
                                                         assignment=om.kgen_plan.layouts, segments=False,
@@ -134,7 +155,7 @@ def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver
             fns["IREE whole model"] = whole
     else:
         r.notes.append("IREE on the whole model: measured in f32 only")
-    if dtype != "f32":
+    if dtype == "bf16":
         r.notes.append(f"PyTorch runs the model in {dtype} (model.to({tdt}), input too); kgen's blocks compute in "
                        f"{dtype}, the rest of the model in float32")
     alone = TorchAlone.start(log) if torch_alone else None

@@ -49,6 +49,8 @@ def is_quantized(model) -> bool:
     """Whether `model` holds torch.ao's quantized modules or quantize nodes (a quantized model)."""
     import torch
 
+    if not isinstance(model, torch.nn.Module):
+        return False                     # the import says what it takes
     if any(_is_quantized_module(m) for m in model.modules()):
         return True
     graph = getattr(model, "graph", None)
@@ -61,7 +63,8 @@ def check_not_prepared(model) -> None:
     from torch.ao.quantization.fake_quantize import FakeQuantizeBase
     from torch.ao.quantization.observer import ObserverBase
 
-    obs = [n for n, m in model.named_modules() if isinstance(m, (ObserverBase, FakeQuantizeBase))]
+    obs = [n for n, m in getattr(model, "named_modules", lambda: ())()
+           if isinstance(m, (ObserverBase, FakeQuantizeBase))]
     if obs:
         raise InputError(f"{type(model).__name__} has observers ({obs[0]}{' ...' if len(obs) > 1 else ''}) but "
                          f"is not quantized: run calibration data through it and convert_fx, or pass the float "
@@ -304,4 +307,24 @@ def import_quantized(model, example_input, *, strict: bool = False,
     return Imported(gm, net, blocks, skipped, ops, dt_of)
 
 
-__all__ = ["QDT", "calibrate", "check_not_prepared", "import_quantized", "is_quantized"]
+def output_scale(qmodel) -> float | None:
+    """The scale of the quantized tensor a quantized model's output dequantizes (its unit), or None."""
+    import torch
+
+    graph = getattr(qmodel, "graph", None)
+    out = next((n for n in graph.nodes if n.op == "output"), None) if graph is not None else None
+    node = out.args[0] if out is not None else None
+    if getattr(node, "op", None) != "call_method" or node.target != "dequantize":
+        return None
+    src = node.args[0]
+    if src.op == "call_module":
+        scale = getattr(qmodel.get_submodule(src.target), "scale", None)
+        return float(scale) if scale is not None else None
+    if src.op == "call_function" and src.target in (torch.quantize_per_tensor, torch.ops.quantized.add,
+                                                     torch.ops.quantized.add_relu):
+        s = src.args[1] if src.target is torch.quantize_per_tensor else src.args[2]
+        return float(getattr(qmodel, s.target)) if getattr(s, "op", None) == "get_attr" else float(s)
+    return None
+
+
+__all__ = ["output_scale", "QDT", "calibrate", "check_not_prepared", "import_quantized", "is_quantized"]
