@@ -301,3 +301,28 @@ def test_a_scheme_kgen_cannot_express_stays_in_pytorch():
     with pytest.raises(UnsupportedError, match="has no quantized convolution kgen can run .0 stays in PyTorch"):
         generator.optimize(qm, x, measure=False, log=msgs.append)
     assert msgs[0].startswith("warning: 0 stays in PyTorch: per-channel weight zero points")
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("name", ["resnet50", "mobilenet_v2", "resnext50_32x4d"])
+def test_torchvision_architectures_quantized_by_torch_ao_match_pytorch_within_one_unit(name):
+    # kgen's copies of torchvision's models, quantized by torch.ao FX (x86) on random calibration data:
+    # every output within 1 unit of the output's scale of PyTorch's quantized model, at least 99.9% equal
+    # or 1 apart, and the network one segment of u8 convs and ops
+    from generator.net import models
+    from generator.net.torch_quant import output_scale
+
+    torch.manual_seed(SEED)
+    model = getattr(models, name)().eval()
+    x = torch.randn(1, 3, 96, 96, generator=torch.Generator().manual_seed(SEED))
+    msgs = []
+    om = generator.optimize(model, x, dtype="int8", calibration=_calibration((2, 3, 96, 96), n=2),
+                            measure=False, assignment="nhwc", log=msgs.append)
+    qm = _quantize(model, x, _calibration((2, 3, 96, 96), n=2))
+    assert not [m for m in msgs if m.startswith("warning") and "Linear" not in m], msgs
+    assert sum(1 for n in om.graph.nodes if n.op == "call_module" and n.target.startswith("kgen_segment")) == 1
+    scale = output_scale(qm)
+    with torch.no_grad():
+        units = _units(om(x).numpy(), qm(x).numpy(), scale)
+    print(f"{name}: max {units.max()} units, {np.mean(units == 0) * 100:.2f}% equal")
+    assert units.max() <= 1 and np.mean(units <= 1) >= 0.999

@@ -29,7 +29,8 @@ from ..errors import InputError, KgenError, UnsupportedError, first_line
 from ..problem.netop import NetOp
 from .graph import ConvLayer, OpNode
 from .torch_bridge import Block, Imported, OpBlock, conv_desc, network_of, post_op_text, propagate_shapes
-from .torch_ops import eltwise_of, node_kind, pool_of
+from .torch_ops import eltwise_of, pool_of
+from .torch_rewrite import drop_identities
 
 #: the data type of a quantized activation between kgen's nodes
 QDT = "u8"
@@ -242,6 +243,7 @@ def import_quantized(model, example_input, *, strict: bool = False,
         except Exception as e:          # noqa: BLE001 -- torch.fx raises many kinds
             raise UnsupportedError(f"torch.fx cannot trace {type(model).__name__}: {first_line(e)}") from None
     gm.eval()
+    drop_identities(torch, gm)           # eval mode: a (quantized) Dropout returns its input
     propagate_shapes(gm, model, example_input)
     modules = dict(gm.named_modules())
     plain, fused = _qconv_types(torch)
