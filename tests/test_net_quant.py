@@ -7,7 +7,6 @@ PyTorch's own quantized model; what kgen cannot run stays in PyTorch with one wa
 from __future__ import annotations
 
 import copy
-import operator
 import warnings
 
 import numpy as np
