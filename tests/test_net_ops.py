@@ -113,9 +113,12 @@ def test_u8_op_matches_the_float64_reference_within_one_unit(kind, layout):
     out = k.invoke(*bufs).to_numpy().view(np.uint8)
     got = desc.from_physical(out).astype(np.float64)
     ref = op.reference(xs)
-    # f32 arithmetic against float64: a value within 1e-4 of a rounding tie may round the other way
+    # f32 arithmetic against float64: only a value within 1e-3 of a rounding tie may round the other way
+    deq = [(x.astype(np.float64) - zp) * np.float64(np.float32(sc)) for x, (sc, zp) in zip(xs, op.quant)]
+    exact = op._reference(deq) / np.float64(np.float32(op.quant[-1][0])) + op.quant[-1][1]
+    near_tie = np.abs(np.abs(exact - np.floor(exact)) - 0.5) < 1e-3
     diff = np.abs(got - ref)
-    assert diff.max() <= 1 and np.mean(diff > 0) < 0.01, f"seed {seed}: {op} in {layout}: {diff.max()} units"
+    assert diff.max() <= 1 and not np.any((diff > 0) & ~near_tie), f"seed {seed}: {op} in {layout}: {diff.max()} units"
     assert len(np.unique(ref)) > 10, "the data cover the range"
     assert not np.any(out[desc.padding_mask()]), f"seed {seed}: padded lanes not zero"
 

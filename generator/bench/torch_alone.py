@@ -188,10 +188,14 @@ class TorchAlone:
 def model_from(payload: tuple):
     """The child's model from a ("model", ...) message's payload: the module itself, or the factory's
     architecture in the input's type, in eval mode, with the sent weights loaded."""
+    import torch
+
     model, state, x = payload
     if state is not None:
         model = model().eval().to(x.dtype)
         model.load_state_dict(state)
+    elif callable(model) and not isinstance(model, torch.nn.Module):
+        model = model()              # a recipe that builds the model here (a quantized one: `QuantizedBuild`)
     return model
 
 

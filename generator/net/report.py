@@ -98,10 +98,13 @@ def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver
 
     t0 = time.time()
     float_model = model
+    alone_model = None                    # what the process that times PyTorch alone builds
     if dtype == "int8":
-        from .torch_quant import calibrate, output_scale
+        from .torch_quant import QuantizedBuild, calibrate, output_scale
         model = calibrate(float_model, x, calibration, log)
-        factory = None                    # the quantized GraphModule pickles itself
+        alone_model = QuantizedBuild(factory, float_model.state_dict(), x, calibration) if factory is not None \
+            else QuantizedBuild(float_model, None, x, calibration)
+        factory = None
     om = optimize(model, x, dtype=dtype, backend=backend, driver=driver, layouts=layouts, strict=strict, rounds=5,
                   address=address,
                   jobs=jobs, log=log)
@@ -160,7 +163,7 @@ def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver
                        f"{dtype}, the rest of the model in float32")
     alone = TorchAlone.start(log) if torch_alone else None
     try:
-        between = alone.round if alone is not None and alone.model(mdt, xd, factory) else None
+        between = alone.round if alone is not None and alone.model(alone_model or mdt, xd, factory) else None
         log(f"timing {len(fns)} runners end to end, {rounds} rounds")
         samples = round_samples(fns, rounds, after_round=between)
         alone_samples = alone.samples if between is not None else {}

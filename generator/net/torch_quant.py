@@ -109,6 +109,24 @@ def calibrate(model, example_input, calibration, log: Callable[[str], None]):
         return convert_fx(prepared)
 
 
+class QuantizedBuild:
+    """A picklable recipe for a quantized model, for a process of its own (`bench.torch_alone`, which
+    times PyTorch alone): a quantized GraphModule does not unpickle, so the child builds the float
+    model (`factory` and its `state`, or `factory` the float model itself) and quantizes it on the same
+    `batches` with `calibrate`, whose observers are deterministic: the same scales."""
+
+    def __init__(self, factory, state, example_input, batches):
+        self.factory, self.state, self.example, self.batches = factory, state, example_input, batches
+
+    def __call__(self):
+        if self.state is not None:
+            model = self.factory().eval()
+            model.load_state_dict(self.state)
+        else:
+            model = copy.deepcopy(self.factory).eval()
+        return calibrate(model, self.example, self.batches, lambda m: None)
+
+
 def _qparams(node) -> tuple[float, int] | None:
     """(scale, zero point) of a node's quint8 per-tensor tensor, or None."""
     import torch
@@ -329,4 +347,4 @@ def output_scale(qmodel) -> float | None:
     return None
 
 
-__all__ = ["output_scale", "QDT", "calibrate", "check_not_prepared", "import_quantized", "is_quantized"]
+__all__ = ["QuantizedBuild", "output_scale", "QDT", "calibrate", "check_not_prepared", "import_quantized", "is_quantized"]
