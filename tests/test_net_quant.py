@@ -236,6 +236,26 @@ def test_calibration_quantizes_as_torch_ao_does_and_checks_its_batches():
         generator.optimize(qm, x, dtype="bf16")
 
 
+def test_the_reference_representation_runs_as_the_converted_model():
+    from torch.ao.quantization import get_default_qconfig_mapping
+    from torch.ao.quantization.quantize_fx import convert_to_reference_fx, prepare_fx
+
+    x = torch.randn(1, 3, 14, 14, generator=torch.Generator().manual_seed(SEED))
+    model = _model()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pm = prepare_fx(copy.deepcopy(model), get_default_qconfig_mapping("x86"), (x,))
+        with torch.no_grad():
+            for b in _calibration((2, 3, 14, 14)):
+                pm(b)
+        rm = convert_to_reference_fx(copy.deepcopy(pm))
+    qm = _quantize(model, x, _calibration((2, 3, 14, 14)))
+    om = generator.optimize(rm, x, measure=False, assignment="nhwc")
+    assert sum(isinstance(n, ConvLayer) for n in om.kgen_network.nodes) == 5
+    with torch.no_grad():
+        assert _units(om(x).numpy(), qm(x).numpy(), qm.fc.scale).max() <= 1
+
+
 def test_a_model_with_observers_is_one_line():
     from torch.ao.quantization import get_default_qconfig_mapping
     from torch.ao.quantization.quantize_fx import prepare_fx
@@ -299,7 +319,9 @@ def test_a_scheme_kgen_cannot_express_stays_in_pytorch():
     msgs = []
     with pytest.raises(UnsupportedError, match="has no quantized convolution kgen can run .0 stays in PyTorch"):
         generator.optimize(qm, x, measure=False, log=msgs.append)
-    assert msgs[0].startswith("warning: 0 stays in PyTorch: per-channel weight zero points")
+    assert [m[:60] for m in msgs if m.startswith("warning")] == [
+        "warning: 0 stays in PyTorch: per-channel weight zero points other than 0, or another axis"[:60],
+        "warning: 2 stays in PyTorch: per-channel weight zero points other than 0, or another axis"[:60]]
 
 
 @pytest.mark.full

@@ -2,7 +2,8 @@
 (`convert_fx` with the x86 backend, `get_default_qconfig_mapping("x86")`), and the static
 post-training quantization `optimize(..., dtype="int8", calibration=...)` runs itself (`calibrate`).
 
-The quantization scheme is PyTorch's x86 default: activations quint8 with one scale and zero point per
+The reference representation (`convert_to_reference_fx`: each quantized op as dequantize, float op,
+quantize) is lowered first by torch.ao's own lowering. The quantization scheme is PyTorch's x86 default: activations quint8 with one scale and zero point per
 tensor (histogram observers), weights qint8 symmetric per output channel (zero point 0), bias f32.
 A quantized conv block (``Conv1d/2d/3d`` and the fused ``ConvReLU1d/2d/3d`` of
 ``torch.ao.nn.(intrinsic.)quantized``, then optionally a ReLU, ReLU6 or Hardtanh on its quint8 result,
@@ -26,6 +27,7 @@ import numpy as np
 
 from ..benchdnn.conv import conv_problem, parse_conv_args
 from ..errors import InputError, KgenError, UnsupportedError, first_line
+from ..problem.attr import Eltwise
 from ..problem.netop import NetOp
 from .graph import ConvLayer, OpNode
 from .torch_bridge import Block, Imported, OpBlock, conv_desc, network_of, post_op_text, propagate_shapes
@@ -127,6 +129,25 @@ class QuantizedBuild:
         return calibrate(model, self.example, self.batches, lambda m: None)
 
 
+def _lower_reference(gm):
+    """A model in torch.ao's reference representation (`convert_to_reference_fx`: dequantize -> float
+    module with its weight's quantization -> quantize_per_tensor) lowered to the quantized modules and
+    ops `convert_fx` gives, by torch.ao's own lowering (every node under the x86 default qconfig)."""
+    import warnings
+
+    from torch.ao.quantization import get_default_qconfig
+    from torch.ao.quantization.fx._lower_to_native_backend import _lower_to_native_backend
+
+    qconfig = get_default_qconfig("x86")
+    names = [n.name for n in gm.graph.nodes]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _lower_to_native_backend(gm, dict.fromkeys(names, qconfig), {n: ("", type(None)) for n in names})
+    except Exception as e:              # noqa: BLE001 -- a private torch.ao pass: whatever it raises
+        raise UnsupportedError(f"torch.ao cannot lower the reference model: {first_line(e)}") from None
+
+
 def _qparams(node) -> tuple[float, int] | None:
     """(scale, zero point) of a node's quint8 per-tensor tensor, or None."""
     import torch
@@ -207,10 +228,7 @@ def _qop(torch, node, modules) -> NetOp | None:
             a, b = node.args[:2]
             if not all(isinstance(t, fx.Node) and _qparams(t) is not None for t in (a, b)):
                 return None
-            relu = None
-            if node.target is torch.ops.quantized.add_relu:
-                from ..problem.attr import Eltwise
-                relu = Eltwise("relu")
+            relu = Eltwise("relu") if node.target is torch.ops.quantized.add_relu else None
             return NetOp("binary", "add", [tuple(a.meta["tensor_meta"].shape), tuple(b.meta["tensor_meta"].shape)],
                          QDT, relu, quant=[_qparams(a), _qparams(b), out_q])
         pool = pool_of(torch, node, modules)
@@ -261,11 +279,13 @@ def import_quantized(model, example_input, *, strict: bool = False,
         except Exception as e:          # noqa: BLE001 -- torch.fx raises many kinds
             raise UnsupportedError(f"torch.fx cannot trace {type(model).__name__}: {first_line(e)}") from None
     gm.eval()
+    if any(type(m).__module__.startswith("torch.ao.nn.quantized.reference") for m in gm.modules()):
+        gm = _lower_reference(gm)
     drop_identities(torch, gm)           # eval mode: a (quantized) Dropout returns its input
     propagate_shapes(gm, model, example_input)
     modules = dict(gm.named_modules())
     plain, fused = _qconv_types(torch)
-    blocks, skipped, absorbed = [], [], set()
+    blocks, skipped, absorbed, refused = [], [], set(), set()
     for node in gm.graph.nodes:
         m = modules.get(node.target) if node.op == "call_module" else None
         if not isinstance(m, plain + fused):
@@ -286,6 +306,7 @@ def import_quantized(model, example_input, *, strict: bool = False,
                 raise UnsupportedError(why) from None
             log(f"warning: {why}")
             skipped.append(why)
+            refused.add(node)
             continue
         layer.name = str(node.target)
         blocks.append(Block(node, cur, chain, node.args[0], None, layer))
@@ -304,7 +325,7 @@ def import_quantized(model, example_input, *, strict: bool = False,
     # what stays in PyTorch although it is quantized: one line per kind
     kinds: dict[str, int] = {}
     for n in gm.graph.nodes:
-        if n in absorbed or n in on_kgen:
+        if n in absorbed or n in on_kgen or n in refused:      # a refused conv has its own line
             continue
         kind = _unhandled_kind(torch, n, modules)
         if kind is not None:
