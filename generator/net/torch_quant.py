@@ -194,7 +194,8 @@ def _qconv_layer(torch, conv, node, relu: bool, post_ops: list, out) -> ConvLaye
     zps = [f"{a}:common:{q[1]}" for a, q in (("src", src_q), ("dst", dst_q)) if q[1]]
     args = ["--stag=any", "--dtag=any", "--alg=auto", "--dir=FWD_B" if bias is not None else "--dir=FWD_D",
             f"--dt={QDT}:s8:{QDT}", scales] + (["--attr-zero-points=" + "+".join(zps)] if zps else [])
-    ops = (["relu"] if relu else []) + [post_op_text(op) for op in post_ops]
+    post_ops = [_narrowest(op, dst_q) for op in ([Eltwise("relu")] if relu else []) + post_ops]
+    ops = [post_op_text(op) for op in post_ops if op is not None]
     if ops:
         args.append("--attr-post-ops=" + "+".join(ops))
     (case,) = parse_conv_args(args + [desc])
@@ -204,6 +205,19 @@ def _qconv_layer(torch, conv, node, relu: bool, post_ops: list, out) -> ConvLaye
     quant = {name: np.asarray(values[name]) for name, _ in p.quant_args()}
     return ConvLayer(node.name, p, node.args[0].name, out.name, None, wei,
                      bias.detach().float().numpy() if bias is not None else None, quant=quant)
+
+
+def _narrowest(op: Eltwise, dst_q: tuple[float, int]) -> Eltwise | None:
+    """A clip as the cheapest post-op that quantizes alike: its upper bound drops out where it quantizes
+    at or above 255 (saturation clamps there anyway: clip(0, 6) is a ReLU, which brgemm applies in its
+    stores), and a ReLU whose zero is the lowest byte drops out too. Exact: rounding is monotone, so a
+    clamp and the quantization commute."""
+    scale, zp = dst_q
+    if op.kind == "clip" and op.beta / np.float32(scale) + zp >= 255.5:
+        op = Eltwise("relu") if op.alpha == 0 else op
+    if op.kind == "relu" and not op.alpha and zp == 0:
+        return None
+    return op
 
 
 def _clamp_post_op(torch, node, modules):
