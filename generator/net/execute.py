@@ -36,6 +36,8 @@ class LayerRunner:
     def __init__(self, layer: ConvLayer, layout: str, backend, driver: str):
         p, flags = layer_problem(layer, layout, backend.name)
         self.layer, self.layout = layer, layout
+        # (scale, zero point) of each quantized input (None for a float one), and of the output
+        self.arg_q, self.out_q = qparams_of_layer(layer)
         self.kernel = ConvKernel(p, backend, flags=flags, driver=driver)
         p = self.kernel.problem
         if layer.weights is None:
@@ -64,15 +66,6 @@ class LayerRunner:
     def dt(self) -> str:
         return self.problem.src.dtype.name
 
-    @property
-    def arg_q(self) -> list:
-        """(scale, zero point) of each quantized input (None for a float one)."""
-        return qparams_of_layer(self.layer)[0]
-
-    @property
-    def out_q(self):
-        return qparams_of_layer(self.layer)[1]
-
     def __call__(self, src, residual=None):
         extra = {"dst_init": residual} if self.layer.residual else {}
         return self.kernel.invoke(src, self.bias, **extra, **(self.layer.quant or {}))
@@ -83,6 +76,7 @@ class OpRunner:
 
     def __init__(self, node: OpNode, layout: str, backend, driver: str):
         self.layer, self.layout = node, layout
+        self.arg_q, self.out_q = qparams_of_layer(node)
         self.kernel = OpKernel(node.op, layout, backend, driver)
 
     @property
@@ -96,14 +90,6 @@ class OpRunner:
     @property
     def dt(self) -> str:
         return self.layer.op.dt
-
-    @property
-    def arg_q(self) -> list:
-        return qparams_of_layer(self.layer)[0]
-
-    @property
-    def out_q(self):
-        return qparams_of_layer(self.layer)[1]
 
     def __call__(self, *inputs):
         return self.kernel.invoke(*inputs)
