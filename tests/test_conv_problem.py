@@ -495,6 +495,9 @@ def test_post_ops():
     assert c.supported
     assert conv_problem(c).post_ops == (Eltwise("relu", 0.5), Sum(0.25), Binary("add", "f32", "per_tensor"),
                                         Eltwise("tanh", 0, 0, 2.5))
+    # a post-op's text keeps every digit of its numbers, exponents too (a network's sum scale)
+    for op in (Sum(0.010976394638419151, 3), Sum(2e-10), Eltwise("relu", 2e-10), Eltwise("clip", 0.0, 6.0)):
+        assert conv_problem(one("--dt=u8:s8:u8", f"--attr-post-ops={op}", "ic3ih5oc4kh3")).post_ops == (op,)
     c = one("--attr-post-ops=dw_k3s2p1:u8+add:f32:5", "ic3ih5oc4kh3")     # mask 5: n and h, not c
     assert c.supported and c.post_ops == ("dw:k3s2p1:u8", "add:f32:5")
     assert conv_problem(c).post_ops == (DwConv(3, 2, 1, "u8"), Binary("add", "f32", "5"))

@@ -148,9 +148,10 @@ class ConvKernel:
         passing a larger one is refused. Computed once per kernel rather than per call."""
         return depthwise_src_zp_limit(self.problem)
 
-    def _attr_args(self, given: dict, on_device=None) -> list[np.ndarray]:
-        """The quantization values and post-op inputs, checked, in the kernel's argument order.
-        `on_device(name, tensor, desc)` checks a post-op input given as a DeviceTensor (`invoke`)."""
+    def _attr_args(self, given: dict, on_device=None, quant_only: bool = False) -> list[np.ndarray]:
+        """The quantization values and post-op inputs (`quant_only`: the quantization values alone),
+        checked, in the kernel's argument order. `on_device(name, tensor, desc)` checks a post-op input
+        given as a DeviceTensor (`invoke`)."""
         p = self.problem
         given = dict(given)
         out = []
@@ -182,6 +183,11 @@ class ConvKernel:
             elif not np.all(np.isfinite(a)):
                 raise InputError(f"{name} must be finite")
             out.append(np.array(a, dtype=p.quant_dtype(name).np_dtype, order="C"))
+        if quant_only:
+            if given:
+                raise InputError(f"unexpected arguments {', '.join(sorted(given))} (this kernel's quantization "
+                                 f"values are {', '.join(n for n, _ in p.quant_args()) or 'none'})")
+            return out
         for name, _, op in p.post_op_inputs():
             v = given.pop(name, None)
             desc = p.input_desc(name)
@@ -206,10 +212,12 @@ class ConvKernel:
                              f"{', '.join([n for n, _ in p.quant_args()] + [n for n, _, _ in p.post_op_inputs()]) or 'none'})")
         return out
 
-    def attr_values(self, **attrs) -> list[np.ndarray]:
+    def attr_values(self, quant_only: bool = False, **attrs) -> list[np.ndarray]:
         """The quantization values and post-op inputs (`__call__`'s keywords), checked, in the kernel's
-        argument order: what a caller that passes them itself (a network segment) uploads once."""
-        return self._attr_args(attrs)
+        argument order: what a caller that passes them itself (a network segment) uploads once.
+        `quant_only`: the quantization values alone (they come first; the post-op inputs, a layer's
+        residual, are passed per call)."""
+        return self._attr_args(attrs, quant_only=quant_only)
 
     def _args(self, src, bias, attrs: dict) -> list:
         if self._wei is None:

@@ -123,6 +123,11 @@ def render_netop(op: NetOp, tag: str, *, header: bool = True) -> str:
         plan["maps"] = [src, win, dims]
         plan["iterators"] = ["parallel"] * r + ["reduction"] * nsp
         plan["inv_window"] = 1.0 / math.prod(op.kernel)
+        # a u8 average: the sum of (q - zero point), integers exact in f32, divided once into the
+        # output's units (by the window size at equal scales: a correctly rounded quotient, so that a
+        # tie, a sum of n + 1/2 windows, rounds to even exactly)
+        plan["units"] = (math.prod(op.kernel) * op.quant[-1][0] / op.quant[0][0]
+                         if op.dt == "u8" and op.alg == "avg" else None)
         plan["mask"] = _mask(op, block, r, ch_outer)
         # a u8 max pool keeps its input's scale and zero point: the max of the bytes, no dequantizing
         plan["raw"] = op.dt == "u8" and op.alg == "max"

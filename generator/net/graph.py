@@ -78,7 +78,9 @@ def qparams_of_layer(layer) -> tuple[list, object]:
         return [None] * len(layer.inputs), None
     src = (float(q.get("src_scale", 1.0)), int(q.get("src_zp", 0)))
     dst = (float(q.get("dst_scale", 1.0)), int(q.get("dst_zp", 0)))
-    return [src], dst
+    # a residual is read in the destination's type at its sum post-op's scale and zero point
+    res = [(float(op.scale), int(op.zero_point)) for op in layer.problem.post_ops if isinstance(op, Sum)]
+    return [src] + res[:1] if layer.residual else [src], dst
 
 
 #: the nodes kgen runs, each in one planned layout

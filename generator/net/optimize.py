@@ -23,6 +23,7 @@ from .opkernel import refusal
 from .plan import Costs, Plan, baselines, candidate_layouts, evaluate, measure_costs, plan_network
 from .torch_bridge import DTYPES, fuse_segments, import_model, kgen_module, network_of, to_torch
 from .torch_ops import is_shape_query, node_kind, why_stays
+from .torch_pt2e import import_pt2e, is_pt2e
 from .torch_quant import calibrate, check_not_prepared, import_quantized, is_quantized
 
 #: the alternatives `optimize` times end to end beside the plan: uniform layouts, priced within this
@@ -83,26 +84,26 @@ def _importer(model, example_input, dtype: str | None, calibration, log):
     """(the data type, a function (strict, log) -> `Imported` of a fresh copy of the model): a float
     model traced as it is, or quantized first (`calibration`); a torch.ao-quantized one imported as it
     is (`torch_quant`)."""
+    check_not_prepared(model)
     if calibration is not None:
         if dtype != "int8":
             raise InputError("calibration= quantizes the model: use it with dtype='int8'")
-        if is_quantized(model):
+        if is_quantized(model) or is_pt2e(model):
             raise InputError(f"{type(model).__name__} is quantized already: leave calibration= out")
         model = calibrate(model, example_input, calibration, log)
-    elif dtype == "int8" and not is_quantized(model):
-        check_not_prepared(model)
-        raise InputError(f"dtype='int8' needs a quantized model (torch.ao convert_fx) or calibration= batches "
-                         f"to quantize {type(model).__name__} with")
-    if is_quantized(model):
+    elif dtype == "int8" and not (is_quantized(model) or is_pt2e(model)):
+        raise InputError(f"dtype='int8' needs a quantized model (torch.ao convert_fx, or torchao convert_pt2e) "
+                         f"or calibration= batches to quantize {type(model).__name__} with")
+    if is_quantized(model) or is_pt2e(model):
         if dtype not in (None, "int8"):
             raise UnsupportedError(f"{type(model).__name__} is quantized: its convolutions run in int8 "
                                    f"(dtype='int8' or leave dtype out), not {dtype}")
-        return "int8", lambda strict, log: import_quantized(model, example_input, strict=strict, log=log)
+        how = import_pt2e if is_pt2e(model) else import_quantized
+        return "int8", lambda strict, log: how(model, example_input, strict=strict, log=log)
     dtype = dtype or "f32"
     if dtype not in DTYPES:
         raise UnsupportedError(f"optimize(dtype='{dtype}'): kgen plans {', '.join(DTYPES)} models, and int8 "
                                f"ones quantized by torch.ao or with calibration=")
-    check_not_prepared(model)
     return dtype, lambda strict, log: import_model(model, example_input, dtype=dtype, strict=strict, log=log)
 
 
@@ -124,9 +125,10 @@ def optimize(model, example_input, *, dtype: str | None = None, backend: str = "
     and timed with the plan on the example input, `rounds` rounds; the fastest is returned.
 
     `dtype`: f32 (the default for a float model), bf16, or int8: a model quantized by torch.ao's FX
-    graph mode (`convert_fx`, x86 backend) runs its quantized convolutions, adds and pooling in u8:s8:u8
-    with the model's own scales (the default for such a model); a float model is quantized first with
-    `calibration` (an iterable of input batches: static post-training quantization, `torch_quant`)."""
+    graph mode (`convert_fx`, x86 backend) or by PT2E (`convert_pt2e`, X86InductorQuantizer:
+    `torch_pt2e`) runs its quantized convolutions, adds and pooling in u8:s8:u8 with the model's own
+    scales (the default for such a model); a float model is quantized first with `calibration` (an
+    iterable of input batches: static post-training quantization, `torch_quant`)."""
     progress = "none" if log is None else "text"
     log = log or (lambda m: None)
     dtype, importer = _importer(model, example_input, dtype, calibration, log)

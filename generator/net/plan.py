@@ -42,7 +42,7 @@ from ..version import __version__, code_fingerprint
 from ..verify import conv_call
 from ..emit.netop import function_name
 from ..emit.netop import why_not as op_why_not
-from .graph import KERNEL_NODES, ConvLayer, Network, OpNode
+from .graph import KERNEL_NODES, Boundary, ConvLayer, Network, OpNode
 from .opkernel import OpKernel, refusal
 
 #: the layout the caller's arrays are in at the network's edges (NumPy / PyTorch contiguous)
@@ -148,10 +148,12 @@ def _step(net: Network, n, where: dict[str, str], lay: str | None, costs: Costs
 
 
 def _exit(net: Network, where: dict[str, str], costs: Costs) -> list[Reorder]:
-    """The reorders that give the network's outputs back plain."""
+    """The reorders that give the network's outputs back plain (kgen's: what PyTorch writes it returns
+    as PyTorch gives it, a channels-last tensor too)."""
+    by_pytorch = {t for n in net.nodes if isinstance(n, Boundary) for t in n.outputs}
     out = []
     for t in net.outputs:
-        if where[t] != USER:
+        if where[t] != USER and t not in by_pytorch:
             dims, dt = net.tensors[t]
             out.append(Reorder(t, where[t], USER, "output", costs.reorder_s(dims, dt, where[t], USER)))
     return out

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..benchdnn.conv import conv_problem, parse_conv_args
 from ..errors import InputError, KgenError, UnsupportedError, first_line
-from ..problem.attr import Eltwise
+from ..problem.attr import Eltwise, Sum
 from ..problem.netop import NetOp
 from .graph import ConvLayer, OpNode
 from .torch_bridge import Block, Imported, OpBlock, conv_desc, network_of, post_op_text, propagate_shapes
@@ -62,16 +62,16 @@ def is_quantized(model) -> bool:
 
 
 def check_not_prepared(model) -> None:
-    """A model with observers (`prepare_fx`) is not quantized yet: one InputError that says what to do."""
-    from torch.ao.quantization.fake_quantize import FakeQuantizeBase
-    from torch.ao.quantization.observer import ObserverBase
+    """A model with observers (torch.ao's `prepare_fx`, torchao's `prepare_pt2e`) is not quantized yet:
+    one InputError that says what to do."""
+    def observes(m) -> bool:            # torch.ao's classes or torchao's own copies of them
+        return any(c.__name__ in ("ObserverBase", "FakeQuantizeBase") for c in type(m).__mro__)
 
-    obs = [n for n, m in getattr(model, "named_modules", lambda: ())()
-           if isinstance(m, (ObserverBase, FakeQuantizeBase))]
+    obs = [n for n, m in getattr(model, "named_modules", lambda: ())() if observes(m)]
     if obs:
         raise InputError(f"{type(model).__name__} has observers ({obs[0]}{' ...' if len(obs) > 1 else ''}) but "
-                         f"is not quantized: run calibration data through it and convert_fx, or pass the float "
-                         f"model with dtype='int8', calibration=batches")
+                         f"is not quantized: run calibration data through it and convert_fx (or convert_pt2e), "
+                         f"or pass the float model with dtype='int8', calibration=batches")
 
 
 def calibrate(model, example_input, calibration, log: Callable[[str], None]):
@@ -148,7 +148,7 @@ def _lower_reference(gm):
         raise UnsupportedError(f"torch.ao cannot lower the reference model: {first_line(e)}") from None
 
 
-def _qparams(node) -> tuple[float, int] | None:
+def u8_qparams(node) -> tuple[float, int] | None:
     """(scale, zero point) of a node's quint8 per-tensor tensor, or None."""
     import torch
 
@@ -181,30 +181,42 @@ def _weights(torch, conv) -> tuple[np.ndarray, object, str]:
 
 def _qconv_layer(torch, conv, node, relu: bool, post_ops: list, out) -> ConvLayer:
     """The u8:s8:u8 layer of one quantized conv block (module doc)."""
-    src_q, dst_q = _qparams(node.args[0]), _qparams(out)
-    if src_q is None or dst_q is None:
-        raise UnsupportedError("its source or result is not a quint8 tensor with one scale (kgen takes "
-                               "per-tensor u8 activations)")
+    src_q, dst_q = u8_qparams(node.args[0]), u8_qparams(out)
     if conv.padding_mode != "zeros":
         raise UnsupportedError(f"padding_mode='{conv.padding_mode}' (kgen pads with the zero point)")
     wei, wei_scale, policy = _weights(torch, conv)
     bias = conv.bias()
     desc = conv_desc(conv, tuple(node.args[0].meta["tensor_meta"].shape), tuple(node.meta["tensor_meta"].shape))
+    return u8_conv_layer(node.name, desc, node.args[0].name, out.name, src_q, dst_q, wei, wei_scale, policy,
+                         bias.detach().float().numpy() if bias is not None else None,
+                         ([Eltwise("relu")] if relu else []) + post_ops)
+
+
+def u8_conv_layer(name: str, desc: str, src: str, dst: str, src_q, dst_q, wei: np.ndarray, wei_scale, policy: str,
+                  bias: np.ndarray | None, post_ops: list, residual: str | None = None) -> ConvLayer:
+    """The u8:s8:u8 layer of a quantized conv (module doc): `desc` its benchdnn descriptor, `src_q` and
+    `dst_q` the (scale, zero point) of its source and result, `wei` its s8 weights with `wei_scale`
+    (per output channel or common: `policy`), `post_ops` eltwise ops and a `Sum` of the `residual`."""
+    if src_q is None or dst_q is None:
+        raise UnsupportedError("its source or result is not a quint8 tensor with one scale (kgen takes "
+                               "per-tensor u8 activations)")
     scales = f"--attr-scales=src:common:{src_q[0]!r}+wei:{policy}+dst:common:{dst_q[0]!r}"
     zps = [f"{a}:common:{q[1]}" for a, q in (("src", src_q), ("dst", dst_q)) if q[1]]
     args = ["--stag=any", "--dtag=any", "--alg=auto", "--dir=FWD_B" if bias is not None else "--dir=FWD_D",
             f"--dt={QDT}:s8:{QDT}", scales] + (["--attr-zero-points=" + "+".join(zps)] if zps else [])
-    post_ops = [_narrowest(op, dst_q) for op in ([Eltwise("relu")] if relu else []) + post_ops]
-    ops = [post_op_text(op) for op in post_ops if op is not None]
+    # clamps after the last sum commute with each other and with the quantization: each is narrowed
+    head = max((i + 1 for i, op in enumerate(post_ops) if isinstance(op, Sum)), default=0)
+    if all(op.kind == "clip" or op.kind == "relu" and not op.alpha for op in post_ops[head:]):
+        post_ops = post_ops[:head] + [_narrowest(op, dst_q) for op in post_ops[head:]]
+    ops = [str(op) if isinstance(op, Sum) else post_op_text(op) for op in post_ops if op is not None]
     if ops:
         args.append("--attr-post-ops=" + "+".join(ops))
     (case,) = parse_conv_args(args + [desc])
     p = conv_problem(case)
     values = {"src_scale": src_q[0], "wei_scale": wei_scale, "dst_scale": dst_q[0], "src_zp": src_q[1],
               "dst_zp": dst_q[1]}
-    quant = {name: np.asarray(values[name]) for name, _ in p.quant_args()}
-    return ConvLayer(node.name, p, node.args[0].name, out.name, None, wei,
-                     bias.detach().float().numpy() if bias is not None else None, quant=quant)
+    quant = {k: np.asarray(values[k]) for k, _ in p.quant_args()}
+    return ConvLayer(name, p, src, dst, residual, wei, bias, quant=quant)
 
 
 def _narrowest(op: Eltwise, dst_q: tuple[float, int]) -> Eltwise | None:
@@ -225,7 +237,7 @@ def _clamp_post_op(torch, node, modules):
     e = eltwise_of(torch, node, modules)
     if e is None or not (e.kind == "relu" and not e.alpha or e.kind == "clip"):
         return None
-    if _qparams(node) is None or _qparams(node) != _qparams(node.args[0]):
+    if u8_qparams(node) is None or u8_qparams(node) != u8_qparams(node.args[0]):
         return None
     return e
 
@@ -234,22 +246,22 @@ def _qop(torch, node, modules) -> NetOp | None:
     """The u8 op of a quantized add / add_relu or a pooling on a quint8 tensor, or None."""
     import torch.fx as fx
 
-    out_q = _qparams(node)
+    out_q = u8_qparams(node)
     if out_q is None:
         return None
     try:
         if node.op == "call_function" and node.target in (torch.ops.quantized.add, torch.ops.quantized.add_relu):
             a, b = node.args[:2]
-            if not all(isinstance(t, fx.Node) and _qparams(t) is not None for t in (a, b)):
+            if not all(isinstance(t, fx.Node) and u8_qparams(t) is not None for t in (a, b)):
                 return None
             relu = Eltwise("relu") if node.target is torch.ops.quantized.add_relu else None
             return NetOp("binary", "add", [tuple(a.meta["tensor_meta"].shape), tuple(b.meta["tensor_meta"].shape)],
-                         QDT, relu, quant=[_qparams(a), _qparams(b), out_q])
+                         QDT, relu, quant=[u8_qparams(a), u8_qparams(b), out_q])
         pool = pool_of(torch, node, modules)
-        if pool is not None and _qparams(node.args[0]) is not None:
+        if pool is not None and u8_qparams(node.args[0]) is not None:
             alg, k, s, p = pool
             return NetOp("pool", alg, [tuple(node.args[0].meta["tensor_meta"].shape)], QDT, kernel=k, stride=s,
-                         pad=p, quant=[_qparams(node.args[0]), out_q])
+                         pad=p, quant=[u8_qparams(node.args[0]), out_q])
     except KgenError:
         return None
     return None
@@ -325,6 +337,30 @@ def import_quantized(model, example_input, *, strict: bool = False,
         layer.name = str(node.target)
         blocks.append(Block(node, cur, chain, node.args[0], None, layer))
         absorbed.update(chain)
+    ops = u8_ops(torch, gm, modules, blocks, absorbed)
+    # what stays in PyTorch although it is quantized: one line per kind
+    on_kgen = absorbed | {o.node for o in ops} | refused     # a refused conv has its own line
+    kinds: dict[str, int] = {}
+    for n in gm.graph.nodes:
+        kind = _unhandled_kind(torch, n, modules) if n not in on_kgen else None
+        if kind is not None:
+            kinds[kind] = kinds.get(kind, 0) + 1
+    warn_unhandled(kinds, strict, log, skipped)
+    if not blocks:
+        raise UnsupportedError(f"{type(model).__name__} has no quantized convolution kgen can run"
+                               + (f" ({skipped[0]})" if skipped else ""))
+
+    def dt_of(n) -> str:
+        return QDT if u8_qparams(n) is not None else "f32"
+
+    net = network_of(gm, blocks, absorbed, "f32", ops, dt_of=dt_of)
+    return Imported(gm, net, blocks, skipped, ops, dt_of)
+
+
+def u8_ops(torch, gm, modules, blocks: list, absorbed: set) -> list[OpBlock]:
+    """The quantized adds and poolings (`_qop`) that read a tensor a kgen block or op writes, as u8 ops."""
+    import torch.fx as fx
+
     on_kgen = {b.out for b in blocks}
     ops = []
     for n in gm.graph.nodes:
@@ -336,14 +372,12 @@ def import_quantized(model, example_input, *, strict: bool = False,
             continue
         ops.append(OpBlock(n, args, OpNode(n.name, op, tuple(a.name for a in args), n.name)))
         on_kgen.add(n)
-    # what stays in PyTorch although it is quantized: one line per kind
-    kinds: dict[str, int] = {}
-    for n in gm.graph.nodes:
-        if n in absorbed or n in on_kgen or n in refused:      # a refused conv has its own line
-            continue
-        kind = _unhandled_kind(torch, n, modules)
-        if kind is not None:
-            kinds[kind] = kinds.get(kind, 0) + 1
+    return ops
+
+
+def warn_unhandled(kinds: dict[str, int], strict: bool, log, skipped: list) -> None:
+    """One warning line per kind of quantized op left to PyTorch (`kinds`: how many of each); strict
+    mode raises."""
     for kind, count in kinds.items():
         why = (f"{kind} x{count} stays in PyTorch: kgen runs quantized convolutions, adds and pooling on "
                f"per-tensor u8 activations")
@@ -351,15 +385,6 @@ def import_quantized(model, example_input, *, strict: bool = False,
             raise UnsupportedError(why)
         log(f"warning: {why}")
         skipped.append(why)
-    if not blocks:
-        raise UnsupportedError(f"{type(model).__name__} has no quantized convolution kgen can run"
-                               + (f" ({skipped[0]})" if skipped else ""))
-
-    def dt_of(n) -> str:
-        return QDT if _qparams(n) is not None else "f32"
-
-    net = network_of(gm, blocks, absorbed, "f32", ops, dt_of=dt_of)
-    return Imported(gm, net, blocks, skipped, ops, dt_of)
 
 
 def output_scale(qmodel) -> float | None:
@@ -382,4 +407,5 @@ def output_scale(qmodel) -> float | None:
     return None
 
 
-__all__ = ["QuantizedBuild", "output_scale", "QDT", "calibrate", "check_not_prepared", "import_quantized", "is_quantized"]
+__all__ = ["QuantizedBuild", "output_scale", "QDT", "calibrate", "check_not_prepared", "import_quantized", "is_quantized",
+           "u8_conv_layer", "u8_ops", "u8_qparams", "warn_unhandled"]

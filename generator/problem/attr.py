@@ -77,7 +77,10 @@ def base_kind(kind: str) -> str:
 
 
 def _fmt(v: float) -> str:
-    return repr(float(v)).rstrip("0").rstrip(".") if v != int(v) else str(int(v))
+    if v == int(v):
+        return str(int(v))
+    s = repr(float(v))
+    return s if "e" in s else s.rstrip("0").rstrip(".")        # 2e-10 keeps its exponent's zero
 
 
 def _ident(v: float) -> str:
