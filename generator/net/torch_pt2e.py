@@ -247,6 +247,30 @@ def _block(gm, conv) -> tuple[Block | None, str | None]:
     return Block(conv, out, chain, x.args[0], residual, layer), None
 
 
+def _fold_weights(gm, absorbed: set) -> None:
+    """Each dequantize of constant weights that PyTorch keeps (a quantized linear's, a conv's kgen left
+    to PyTorch) computed once: PT2E's graph dequantizes them on every call (a ResNet-50's classifier:
+    2M values, about a millisecond)."""
+    import torch
+
+    for n in list(gm.graph.nodes):
+        if n in absorbed or _name(n) not in (_DQ_CHANNEL, _DQ):
+            continue
+        tensors = [a for a in n.args if isinstance(a, torch.fx.Node)]
+        if not tensors or any(a.op != "get_attr" for a in tensors):
+            continue
+        with torch.no_grad():
+            value = n.target(*[_attr(gm, a) if isinstance(a, torch.fx.Node) else a for a in n.args])
+        name = f"_kgen_folded_{n.name}"
+        gm.register_buffer(name, value)
+        with gm.graph.inserting_before(n):
+            folded = gm.graph.get_attr(name)
+        folded.meta = dict(n.meta)
+        n.replace_all_uses_with(folded)
+        gm.graph.erase_node(n)
+    gm.recompile()
+
+
 def _unhandled_kind(node) -> str | None:
     """The kind of a quantized aten op kgen leaves to PyTorch (it reads a dequantized activation or
     weight and is no view), for its warning."""
@@ -288,6 +312,7 @@ def import_pt2e(model, example_input, *, strict: bool = False, log: Callable[[st
             blk.layer.name = f"{blk.layer.name}@{node.name}"
         blocks.append(blk)
         absorbed.update(blk.nodes)
+    _fold_weights(gm, absorbed)
     modules = dict(gm.named_modules())
     ops = u8_ops(torch, gm, modules, blocks, absorbed)
     on_kgen = absorbed | {o.node for o in ops} | refused
