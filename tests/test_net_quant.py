@@ -689,3 +689,28 @@ def test_a_pt2e_model_with_observers_is_one_line():
         with pytest.raises(InputError, match=r"has observers .* but is not quantized: run calibration data through it "
                                              r"and convert_fx \(or convert_pt2e\)"):
             generator.optimize(pm, x, dtype=dtype, measure=False)
+
+
+def test_kgen_net_in_int8_checks_in_units_and_says_when_the_output_vanishes():
+    # run_model (kgen net --dt=int8): the model quantized on the batches, kgen's u8 plan checked against
+    # PyTorch's quantized model in units of the output's scale, timed with kgen's f32 plan of the float
+    # model; an output a few units wide (a random network's) is named as a check that says little
+    from generator.net import report
+
+    x = torch.randn(1, 3, 10, 10, generator=torch.Generator().manual_seed(SEED))
+    torch.manual_seed(SEED)
+    model = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.ReLU(), nn.Conv2d(8, 8, 1)).eval()
+    runs = {}
+    for name, w in (("plain", 1.0), ("vanishing", 1e-9)):      # below the observers' least scale, 1.2e-7
+        m = copy.deepcopy(model)
+        with torch.no_grad():
+            m[2].weight.mul_(w)
+            m[2].bias.mul_(w)
+        runs[name] = report.run_model(m, x, dtype="int8", calibration=_calibration((2, 3, 10, 10)),
+                                      layouts=["nhwc"], rounds=2, log=lambda line: None, torch_alone=False)
+    for r in runs.values():
+        assert r.check.startswith("check against PyTorch's quantized model of the same scales: max ")
+        assert r.max_rel_err <= r.bound == 1.0
+        assert {"kgen plan", "kgen f32 plan", "PyTorch NCHW"} <= set(r.seconds)
+    vanish = [n for n in runs["vanishing"].notes if "units of its scale: a random network's activations" in n]
+    assert len(vanish) == 1 and not [n for n in runs["plain"].notes if "activations vanish" in n]
