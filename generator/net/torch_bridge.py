@@ -255,22 +255,23 @@ def import_model(model, example_input, *, dtype: str = "f32", strict: bool = Fal
         layer.name = str(node.target) if str(node.target) not in taken else f"{node.target}@{node.name}"
         blocks.append(Block(node, cur, chain, node.args[0], residual, layer))
         absorbed.update(chain)
-    ops = _find_ops(torch, gm, modules, blocks, absorbed, dtype)
+    ops = find_ops(gm, blocks, absorbed, lambda n: netop_of(torch, n, modules, dtype), lambda n, op: op_inputs(n))
     net = network_of(gm, blocks, absorbed, dtype, ops)
     return Imported(gm, net, blocks, skipped, ops)
 
 
-def _find_ops(torch, gm, modules, blocks: list[Block], absorbed: set, dtype: str) -> list[OpBlock]:
-    """The nodes between the blocks that kgen runs too (`torch_ops.netop_of`): those reading a tensor a
-    kgen block or op writes, so that the activation stays on the device (an op among PyTorch's own
-    nodes stays in PyTorch: moving its tensors would cost more than it saves)."""
+def find_ops(gm, blocks: list[Block], absorbed: set, op_of: Callable, inputs_of: Callable) -> list[OpBlock]:
+    """The nodes between the blocks that kgen runs too (`op_of(node)`: its `NetOp` or None;
+    `inputs_of(node, op)`: the fx nodes it reads, in the op's order): those reading a tensor a kgen
+    block or op writes, so that the activation stays on the device (an op among PyTorch's own nodes
+    stays in PyTorch: moving its tensors would cost more than it saves)."""
     on_kgen = {b.out for b in blocks}
     ops = []
     for n in gm.graph.nodes:
         if n in absorbed or n in on_kgen:
             continue
-        op = netop_of(torch, n, modules, dtype)
-        args = op_inputs(n) if op is not None else []
+        op = op_of(n)
+        args = inputs_of(n, op) if op is not None else []
         if op is None or not any(a in on_kgen for a in args):
             continue
         ops.append(OpBlock(n, args, OpNode(n.name, op, tuple(a.name for a in args), n.name)))

@@ -29,8 +29,8 @@ from ..benchdnn.conv import conv_problem, parse_conv_args
 from ..errors import InputError, KgenError, UnsupportedError, first_line
 from ..problem.attr import Eltwise, Sum
 from ..problem.netop import NetOp
-from .graph import ConvLayer, OpNode
-from .torch_bridge import Block, Imported, OpBlock, conv_desc, network_of, post_op_text, propagate_shapes
+from .graph import ConvLayer
+from .torch_bridge import Block, Imported, OpBlock, conv_desc, find_ops, network_of, post_op_text, propagate_shapes
 from .torch_ops import eltwise_of, pool_of
 from .torch_rewrite import drop_identities
 
@@ -361,18 +361,8 @@ def u8_ops(torch, gm, modules, blocks: list, absorbed: set) -> list[OpBlock]:
     """The quantized adds and poolings (`_qop`) that read a tensor a kgen block or op writes, as u8 ops."""
     import torch.fx as fx
 
-    on_kgen = {b.out for b in blocks}
-    ops = []
-    for n in gm.graph.nodes:
-        if n in absorbed or n in on_kgen:
-            continue
-        op = _qop(torch, n, modules)
-        args = [a for a in n.args if isinstance(a, fx.Node)][:len(op.inputs)] if op is not None else []
-        if op is None or not any(a in on_kgen for a in args):
-            continue
-        ops.append(OpBlock(n, args, OpNode(n.name, op, tuple(a.name for a in args), n.name)))
-        on_kgen.add(n)
-    return ops
+    return find_ops(gm, blocks, absorbed, lambda n: _qop(torch, n, modules),
+                    lambda n, op: [a for a in n.args if isinstance(a, fx.Node)][:len(op.inputs)])
 
 
 def warn_unhandled(kinds: dict[str, int], strict: bool, log, skipped: list) -> None:
