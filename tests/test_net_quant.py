@@ -710,7 +710,27 @@ def test_kgen_net_in_int8_checks_in_units_and_says_when_the_output_vanishes():
                                       layouts=["nhwc"], rounds=2, log=lambda line: None, torch_alone=False)
     for r in runs.values():
         assert r.check.startswith("check against PyTorch's quantized model of the same scales: max ")
+        # and each layer on its own inputs, against the float64 formula (ConvProblem.reference)
+        assert "; every one of 2 kgen layers and ops against the float64 formula on its own inputs: max " in r.check
+        assert int(r.check.split("on its own inputs: max ")[1].split(" ")[0]) <= 1
         assert r.max_rel_err <= r.bound == 1.0
         assert {"kgen plan", "kgen f32 plan", "PyTorch NCHW"} <= set(r.seconds)
     vanish = [n for n in runs["vanishing"].notes if "units of its scale: a random network's activations" in n]
     assert len(vanish) == 1 and not [n for n in runs["plain"].notes if "activations vanish" in n]
+
+
+def test_the_layer_check_compares_each_layer_with_its_own_reference_and_finds_a_wrong_one():
+    from generator.net.layercheck import layer_differences, summary
+
+    x = torch.randn(1, 3, 14, 14, generator=torch.Generator().manual_seed(SEED))
+    torch.manual_seed(SEED)
+    qm = _pt2e(QPT2E().eval(), x, _calibration((1, 3, 14, 14)))
+    om = generator.optimize(qm, x, measure=False, assignment="NCHW4", segments=False, log=lambda m: None)
+    diffs = layer_differences(om, x)
+    assert set(diffs) == {n.name for n in om.kgen_network.kernels}
+    assert max(d.max() for d in diffs.values()) <= 1, summary(diffs)
+    # a layer whose kernel computes another bias than its description: found, by name
+    layer = next(l for l in om.kgen_network.layers if l.name == "c2")
+    layer.bias = layer.bias + 20 * float(layer.quant["dst_scale"])
+    diffs = layer_differences(om, x)
+    assert diffs["c2"].max() >= 15 and summary(diffs).split("units (")[1].startswith("c2)")

@@ -18,6 +18,7 @@ from ..errors import KgenError
 from ..runtime import LoadedModule, chain_driver
 from ..runtime.timing import round_samples
 from . import breakdown as time_breakdown
+from . import layercheck
 from .execute import CompiledNetwork
 from .graph import Network, random_parameters
 from .plan import Plan, baselines, format_plan, measure_costs, plan_json, plan_network
@@ -150,6 +151,11 @@ def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver
     runners["kgen plan, a module per layer"] = optimize(model, x, dtype=dtype, backend=backend, driver=driver, measure=False,
                                                         assignment=om.kgen_plan.layouts, segments=False,
                                                         log=lambda m: None)
+    if dtype == "int8":
+        # end to end, a random network's output can vanish or its rounding ties grow: each layer too
+        log("checking every kgen layer against the float64 formula on its own inputs")
+        r.check += "; " + layercheck.summary(layercheck.layer_differences(runners["kgen plan, a module per layer"],
+                                                                          x, backend))
     for base in om.kgen_baselines:
         log(f"building the {base.name} baseline")
         runners[f"kgen {base.name}"] = optimize(model, x, dtype=dtype, backend=backend, driver=driver, layouts=layouts,
