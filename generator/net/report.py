@@ -135,8 +135,8 @@ def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver
             spread = float(ref.abs().max() / scale)
             if spread < VANISHING_UNITS:
                 r.notes.append(f"the output spans {spread:.0f} units of its scale: a random network's activations "
-                               f"vanish, so the check above says little (tests/test_net_quant.py checks every "
-                               f"layer against the float64 formula)")
+                               f"vanish, so the end-to-end check says little (each layer's against the float64 "
+                               f"formula does)")
         r.notes.append("PyTorch runs its quantized model (torch.ao FX, x86 engine); kgen the same scales in u8")
     elif dtype != "f32":
         with torch.inference_mode():
