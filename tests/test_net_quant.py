@@ -475,6 +475,14 @@ def _reference_pt2e(qm, x: np.ndarray) -> np.ndarray:
         elif t == "aten.max_pool2d.default":
             k = arg(1, n)
             env[n] = _pool_max(arg(0, n), k, arg(2, n) or k, arg(3, n, [0, 0]))
+        elif t == "aten.avg_pool2d.default":
+            v, k = arg(0, n), arg(1, n)
+            st, p = arg(2, n) or k, arg(3, n, [0, 0])
+            assert arg(4, n, False) is False and arg(5, n, True) is True   # floor, padding counted
+            vp = np.pad(v, ((0, 0), (0, 0), (p[0], p[0]), (p[1], p[1])))
+            oh, ow = (v.shape[2] + 2 * p[0] - k[0]) // st[0] + 1, (v.shape[3] + 2 * p[1] - k[1]) // st[1] + 1
+            env[n] = np.mean([vp[:, :, i:i + st[0] * oh:st[0], j:j + st[1] * ow:st[1]]
+                              for i in range(k[0]) for j in range(k[1])], axis=0)
         elif t == "aten.adaptive_avg_pool2d.default":
             assert list(arg(1, n)) == [1, 1]
             env[n] = arg(0, n).mean(axis=(2, 3), keepdims=True)
@@ -734,3 +742,82 @@ def test_the_layer_check_compares_each_layer_with_its_own_reference_and_finds_a_
     layer.bias = layer.bias + 20 * float(layer.quant["dst_scale"])
     diffs = layer_differences(om, x)
     assert diffs["c2"].max() >= 15 and summary(diffs).split("units (")[1].startswith("c2)")
+
+
+def test_pt2e_pooling_and_a_plain_add_run_as_u8_ops_and_a_conv_whose_result_is_the_output_stays_in_pytorch():
+    class Join(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.c1, self.c2 = nn.Conv2d(3, 12, 3, padding=1), nn.Conv2d(12, 12, 1)
+            self.r1, self.r2 = nn.ReLU(), nn.ReLU()
+            self.mp, self.ap = nn.MaxPool2d(3, 1, 1), nn.AvgPool2d(3, 1, 1)
+
+        def forward(self, x):
+            y = self.r1(self.c1(x))
+            return self.c2(self.r2(self.mp(y) + self.ap(y)))
+
+    x = torch.randn(1, 3, 10, 10, generator=torch.Generator().manual_seed(SEED))
+    torch.manual_seed(SEED)
+    qm = _pt2e(Join().eval(), x, _calibration((1, 3, 10, 10)))
+    msgs = []
+    om = generator.optimize(qm, x, measure=False, assignment="nChw8c", log=msgs.append)
+    assert [m for m in msgs if m.startswith("warning")] == [
+        "warning: c2 stays in PyTorch: its result stays in float: PT2E quantizes a result only where quantized "
+        "ops alone read it, and kgen takes u8 results"]
+    assert sorted((type(n).__name__, getattr(getattr(n, "op", None), "alg", None)) for n in om.kgen_network.kernels) == [
+        ("ConvLayer", None), ("OpNode", "add"), ("OpNode", "avg"), ("OpNode", "max")]
+    with torch.no_grad():
+        got, theirs = om(x).numpy(), qm(x).numpy()
+    ref = _reference_pt2e(qm, x.numpy())
+    top = np.abs(ref).max()
+    print(f"kgen off the formula by {np.abs(got - ref).max() / top:.2e}, PyTorch by {np.abs(theirs - ref).max() / top:.2e}")
+    assert np.abs(got - ref).max() <= 1e-5 * top and np.abs(theirs - ref).max() <= 1e-5 * top
+
+
+def test_pt2e_weights_quantized_per_tensor_run_with_one_scale():
+    # (X86InductorQuantizer takes symmetric weights only: a weight zero point cannot come from it)
+    import dataclasses
+
+    from torchao.quantization.pt2e.observer import MinMaxObserver
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+    from torchao.quantization.pt2e.quantizer import QuantizationSpec
+    import torchao.quantization.pt2e.quantizer.x86_inductor_quantizer as xiq
+
+    x = torch.randn(1, 3, 14, 14, generator=torch.Generator().manual_seed(SEED))
+    torch.manual_seed(SEED)
+    wspec = QuantizationSpec(dtype=torch.int8, quant_min=-128, quant_max=127, qscheme=torch.per_tensor_symmetric,
+                             is_dynamic=False, observer_or_fake_quant_ctr=MinMaxObserver.with_args(eps=2 ** -12))
+    config = dataclasses.replace(xiq.get_default_x86_inductor_quantization_config(), weight=wspec)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pm = prepare_pt2e(torch.export.export(QPT2E().eval(), (x,)).module(), xiq.X86InductorQuantizer().set_global(config))
+        for b in _calibration((1, 3, 14, 14)):
+            pm(b)
+        qm = convert_pt2e(pm)
+    msgs = []
+    om = generator.optimize(qm, x, measure=False, assignment="nhwc", log=msgs.append)
+    assert not [m for m in msgs if m.startswith("warning")]
+    assert len(om.kgen_network.layers) == 6
+    assert all(q.policy == "common" for l in om.kgen_network.layers for q in l.problem.scales if q.arg == "wei")
+    with torch.no_grad():
+        got = om(x).numpy()
+    assert _units(got, _reference_pt2e(qm, x.numpy()), _last_scale(qm)).max() <= 1
+
+
+def test_a_pt2e_conv_with_weight_zero_points_stays_in_pytorch_with_its_reason():
+    x = torch.randn(1, 3, 14, 14, generator=torch.Generator().manual_seed(SEED))
+    torch.manual_seed(SEED)
+    qm = _pt2e(QPT2E().eval(), x, _calibration((1, 3, 14, 14)))
+    # the stem's weights given zero points of 1 (X86InductorQuantizer itself makes symmetric ones)
+    conv = next(n for n in qm.graph.nodes if str(n.target) == "aten.conv2d.default")
+    zp = conv.args[1].args[2]
+    setattr(qm, zp.target, torch.ones_like(getattr(qm, zp.target)))
+    with pytest.raises(UnsupportedError, match="stem stays in PyTorch: per-channel weight zero points other than 0"):
+        generator.optimize(qm, x, measure=False, strict=True)
+    msgs = []
+    om = generator.optimize(qm, x, measure=False, assignment="nhwc", log=msgs.append)
+    assert [m for m in msgs if m.startswith("warning")][0].startswith(
+        "warning: stem stays in PyTorch: per-channel weight zero points other than 0")
+    assert "stem" not in {l.name for l in om.kgen_network.layers} and len(om.kgen_network.layers) == 5
+    with torch.no_grad():
+        assert _units(om(x).numpy(), qm(x).numpy(), _last_scale(qm)).max() <= 1
