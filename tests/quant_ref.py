@@ -1,0 +1,334 @@
+"""The float64 side of the quantized-network tests (`test_net_quant.py`, `test_net_pt2e.py`): models
+quantized by torch.ao FX and by PT2E on fixed random batches, each quantized graph computed node by
+node in float64 from the documented formulas (PyTorch's quantize, oneDNN's convolution with scales,
+zero points and post-ops), and each kgen layer against the formula on the inputs it was given."""
+from __future__ import annotations
+
+import copy
+import warnings
+
+import numpy as np
+import torch
+
+from generator.net.graph import ConvLayer
+
+nn = torch.nn
+SEED = 23
+
+
+def calibration_batches(shape, n=4, seed=SEED):
+    g = torch.Generator().manual_seed(seed)
+    return [torch.randn(shape, generator=g) for _ in range(n)]
+
+
+def quantize_fx(model, x, batches):
+    from torch.ao.quantization import get_default_qconfig_mapping
+    from torch.ao.quantization.quantize_fx import convert_fx, prepare_fx
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pm = prepare_fx(copy.deepcopy(model).eval(), get_default_qconfig_mapping("x86"), (x,))
+        with torch.no_grad():
+            for b in batches:
+                pm(b)
+        return convert_fx(pm)
+
+
+# ----------------------------------------------------------------------------- the float64 model
+def quantize_ref(v, scale, zp):
+    """PyTorch's quantize to quint8: round to nearest even, saturate."""
+    return np.clip(np.round(v / np.float64(np.float32(scale))) + zp, 0, 255)
+
+
+def dequantize_ref(q, scale, zp):
+    return (q - zp) * np.float64(np.float32(scale))
+
+
+def conv_ref(q, w, stride, pad, groups):
+    """sum over the window of q * w in float64 (q already minus its zero point; padding adds nothing)."""
+    n, c, h, wd = q.shape
+    oc, cg, kh, kw = w.shape
+    qp = np.pad(q, ((0, 0), (0, 0), (pad[0], pad[0]), (pad[1], pad[1])))
+    oh, ow = (h + 2 * pad[0] - kh) // stride[0] + 1, (wd + 2 * pad[1] - kw) // stride[1] + 1
+    out = np.zeros((n, oc, oh, ow))
+    og = oc // groups
+    for gi in range(groups):
+        for i in range(kh):
+            for j in range(kw):
+                win = qp[:, gi * cg:(gi + 1) * cg, i:i + stride[0] * oh:stride[0], j:j + stride[1] * ow:stride[1]]
+                out[:, gi * og:(gi + 1) * og] += np.einsum("nchw,oc->nohw", win, w[gi * og:(gi + 1) * og, :, i, j])
+    return out
+
+
+def reference_fx(qm, x: np.ndarray) -> np.ndarray:
+    """The quantized model in float64 from the formulas, node by node over its FX graph: the quantized
+    value of every tensor, the dequantized output."""
+    mods = dict(qm.named_modules())
+    env, meta = {}, {}                   # node -> value; node -> (scale, zp) of a quantized one
+
+    def arg(a):
+        return env[a] if isinstance(a, torch.fx.Node) else a
+
+    for n in qm.graph.nodes:
+        if n.op == "placeholder":
+            env[n] = x.astype(np.float64)
+        elif n.op == "get_attr":
+            env[n] = float(getattr(qm, n.target))
+        elif n.op == "call_function" and n.target is torch.quantize_per_tensor:
+            s, z = arg(n.args[1]), int(arg(n.args[2]))
+            env[n], meta[n] = quantize_ref(arg(n.args[0]), s, z), (s, z)
+        elif n.op == "call_module":
+            m = mods[n.target]
+            src = n.args[0]
+            kind = type(m).__name__
+            if kind in ("Conv2d", "ConvReLU2d", "Linear"):
+                s_in, z_in = meta[src]
+                w = m.weight()
+                wq = w.int_repr().numpy().astype(np.float64)
+                ws = w.q_per_channel_scales().numpy().astype(np.float32).astype(np.float64)
+                b = m.bias().detach().numpy().astype(np.float64)
+                v = env[src] - z_in
+                acc = conv_ref(v, wq, m.stride, m.padding, m.groups) if kind != "Linear" else v @ wq.T
+                shape = (1, -1, 1, 1) if kind != "Linear" else (1, -1)
+                f = np.float64(np.float32(s_in)) * ws.reshape(shape) * acc + b.reshape(shape)
+                if kind == "ConvReLU2d":
+                    f = np.maximum(f, 0)
+                env[n], meta[n] = quantize_ref(f, m.scale, m.zero_point), (m.scale, m.zero_point)
+            elif kind in ("ReLU", "ReLU6"):
+                s, z = meta[src]
+                hi = quantize_ref(6.0, s, z) if kind == "ReLU6" else 255
+                env[n], meta[n] = np.clip(env[src], z, hi), meta[src]
+            elif kind == "MaxPool2d":
+                v = env[src]
+                k, st, p = m.kernel_size, m.stride, m.padding
+                vp = np.pad(v, ((0, 0), (0, 0), (p, p), (p, p)), constant_values=-1)
+                oh, ow = (v.shape[2] + 2 * p - k) // st + 1, (v.shape[3] + 2 * p - k) // st + 1
+                env[n] = np.max([vp[:, :, i:i + st * oh:st, j:j + st * ow:st] for i in range(k) for j in range(k)], axis=0)
+                meta[n] = meta[src]
+            elif kind == "AdaptiveAvgPool2d":
+                s, z = meta[src]
+                env[n], meta[n] = quantize_ref(dequantize_ref(env[src], s, z).mean(axis=(2, 3), keepdims=True), s, z), meta[src]
+            else:
+                raise AssertionError(f"the reference has no {kind}")
+        elif n.op == "call_function" and n.target in (torch.ops.quantized.add, torch.ops.quantized.add_relu):
+            a, b = n.args[:2]
+            s, z = arg(n.args[2]), int(arg(n.args[3]))
+            f = dequantize_ref(env[a], *meta[a]) + dequantize_ref(env[b], *meta[b])
+            if n.target is torch.ops.quantized.add_relu:
+                f = np.maximum(f, 0)
+            env[n], meta[n] = quantize_ref(f, s, z), (s, z)
+        elif n.op == "call_function" and n.target is torch.flatten:
+            env[n], meta[n] = env[n.args[0]].reshape(env[n.args[0]].shape[0], -1), meta[n.args[0]]
+        elif n.op == "call_method" and n.target == "dequantize":
+            env[n] = dequantize_ref(env[n.args[0]], *meta[n.args[0]])
+        elif n.op == "output":
+            return env[n.args[0]]
+        else:
+            raise AssertionError(f"the reference has no {n.op} {n.target}")
+    raise AssertionError("no output")
+
+
+def units_apart(a, b, scale) -> np.ndarray:
+    return np.round(np.abs(np.asarray(a, np.float64) - np.asarray(b, np.float64)) / np.float32(scale))
+
+
+# ------------------------------------------------------------------------------------------- PT2E
+def quantize_pt2e(model, x, batches):
+    """`model` exported and quantized by PT2E (torchao's prepare_pt2e / convert_pt2e, X86InductorQuantizer's
+    default config) on `batches` (each shaped like `x`: the export is specialized to it)."""
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+    import torchao.quantization.pt2e.quantizer.x86_inductor_quantizer as xiq
+
+    ep = torch.export.export(copy.deepcopy(model).eval(), (x,)).module()
+    # X86InductorQuantizer groups the calls of one module (torchvision's shared ReLU) into one partition
+    # and refuses it ("more than one output node"): each later call is a partition of its own here
+    seen = set()
+    for n in ep.graph.nodes:
+        stack = n.meta.get("nn_module_stack")
+        if n.op == "call_function" and stack:
+            key = list(stack)[-1]
+            fqn, cls = stack[key]
+            if fqn in seen:
+                stack[key] = (f"{fqn}@{n.name}", cls)
+            seen.add(fqn)
+    quantizer = xiq.X86InductorQuantizer().set_global(xiq.get_default_x86_inductor_quantization_config())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pm = prepare_pt2e(ep, quantizer)
+        with torch.no_grad():
+            for b in batches:
+                pm(b)
+        return convert_pt2e(pm)
+
+
+def max_pool_ref(v, k, st, p):
+    vp = np.pad(v, ((0, 0), (0, 0), (p[0], p[0]), (p[1], p[1])), constant_values=-np.inf)
+    oh, ow = (v.shape[2] + 2 * p[0] - k[0]) // st[0] + 1, (v.shape[3] + 2 * p[1] - k[1]) // st[1] + 1
+    return np.max([vp[:, :, i:i + st[0] * oh:st[0], j:j + st[1] * ow:st[1]] for i in range(k[0]) for j in range(k[1])],
+                  axis=0)
+
+
+def reference_pt2e(qm, x: np.ndarray) -> np.ndarray:
+    """A PT2E model in float64 from the formulas, node by node over its aten graph: quantize (round half
+    to even, saturate) and dequantize as documented, every float op in float64."""
+    env = {}
+
+    def arg(i, n, default=None):
+        a = n.args[i] if len(n.args) > i else default
+        return env[a] if isinstance(a, torch.fx.Node) else a
+
+    for n in qm.graph.nodes:
+        t = str(n.target)
+        if n.op == "placeholder":
+            env[n] = x.astype(np.float64)
+        elif n.op == "get_attr":
+            v = qm
+            for part in n.target.split("."):
+                v = getattr(v, part)
+            env[n] = v.detach().numpy().astype(np.float64)
+        elif n.op == "call_module":
+            env[n] = None                                  # torch.export's guards
+        elif t == "quantized_decomposed.quantize_per_tensor.default":
+            v, s, z, lo, hi = (arg(i, n) for i in range(5))
+            env[n] = np.clip(np.round(v / np.float64(np.float32(s))) + z, lo, hi)
+        elif t == "quantized_decomposed.dequantize_per_tensor.default":
+            env[n] = (arg(0, n) - arg(2, n)) * np.float64(np.float32(arg(1, n)))
+        elif t == "quantized_decomposed.dequantize_per_channel.default":
+            w, s, z, axis = (arg(i, n) for i in range(4))
+            shape = [1] * w.ndim
+            shape[axis] = -1
+            env[n] = (w - z.reshape(shape)) * s.astype(np.float32).astype(np.float64).reshape(shape)
+        elif t == "aten.conv2d.default":
+            v, w, b = arg(0, n), arg(1, n), arg(2, n)
+            stride, pad, dil, groups = (arg(3, n, [1, 1]), arg(4, n, [0, 0]), arg(5, n, [1, 1]), arg(6, n, 1))
+            assert list(dil) == [1, 1]
+            env[n] = conv_ref(v, w, stride, pad, groups) + (b.reshape(1, -1, 1, 1) if b is not None else 0)
+        elif t in ("aten.relu.default", "aten.relu_.default"):
+            env[n] = np.maximum(arg(0, n), 0)
+        elif t in ("aten.hardtanh.default", "aten.hardtanh_.default"):
+            env[n] = np.clip(arg(0, n), arg(1, n), arg(2, n))
+        elif t in ("aten.add.Tensor", "aten.add_.Tensor"):
+            env[n] = arg(0, n) + arg(1, n)
+        elif t == "aten.max_pool2d.default":
+            k = arg(1, n)
+            env[n] = max_pool_ref(arg(0, n), k, arg(2, n) or k, arg(3, n, [0, 0]))
+        elif t == "aten.avg_pool2d.default":
+            v, k = arg(0, n), arg(1, n)
+            st, p = arg(2, n) or k, arg(3, n, [0, 0])
+            assert arg(4, n, False) is False and arg(5, n, True) is True   # floor, padding counted
+            vp = np.pad(v, ((0, 0), (0, 0), (p[0], p[0]), (p[1], p[1])))
+            oh, ow = (v.shape[2] + 2 * p[0] - k[0]) // st[0] + 1, (v.shape[3] + 2 * p[1] - k[1]) // st[1] + 1
+            env[n] = np.mean([vp[:, :, i:i + st[0] * oh:st[0], j:j + st[1] * ow:st[1]]
+                              for i in range(k[0]) for j in range(k[1])], axis=0)
+        elif t == "aten.adaptive_avg_pool2d.default":
+            assert list(arg(1, n)) == [1, 1]
+            env[n] = arg(0, n).mean(axis=(2, 3), keepdims=True)
+        elif t == "aten.flatten.using_ints":
+            env[n] = arg(0, n).reshape(arg(0, n).shape[0], -1)
+        elif n.op == "output":
+            return env[n.args[0][0]]
+        else:
+            raise AssertionError(f"the reference has no {n.op} {t}")
+    raise AssertionError("no output")
+
+
+def last_scale(qm) -> float:
+    """The scale of the last dequantize before a PT2E model's output."""
+    node = [n for n in qm.graph.nodes if n.op == "output"][0].args[0][0]
+    while not str(node.target).startswith("quantized_decomposed.dequantize"):
+        node = node.args[0]
+    return node.args[1]
+
+
+# ------------------------------------------------------------------- layer by layer, on kgen's own inputs
+def layer_formula(layer, ins: list[np.ndarray]) -> np.ndarray:
+    """The u8 result of one kgen layer or op in float64 from the documented formulas (oneDNN's convolution
+    with scales, zero points and post-ops; dequantize, compute, quantize for an op), on the u8 inputs
+    it was given (logical N x C x H x W)."""
+    from generator.problem.attr import Sum
+
+    def eltwise(f, op):
+        assert op.kind in ("relu", "clip") and not (op.kind == "relu" and op.alpha), op
+        return np.maximum(f, 0) if op.kind == "relu" else np.clip(f, op.alpha, op.beta)
+
+    f32 = lambda v: np.asarray(v, np.float32).astype(np.float64)        # noqa: E731 -- kgen's scales are f32
+    if isinstance(layer, ConvLayer):
+        p, q = layer.problem, layer.quant
+        d = p.desc
+        assert (d.dh, d.dw, d.ndims) == (0, 0, 4)
+        acc = conv_ref(ins[0] - float(q.get("src_zp", 0)), layer.weights.astype(np.float64), (d.sh, d.sw), (d.ph, d.pw), d.g)
+        f = f32(q["src_scale"]) * f32(q["wei_scale"]).reshape(1, -1, 1, 1) * acc
+        if layer.bias is not None:
+            f = f + f32(layer.bias).reshape(1, -1, 1, 1)
+        for op in p.post_ops:
+            f = f + f32(op.scale) * (ins[1] - op.zero_point) if isinstance(op, Sum) else eltwise(f, op)
+        return quantize_ref(f, q["dst_scale"], int(q.get("dst_zp", 0)))
+    op = layer.op
+    deq = [dequantize_ref(v, *qp) for v, qp in zip(ins, op.quant)]
+    if op.kind == "binary":
+        f = deq[0] + deq[1]
+    elif op.alg == "max":
+        f = max_pool_ref(deq[0], op.kernel, op.stride, op.pad)
+    else:
+        assert not any(op.pad) and op.kernel == op.stride, op
+        n, c, h, w = deq[0].shape
+        kh, kw = op.kernel
+        f = deq[0][:, :, :h // kh * kh, :w // kw * kw].reshape(n, c, h // kh, kh, w // kw, kw).mean(axis=(3, 5))
+    if op.eltwise is not None:
+        f = eltwise(f, op.eltwise)
+    return quantize_ref(f, *op.quant[-1])
+
+
+def layer_units(om, x) -> dict[str, np.ndarray]:
+    """{kgen layer or op: how far its u8 result is from `_layer_formula` on its own inputs, in units}
+    for a module `optimize` built with segments=False (a module per kgen node), run on `x`."""
+    from generator.net.torch_bridge import to_torch
+
+    def u8(v):
+        return to_torch(v).int_repr().numpy().astype(np.float64)
+
+    seen = {}
+    hooks = [m.register_forward_hook(lambda mod, args, out: seen.__setitem__(
+        mod.runner.layer.name, (mod.runner.layer, [u8(a) for a in args], u8(out))))
+        for _, m in om.named_modules() if hasattr(m, "runner")]
+    try:
+        with torch.no_grad():
+            om(x)
+    finally:
+        for h in hooks:
+            h.remove()
+    return {name: np.abs(out - layer_formula(layer, ins)) for name, (layer, ins, out) in seen.items()}
+
+
+def bn_statistics(model, shape, seed=SEED):
+    """`model` with its BatchNorms' running statistics measured on random batches (a random network's
+    activations then keep their scale from layer to layer, as a trained one's do, instead of growing or
+    vanishing: a random MobileNetV2's output is 1e-9)."""
+    for m in model.modules():
+        if isinstance(m, nn.modules.batchnorm._BatchNorm):
+            m.reset_running_stats()
+            m.momentum = None                       # the average over all batches
+    model.train()
+    with torch.no_grad():
+        for b in calibration_batches(shape, n=4, seed=seed):
+            model(b)
+    return model.eval()
+
+
+def pytorch_layer_units(qm, net, x) -> dict[str, np.ndarray]:
+    """The same for PyTorch's quantized model `qm` (torch.ao FX: its nodes carry the names of `net`'s
+    tensors): each of its nodes that kgen runs, against the formula on PyTorch's own inputs."""
+    values = {}
+
+    class Record(torch.fx.Interpreter):
+        def run_node(self, n):
+            values[n.name] = out = super().run_node(n)
+            return out
+
+    with torch.no_grad():
+        Record(qm).run(x)
+
+    def u8(t):
+        return values[t].int_repr().numpy().astype(np.float64)
+
+    return {n.name: np.abs(u8(n.dst) - layer_formula(n, [u8(t) for t in n.inputs])) for n in net.kernels}

@@ -1,0 +1,225 @@
+"""Models quantized by PyTorch 2 export quantization (`net.torch_pt2e`: torchao's prepare_pt2e /
+convert_pt2e with X86InductorQuantizer) through `generator.optimize`: convolutions with their residual
+adds fused as sum post-ops, pooling and adds as u8 ops, checked against a float64 model of the PT2E
+graph written from the documented formulas and against PyTorch's model; what kgen cannot run stays in
+PyTorch with its reason (`strict=True` raises); a model with observers is one line. And the layer
+check (`net.layercheck`) that `kgen net --dt=int8` runs."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="torch is not installed (pip install -e .[test])")
+nn = torch.nn
+
+import generator  # noqa: E402
+from generator.errors import InputError, UnsupportedError  # noqa: E402
+from generator.net.graph import OpNode  # noqa: E402
+from quant_ref import SEED, calibration_batches, last_scale, quantize_pt2e, reference_pt2e, units_apart  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("kgen_cache_dir")
+
+
+@pytest.fixture(autouse=True)
+def _table(tmp_path, monkeypatch):
+    monkeypatch.setenv("KGEN_TUNED_TABLE", str(tmp_path / "tuned.json"))
+
+
+class QPT2E(nn.Module):
+    """What X86InductorQuantizer quantizes end to end: a stem conv+BN+ReLU, a max pool, a bottleneck
+    whose residual add and ReLU fuse into its last conv (a sum post-op), a grouped strided conv, a
+    depthwise conv with ReLU6, a 1x1 conv with a plain residual add, the global average pool."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem, self.bn = nn.Conv2d(3, 20, 3, padding=1), nn.BatchNorm2d(20)
+        self.pool = nn.MaxPool2d(3, 2, 1)
+        self.c1, self.c2 = nn.Conv2d(20, 24, 1), nn.Conv2d(24, 20, 3, padding=1)
+        self.g = nn.Conv2d(20, 32, 3, stride=2, padding=1, groups=4)
+        self.dw, self.pw = nn.Conv2d(32, 32, 3, padding=1, groups=32), nn.Conv2d(32, 32, 1)
+        self.gap = nn.AdaptiveAvgPool2d(1)
+        self.r0, self.r1, self.r2, self.r3, self.r6 = nn.ReLU(), nn.ReLU(), nn.ReLU(), nn.ReLU(), nn.ReLU6()
+        with torch.no_grad():
+            self.bn.running_mean.uniform_(-0.3, 0.3)
+            self.bn.running_var.uniform_(0.5, 2.0)
+
+    def forward(self, x):
+        x = self.pool(self.r0(self.bn(self.stem(x))))
+        x = self.r2(self.c2(self.r1(self.c1(x))) + x)
+        y = self.r3(self.g(x))
+        return self.gap(self.pw(self.r6(self.dw(y))) + y)
+
+
+@pytest.mark.parametrize("layout", ["nhwc", "NCHW4", "nChw16c"])
+def test_a_pt2e_model_runs_in_u8_with_its_residuals_fused_and_matches_the_float64_formula(layout):
+    x = torch.randn(1, 3, 14, 14, generator=torch.Generator().manual_seed(SEED))
+    torch.manual_seed(SEED)
+    qm = quantize_pt2e(QPT2E().eval(), x, calibration_batches((1, 3, 14, 14)))
+    msgs = []
+    om = generator.optimize(qm, x, measure=False, assignment=layout, log=msgs.append)
+    net = om.kgen_network
+    assert not [m for m in msgs if m.startswith("warning")], msgs
+    layers = net.layers
+    assert len(layers) == 6 and all(net.tensors[n.dst][1] == "u8" for n in net.kernels)
+    # the residual adds are the convs' sum post-ops, at the residual's scale and zero point
+    assert sorted(str(op) for l in layers for op in l.problem.post_ops if str(op).startswith("sum")) == sorted(
+        str(op) for op in [next(o for o in l.problem.post_ops if str(o).startswith("sum"))
+                           for l in layers if l.residual])
+    assert sum(1 for l in layers if l.residual) == 2
+    assert sorted((o.op.kind, o.op.alg) for o in net.nodes if isinstance(o, OpNode)) == [("pool", "avg"), ("pool", "max")]
+    scale = last_scale(qm)
+    for i in range(3):
+        xi = torch.randn(1, 3, 14, 14, generator=torch.Generator().manual_seed(SEED + i))
+        with torch.no_grad():
+            got, theirs = om(xi).numpy(), qm(xi).numpy()
+        ref = reference_pt2e(qm, xi.numpy())
+        mine, pytorch = units_apart(got, ref, scale), units_apart(theirs, ref, scale)
+        print(f"seed {SEED + i} {layout}: kgen off the formula by {mine.max()} units, PyTorch by {pytorch.max()}")
+        assert np.abs(ref).max() > 20 * scale           # not a vanishing output
+        assert mine.max() <= 1 and pytorch.max() <= 1, f"seed {SEED + i}"
+
+
+def test_a_pt2e_conv_whose_result_stays_float_stays_in_pytorch_or_raises_in_strict_mode():
+    # a ReLU read by a quantized conv and by a float add: PT2E leaves the conv's result in float
+    class Split(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.c1, self.c2, self.c3 = nn.Conv2d(3, 8, 3, padding=1), nn.Conv2d(8, 8, 3, padding=1), nn.Conv2d(8, 8, 1)
+            self.r1, self.r2 = nn.ReLU(), nn.ReLU()
+
+        def forward(self, x):
+            y = self.r2(self.c2(self.r1(self.c1(x))))
+            return y + self.c3(y)
+
+    x = torch.randn(1, 3, 8, 8, generator=torch.Generator().manual_seed(SEED))
+    torch.manual_seed(SEED)
+    model = Split().eval()
+    qm = quantize_pt2e(model, x, calibration_batches((1, 3, 8, 8)))
+    msgs = []
+    om = generator.optimize(qm, x, measure=False, assignment="nhwc", log=msgs.append)
+    warned = [m for m in msgs if m.startswith("warning: c") and "stays in PyTorch: its result" in m]
+    assert warned and all(m.endswith("stays in PyTorch: its result stays in float: PT2E quantizes a result only "
+                                     "where quantized ops alone read it, and kgen takes u8 results") for m in warned)
+    # the add that reads the refused conv's float result and a dequantized tensor
+    assert [m for m in msgs if m.startswith("warning") and m not in warned] == [
+        "warning: quantized add x1 stays in PyTorch: kgen runs quantized convolutions, adds and pooling on "
+        "per-tensor u8 activations"]
+    assert len(om.kgen_network.layers) == 3 - len(warned) >= 1
+    # the weights of the convs PyTorch keeps are dequantized once, not on every call
+    assert not [n for n in om.graph.nodes if n.op == "call_function" and "dequantize_per_channel" in str(n.target)]
+    with torch.no_grad():
+        got, theirs = om(x).numpy(), qm(x).numpy()
+    assert np.abs(got - theirs).max() <= 1e-3 * np.abs(theirs).max() + 0.1
+    with pytest.raises(UnsupportedError, match="stays in PyTorch: its result stays in float"):
+        generator.optimize(qm, x, measure=False, strict=True)
+
+
+def test_a_pt2e_model_with_observers_is_one_line():
+    from torchao.quantization.pt2e.quantize_pt2e import prepare_pt2e
+    import torchao.quantization.pt2e.quantizer.x86_inductor_quantizer as xiq
+
+    x = torch.randn(1, 3, 14, 14)
+    ep = torch.export.export(QPT2E().eval(), (x,)).module()
+    pm = prepare_pt2e(ep, xiq.X86InductorQuantizer().set_global(xiq.get_default_x86_inductor_quantization_config()))
+    for dtype in (None, "int8"):
+        with pytest.raises(InputError, match=r"has observers .* but is not quantized: run calibration data through it "
+                                             r"and convert_fx \(or convert_pt2e\)"):
+            generator.optimize(pm, x, dtype=dtype, measure=False)
+
+
+def test_the_layer_check_compares_each_layer_with_its_own_reference_and_finds_a_wrong_one():
+    from generator.net.layercheck import layer_differences, summary
+
+    x = torch.randn(1, 3, 14, 14, generator=torch.Generator().manual_seed(SEED))
+    torch.manual_seed(SEED)
+    qm = quantize_pt2e(QPT2E().eval(), x, calibration_batches((1, 3, 14, 14)))
+    om = generator.optimize(qm, x, measure=False, assignment="NCHW4", segments=False, log=lambda m: None)
+    diffs = layer_differences(om, x)
+    assert set(diffs) == {n.name for n in om.kgen_network.kernels}
+    assert max(d.max() for d in diffs.values()) <= 1, summary(diffs)
+    # a layer whose kernel computes another bias than its description: found, by name
+    layer = next(l for l in om.kgen_network.layers if l.name == "c2")
+    layer.bias = layer.bias + 20 * float(layer.quant["dst_scale"])
+    diffs = layer_differences(om, x)
+    assert diffs["c2"].max() >= 15 and summary(diffs).split("units (")[1].startswith("c2)")
+
+
+def test_pt2e_pooling_and_a_plain_add_run_as_u8_ops_and_a_conv_whose_result_is_the_output_stays_in_pytorch():
+    class Join(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.c1, self.c2 = nn.Conv2d(3, 12, 3, padding=1), nn.Conv2d(12, 12, 1)
+            self.r1, self.r2 = nn.ReLU(), nn.ReLU()
+            self.mp, self.ap = nn.MaxPool2d(3, 1, 1), nn.AvgPool2d(3, 1, 1)
+
+        def forward(self, x):
+            y = self.r1(self.c1(x))
+            return self.c2(self.r2(self.mp(y) + self.ap(y)))
+
+    x = torch.randn(1, 3, 10, 10, generator=torch.Generator().manual_seed(SEED))
+    torch.manual_seed(SEED)
+    qm = quantize_pt2e(Join().eval(), x, calibration_batches((1, 3, 10, 10)))
+    msgs = []
+    om = generator.optimize(qm, x, measure=False, assignment="nChw8c", log=msgs.append)
+    assert [m for m in msgs if m.startswith("warning")] == [
+        "warning: c2 stays in PyTorch: its result stays in float: PT2E quantizes a result only where quantized "
+        "ops alone read it, and kgen takes u8 results"]
+    assert sorted((type(n).__name__, getattr(getattr(n, "op", None), "alg", None)) for n in om.kgen_network.kernels) == [
+        ("ConvLayer", None), ("OpNode", "add"), ("OpNode", "avg"), ("OpNode", "max")]
+    with torch.no_grad():
+        got, theirs = om(x).numpy(), qm(x).numpy()
+    ref = reference_pt2e(qm, x.numpy())
+    top = np.abs(ref).max()
+    print(f"kgen off the formula by {np.abs(got - ref).max() / top:.2e}, PyTorch by {np.abs(theirs - ref).max() / top:.2e}")
+    assert np.abs(got - ref).max() <= 1e-5 * top and np.abs(theirs - ref).max() <= 1e-5 * top
+
+
+def test_pt2e_weights_quantized_per_tensor_run_with_one_scale():
+    # (X86InductorQuantizer takes symmetric weights only: a weight zero point cannot come from it)
+    import dataclasses
+
+    from torchao.quantization.pt2e.observer import MinMaxObserver
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+    from torchao.quantization.pt2e.quantizer import QuantizationSpec
+    import torchao.quantization.pt2e.quantizer.x86_inductor_quantizer as xiq
+
+    x = torch.randn(1, 3, 14, 14, generator=torch.Generator().manual_seed(SEED))
+    torch.manual_seed(SEED)
+    wspec = QuantizationSpec(dtype=torch.int8, quant_min=-128, quant_max=127, qscheme=torch.per_tensor_symmetric,
+                             is_dynamic=False, observer_or_fake_quant_ctr=MinMaxObserver.with_args(eps=2 ** -12))
+    config = dataclasses.replace(xiq.get_default_x86_inductor_quantization_config(), weight=wspec)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pm = prepare_pt2e(torch.export.export(QPT2E().eval(), (x,)).module(), xiq.X86InductorQuantizer().set_global(config))
+        for b in calibration_batches((1, 3, 14, 14)):
+            pm(b)
+        qm = convert_pt2e(pm)
+    msgs = []
+    om = generator.optimize(qm, x, measure=False, assignment="nhwc", log=msgs.append)
+    assert not [m for m in msgs if m.startswith("warning")]
+    assert len(om.kgen_network.layers) == 6
+    assert all(q.policy == "common" for l in om.kgen_network.layers for q in l.problem.scales if q.arg == "wei")
+    with torch.no_grad():
+        got = om(x).numpy()
+    assert units_apart(got, reference_pt2e(qm, x.numpy()), last_scale(qm)).max() <= 1
+
+
+def test_a_pt2e_conv_with_weight_zero_points_stays_in_pytorch_with_its_reason():
+    x = torch.randn(1, 3, 14, 14, generator=torch.Generator().manual_seed(SEED))
+    torch.manual_seed(SEED)
+    qm = quantize_pt2e(QPT2E().eval(), x, calibration_batches((1, 3, 14, 14)))
+    # the stem's weights given zero points of 1 (X86InductorQuantizer itself makes symmetric ones)
+    conv = next(n for n in qm.graph.nodes if str(n.target) == "aten.conv2d.default")
+    zp = conv.args[1].args[2]
+    setattr(qm, zp.target, torch.ones_like(getattr(qm, zp.target)))
+    with pytest.raises(UnsupportedError, match="stem stays in PyTorch: per-channel weight zero points other than 0"):
+        generator.optimize(qm, x, measure=False, strict=True)
+    msgs = []
+    om = generator.optimize(qm, x, measure=False, assignment="nhwc", log=msgs.append)
+    assert [m for m in msgs if m.startswith("warning")][0].startswith(
+        "warning: stem stays in PyTorch: per-channel weight zero points other than 0")
+    assert "stem" not in {l.name for l in om.kgen_network.layers} and len(om.kgen_network.layers) == 5
+    with torch.no_grad():
+        assert units_apart(om(x).numpy(), qm(x).numpy(), last_scale(qm)).max() <= 1
