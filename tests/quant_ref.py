@@ -16,6 +16,36 @@ nn = torch.nn
 SEED = 23
 
 
+class QSmall(nn.Module):
+    """A stem conv+BN+ReLU, a max pool, a bottleneck with a residual add_relu, a grouped strided conv,
+    a depthwise conv with ReLU6 and a plain residual add, then the global average pool and a Linear:
+    20-channel tails in blocked layouts, every quantized op kgen runs and one it leaves to PyTorch."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem, self.bn = nn.Conv2d(3, 20, 3, padding=1), nn.BatchNorm2d(20)
+        self.pool = nn.MaxPool2d(3, 2, 1)
+        self.c1 = nn.Conv2d(20, 24, 1)
+        self.c2 = nn.Conv2d(24, 20, 3, padding=1)
+        self.g = nn.Conv2d(20, 32, 3, stride=2, padding=1, groups=4)
+        self.dw = nn.Conv2d(32, 32, 3, padding=1, groups=32)
+        self.gap = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(32, 10)
+        # ReLU modules, as torchvision's models have: torch.ao fuses them into the convs (a torch.relu
+        # after a quantized conv it leaves in float, between a dequantize and a quantize)
+        self.r0, self.r1, self.r2, self.r3, self.r6 = nn.ReLU(), nn.ReLU(), nn.ReLU(), nn.ReLU(), nn.ReLU6()
+        with torch.no_grad():
+            self.bn.running_mean.uniform_(-0.3, 0.3)
+            self.bn.running_var.uniform_(0.5, 2.0)
+
+    def forward(self, x):
+        x = self.pool(self.r0(self.bn(self.stem(x))))
+        x = self.r2(self.c2(self.r1(self.c1(x))) + x)
+        y = self.r3(self.g(x))
+        y = y + self.r6(self.dw(y))
+        return self.fc(torch.flatten(self.gap(y), 1))
+
+
 def calibration_batches(shape, n=4, seed=SEED):
     g = torch.Generator().manual_seed(seed)
     return [torch.randn(shape, generator=g) for _ in range(n)]
@@ -280,24 +310,13 @@ def layer_formula(layer, ins: list[np.ndarray]) -> np.ndarray:
 
 
 def layer_units(om, x) -> dict[str, np.ndarray]:
-    """{kgen layer or op: how far its u8 result is from `_layer_formula` on its own inputs, in units}
-    for a module `optimize` built with segments=False (a module per kgen node), run on `x`."""
-    from generator.net.torch_bridge import to_torch
+    """{kgen layer or op: how far its u8 result is from `layer_formula` on its own inputs, in units}
+    for a module `optimize` built with segments=False (a module per kgen node), run on `x` (the
+    layers' inputs and results as `net.layercheck` captures them; the formula is this file's own)."""
+    from generator.net.layercheck import layer_io
 
-    def u8(v):
-        return to_torch(v).int_repr().numpy().astype(np.float64)
-
-    seen = {}
-    hooks = [m.register_forward_hook(lambda mod, args, out: seen.__setitem__(
-        mod.runner.layer.name, (mod.runner.layer, [u8(a) for a in args], u8(out))))
-        for _, m in om.named_modules() if hasattr(m, "runner")]
-    try:
-        with torch.no_grad():
-            om(x)
-    finally:
-        for h in hooks:
-            h.remove()
-    return {name: np.abs(out - layer_formula(layer, ins)) for name, (layer, ins, out) in seen.items()}
+    return {name: np.abs(out.astype(np.float64) - layer_formula(layer, [a.astype(np.float64) for a in ins]))
+            for name, (layer, ins, out) in layer_io(om, x).items()}
 
 
 def bn_statistics(model, shape, seed=SEED):

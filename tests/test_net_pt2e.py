@@ -17,7 +17,7 @@ nn = torch.nn
 import generator  # noqa: E402
 from generator.errors import InputError, UnsupportedError  # noqa: E402
 from generator.net.graph import OpNode  # noqa: E402
-from quant_ref import SEED, calibration_batches, last_scale, quantize_pt2e, reference_pt2e, units_apart  # noqa: E402
+from quant_ref import SEED, QSmall, calibration_batches, last_scale, quantize_pt2e, reference_pt2e, units_apart  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("kgen_cache_dir")
 
@@ -27,23 +27,14 @@ def _table(tmp_path, monkeypatch):
     monkeypatch.setenv("KGEN_TUNED_TABLE", str(tmp_path / "tuned.json"))
 
 
-class QPT2E(nn.Module):
-    """What X86InductorQuantizer quantizes end to end: a stem conv+BN+ReLU, a max pool, a bottleneck
-    whose residual add and ReLU fuse into its last conv (a sum post-op), a grouped strided conv, a
-    depthwise conv with ReLU6, a 1x1 conv with a plain residual add, the global average pool."""
+class QPT2E(QSmall):
+    """QSmall as X86InductorQuantizer quantizes it end to end: the bottleneck's residual add and ReLU
+    fuse into its last conv (a sum post-op), and after the depthwise conv with ReLU6 a 1x1 conv with a
+    plain residual add (its sum); the global average pool is the output (no Linear)."""
 
     def __init__(self):
         super().__init__()
-        self.stem, self.bn = nn.Conv2d(3, 20, 3, padding=1), nn.BatchNorm2d(20)
-        self.pool = nn.MaxPool2d(3, 2, 1)
-        self.c1, self.c2 = nn.Conv2d(20, 24, 1), nn.Conv2d(24, 20, 3, padding=1)
-        self.g = nn.Conv2d(20, 32, 3, stride=2, padding=1, groups=4)
-        self.dw, self.pw = nn.Conv2d(32, 32, 3, padding=1, groups=32), nn.Conv2d(32, 32, 1)
-        self.gap = nn.AdaptiveAvgPool2d(1)
-        self.r0, self.r1, self.r2, self.r3, self.r6 = nn.ReLU(), nn.ReLU(), nn.ReLU(), nn.ReLU(), nn.ReLU6()
-        with torch.no_grad():
-            self.bn.running_mean.uniform_(-0.3, 0.3)
-            self.bn.running_var.uniform_(0.5, 2.0)
+        self.pw = nn.Conv2d(32, 32, 1)
 
     def forward(self, x):
         x = self.pool(self.r0(self.bn(self.stem(x))))

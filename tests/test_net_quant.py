@@ -18,7 +18,7 @@ nn = torch.nn
 import generator  # noqa: E402
 from generator.errors import InputError, UnsupportedError  # noqa: E402
 from generator.net.graph import ConvLayer, OpNode  # noqa: E402
-from quant_ref import (SEED, bn_statistics, calibration_batches, last_scale, layer_units,  # noqa: E402
+from quant_ref import (SEED, QSmall, bn_statistics, calibration_batches, last_scale, layer_units,  # noqa: E402
                        pytorch_layer_units, quantize_fx, quantize_pt2e, reference_fx, units_apart)
 
 pytestmark = pytest.mark.usefixtures("kgen_cache_dir")
@@ -27,36 +27,6 @@ pytestmark = pytest.mark.usefixtures("kgen_cache_dir")
 @pytest.fixture(autouse=True)
 def _table(tmp_path, monkeypatch):
     monkeypatch.setenv("KGEN_TUNED_TABLE", str(tmp_path / "tuned.json"))
-
-
-class QSmall(nn.Module):
-    """A stem conv+BN+ReLU, a max pool, a bottleneck with a residual add_relu, a grouped strided conv,
-    a depthwise conv with ReLU6 and a plain residual add, then the global average pool and a Linear:
-    20-channel tails in blocked layouts, every quantized op kgen runs and one it leaves to PyTorch."""
-
-    def __init__(self):
-        super().__init__()
-        self.stem, self.bn = nn.Conv2d(3, 20, 3, padding=1), nn.BatchNorm2d(20)
-        self.pool = nn.MaxPool2d(3, 2, 1)
-        self.c1 = nn.Conv2d(20, 24, 1)
-        self.c2 = nn.Conv2d(24, 20, 3, padding=1)
-        self.g = nn.Conv2d(20, 32, 3, stride=2, padding=1, groups=4)
-        self.dw = nn.Conv2d(32, 32, 3, padding=1, groups=32)
-        self.gap = nn.AdaptiveAvgPool2d(1)
-        self.fc = nn.Linear(32, 10)
-        # ReLU modules, as torchvision's models have: torch.ao fuses them into the convs (a torch.relu
-        # after a quantized conv it leaves in float, between a dequantize and a quantize)
-        self.r0, self.r1, self.r2, self.r3, self.r6 = nn.ReLU(), nn.ReLU(), nn.ReLU(), nn.ReLU(), nn.ReLU6()
-        with torch.no_grad():
-            self.bn.running_mean.uniform_(-0.3, 0.3)
-            self.bn.running_var.uniform_(0.5, 2.0)
-
-    def forward(self, x):
-        x = self.pool(self.r0(self.bn(self.stem(x))))
-        x = self.r2(self.c2(self.r1(self.c1(x))) + x)
-        y = self.r3(self.g(x))
-        y = y + self.r6(self.dw(y))
-        return self.fc(torch.flatten(self.gap(y), 1))
 
 
 def _model(seed=SEED):

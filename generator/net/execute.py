@@ -45,7 +45,7 @@ class LayerRunner:
         self.kernel.prepare(p.wei.to_physical(np.asarray(layer.weights, p.wei.dtype.np_dtype).reshape(p.wei.dims)))
         self.bias = self.kernel.upload_bias(layer.bias) if p.bias else None
         # the quantization values, checked and on the device once (in the kernel's argument order)
-        self.quant = [self.kernel.upload(a) for a in self.kernel.attr_values(True, **(layer.quant or {}))] \
+        self.quant = [self.kernel.upload(a) for a in self.kernel.attr_values(quant_only=True, **(layer.quant or {}))] \
             if p.quant_args() else []
 
     @property

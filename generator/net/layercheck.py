@@ -32,9 +32,9 @@ def _conv_reference(layer: ConvLayer, ins: list[np.ndarray], backend: str) -> np
     return p.dst.from_physical(out)
 
 
-def layer_differences(om, x, backend: str = "llvm-cpu") -> dict[str, np.ndarray]:
-    """{kgen layer or op: |its result - its float64 reference on its own inputs|} for one call of `om`
-    (built with segments=False) on `x`."""
+def layer_io(om, x) -> dict[str, tuple]:
+    """{kgen layer or op: (its `ConvLayer` / `OpNode`, its inputs, its result)} for one call of `om`
+    (built with segments=False) on `x`, as logical NumPy arrays (a quantized tensor's integers)."""
     import torch
 
     seen = {}
@@ -49,8 +49,14 @@ def layer_differences(om, x, backend: str = "llvm-cpu") -> dict[str, np.ndarray]
     finally:
         for h in hooks:
             h.remove()
+    return seen
+
+
+def layer_differences(om, x, backend: str = "llvm-cpu") -> dict[str, np.ndarray]:
+    """{kgen layer or op: |its result - its float64 reference on its own inputs|} for one call of `om`
+    (built with segments=False) on `x`."""
     out = {}
-    for name, (layer, ins, got) in seen.items():
+    for name, (layer, ins, got) in layer_io(om, x).items():
         ref = _conv_reference(layer, ins, backend) if isinstance(layer, ConvLayer) else layer.op.reference(ins)
         out[name] = np.abs(got.astype(np.float64) - np.asarray(ref, np.float64))
     return out
@@ -67,4 +73,4 @@ def summary(diffs: dict[str, np.ndarray]) -> str:
             f"{diffs[worst].max():g} units ({worst}), {off} of {total} values off")
 
 
-__all__ = ["layer_differences", "summary"]
+__all__ = ["layer_differences", "layer_io", "summary"]

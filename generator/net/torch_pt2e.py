@@ -32,8 +32,8 @@ import numpy as np
 
 from ..errors import InputError, KgenError, UnsupportedError
 from ..problem.attr import Eltwise, Sum
-from .torch_bridge import Block, Imported, conv_desc, network_of, propagate_shapes
-from .torch_quant import QDT, u8_qparams, u8_conv_layer, u8_ops, warn_unhandled
+from .torch_bridge import Block, Imported, conv_desc, propagate_shapes
+from .torch_quant import finish_import, u8_conv_layer, u8_qparams
 
 _Q = "quantized_decomposed.quantize_per_tensor.default"
 _DQ = "quantized_decomposed.dequantize_per_tensor.default"
@@ -313,24 +313,7 @@ def import_pt2e(model, example_input, *, strict: bool = False, log: Callable[[st
         blocks.append(blk)
         absorbed.update(blk.nodes)
     _fold_weights(gm, absorbed)
-    modules = dict(gm.named_modules())
-    ops = u8_ops(torch, gm, modules, blocks, absorbed)
-    on_kgen = absorbed | {o.node for o in ops} | refused
-    kinds: dict[str, int] = {}
-    for n in gm.graph.nodes:
-        kind = _unhandled_kind(n) if n not in on_kgen else None
-        if kind is not None:
-            kinds[kind] = kinds.get(kind, 0) + 1
-    warn_unhandled(kinds, strict, log, skipped)
-    if not blocks:
-        raise UnsupportedError(f"{type(model).__name__} has no quantized convolution kgen can run"
-                               + (f" ({skipped[0]})" if skipped else ""))
-
-    def dt_of(n) -> str:
-        return QDT if u8_qparams(n) is not None else "f32"
-
-    net = network_of(gm, blocks, absorbed, "f32", ops, dt_of=dt_of)
-    return Imported(gm, net, blocks, skipped, ops, dt_of)
+    return finish_import(model, gm, blocks, absorbed, refused, skipped, _unhandled_kind, strict, log)
 
 
 __all__ = ["import_pt2e", "is_pt2e", "lower"]

@@ -30,7 +30,7 @@ from ..errors import InputError, KgenError, UnsupportedError, first_line
 from ..problem.attr import Eltwise, Sum
 from ..problem.netop import NetOp
 from .graph import ConvLayer
-from .torch_bridge import Block, Imported, OpBlock, conv_desc, find_ops, network_of, post_op_text, propagate_shapes
+from .torch_bridge import Block, Imported, conv_desc, find_ops, network_of, post_op_text, propagate_shapes
 from .torch_ops import eltwise_of, pool_of
 from .torch_rewrite import drop_identities
 
@@ -337,15 +337,35 @@ def import_quantized(model, example_input, *, strict: bool = False,
         layer.name = str(node.target)
         blocks.append(Block(node, cur, chain, node.args[0], None, layer))
         absorbed.update(chain)
-    ops = u8_ops(torch, gm, modules, blocks, absorbed)
-    # what stays in PyTorch although it is quantized: one line per kind
-    on_kgen = absorbed | {o.node for o in ops} | refused     # a refused conv has its own line
+    return finish_import(model, gm, blocks, absorbed, refused, skipped, lambda n: _unhandled_kind(torch, n, modules),
+                         strict, log)
+
+
+def finish_import(model, gm, blocks: list, absorbed: set, refused: set, skipped: list, kind_of: Callable,
+                  strict: bool, log: Callable[[str], None]) -> Imported:
+    """A quantized import (torch.ao FX's, PT2E's) once its conv blocks are found: the quantized adds and
+    poolings (`_qop`) that read a tensor a kgen node writes, as u8 ops; one warning line per kind of
+    quantized op left to PyTorch (`kind_of(node)`: its kind, or None; strict mode raises; a `refused`
+    conv has its own line); the network, its u8 tensors those with a quint8 scale."""
+    import torch
+    import torch.fx as fx
+
+    modules = dict(gm.named_modules())
+    ops = find_ops(gm, blocks, absorbed, lambda n: _qop(torch, n, modules),
+                   lambda n, op: [a for a in n.args if isinstance(a, fx.Node)][:len(op.inputs)])
+    on_kgen = absorbed | {o.node for o in ops} | refused
     kinds: dict[str, int] = {}
     for n in gm.graph.nodes:
-        kind = _unhandled_kind(torch, n, modules) if n not in on_kgen else None
+        kind = kind_of(n) if n not in on_kgen else None
         if kind is not None:
             kinds[kind] = kinds.get(kind, 0) + 1
-    warn_unhandled(kinds, strict, log, skipped)
+    for kind, count in kinds.items():
+        why = (f"{kind} x{count} stays in PyTorch: kgen runs quantized convolutions, adds and pooling on "
+               f"per-tensor u8 activations")
+        if strict:
+            raise UnsupportedError(why)
+        log(f"warning: {why}")
+        skipped.append(why)
     if not blocks:
         raise UnsupportedError(f"{type(model).__name__} has no quantized convolution kgen can run"
                                + (f" ({skipped[0]})" if skipped else ""))
@@ -355,26 +375,6 @@ def import_quantized(model, example_input, *, strict: bool = False,
 
     net = network_of(gm, blocks, absorbed, "f32", ops, dt_of=dt_of)
     return Imported(gm, net, blocks, skipped, ops, dt_of)
-
-
-def u8_ops(torch, gm, modules, blocks: list, absorbed: set) -> list[OpBlock]:
-    """The quantized adds and poolings (`_qop`) that read a tensor a kgen block or op writes, as u8 ops."""
-    import torch.fx as fx
-
-    return find_ops(gm, blocks, absorbed, lambda n: _qop(torch, n, modules),
-                    lambda n, op: [a for a in n.args if isinstance(a, fx.Node)][:len(op.inputs)])
-
-
-def warn_unhandled(kinds: dict[str, int], strict: bool, log, skipped: list) -> None:
-    """One warning line per kind of quantized op left to PyTorch (`kinds`: how many of each); strict
-    mode raises."""
-    for kind, count in kinds.items():
-        why = (f"{kind} x{count} stays in PyTorch: kgen runs quantized convolutions, adds and pooling on "
-               f"per-tensor u8 activations")
-        if strict:
-            raise UnsupportedError(why)
-        log(f"warning: {why}")
-        skipped.append(why)
 
 
 def output_scale(qmodel) -> float | None:
@@ -398,4 +398,4 @@ def output_scale(qmodel) -> float | None:
 
 
 __all__ = ["QuantizedBuild", "output_scale", "QDT", "calibrate", "check_not_prepared", "import_quantized", "is_quantized",
-           "u8_conv_layer", "u8_ops", "u8_qparams", "warn_unhandled"]
+           "finish_import", "u8_conv_layer", "u8_qparams"]
