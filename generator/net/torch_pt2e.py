@@ -228,8 +228,9 @@ def _block(gm, conv) -> tuple[Block | None, str | None]:
             residual, cur = other.args[0], u
             chain += [other, u] if len(other.users) == 1 else [u]
     u = only_user(cur)
-    if u is not None and _name(u) in _ACTIVATIONS and _ACTIVATIONS[_name(u)](u) is not None:
-        post_ops.append(_ACTIVATIONS[_name(u)](u))
+    act = _ACTIVATIONS[_name(u)](u) if u is not None and _name(u) in _ACTIVATIONS else None
+    if act is not None:
+        post_ops.append(act)
         cur = u
         chain.append(u)
     out = only_user(cur)
@@ -250,7 +251,7 @@ def _block(gm, conv) -> tuple[Block | None, str | None]:
 def _fold_weights(gm, absorbed: set) -> None:
     """Each dequantize of constant weights that PyTorch keeps (a quantized linear's, a conv's kgen left
     to PyTorch) computed once: PT2E's graph dequantizes them on every call (a ResNet-50's classifier:
-    2M values, about a millisecond)."""
+    2M values per call; docs/performance.md)."""
     import torch
 
     for n in list(gm.graph.nodes):
