@@ -16,8 +16,9 @@ from generator.errors import InputError, UnsupportedError  # noqa: E402
 from generator.net import breakdown  # noqa: E402
 from generator.net.graph import Boundary  # noqa: E402
 from generator.net.models import mobilenet_v2, resnet50, resnext50_32x4d  # noqa: E402
+from generator.net import optimize as optimize_mod  # noqa: E402
 from generator.net.optimize import close_uniform_plans, optimize  # noqa: E402
-from generator.net.torch_bridge import OnDevice, import_model  # noqa: E402
+from generator.net.torch_bridge import OnDevice, import_model, set_torch_threads  # noqa: E402
 
 SEED = 11
 pytestmark = pytest.mark.usefixtures("kgen_cache_dir")
@@ -135,6 +136,77 @@ def test_measured_plan_matches_eager_and_reports_baselines():
         assert any(l.startswith("end to end: plan ") for l in lines)
     else:
         assert om.kgen_plan is om.kgen_planned
+
+
+THREADS_SEEN: list[int] = []          # PyTorch's intra-op threads each time `threads_seen` ran
+FAIL: list[bool] = [False]            # `threads_seen` raises while set
+
+
+@torch.fx.wrap
+def threads_seen(x):
+    """A PyTorch op (a leaf of the trace) that records how many intra-op threads PyTorch has as it runs."""
+    THREADS_SEEN.append(torch.get_num_threads())
+    if FAIL[0]:
+        raise RuntimeError("asked to fail")
+    return torch.nn.functional.softplus(x)
+
+
+class ThreadsSeen(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c1, self.c2 = nn.Conv2d(3, 8, 3, padding=1), nn.Conv2d(8, 4, 1)
+
+    def forward(self, x):
+        return self.c2(threads_seen(self.c1(x)))
+
+
+def test_pytorch_ops_of_an_optimized_module_run_on_the_threads_it_chose():
+    torch.manual_seed(SEED)
+    m, x = ThreadsSeen().eval(), torch.randn(1, 3, 8, 8)
+    om = optimize(m, x, measure=False)
+    assert om.kgen_torch_threads is None            # unmeasured: PyTorch's threads as they are
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        with torch.inference_mode():
+            ref = m(x)
+            THREADS_SEEN.clear()
+            om(x)
+            set_torch_threads(om, 1)
+            got = om(x)
+            assert om.kgen_torch_threads == 1 and THREADS_SEEN == [2, 1]
+            assert torch.get_num_threads() == 2     # restored after the call
+            assert _close(got, ref) < 1e-5
+            FAIL[0] = True
+            with pytest.raises(RuntimeError, match="asked to fail"):
+                om(x)
+            assert torch.get_num_threads() == 2     # restored after a failing call too
+            FAIL[0] = False
+            set_torch_threads(om, None)
+            om(x)
+            assert THREADS_SEEN[-1] == 2
+    finally:
+        FAIL[0] = False
+        torch.set_num_threads(before)
+
+
+def test_optimize_keeps_one_pytorch_thread_only_where_it_measured_clearly_faster(monkeypatch):
+    # the decision, on given end-to-end times: one thread where it ran ONE_THREAD_GAIN faster, else as set
+    m, x = _model_and_input()
+    om = optimize(m, x, measure=False)
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        for one, kept in ((0.5, 1), (0.99, None)):
+            monkeypatch.setattr(optimize_mod, "median_times",
+                                lambda fns, rounds, one=one: {k: (one if k == "one" else 1.0) for k in fns})
+            lines = []
+            optimize_mod._torch_threads(om, x, 1, lines.append)
+            assert om.kgen_torch_threads == kept
+            assert om.kgen_torch_thread_times == {2: 1.0, 1: one}
+            assert lines[-1].endswith("one thread" if kept else "2 threads")
+    finally:
+        torch.set_num_threads(before)
 
 
 @pytest.mark.parametrize("segments", [True, False])

@@ -21,7 +21,7 @@ from .execute import LayerRunner, OpRunner, Reorders
 from .graph import Boundary, Network, OpNode
 from .opkernel import refusal
 from .plan import Costs, Plan, baselines, candidate_layouts, evaluate, measure_costs, plan_network
-from .torch_bridge import DTYPES, fuse_segments, import_model, kgen_module, network_of, to_torch
+from .torch_bridge import DTYPES, fuse_segments, import_model, kgen_module, network_of, set_torch_threads, to_torch
 from .torch_ops import is_shape_query, node_kind, why_stays
 from .torch_pt2e import import_pt2e, is_pt2e
 from .torch_quant import calibrate, check_not_prepared, import_quantized, is_quantized
@@ -29,6 +29,10 @@ from .torch_quant import calibrate, check_not_prepared, import_quantized, is_qua
 #: the alternatives `optimize` times end to end beside the plan: uniform layouts, priced within this
 #: factor of the plan (a plan priced far above it is not worth a segment's compile)
 CLOSE_CALL = 1.5
+
+#: PyTorch's ops in an optimized module run on one thread where that measured at least this much faster
+#: end to end (`_torch_threads`): a clear win, not noise
+ONE_THREAD_GAIN = 1.03
 
 
 def _left_to_pytorch(gm, net: Network) -> tuple[dict[str, tuple[int, str]], set[str]]:
@@ -163,7 +167,31 @@ def optimize(model, example_input, *, dtype: str | None = None, backend: str = "
     gm.kgen_costs = costs
     if measure and assignment is None and end_to_end:
         gm = _fastest_end_to_end(gm, importer, example_input, net, costs, layouts, dtype, b, drv, segments, rounds, log)
+        _torch_threads(gm, example_input, rounds, log)
     return gm
+
+
+def _torch_threads(gm, x, rounds: int, log) -> None:
+    """PyTorch's ops in `gm` on one thread (`set_torch_threads`) where that runs `gm` faster end to end
+    in this process, by `ONE_THREAD_GAIN`: under OpenMP's default wait policy PyTorch's spinning threads
+    slow kgen's kernels down; with passive waits (`OMP_WAIT_POLICY=passive`) or a PyTorch op that needs
+    the cores, its own threads stay."""
+    import torch
+
+    threads = torch.get_num_threads()
+    if threads == 1:
+        return
+    def call(n):
+        set_torch_threads(gm, n)
+        return gm(x)
+
+    with torch.inference_mode():
+        times = median_times({"as set": lambda: call(None), "one": lambda: call(1)}, rounds)
+    keep = 1 if times["as set"] > ONE_THREAD_GAIN * times["one"] else None
+    set_torch_threads(gm, keep)
+    gm.kgen_torch_thread_times = {threads: times["as set"], 1: times["one"]}
+    log(f"PyTorch's ops in the module on {threads} threads {times['as set'] * 1e3:.3f} ms, on one thread "
+        f"{times['one'] * 1e3:.3f} ms end to end: " + ("one thread" if keep else f"{threads} threads"))
 
 
 def _kept(imp, costs: Costs, assignment, measure: bool, strict: bool, dtype: str, log, backend):
@@ -248,6 +276,7 @@ def _build(imp, blocks, ops, plan: Plan, b, drv: str, segments: bool, log):
     graph.lint()
     gm.delete_all_unused_submodules()       # the blocks and ops a segment took in, and their replaced originals
     gm.recompile()
+    set_torch_threads(gm, None)
     gm.kgen_plan = plan
     return gm
 

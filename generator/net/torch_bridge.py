@@ -531,3 +531,37 @@ def fuse_segments(gm, kgen_nodes: list, backend, driver, reorders, log) -> int:
             gm.graph.erase_node(n)
         log(f"segment {si}: {len(run)} layers in one module")
     return len(runs)
+
+
+def set_torch_threads(gm, threads: int | None) -> None:
+    """Each call of the optimized module `gm` runs PyTorch's ops on `threads` intra-op threads, set
+    with `torch.set_num_threads` as the call starts and restored as it ends; None: on as many as
+    PyTorch has (`gm.kgen_torch_threads` says which).
+
+    Why: after each parallel op, PyTorch's OpenMP threads spin for a while before they sleep (OpenMP's
+    default wait policy), and kgen's kernels that follow share the cores with them. On two cores
+    that made ResNet-50's int8 plan 39% slower (18.5 against 13.3 ms) for the quantize at its input
+    and the classifier at its end (docs/performance.md). `optimize` measures both and keeps the
+    faster. A GraphModule's class is its own (torch.fx makes one per instance), so the wrapped
+    `forward` is this module's only; `recompile` drops it."""
+    cls = type(gm)
+    inner = cls.__dict__.get("_kgen_forward") or cls.forward
+    cls._kgen_forward = inner
+    gm.kgen_torch_threads = threads
+    if threads is None:
+        cls.forward = inner
+        return
+
+    def forward(self, *args, **kwargs):
+        import torch
+
+        was = torch.get_num_threads()
+        if was == threads:
+            return inner(self, *args, **kwargs)
+        torch.set_num_threads(threads)
+        try:
+            return inner(self, *args, **kwargs)
+        finally:
+            torch.set_num_threads(was)
+
+    cls.forward = forward

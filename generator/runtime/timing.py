@@ -91,15 +91,22 @@ def batch_sizes(fns: dict[str, Callable[[], object]], min_batch_s: float = MIN_B
 
 def round_samples(fns: dict[str, Callable[[], object]], rounds: int, min_batch_s: float = MIN_BATCH_S,
                   after_round: Callable[[], None] | None = None) -> dict[str, list[float]]:
-    """Seconds per call of each function, one sample per round: per round, each runs a batch sized
-    to last about min_batch_s; `after_round` is called after each round (`bench.torch_alone` times
-    PyTorch in its own process there). NumPy's BLAS is made single-threaded first (`quiet_blas`; the
-    commands that check and then time do it before their first check)."""
+    """Seconds per call of each function, one sample per round: per round, each runs one untimed call
+    and then a batch sized to last about min_batch_s; `after_round` is called after each round
+    (`bench.torch_alone` times PyTorch in its own process there, the same way). NumPy's BLAS is made
+    single-threaded first (`quiet_blas`; the commands that check and then time do it before their
+    first check).
+
+    Why the untimed call: the function before it in the round evicted this one's data from the
+    caches, and the worker threads slept meanwhile. A batch of a few calls (a network of a few ms)
+    counted that cold call in each sample, while PyTorch alone, timed after an untimed call of its
+    own, was not charged it."""
     quiet_blas()
     batch = batch_sizes(fns, min_batch_s)
     samples: dict[str, list[float]] = {name: [] for name in fns}
     for _ in range(rounds):
         for name, f in fns.items():
+            f()
             samples[name].append(time_batch(f, batch[name]))
         if after_round is not None:
             after_round()
