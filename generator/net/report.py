@@ -23,6 +23,7 @@ from .execute import CompiledNetwork
 from .graph import Network, random_parameters
 from .plan import Plan, baselines, format_plan, measure_costs, plan_json, plan_network
 from .optimize import optimize
+from .torch_bridge import set_torch_threads
 
 
 @dataclass
@@ -114,6 +115,12 @@ def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver
     log(f"planned in {time.time() - t0:.1f} s")
     r = NetResult(om.kgen_network, [om.kgen_plan, *om.kgen_baselines], notes=[f"left to PyTorch: {s}" for s in om.kgen_skipped]
                   + [f"left to PyTorch: {k} x{n} ({why})" for k, (n, why) in om.kgen_in_pytorch.items()])
+    times = getattr(om, "kgen_torch_thread_times", None)
+    if times:
+        n = max(times)
+        r.notes.append(f"PyTorch's ops in kgen's module (what stays in PyTorch) on "
+                       f"{'one thread' if om.kgen_torch_threads == 1 else f'{n} threads'}: end to end "
+                       f"{times[1] * 1e3:.2f} ms on one thread, {times[n] * 1e3:.2f} ms on {n} (optimize's measurement)")
     if plan_only:
         return r
     with torch.inference_mode():
@@ -160,6 +167,9 @@ def run_model(model, x, *, dtype: str = "f32", backend: str = "llvm-cpu", driver
         log(f"building the {base.name} baseline")
         runners[f"kgen {base.name}"] = optimize(model, x, dtype=dtype, backend=backend, driver=driver, layouts=layouts,
                                                 measure=False, assignment=base.layouts, log=lambda m: None)
+    for name, m in runners.items():     # the unmeasured ones run PyTorch's ops as the plan does
+        if name not in ("kgen plan", "kgen f32 plan"):
+            set_torch_threads(m, om.kgen_torch_threads)
     xd = x.to(tdt)
     fns = {f"PyTorch {k}": f for k, f in eager_fns(torch, mdt, xd).items()}
     fns.update({name: eager_call(torch, m, x) for name, m in runners.items()})
