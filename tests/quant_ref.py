@@ -18,8 +18,9 @@ SEED = 23
 
 class QSmall(nn.Module):
     """A stem conv+BN+ReLU, a max pool, a bottleneck with a residual add_relu, a grouped strided conv,
-    a depthwise conv with ReLU6 and a plain residual add, then the global average pool and a Linear:
-    20-channel tails in blocked layouts, every quantized op kgen runs and one it leaves to PyTorch."""
+    a depthwise conv with ReLU6 and a plain residual add, then the global average pool and a Linear
+    (kgen's 1x1 conv of the pooled tensor): 20-channel tails in blocked layouts, every quantized op kgen
+    runs."""
 
     def __init__(self):
         super().__init__()

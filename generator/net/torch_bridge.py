@@ -289,6 +289,8 @@ def network_of(gm, blocks: list[Block], absorbed: set, dtype: str = "f32", ops: 
     by_op = {o.node: o for o in ops}
     for n in gm.graph.nodes:
         shape = _shape(n)
+        if n in by_out:             # a block's result in its layer's dims (a Linear's 1x1 conv: N x OC x 1 ..)
+            shape = tuple(by_out[n].layer.problem.desc.dst_dims)
         if shape is not None:
             tensors[n.name] = (shape, dt_of(n) if dt_of is not None else dtype)
         if n.op == "placeholder":
@@ -475,15 +477,16 @@ def _make_segment(runners, tensors, inputs, outputs, reorders, backend, driver):
 
 
 def fuse_segments(gm, kgen_nodes: list, backend, driver, reorders, log) -> int:
-    """Every run of two or more consecutive kgen blocks and ops in the graph (to_torch nodes may sit
-    between them) replaced by one `KgenSegment` call; returns how many segments."""
+    """Every run of two or more consecutive kgen blocks and ops in the graph (to_torch nodes, and their
+    reshapes, may sit between them) replaced by one `KgenSegment` call; returns how many segments."""
     kset = set(kgen_nodes)
     runs, cur = [], []
     for n in gm.graph.nodes:
         if n in kset:
             cur.append(n)
-        elif n.op == "call_function" and n.target is to_torch:
-            continue
+        elif n.op == "call_function" and n.target is to_torch or \
+                n.op == "call_method" and n.target == "reshape" and getattr(n.args[0], "target", None) is to_torch:
+            continue                # a kgen result handed to PyTorch (a Linear's, reshaped to N x OC)
         else:
             if len(cur) > 1:
                 runs.append(cur)

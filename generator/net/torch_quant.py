@@ -15,12 +15,16 @@ with oneDNN's attributes (`docs/quantization.md`):
 which is PyTorch's quantized convolution (its padding is the source's zero point: the value 0).
 PyTorch's quantized ``add`` / ``add_relu`` (a residual join with its own scale and zero point) and
 max / average pooling on quint8 tensors become u8 ops (`problem.netop`), so the activations stay u8
-on the device between kgen's nodes. The quantize at the input and the dequantize at the output stay
-in PyTorch; so does any other quantized op (one warning line per kind; `strict=True` raises).
+on the device between kgen's nodes. A classifier's quantized ``Linear`` / ``LinearReLU`` on
+``torch.flatten(x, 1)`` of an (N, C, 1, ..) tensor (after the global average pool) is the 1x1
+convolution of x (its result (N, OC, 1, ..) reshaped to (N, OC) for PyTorch). The quantize at the
+input and the dequantize at the output stay in PyTorch; so does any other quantized op (one warning
+line per kind; `strict=True` raises).
 """
 from __future__ import annotations
 
 import copy
+import types
 from typing import Callable
 
 import numpy as np
@@ -41,6 +45,10 @@ QDT = "u8"
 def _qconv_types(torch):
     nnq, nniq = torch.ao.nn.quantized, torch.ao.nn.intrinsic.quantized
     return (nnq.Conv1d, nnq.Conv2d, nnq.Conv3d), (nniq.ConvReLU1d, nniq.ConvReLU2d, nniq.ConvReLU3d)
+
+
+def _qlinear_types(torch):
+    return torch.ao.nn.quantized.Linear, torch.ao.nn.intrinsic.quantized.LinearReLU
 
 
 def _is_quantized_module(m) -> bool:
@@ -192,6 +200,39 @@ def _qconv_layer(torch, conv, node, relu: bool, post_ops: list, out) -> ConvLaye
                          ([Eltwise("relu")] if relu else []) + post_ops)
 
 
+def _flattened(torch, node):
+    """The (N, C, 1, ..) quint8 tensor that `node` flattens to (N, C) (``torch.flatten(x, 1)``,
+    ``x.flatten(1)``) for its one user, or None."""
+    flat = (node.op == "call_function" and node.target is torch.flatten
+            or node.op == "call_method" and node.target == "flatten")
+    if not flat or len(node.users) != 1 or not node.args:
+        return None
+    start = node.args[1] if len(node.args) > 1 else node.kwargs.get("start_dim", 0)
+    end = node.args[2] if len(node.args) > 2 else node.kwargs.get("end_dim", -1)
+    src = node.args[0]
+    meta = src.meta.get("tensor_meta") if hasattr(src, "meta") else None
+    shape = tuple(meta.shape) if meta is not None and hasattr(meta, "shape") else None
+    if start != 1 or end != -1 or shape is None or not 3 <= len(shape) <= 5 or any(v != 1 for v in shape[2:]):
+        return None
+    return src if u8_qparams(src) is not None else None
+
+
+def _qlinear_layer(torch, lin, node, src, post_ops: list, out) -> ConvLayer:
+    """The u8:s8:u8 1x1 convolution of a quantized Linear on `src` flattened (module doc)."""
+    x_shape = tuple(src.meta["tensor_meta"].shape)
+    nsp = len(x_shape) - 2
+    one = (1,) * nsp
+    conv = types.SimpleNamespace(padding=(0,) * nsp, groups=1, in_channels=lin.in_features,
+                                 out_channels=lin.out_features, kernel_size=one, stride=one, dilation=one)
+    desc = conv_desc(conv, x_shape, x_shape[:1] + (lin.out_features,) + one)
+    wei, wei_scale, policy = _weights(torch, lin)
+    bias = lin.bias()
+    return u8_conv_layer(node.name, desc, src.name, out.name, u8_qparams(src), u8_qparams(out),
+                         wei.reshape(wei.shape + one), wei_scale, policy,
+                         bias.detach().float().numpy() if bias is not None else None,
+                         ([Eltwise("relu")] if isinstance(lin, _qlinear_types(torch)[1]) else []) + post_ops)
+
+
 def u8_conv_layer(name: str, desc: str, src: str, dst: str, src_q, dst_q, wei: np.ndarray, wei_scale, policy: str,
                   bias: np.ndarray | None, post_ops: list, residual: str | None = None) -> ConvLayer:
     """The u8:s8:u8 layer of a quantized conv (module doc): `desc` its benchdnn descriptor, `src_q` and
@@ -311,10 +352,13 @@ def import_quantized(model, example_input, *, strict: bool = False,
     propagate_shapes(gm, model, example_input)
     modules = dict(gm.named_modules())
     plain, fused = _qconv_types(torch)
+    linears = _qlinear_types(torch)
     blocks, skipped, absorbed, refused = [], [], set(), set()
     for node in gm.graph.nodes:
         m = modules.get(node.target) if node.op == "call_module" else None
-        if not isinstance(m, plain + fused):
+        # a Linear on a flattened (N, C, 1, ..) tensor: its 1x1 conv (a dynamic Linear is a subclass)
+        flat_src = _flattened(torch, node.args[0]) if type(m) in linears else None
+        if not isinstance(m, plain + fused) and flat_src is None:
             continue
         cur, chain, post_ops = node, [node], []
         users = list(cur.users)
@@ -325,7 +369,8 @@ def import_quantized(model, example_input, *, strict: bool = False,
                 cur = users[0]
                 chain.append(cur)
         try:
-            layer = _qconv_layer(torch, m, node, isinstance(m, fused), post_ops, cur)
+            layer = _qlinear_layer(torch, m, node, flat_src, post_ops, cur) if flat_src is not None else \
+                _qconv_layer(torch, m, node, isinstance(m, fused), post_ops, cur)
         except KgenError as e:
             why = f"{node.target} stays in PyTorch: {e}"
             if strict:
@@ -335,7 +380,9 @@ def import_quantized(model, example_input, *, strict: bool = False,
             refused.add(node)
             continue
         layer.name = str(node.target)
-        blocks.append(Block(node, cur, chain, node.args[0], None, layer))
+        if flat_src is not None:
+            chain.insert(0, node.args[0])
+        blocks.append(Block(node, cur, chain, flat_src if flat_src is not None else node.args[0], None, layer))
         absorbed.update(chain)
     return finish_import(model, gm, blocks, absorbed, refused, skipped, lambda n: _unhandled_kind(torch, n, modules),
                          strict, log)
