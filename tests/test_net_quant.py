@@ -280,3 +280,21 @@ def test_kgen_net_in_int8_checks_in_units_and_says_when_the_output_vanishes():
         assert {"kgen plan", "kgen f32 plan", "PyTorch NCHW"} <= set(r.seconds)
     vanish = [n for n in runs["vanishing"].notes if "units of its scale: a random network's activations" in n]
     assert len(vanish) == 1 and not [n for n in runs["plain"].notes if "activations vanish" in n]
+
+
+def test_kgen_net_calibrates_on_the_inputs_of_a_file(tmp_path):
+    # --calibration=FILE.npy: K inputs of the example's other dims, fed a batch of the example's size at a time
+    import subprocess
+    import sys
+
+    (tmp_path / "tiny_models.py").write_text(
+        "import torch\n"
+        "def two_convs():\n"
+        "    return torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(), torch.nn.Conv2d(8, 8, 1))\n")
+    np.save(tmp_path / "calib.npy", np.random.default_rng(SEED).standard_normal((5, 3, 8, 8)).astype(np.float32))
+    r = subprocess.run([sys.executable, "-m", "generator.cli.main", "net", "--model=tiny_models:two_convs",
+                        "--input-shape=2x3x8x8", "--dt=int8", "--calibration=calib.npy", "--layouts=nhwc",
+                        "--plan-only"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "calibrating on 3 batch(es)" in r.stderr, r.stderr      # 2 + 2 + 1 inputs
+    assert "ic3ih8oc8oh8kh3ph1" in r.stdout, r.stdout

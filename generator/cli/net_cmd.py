@@ -1,6 +1,7 @@
 """`kgen net`: plan the layouts of a whole network of convolutions, check it and time it.
 
-    kgen net --model=torchvision:resnet50 [--mb=1] [--dt=f32|bf16|int8] [--calibration=N] [--plan-only] [--json=F]
+    kgen net --model=torchvision:resnet50 [--mb=1] [--dt=f32|bf16|int8] [--calibration=N|FILE.npy] [--plan-only]
+             [--json=F]
              [--breakdown] [--breakdown-png=F]
     kgen net --graph=FILE [--plan-only] ...
     kgen net ... --address=HOST:PORT     measure on a Ray farm's workers of this CPU kind (docs/scale-out.md)
@@ -41,7 +42,7 @@ from ..errors import InputError, UnsupportedError, first_line
 from ..net import load_network
 from ..net.models import torchvision_model
 from ..select.candidates import check_layouts
-from .npyio import check_output_path
+from .npyio import as_dtype, check_output_path, load_npy
 
 # `kgen net` runs kernels: IREE's runtime (`generator.net.report`, `generator.bench`) and PyTorch are
 # imported in `run` once the command line is checked, so that a bad one fails at once.
@@ -108,9 +109,10 @@ def run(argv: list[str], parser_cls) -> int:
     ap.add_argument("--input-shape", default=None, help="the example input's shape, e.g. 1x3x224x224")
     ap.add_argument("--dt", default="f32", help="what the conv blocks compute in: f32 (default), bf16, or int8 (the "
                                                 "model quantized first: --calibration)")
-    ap.add_argument("--calibration", type=int, default=None,
-                    help="--dt=int8: quantize the model on N random batches of the example's shape first (default 4; "
-                         "torch.ao FX, x86 default config)")
+    ap.add_argument("--calibration", default=None, metavar="N|FILE.npy",
+                    help="--dt=int8: quantize the model first (torch.ao FX, x86 default config) on N random batches "
+                         "of the example's shape (default 4), or on the float32 inputs in FILE.npy (K x the "
+                         "example's other dims, taken a batch of the example's size at a time)")
     ap.add_argument("--backend", default="llvm-cpu")
     ap.add_argument("--driver", default=None, help="runtime driver of every kernel (default: the backend's)")
     ap.add_argument("--layouts", default=None, help="candidate layouts, e.g. nchw,nhwc,nChw16c (default: per data type)")
@@ -150,8 +152,16 @@ def run(argv: list[str], parser_cls) -> int:
     get_backend(a.backend)
     if a.model and a.dt not in DTYPES + ("int8",):
         raise UnsupportedError(f"--dt={a.dt}: kgen net plans {', '.join(DTYPES)} and int8 models")
-    if a.calibration is not None and (a.dt != "int8" or a.calibration < 1):
-        raise InputError("--calibration=N (N >= 1) quantizes the model for --dt=int8")
+    calibration = n_calibration = None          # the inputs of --calibration=FILE.npy, or N
+    if a.calibration is not None:
+        try:
+            n_calibration = int(a.calibration)
+        except ValueError:
+            pass
+        if a.dt != "int8" or n_calibration is not None and n_calibration < 1:
+            raise InputError("--calibration=N (N >= 1) or --calibration=FILE.npy quantizes the model for --dt=int8")
+        if n_calibration is None:
+            calibration = as_dtype(load_npy(a.calibration, "calibration"), "f32", f"--calibration={a.calibration}")
     if a.graph:
         if a.dt != "f32":
             raise InputError("--dt applies to --model; a --graph line carries its own --dt")
@@ -174,12 +184,20 @@ def run(argv: list[str], parser_cls) -> int:
                 raise InputError(f"--input-shape={a.input_shape}: expected NxCxHxW") from None
             if any(v < 1 for v in shape):
                 raise InputError(f"--input-shape={a.input_shape}: every size must be at least 1")
+        if calibration is not None and (calibration.ndim != len(shape) or calibration.shape[1:] != shape[1:]
+                                        or not len(calibration)):
+            raise InputError(f"--calibration={a.calibration} is {'x'.join(map(str, calibration.shape))}: calibration "
+                             f"inputs are K x {'x'.join(map(str, shape[1:]))} (the example input's dims after its "
+                             f"batch), K >= 1")
         torch.manual_seed(0)
         log = _Deferred(log_stderr)
         model, factory = _model(a.model, log.hold)
         model = model.eval()
         x = torch.randn(shape)
-        batches = [torch.randn(shape) for _ in range(a.calibration or 4)] if a.dt == "int8" else None
+        if calibration is not None:
+            batches = [torch.from_numpy(calibration[i:i + shape[0]].copy()) for i in range(0, len(calibration), shape[0])]
+        else:
+            batches = [torch.randn(shape) for _ in range(n_calibration or 4)] if a.dt == "int8" else None
         result = report.run_model(model, x, dtype=a.dt, calibration=batches, backend=a.backend, driver=a.driver, layouts=layouts,
                                   plan_only=a.plan_only, strict=a.strict, rounds=a.rounds, jobs=a.jobs, log=log,
                                   torch_alone=not a.no_torch_alone, factory=factory, breakdown=a.breakdown,
