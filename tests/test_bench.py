@@ -838,3 +838,49 @@ def test_the_table_is_reread_when_another_process_replaced_it(tmp_path):
     subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; from generator.select import table; "
                     "table.store({'b': {'seconds': 2.0}}, Path(sys.argv[1]))", str(path)], check=True)
     assert set(tuned.load(path)) == {"a", "b"}
+
+
+# ------------------------------------------------------------------------- kgen bench peak
+def test_peak_loops_run_the_instructions_they_count_on_every_thread():
+    # each loop's accumulators count the instructions that ran: the rates are of loops that did the work
+    from generator.bench import peak
+    from generator.compile.host import host_cpu_flags
+
+    rows = peak.measure(threads=[1, 2], seconds=0.02)
+    assert [r.loop.instruction for r in rows] == [lp.instruction for lp in peak.LOOPS]
+    flags = host_cpu_flags()
+    for r in rows:
+        missing = [f for f in r.loop.needs if f not in flags]
+        if missing:
+            assert r.why_not == f"not on this CPU (no {' '.join(missing)})" and not r.rates
+        else:
+            assert r.why_not is None and set(r.rates) == {1, 2} and all(v > 0 for v in r.rates.values())
+            fn = getattr(peak._library(), f"kgen_peak_{r.loop.instruction}")
+            assert [fn(n) for n in (1, 7, peak.CHUNK)] == [n * peak.UNROLL for n in (1, 7, peak.CHUNK)]
+    # a CPU without a loop's feature: said, not run
+    (row,) = peak.measure(threads=[1], seconds=0.01, instructions=["vpdpbusd"], flags=frozenset({"avx512f"}))
+    assert row.why_not == "not on this CPU (no avx512_vnni)"
+    text = peak.format_table(rows, [1, 2])
+    assert text.splitlines()[0].split()[:3] == ["instruction", "computes", "ops"]
+    assert sum(1 for line in text.splitlines()[1:] if "GOP/s" in line or "GFLOP/s" in line or "not on this CPU" in line) \
+        == len(peak.LOOPS)
+
+
+def test_a_peak_loop_that_ran_fewer_instructions_is_refused():
+    from generator.bench import peak
+    from generator.errors import RunError
+
+    with pytest.raises(RunError, match="the vpdpbusd loop's accumulators say 12 instructions ran, not "):
+        peak._run(lambda n: 12.0, peak.LOOPS[0], 2, 0.01)
+
+
+def test_kgen_bench_peak_prints_a_row_per_loop():
+    from generator.cli.main import main
+
+    r = subprocess.run([sys.executable, "-m", "generator.cli.main", "bench", "peak", "--seconds=0.02", "--threads=1"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("cpu: ") and lines[1].split()[:4] == ["instruction", "computes", "ops", "1"]
+    assert [line.split()[0] for line in lines[2:]] == ["vpdpbusd", "vdpbf16ps", "vfmadd231ps", "tdpbusd", "tdpbf16ps"]
+    assert main(["bench", "peak", "--seconds=0"]) == 2

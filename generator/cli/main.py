@@ -122,11 +122,13 @@ def _catalog(argv: list[str]) -> int:
 def _bench(argv: list[str]) -> int:
     if argv[:1] == ["conv"]:
         return _bench_conv(argv[1:])
+    if argv[:1] == ["peak"]:
+        return _bench_peak(argv[1:])
     ap = argparse.ArgumentParser(
         prog="kgen bench", description="Benchmarks, measured side by side in one run. `kgen bench reorder` also "
         "takes benchdnn reorder options and dims (default: nchw <-> nChw16c and nchw -> nhwc on three shapes, "
-        "in --dt); `kgen bench conv --help` for the convolutions.")
-    ap.add_argument("what", choices=["reorder", "conv", "call"])
+        "in --dt); `kgen bench conv --help` for the convolutions; `kgen bench peak` for the instruction peaks.")
+    ap.add_argument("what", choices=["reorder", "conv", "call", "peak"])
     ap.add_argument("--backend", default="llvm-cpu")
     ap.add_argument("--dt", default=None, help="reorder: the data type of the default problems (default f32)")
     ap.add_argument("--rounds", type=int, default=9, help="round-robin rounds; the median is reported")
@@ -159,6 +161,30 @@ def _bench(argv: list[str]) -> int:
         print(format_table(rows))
     if a.json:
         write_json(rows, a.json)
+    return 0
+
+
+def _bench_peak(argv: list[str]) -> int:
+    from ..bench.peak import LOOPS, format_table, measure
+    from ..compile.host import host_cpu_description
+
+    ap = argparse.ArgumentParser(
+        prog="kgen bench peak",
+        description="The rate of each multiply-accumulate instruction kgen's kernels use, on registers only "
+        "(no memory), on one thread and on every thread at once: the ceiling to read a kernel's GOP/s against. "
+        f"Loops: {', '.join(l.instruction for l in LOOPS)}; each runs where the CPU has its features.")
+    ap.add_argument("--seconds", type=float, default=0.3, help="how long each loop runs per thread count (default 0.3)")
+    ap.add_argument("--threads", default=None, help="thread counts, e.g. 1,2 (default: 1 and every CPU)")
+    ap.add_argument("--instructions", default=None, help="only these loops, e.g. vpdpbusd,tdpbusd")
+    ap.__class__ = _Parser
+    a = ap.parse_args(argv)
+    try:
+        threads = [int(t) for t in _list(a.threads)] if a.threads else None
+    except ValueError:
+        raise KgenError(f"--threads={a.threads}: expected thread counts, e.g. 1,2") from None
+    rows = measure(threads, a.seconds, _list(a.instructions))
+    print(f"cpu: {host_cpu_description()}")
+    print(format_table(rows, threads or sorted(next(iter(r.rates for r in rows if r.rates), {1: 0}))))
     return 0
 
 

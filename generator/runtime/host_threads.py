@@ -30,18 +30,13 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import hashlib
 import os
-import platform
-import shutil
-import subprocess
-import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Callable, Sequence
 
-from ..compile.cache import default_cache_dir
+from ..compile.native import load_native
 from ..errors import InputError
 
 _lock = threading.Lock()
@@ -131,38 +126,14 @@ def sync_method() -> str:
 @functools.cache
 def _native() -> tuple[ctypes.CDLL | None, str]:
     """(the hand-off library, how it was found), or (None, why not)."""
-    source = _SOURCE.read_bytes()
-    cc = os.environ.get("CC", "cc")
-    key = hashlib.sha256(source + platform.machine().encode() + cc.encode()).hexdigest()[:16]
-    target = default_cache_dir() / "native" / f"host_sync-{platform.machine()}-{key}.so"
-    if not target.exists():
-        if not shutil.which(cc):
-            return None, f"no C compiler ({cc}) to build {_SOURCE.name}"
-        tmp = None
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(suffix=".so", dir=target.parent)
-            os.close(fd)
-            r = subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", tmp, str(_SOURCE)],
-                               capture_output=True, text=True, timeout=120)
-            if r.returncode != 0:
-                return None, f"{cc} failed to build {_SOURCE.name}: {(r.stderr.strip().splitlines() or ['?'])[-1]}"
-            os.chmod(tmp, 0o755)            # mkstemp made it 0600: other users of a shared cache load it too
-            os.replace(tmp, target)          # atomic: concurrent processes each build, one file wins
-        except (OSError, subprocess.SubprocessError) as e:
-            return None, f"cannot build {_SOURCE.name} into {target.parent}: {e}"
-        finally:
-            if tmp is not None and os.path.exists(tmp):
-                os.unlink(tmp)
-    try:
-        lib = ctypes.CDLL(str(target))
-    except OSError as e:
-        return None, f"cannot load {target}: {e}"
+    lib, where = load_native(_SOURCE)
+    if lib is None:
+        return None, where
     word, ns = ctypes.c_void_p, ctypes.c_int64
     for fn, args in ((lib.kgen_post, [word]), (lib.kgen_wait, [word, ns, ns]), (lib.kgen_start, [word, word]),
                      (lib.kgen_finish_wait, [word, word, word, ns, ns])):
         fn.argtypes, fn.restype = args, None
-    return lib, str(target)
+    return lib, where
 
 
 class _LockHelper:
