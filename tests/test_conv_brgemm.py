@@ -295,6 +295,11 @@ def test_brgemm_is_generated_and_compiles_for_a_vnni_cpu(tmp_path):
     ("--dt=u8:s8:u8 --attr-post-ops=sum:1:0:s8", False),
     ("--dt=f32 --attr-post-ops=relu+sum", False),
     ("--dt=f32 --attr-post-ops=sum+linear:2", False),
+    # a clip (ReLU6, Hardtanh) in the ReLU's place, after a sum too; not with a scale, nor after a ReLU
+    ("--dt=f32 --dir=FWD_B --attr-post-ops=clip:0:6", True),
+    ("--dt=u8:s8:u8 --attr-scales=wei:per_oc+dst:common:2 --attr-post-ops=sum:0.5:3+clip:1:5", True),
+    ("--dt=f32 --attr-post-ops=clip:0:6:2", False),
+    ("--dt=f32 --attr-post-ops=relu+clip:0:6", False),
     ("--dt=u8:s8:s32", False),
     ("--dt=u8:s8:bf16", False),
 ])
@@ -314,6 +319,36 @@ def test_the_inference_epilogue_is_fused_into_the_stores(line, fused):
         # the destination type, and only OC's 40 channels: the stores masked, no crop after the kernel
         assert f"tensor<1x9x9x40x{p.dst.dtype.mlir}>" in conv and "1x9x9x48x" not in conv
         assert "vector.maskedstore" in exe and "tensor.extract_slice" not in conv
+
+
+# a clip in the stores: its lower bound above 0, so that a blocked destination's padded lanes must be
+# zeroed after it; after a sum with zero points; u8, bf16 and f32 destinations; depthwise, small groups
+CLIP_CASES = [
+    ("avx512f", "--dt=f32 --dir=FWD_B --stag=nChw16c --dtag=nChw16c --attr-post-ops=clip:0.5:6 mb1ic20ih9oc40oh9kh3ph1"),
+    ("avx512_vnni", "--dt=u8:s8:u8 --dir=FWD_B --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.25+wei:per_oc+"
+     "dst:common:0.5 --attr-zero-points=dst:common:3 --attr-post-ops=sum:0.5:2+clip:-1:6 mb2ic17ih13iw11oc33kh3kw2sh2ph1dh1"),
+    ("avx512_bf16", "--dt=bf16 --dir=FWD_B --stag=nhwc --dtag=nhwc --attr-post-ops=clip:0:6 mb1ic24ih9oc40oh9kh1ph0"),
+    ("avx512f", "--dt=f32 --dir=FWD_B --stag=nChw16c --dtag=nChw16c --attr-post-ops=clip:0.5:6 g24mb1ic24ih10oc24oh10kh3ph1"),
+    ("avx512_vnni", "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=wei:per_oc+dst:common:2 "
+     "--attr-post-ops=clip:0:3 g32mb1ic32ih9oc32oh9kh3ph1"),
+    ("avx512_vnni", "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=wei:per_oc+dst:common:2 "
+     "--attr-post-ops=clip:0:3 g8mb1ic32ih9oc32oh9kh3ph1"),
+]
+
+
+def test_a_clip_in_the_stores_matches_the_reference():
+    from generator.emit.conv.brgemm.fusion import _brgemm_fuses_epilogue
+    from generator.emit.target import GENERIC
+
+    ran = 0
+    for feature, line in CLIP_CASES:
+        p = problem("--alg=brgemm " + line)
+        assert _brgemm_fuses_epilogue(p, GENERIC), line
+        if feature in host_matrix_features():
+            assert check_conv(ConvKernel(p), p) is None, line
+            ran += 1
+    if not ran:
+        pytest.skip("the host CPU has no avx512f")
 
 
 # AMX: generated and compiled for sapphirerapids everywhere; run where the CPU has the tiles. Tails: OW

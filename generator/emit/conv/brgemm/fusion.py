@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from ....layout import MemoryDesc
-from ....problem.attr import RELU, Sum
+from ....problem.attr import RELU, Eltwise, Sum
 from ....problem.conv import ConvProblem
 from ... import relayout
 from ...relayout import Value
@@ -29,19 +29,24 @@ from .isa import VECTOR_BRGEMM_VARIANTS, brgemm_depthwise, brgemm_isa, brgemm_la
 DEPTHWISE_ZP_TAPS = (1 << 24) // (2 * 255 * 128)
 
 
-def _store_post_ops(p: ConvProblem) -> tuple[Sum | None, bool] | None:
-    """(sum, relu) when brgemm's stores can apply `p`'s post-ops: none, a ReLU, a sum, or a sum then a
-    ReLU (ResNet's residual join). The sum reads the prior destination in the kernel, so it needs a
-    dense channels-last destination and the destination's own type; None otherwise."""
+def _store_post_ops(p: ConvProblem) -> tuple[Sum | None, bool, tuple[float, float] | None] | None:
+    """(sum, relu, clip) when brgemm's stores can apply `p`'s post-ops: none, a sum, then optionally a
+    ReLU or a clip (ResNet's residual join; MobileNet's ReLU6, a Hardtanh: clip(x, lo, hi) as oneDNN's
+    formula, lo and hi as f32). The sum reads the prior destination in the kernel, so it needs a dense
+    channels-last destination and the destination's own type; None otherwise."""
     ops = list(p.post_ops)
-    relu = bool(ops) and ops[-1] == RELU
-    if relu:
+    relu, clip = False, None
+    if ops and ops[-1] == RELU:
+        relu = True
+        ops.pop()
+    elif ops and isinstance(ops[-1], Eltwise) and ops[-1].kind == "clip" and ops[-1].scale == 1.0:
+        clip = (float(np.float32(ops[-1].alpha)), float(np.float32(ops[-1].beta)))
         ops.pop()
     if not ops:
-        return None, relu
+        return None, relu, clip
     if len(ops) == 1 and isinstance(ops[0], Sum) and ops[0].dt in (None, p.dst.dtype.name) \
             and p.dst.is_dense and not p.dst.is_blocked and p.dst.order == (0, *range(2, p.desc.ndims), 1):
-        return ops[0], relu
+        return ops[0], relu, clip
     return None
 
 
@@ -90,11 +95,11 @@ def store_epilogue_args(p: ConvProblem) -> StoreEpilogue:
     destination: the API's argument order)."""
     quant = {name: Value(name, p.quant_shape(q), p.quant_dtype(name).mlir) for name, q in p.quant_args()}
     bias = Value("bias", (p.desc.oc,), "f32") if p.bias else None
-    total, relu = _store_post_ops(p)
+    total, relu, clip = _store_post_ops(p)
     dst_init = Value("dst_init", (p.dst.buffer_nelems,), p.dst.dtype.mlir) if total else None
     return StoreEpilogue(bias=bias, src_scale=quant.get("src_scale"), wei_scale=quant.get("wei_scale"),
                          dst_scale=quant.get("dst_scale"), src_zp=quant.get("src_zp"), dst_zp=quant.get("dst_zp"),
-                         relu=relu, dst_dt=p.dst.dtype,
+                         relu=relu, clip=clip, dst_dt=p.dst.dtype,
                          args=([bias] if bias else []) + list(quant.values()) + ([dst_init] if dst_init else []),
                          dst_init=dst_init, sum_scale=float(np.float32(total.scale)) if total else 1.0,
                          sum_zp=total.zero_point if total else 0)
