@@ -294,12 +294,15 @@ def test_brgemm_is_generated_and_compiles_for_a_vnni_cpu(tmp_path):
     ("--dt=u8:s8:u8 --attr-scales=wei:per_oc+dst:common:2 --attr-post-ops=sum:0.5:3+relu", True),
     ("--dt=u8:s8:u8 --attr-post-ops=sum:1:0:s8", False),
     ("--dt=f32 --attr-post-ops=relu+sum", False),
-    ("--dt=f32 --attr-post-ops=sum+linear:2", False),
-    # a clip (ReLU6, Hardtanh) in the ReLU's place, after a sum too; not with a scale, nor after a ReLU
+    ("--dt=f32 --attr-post-ops=sum+linear:2", True),
+    # one eltwise op of STORE_ELTWISE (ReLU6, Hardtanh, SiLU, ...) in the ReLU's place, after a sum too;
+    # not with a scale, nor after another, nor one of the others (gelu, tanh, ...)
     ("--dt=f32 --dir=FWD_B --attr-post-ops=clip:0:6", True),
     ("--dt=u8:s8:u8 --attr-scales=wei:per_oc+dst:common:2 --attr-post-ops=sum:0.5:3+clip:1:5", True),
+    ("--dt=f32 --attr-post-ops=swish:1", True),
     ("--dt=f32 --attr-post-ops=clip:0:6:2", False),
     ("--dt=f32 --attr-post-ops=relu+clip:0:6", False),
+    ("--dt=f32 --attr-post-ops=gelu_tanh", False),
     ("--dt=u8:s8:s32", False),
     ("--dt=u8:s8:bf16", False),
 ])
@@ -321,9 +324,10 @@ def test_the_inference_epilogue_is_fused_into_the_stores(line, fused):
         assert "vector.maskedstore" in exe and "tensor.extract_slice" not in conv
 
 
-# a clip in the stores: its lower bound above 0, so that a blocked destination's padded lanes must be
-# zeroed after it; after a sum with zero points; u8, bf16 and f32 destinations; depthwise, small groups
-CLIP_CASES = [
+# an eltwise op in the stores (fusion.STORE_ELTWISE): a clip's lower bound above 0, so that a blocked
+# destination's padded lanes must be zeroed after it; after a sum with zero points; u8, bf16 and f32
+# destinations; depthwise, small groups; SiLU (swish), sigmoid, Hardswish, Hardsigmoid, linear
+STORE_ELTWISE_CASES = [
     ("avx512f", "--dt=f32 --dir=FWD_B --stag=nChw16c --dtag=nChw16c --attr-post-ops=clip:0.5:6 mb1ic20ih9oc40oh9kh3ph1"),
     ("avx512_vnni", "--dt=u8:s8:u8 --dir=FWD_B --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.25+wei:per_oc+"
      "dst:common:0.5 --attr-zero-points=dst:common:3 --attr-post-ops=sum:0.5:2+clip:-1:6 mb2ic17ih13iw11oc33kh3kw2sh2ph1dh1"),
@@ -333,15 +337,25 @@ CLIP_CASES = [
      "--attr-post-ops=clip:0:3 g32mb1ic32ih9oc32oh9kh3ph1"),
     ("avx512_vnni", "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=wei:per_oc+dst:common:2 "
      "--attr-post-ops=clip:0:3 g8mb1ic32ih9oc32oh9kh3ph1"),
+    ("avx512f", "--dt=f32 --dir=FWD_B --stag=nChw16c --dtag=nChw16c --attr-post-ops=swish:1 mb1ic20ih9oc40oh9kh3ph1"),
+    ("avx512_vnni", "--dt=u8:s8:u8 --dir=FWD_B --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.25+wei:per_oc+"
+     "dst:common:0.125 --attr-zero-points=dst:common:100 --attr-post-ops=swish:1 mb1ic24ih9oc40oh9kh1ph0"),
+    ("avx512f", "--dt=f32 --dir=FWD_B --stag=nhwc --dtag=nhwc --attr-post-ops=sum:0.5+logistic g24mb1ic24ih10oc24oh10kh3ph1"),
+    ("avx512_bf16", "--dt=bf16 --dir=FWD_B --stag=nChw16c --dtag=nChw16c --attr-post-ops=hardswish:0.166667:0.5 "
+     "mb1ic20ih9oc40oh9kh3ph1"),
+    ("avx512f", "--dt=f32 --dir=FWD_B --stag=nChw16c --dtag=nChw16c --attr-post-ops=hardsigmoid:0.166667:0.5 "
+     "mb1ic20ih9oc36oh9kh1ph0"),
+    ("avx512_vnni", "--dt=s8:s8:s8 --dir=FWD_B --stag=nhwc --dtag=nhwc --attr-scales=wei:common:0.3+dst:common:0.7 "
+     "--attr-post-ops=linear:0.5:-3 mb1ic40ih9oc100oh9kh1ph0"),
 ]
 
 
-def test_a_clip_in_the_stores_matches_the_reference():
+def test_an_eltwise_op_in_the_stores_matches_the_reference():
     from generator.emit.conv.brgemm.fusion import _brgemm_fuses_epilogue
     from generator.emit.target import GENERIC
 
     ran = 0
-    for feature, line in CLIP_CASES:
+    for feature, line in STORE_ELTWISE_CASES:
         p = problem("--alg=brgemm " + line)
         assert _brgemm_fuses_epilogue(p, GENERIC), line
         if feature in host_matrix_features():

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..layout.dtypes import DataType
+from ..problem.attr import Eltwise
 from .steps import Step, Value
 
 #: A lane shuffle program: ops (register, a, b, mask), each defining `register` as the vector.shuffle
@@ -186,7 +187,7 @@ class StoreEpilogue:
     """The epilogue a compute step applies in its own stores (brgemm's; Winograd's output transform
     takes its bias and ReLU): accumulator -> f32 -> x (src scale x wei scale, common or per output
     channel, multiplied once per workgroup as oneDNN precomputes them) -> + bias (per output channel)
-    -> + sum_scale x (prior destination - sum_zp) -> ReLU or clip -> x (1 / dst scale) -> + dst zero point ->
+    -> + sum_scale x (prior destination - sum_zp) -> ReLU or an eltwise op -> x (1 / dst scale) -> + dst zero point ->
     destination type, rounded to nearest even and saturated. Absent operands (None) are skipped. A
     common source zero point is not applied here but in the accumulators' start (`Brgemm.src_zp`). The
     shared epilogue (conv_attr_epilogue) multiplies the scales one by one and divides by the dst
@@ -199,7 +200,7 @@ class StoreEpilogue:
     src_zp: Value | None            # not a store operand: the compute step starts its accumulators with it
     dst_zp: Value | None
     relu: bool
-    clip: tuple[float, float] | None    # oneDNN's clip after the sum (lo, hi as f32), in the ReLU's place
+    eltwise: Eltwise | None         # an eltwise op after the sum, in the ReLU's place (fusion.STORE_ELTWISE)
     dst_dt: DataType
     args: list[Value]               # every runtime argument it takes (the src zero point too), in the
                                     # kernel function's order
@@ -214,7 +215,7 @@ class StoreEpilogue:
         """Whether the dst scale folds into the scale and the bias (with the dst zero point), once per
         workgroup: nothing (no sum, no ReLU, whose order with a negative scale matters) lies between
         them, so each vector takes one FMA instead of a multiply, an add and a multiply."""
-        return self.dst_scale is not None and self.dst_init is None and not self.relu and self.clip is None
+        return self.dst_scale is not None and self.dst_init is None and not self.relu and self.eltwise is None
 
     @property
     def operands(self) -> list[Value]:

@@ -29,24 +29,28 @@ from .isa import VECTOR_BRGEMM_VARIANTS, brgemm_depthwise, brgemm_isa, brgemm_la
 DEPTHWISE_ZP_TAPS = (1 << 24) // (2 * 255 * 128)
 
 
-def _store_post_ops(p: ConvProblem) -> tuple[Sum | None, bool, tuple[float, float] | None] | None:
-    """(sum, relu, clip) when brgemm's stores can apply `p`'s post-ops: none, a sum, then optionally a
-    ReLU or a clip (ResNet's residual join; MobileNet's ReLU6, a Hardtanh: clip(x, lo, hi) as oneDNN's
-    formula, lo and hi as f32). The sum reads the prior destination in the kernel, so it needs a dense
-    channels-last destination and the destination's own type; None otherwise."""
+#: the eltwise post-ops brgemm's stores apply after the sum, in the ReLU's place (a scale of 1): oneDNN's
+#: formulas on 16 lanes, as the shared epilogue computes them (ReLU6 and Hardtanh are clips; SiLU a swish)
+STORE_ELTWISE = ("clip", "hardswish", "hardsigmoid", "swish", "logistic", "linear")
+
+
+def _store_post_ops(p: ConvProblem) -> tuple[Sum | None, bool, Eltwise | None] | None:
+    """(sum, relu, eltwise) when brgemm's stores can apply `p`'s post-ops: none, a sum, then optionally
+    a ReLU or one of `STORE_ELTWISE` (ResNet's residual join, MobileNet's ReLU6, EfficientNet's SiLU).
+    The sum reads the prior destination in the kernel, so it needs a dense channels-last destination
+    and the destination's own type; None otherwise."""
     ops = list(p.post_ops)
-    relu, clip = False, None
+    relu, eltwise = False, None
     if ops and ops[-1] == RELU:
         relu = True
         ops.pop()
-    elif ops and isinstance(ops[-1], Eltwise) and ops[-1].kind == "clip" and ops[-1].scale == 1.0:
-        clip = (float(np.float32(ops[-1].alpha)), float(np.float32(ops[-1].beta)))
-        ops.pop()
+    elif ops and isinstance(ops[-1], Eltwise) and ops[-1].kind in STORE_ELTWISE and ops[-1].scale == 1.0:
+        eltwise = ops.pop()
     if not ops:
-        return None, relu, clip
+        return None, relu, eltwise
     if len(ops) == 1 and isinstance(ops[0], Sum) and ops[0].dt in (None, p.dst.dtype.name) \
             and p.dst.is_dense and not p.dst.is_blocked and p.dst.order == (0, *range(2, p.desc.ndims), 1):
-        return ops[0], relu, clip
+        return ops[0], relu, eltwise
     return None
 
 
@@ -95,11 +99,11 @@ def store_epilogue_args(p: ConvProblem) -> StoreEpilogue:
     destination: the API's argument order)."""
     quant = {name: Value(name, p.quant_shape(q), p.quant_dtype(name).mlir) for name, q in p.quant_args()}
     bias = Value("bias", (p.desc.oc,), "f32") if p.bias else None
-    total, relu, clip = _store_post_ops(p)
+    total, relu, eltwise = _store_post_ops(p)
     dst_init = Value("dst_init", (p.dst.buffer_nelems,), p.dst.dtype.mlir) if total else None
     return StoreEpilogue(bias=bias, src_scale=quant.get("src_scale"), wei_scale=quant.get("wei_scale"),
                          dst_scale=quant.get("dst_scale"), src_zp=quant.get("src_zp"), dst_zp=quant.get("dst_zp"),
-                         relu=relu, clip=clip, dst_dt=p.dst.dtype,
+                         relu=relu, eltwise=eltwise, dst_dt=p.dst.dtype,
                          args=([bias] if bias else []) + list(quant.values()) + ([dst_init] if dst_init else []),
                          dst_init=dst_init, sum_scale=float(np.float32(total.scale)) if total else 1.0,
                          sum_zp=total.zero_point if total else 0)
