@@ -98,15 +98,21 @@ def _run(fn, loop: Loop, threads: int, seconds: float) -> float:
     return sum(done) * CHUNK * UNROLL * loop.ops / elapsed
 
 
-def measure(threads: list[int] | None = None, seconds: float = 0.3, instructions: list[str] | None = None,
-            flags: frozenset[str] | None = None) -> list[PeakRow]:
-    """One row per loop (`instructions`: those named, default all): its rate on each thread count
-    (default 1 and every CPU this process may use), or why it was not measured."""
-    if seconds <= 0:
-        raise InputError(f"--seconds={seconds} must be positive")
+def thread_counts(threads: list[int] | None = None) -> list[int]:
+    """The thread counts to measure: those given, else 1 and every CPU this process may use."""
     threads = threads or sorted({1, cpu_threads()})
     if any(n < 1 for n in threads):
         raise InputError("--threads must be at least 1")
+    return threads
+
+
+def measure(threads: list[int] | None = None, seconds: float = 0.3, instructions: list[str] | None = None,
+            flags: frozenset[str] | None = None) -> list[PeakRow]:
+    """One row per loop (`instructions`: those named, default all): its rate on each of
+    `thread_counts(threads)`, or why it was not measured."""
+    if seconds <= 0:
+        raise InputError(f"--seconds={seconds} must be positive")
+    threads = thread_counts(threads)
     known = {loop.instruction: loop for loop in LOOPS}
     unknown = [i for i in instructions or () if i not in known]
     if unknown:
@@ -147,4 +153,4 @@ def format_table(rows: list[PeakRow], threads: list[int]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["LOOPS", "Loop", "PeakRow", "format_table", "measure"]
+__all__ = ["LOOPS", "Loop", "PeakRow", "format_table", "measure", "thread_counts"]

@@ -165,7 +165,7 @@ def _bench(argv: list[str]) -> int:
 
 
 def _bench_peak(argv: list[str]) -> int:
-    from ..bench.peak import LOOPS, format_table, measure
+    from ..bench.peak import LOOPS, format_table, measure, thread_counts
     from ..compile.host import host_cpu_description
 
     ap = argparse.ArgumentParser(
@@ -179,12 +179,13 @@ def _bench_peak(argv: list[str]) -> int:
     ap.__class__ = _Parser
     a = ap.parse_args(argv)
     try:
-        threads = [int(t) for t in _list(a.threads)] if a.threads else None
+        given = [int(t) for t in _list(a.threads)] if a.threads else None
     except ValueError:
         raise KgenError(f"--threads={a.threads}: expected thread counts, e.g. 1,2") from None
+    threads = thread_counts(given)
     rows = measure(threads, a.seconds, _list(a.instructions))
     print(f"cpu: {host_cpu_description()}")
-    print(format_table(rows, threads or sorted(next(iter(r.rates for r in rows if r.rates), {1: 0}))))
+    print(format_table(rows, threads))
     return 0
 
 

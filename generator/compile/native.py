@@ -18,14 +18,14 @@ from pathlib import Path
 from .cache import default_cache_dir
 
 
-def load_native(source: Path, flags: tuple[str, ...] = ("-O2",)) -> tuple[ctypes.CDLL | None, str]:
+def load_native(source: Path) -> tuple[ctypes.CDLL | None, str]:
     """(the library built from `source`, its path), or (None, why not: no compiler (``$CC``, else
-    ``cc``), a failed build, a failed load). The file name holds a hash of the source, the machine,
-    the compiler and `flags`, so an edited source builds anew; concurrent processes each build, and
+    ``cc``), a failed build, a failed load). Built with -O2. The file name holds a hash of the source,
+    the machine and the compiler, so an edited source builds anew; concurrent processes each build, and
     one atomic rename wins."""
     text = source.read_bytes()
     cc = os.environ.get("CC", "cc")
-    key = hashlib.sha256(text + platform.machine().encode() + cc.encode() + " ".join(flags).encode()).hexdigest()[:16]
+    key = hashlib.sha256(text + platform.machine().encode() + cc.encode()).hexdigest()[:16]
     target = default_cache_dir() / "native" / f"{source.stem}-{platform.machine()}-{key}.so"
     if not target.exists():
         if not shutil.which(cc):
@@ -35,7 +35,7 @@ def load_native(source: Path, flags: tuple[str, ...] = ("-O2",)) -> tuple[ctypes
             target.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(suffix=".so", dir=target.parent)
             os.close(fd)
-            r = subprocess.run([cc, *flags, "-shared", "-fPIC", "-o", tmp, str(source)],
+            r = subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", tmp, str(source)],
                                capture_output=True, text=True, timeout=120)
             if r.returncode != 0:
                 return None, f"{cc} failed to build {source.name}: {(r.stderr.strip().splitlines() or ['?'])[-1]}"

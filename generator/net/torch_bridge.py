@@ -542,10 +542,9 @@ def set_torch_threads(gm, threads: int | None) -> None:
     PyTorch has (`gm.kgen_torch_threads` says which).
 
     Why: after each parallel op, PyTorch's OpenMP threads spin for a while before they sleep (OpenMP's
-    default wait policy), and kgen's kernels that follow share the cores with them. On two cores
-    that made ResNet-50's int8 plan 39% slower (18.5 against 13.3 ms) for the quantize at its input
-    and the classifier at its end (docs/performance.md). `optimize` measures both and keeps the
-    faster. A GraphModule's class is its own (torch.fx makes one per instance), so the wrapped
+    default wait policy), and kgen's kernels that follow share the cores with them: on two cores the
+    quantize at an int8 ResNet-50's input made it 1.4x slower (docs/performance.md, "PyTorch's threads
+    in an optimized module"). `optimize` measures both and keeps the faster. A GraphModule's class is its own (torch.fx makes one per instance), so the wrapped
     `forward` is this module's only; `recompile` drops it."""
     cls = type(gm)
     inner = cls.__dict__.get("_kgen_forward") or cls.forward
