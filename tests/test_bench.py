@@ -843,7 +843,7 @@ def test_the_table_is_reread_when_another_process_replaced_it(tmp_path):
 # ------------------------------------------------------------------------- kgen bench peak
 def test_peak_loops_run_the_instructions_they_count_on_every_thread():
     # each loop's accumulators count the instructions that ran: the rates are of loops that did the work
-    from generator.bench import peak
+    from generator.runtime import peak
     from generator.compile.host import host_cpu_flags
 
     rows = peak.measure(threads=[1, 2], seconds=0.02)
@@ -867,7 +867,7 @@ def test_peak_loops_run_the_instructions_they_count_on_every_thread():
 
 
 def test_a_peak_loop_that_ran_fewer_instructions_is_refused():
-    from generator.bench import peak
+    from generator.runtime import peak
     from generator.errors import RunError
 
     with pytest.raises(RunError, match="the vpdpbusd loop's accumulators say 12 instructions ran, not "):

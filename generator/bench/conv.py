@@ -226,7 +226,7 @@ def bench_convs(cases, backend: str = "llvm-cpu", *, variants=None, layouts=None
 
 
 def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log, tag: str = "",
-                    passes: int = 1, alone=None) -> ProblemResult:
+                    passes: int = 1, alone=None, prune=None) -> ProblemResult:
     """Plan, compile, check and time every candidate of one problem (and PyTorch's conv, if given).
     With `passes` > 1 the round-robin runs that many times and each candidate keeps its best median:
     on a VM a window of a second or two where the other vCPU is taken makes the two-thread
@@ -244,7 +244,8 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
     r.iree_own_nchw = plain_blocks(nchw, b) is None
     r.candidates = plan_candidates(p, b, sw.variants, layouts, sw.flag_sets)
     n_ok = sum(c.status == "ok" for c in r.candidates)
-    log(f"{tag} {r.line} ({dt}): {n_ok} candidates ({d.flops() / 1e9:.3f} GFLOP)")
+    why = prune(r.candidates, sw.drivers) if prune is not None else ""
+    log(f"{tag} {r.line} ({dt}): {n_ok} candidates ({d.flops() / 1e9:.3f} GFLOP){why}")
     threads = b.host_threads_driver is not None and b.host_threads_driver_name in sw.drivers
     compile_candidates(r.candidates, b, jobs, log, host_threads=threads)
     # one compiled kernel, timed on each runtime driver (local-task's hand-off costs more than a

@@ -9,6 +9,7 @@ the layouts chosen (`table_entries`).
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 from typing import Callable
 
@@ -23,10 +24,47 @@ from ..errors import InternalError, KgenError, UnsupportedError
 from ..scale import Progress, SerialExecutor, Unit, executor_for, run_units
 from ..problem.partition import reorder_host_parts
 from ..runtime.timing import median_times
-from ..select import reorder_forms, table as tuned
+from ..select import calibration, cost, heuristic, reorder_forms, table as tuned
 from ..select.candidates import DEFAULT_LAYOUTS, USER_LAYOUT, check_layouts
 from ..verify import check_reorder, reorder_call
 from .conv import ProblemResult, bind_candidate, compile_candidates, measure_problem, sweep
+
+def prune_candidates(cands, drivers, b, cal, factor: float = cost.PRUNE_FACTOR) -> str:
+    """The cost model's cut (`select.cost`), before anything is compiled: each applicable candidate
+    priced on each driver of the sweep, and kept where one of them is predicted within `factor` of the
+    fastest prediction of the problem (every layout of a format-`any` problem together). Also kept:
+    the candidates the model does not price (`cost.estimate` is None: measured as before), and
+    `--alg=auto`'s untuned choice in each layout, so a tune never stores a slower choice than the
+    rule's. A variant whose compute kgen emits itself (`cost.FLAG_FREE`) is measured with the default
+    flags only, where those apply. The others get the status "pruned: ..."; returns a note for the
+    log."""
+    ok = [c for c in cands if c.status == "ok"]
+    if not ok:
+        return ""
+    default_of = {(c.variant, c.layout) for c in ok if c.flags == "default"}
+    for c in ok:
+        if c.variant in cost.FLAG_FREE and c.flags != "default" and (c.variant, c.layout) in default_of:
+            c.status = "pruned: flags change nothing in this variant's own kernel (measured with the default flags)"
+    ok = [c for c in ok if c.status == "ok"]
+    for c in ok:
+        ests = [e for drv in drivers if (e := cost.estimate(c.problem, b, cal, c.flags, drv)) is not None]
+        c.predicted = min((e.seconds for e in ests), default=None)
+    priced = [c.predicted for c in ok if c.predicted is not None]
+    if not priced:
+        return f"; the cost model prices none ({cost.covers(ok[0].problem, b) or 'not measured'}): all measured"
+    best = min(priced)
+    rule = {}
+    for c in ok:
+        if c.layout not in rule:
+            ch = heuristic(dataclasses.replace(c.problem, alg="auto"), b.name)
+            rule[c.layout] = (ch.variant, ch.flags)
+    for c in ok:
+        if c.predicted is not None and c.predicted > best * factor and rule[c.layout] != (c.variant, c.flags):
+            c.status = (f"pruned: predicted {c.predicted * 1e6:.0f} us, over {factor}x the fastest "
+                        f"prediction ({best * 1e6:.0f} us)")
+    kept = sum(c.status == "ok" for c in ok)
+    return f"; the cost model keeps {kept} (--exhaustive measures all)"
+
 
 #: a candidate within this factor of a problem's fastest is a close call: timed again after every
 #: problem has been measured (`recheck_close_calls`)
@@ -37,17 +75,20 @@ CLOSE_CALL_MAX = 4
 
 def tune(cases, backend: str = "llvm-cpu", *, variants=None, flag_sets=None, drivers=None, layouts=None,
          rounds: int = 5, jobs: int = 2, log: Callable[[str], None] = print, path=None,
-         address: str | None = None, retune: bool = True, progress: str = "text"
+         address: str | None = None, retune: bool = True, progress: str = "text", exhaustive: bool = False
          ) -> tuple[list[tuple[object, ProblemResult]], object]:
     """Returns [(problem, result)] and the table path written. A problem with format `any` tensors
     is measured in every layout of `layouts` (default: `DEFAULT_LAYOUTS` for its data type).
+    Only the candidates the cost model puts close to the fastest are compiled and measured
+    (`prune_candidates`) where the backend has a cost model; `exhaustive` measures every one.
     With `address` (or $KGEN_RAY_ADDRESS) each problem is a unit on a Ray farm, once per CPU kind
     there (`tune_on_farm`). Without `retune`, a problem the table holds already is not measured."""
     b = get_backend(backend)
     layouts = check_layouts(layouts)
     sw = sweep(b, variants, flag_sets, drivers)
     if address or os.environ.get("KGEN_RAY_ADDRESS"):
-        return tune_on_farm(cases, b, sw, layouts, rounds, jobs, log, path, address, retune, progress)
+        return tune_on_farm(cases, b, sw, layouts, rounds, jobs, log, path, address, retune, progress, exhaustive)
+    prune = model_cut(b, exhaustive, log)
     out, entries = [], {}
     for i, case in enumerate(cases):
         p = conv_problem(case)
@@ -60,7 +101,8 @@ def tune(cases, backend: str = "llvm-cpu", *, variants=None, flag_sets=None, dri
         lays = _layouts_of(p, layouts)
         # two passes, each candidate keeping its better median: a choice is stored for good, and one
         # window of noise must not make it (measure_problem)
-        r = measure_problem(p, b, sw, lays, None, rounds, jobs, log, f"[{i + 1}/{len(cases)}]", passes=2)
+        r = measure_problem(p, b, sw, lays, None, rounds, jobs, log, f"[{i + 1}/{len(cases)}]", passes=2,
+                            prune=prune)
         out.append((p, r))
         if r.best is not None:      # stored as measured, so a tune stopped later keeps it
             tuned.store(table_entries(p, r, b.name), path)
@@ -80,13 +122,23 @@ def _layouts_of(p, layouts) -> list[str]:
     return list(layouts or DEFAULT_LAYOUTS.get(p.src.dtype.name, ("nchw", "nhwc"))) if p.has_any else [USER_LAYOUT]
 
 
+def model_cut(b, exhaustive: bool, log):
+    """`measure_problem`'s `prune` for a tune on backend `b` on this machine: the cost model's cut with
+    this CPU's calibration (measured now if it has none), or None (`exhaustive`, or no model)."""
+    if exhaustive or not b.cost_model:
+        return None
+    cal = calibration.current(log)
+    return lambda cands, drivers: prune_candidates(cands, drivers, b, cal)
+
+
 # ------------------------------------------------------------------------------------------ on a farm
-def measure_unit(case, backend: str, sw, layouts, rounds: int, jobs: int) -> dict:
-    """One problem with all its candidates, on a worker: the table entries are keyed there, by the
-    CPU that measured them."""
+def measure_unit(case, backend: str, sw, layouts, rounds: int, jobs: int, exhaustive: bool = False) -> dict:
+    """One problem with the candidates the worker's cost model keeps, on a worker: the table entries
+    are keyed there, by the CPU that measured them."""
     b = get_backend(backend)
     p, lines = conv_problem(case), []
-    r = measure_problem(p, b, sw, _layouts_of(p, layouts), None, rounds, jobs, lines.append, "", passes=2)
+    r = measure_problem(p, b, sw, _layouts_of(p, layouts), None, rounds, jobs, lines.append, "", passes=2,
+                        prune=model_cut(b, exhaustive, lines.append))
     return {"problem": p, "result": r, "log": lines,
             "entries": table_entries(p, r, b.name) if r.best is not None else {}}
 
@@ -101,7 +153,7 @@ def recheck_unit(p, r: ProblemResult, backend: str, rounds: int, jobs: int, thre
     return {"problem": p, "result": r, "log": lines, "entries": table_entries(p, r, b.name)}
 
 
-def tune_on_farm(cases, b, sw, layouts, rounds, jobs, log, path, address, retune, progress):
+def tune_on_farm(cases, b, sw, layouts, rounds, jobs, log, path, address, retune, progress, exhaustive=False):
     """Each problem a measuring unit on every CPU kind of the farm, then its close calls again on the
     same kind; the driver stores each unit's entries as it finishes, under the measuring CPU's key."""
     if b.tuned_per_device:
@@ -112,7 +164,7 @@ def tune_on_farm(cases, b, sw, layouts, rounds, jobs, log, path, address, retune
     problems = [(case, conv_problem(case)) for case in cases]
     stored = tuned.load(path)
     units = [Unit(f"[{i + 1}/{len(problems)}] {p.desc} on {cpu}", measure_unit,
-                  (case, b.name, sw, layouts, rounds, jobs), "measure", cpu)
+                  (case, b.name, sw, layouts, rounds, jobs, exhaustive), "measure", cpu)
              for cpu in kinds for i, (case, p) in enumerate(problems)
              if retune or tuned.problem_key(p, b.name, cpu=cpu) not in stored]
     if len(units) < len(kinds) * len(problems):

@@ -1,4 +1,4 @@
-"""`kgen`: the command line. Subcommands: desc, reorder, conv, catalog, bench, tune, net.
+"""`kgen`: the command line. Subcommands: desc, reorder, conv, catalog, bench, tune, calibrate, net.
 
 Every error the product raises on bad input becomes one line, `kgen: error: ...`, and exit status 2;
 problems that fail their check exit 1; a bug in kgen itself (`InternalError`, e.g. a template that fails
@@ -54,12 +54,14 @@ commands:
   bench     conv [--alg=A,B] [--layouts=L,M] [--flags=F,G] [--json=FILE] [--png=FILE] [--all]
             [benchdnn conv options] [DESC...]         every variant x layout x flag set vs PyTorch's conv
             (default problems: the ResNet-50 layers at batch 1)
-  tune      [--alg=A,B] [--flags=F,G] [--layouts=L,M] [--table=FILE] [--retune] [--address=HOST:PORT]
+  tune      [--alg=A,B] [--flags=F,G] [--layouts=L,M] [--table=FILE] [--retune] [--exhaustive] [--address=HOST:PORT]
             [--progress=text|json|none] [benchdnn conv options] [DESC...]
-            measure every variant x flag set in the given layouts (with --stag/--dtag=any: in every
-            layout, blocked ones included); --alg=auto and format any then use the fastest
+            measure the variants x flag sets the cost model puts within 1.3x of the fastest (--exhaustive:
+            every one) in the given layouts (with --stag/--dtag=any: in every layout, blocked ones
+            included); --alg=auto and format any then use the fastest
   tune      reorder [--backend=B] [--rounds=N] [--table=FILE] [--address=HOST:PORT] [benchdnn reorder options] DIMS...
             measure each reorder in every emission form (pack, transpose); reorders then use the fastest
+  calibrate [--show]                                  measure this CPU for the cost model (tune, --alg=auto) and store it
   net       --model=torchvision:resnet50|--graph=FILE [--mb=N] [--layouts=L,M] [--plan-only] [--png=F] [--json=F]
             plan the layouts of a whole network (measured), check it, time it against PyTorch eager
   worker    --address=HOST:PORT [--num-cpus=N] [--block]  join this machine to a Ray farm (kgen[ray])
@@ -165,7 +167,7 @@ def _bench(argv: list[str]) -> int:
 
 
 def _bench_peak(argv: list[str]) -> int:
-    from ..bench.peak import LOOPS, format_table, measure, thread_counts
+    from ..runtime.peak import LOOPS, format_table, measure, thread_counts
     from ..compile.host import host_cpu_description
 
     ap = argparse.ArgumentParser(
@@ -298,14 +300,36 @@ def _tune_reorder(argv: list[str]) -> int:
     return 0 if rows and all(r["chosen"] for r in rows) else 1
 
 
+def _calibrate(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(
+        prog="kgen calibrate",
+        description="Measure this CPU for the cost model (each multiply-accumulate instruction's rate on one "
+        "thread and on every thread, on registers only; the copy bandwidth), store it in calibration.json in the "
+        "kernel cache, keyed by the CPU and thread count, and print it. `kgen tune` and --alg=auto measure it "
+        "once on their own where none is stored.")
+    ap.add_argument("--show", action="store_true", help="print the stored calibration (measuring only where none is)")
+    a = _parse(ap, argv)
+    from ..select import calibration
+
+    if a.show:
+        cal = calibration.current(lambda m: print(m, file=sys.stderr))
+    else:
+        cal = calibration.measure()
+        calibration.store(cal)
+    print(cal.line())
+    print(f"calibration: {calibration.calibration_path()} (measured in {cal.seconds:.1f} s)")
+    return 0
+
+
 def _tune(argv: list[str]) -> int:
     if argv[:1] == ["reorder"]:
         return _tune_reorder(argv[1:])
     ap = _sweep_parser(
         "kgen tune",
-        "Measure every applicable variant x compile-flag set x runtime driver of each problem, in the layouts its --stag/--dtag "
-        "give (format any: in every layout of --layouts), and store the fastest correct one in the table --alg=auto "
-        "and format any read ($KGEN_CACHE_DIR/tuned.json). "
+        "Measure the applicable variants x compile-flag sets x runtime drivers of each problem that the cost model "
+        "predicts within 1.3x of the fastest (and --alg=auto's untuned choice; --exhaustive: every one), in the "
+        "layouts its --stag/--dtag give (format any: in every layout of --layouts), and store the fastest correct one "
+        "in the table --alg=auto and format any read ($KGEN_CACHE_DIR/tuned.json). "
         "Other arguments are benchdnn conv options and descriptors (default: the ResNet-50 layers at batch 1).", 5)
     ap.add_argument("--table", default=None, help="the selection table to update (default: $KGEN_TUNED_TABLE, "
                                                   "else tuned.json in the kernel cache)")
@@ -313,13 +337,16 @@ def _tune(argv: list[str]) -> int:
                                                     "(default: per data type)")
     add_farm_options(ap)            # on a farm, each problem is measured once per CPU kind there
     ap.add_argument("--retune", action="store_true", help="measure problems the table holds already again")
+    ap.add_argument("--exhaustive", action="store_true",
+                    help="compile and measure every candidate, not only those the cost model predicts within "
+                         "1.3x of the fastest (and --alg=auto's untuned choice)")
     a, backend, variants, cases = _sweep_args(ap, argv)
     from ..bench.conv import log_stderr
     from ..bench.tune import format_choices, tune
 
     rows, path = tune(cases, backend.name, variants=variants, flag_sets=_list(a.flags), drivers=_list(a.drivers),
                       layouts=_list(a.layouts), rounds=a.rounds, jobs=a.jobs, log=log_stderr, path=Path(a.table) if a.table else None,
-                      address=a.address, retune=a.retune, progress=a.progress)
+                      address=a.address, retune=a.retune, progress=a.progress, exhaustive=a.exhaustive)
     print(format_choices(rows))
     print(f"selection table: {path}")
     return 0
@@ -361,6 +388,8 @@ def main(argv: list[str] | None = None) -> int:
             return _bench(rest)
         if cmd == "tune":
             return _tune(rest)
+        if cmd == "calibrate":
+            return _calibrate(rest)
         if cmd in ("worker", "cpu-id"):
             if rest and rest[0] in ("-h", "--help"):
                 print(farm_cmd.__doc__)
@@ -372,7 +401,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(net_cmd.__doc__)
                 return 0
             return net_cmd.run(rest, _Parser)
-        print(f"kgen: error: unknown command '{cmd}' (commands: desc, reorder, conv, catalog, bench, tune, net, worker, cpu-id)", file=sys.stderr)
+        print(f"kgen: error: unknown command '{cmd}' (commands: desc, reorder, conv, catalog, bench, tune, calibrate, net, worker, cpu-id)", file=sys.stderr)
         return 2
     except (KgenError, _ArgError) as e:
         if os.environ.get("KGEN_DEBUG"):

@@ -113,6 +113,9 @@ class Backend(TargetCaps):
     # CPU (`problem.partition.conv_host_parts`), each part a call on this IREE driver from its own host
     # thread (`runtime.host_threads`); None: the backend has none
     host_threads_driver: str | None = None
+    # its kernels run on this machine's CPU, whose calibration (`select.calibration`) prices them in the
+    # cost model (`select.cost`): `kgen tune` measures only the close calls, `--alg=auto` weighs AMX
+    cost_model: bool = False
     # extra iree-compile flags, after the flag set's, for convolutions that multiply f16 or bf16
     # values (`conv_flags`): on CUDA, PTX without tensor-core MMA, since IREE 3.13's
     # NV_MMA_SYNC_F32_16x8x16_F16/BF16 path computes several operand layouts wrongly
@@ -276,6 +279,7 @@ BACKENDS: dict[str, Backend] = {
             # a convolution's parts run on local-sync from host threads: faster and steadier than
             # local-task's hand-off (measured: docs/performance.md, Tuned constants)
             host_threads_driver="local-sync",
+            cost_model=True,
             # a reorder in cache runs faster on one thread than through the task system's hand-off to
             # several, and as fast out of cache (measured: docs/performance.md, Tuned constants)
             memory_bound_driver="local-sync",

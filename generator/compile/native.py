@@ -2,7 +2,7 @@
 machine and compiler into ``$KGEN_CACHE_DIR/native/`` and loaded with ctypes.
 
 Users: the host-threads hand-off (`runtime/host_sync.c`) and the instruction-peak loops of
-`kgen bench peak` (`bench/peak.c`).
+`kgen bench peak` and the cost model's calibration (`runtime/peak.c`).
 """
 from __future__ import annotations
 

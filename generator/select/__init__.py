@@ -1,7 +1,9 @@
 """Selection: which variant, flag set and driver a problem gets, decided in one place.
 
 `--alg=auto` is resolved here and nowhere else: the measured table (`select.table`, written by
-`kgen tune`) for this backend and CPU when it has the problem, else `heuristic`. The layer
+`kgen tune`) for this backend and CPU when it has the problem, else `heuristic`: the rule
+(`rule_choice`), or an alternative the cost model (`select.cost`, on this CPU's calibration,
+`select.calibration`) puts ahead of it. The layer
 sits above emit and compile (it reads the kernel cache's table and renders nothing) and below the
 API, which builds the chosen kernel.
 """
@@ -20,7 +22,7 @@ from . import table
 from .table import Choice
 
 __all__ = ["Choice", "choose", "fixed_variant_driver", "heuristic", "heuristic_driver", "heuristic_flags", "heuristic_layouts", "host_cut", "host_lead",
-           "heuristic_variant", "reorder_driver", "resolve", "resolve_layouts", "table"]
+           "heuristic_variant", "model_alternatives", "model_choice", "reorder_driver", "resolve", "resolve_layouts", "rule_choice", "table"]
 
 # The rule's constants rest on measurements (docs/performance.md, Tuned constants); `kgen tune`
 # measures each problem instead where its table has an entry.
@@ -78,12 +80,65 @@ def heuristic_flags(p: ConvProblem, variant: str, backend: str) -> str:
     return "default"
 
 
+#: `--alg=auto` without a measurement takes one of the cost model's alternatives (`model_alternatives`)
+#: over the rule's vector kernel only where the model predicts it this much faster: the model's error
+#: on the layers it was fitted to (docs/performance.md, Tuned constants)
+MODEL_MARGIN = 1.1
+#: the data types of a result Winograd may compute without a measurement, as oneDNN's
+#: `convolution_auto` may: floating point, where its error (`WINOGRAD_TOLERANCE`, at most 1e-4 of the
+#: largest result, 2e-7 measured for F(4,3)) is of the order of the kernels' own rounding; an exact
+#: result needs a named variant (`--alg=brgemm`, `direct`, ...)
+WINOGRAD_AUTO_DTYPES = ("f32", "bf16", "f16")
+
+
+def model_alternatives(p: ConvProblem, b) -> tuple[str, ...]:
+    """The variants `--alg=auto` weighs against the rule's choice with the cost model, where they apply
+    on backend `b`: AMX's tiles (brgemm_amx, where the CPU has them), and Winograd for a floating-point
+    result (`WINOGRAD_AUTO_DTYPES`). None on a backend without the model."""
+    if not b.cost_model:
+        return ()
+    names = ["brgemm_amx"]
+    if p.output.dtype.name in WINOGRAD_AUTO_DTYPES and not p.src.dtype.is_int:
+        names += ["winograd_f4", "winograd_f6", "winograd_f2"]
+    return tuple(v for v in names if why_not(dataclasses.replace(p, alg=v), b) is None)
+
+
+def model_choice(p: ConvProblem, b, rule: Choice, cal) -> Choice:
+    """`rule`, or the alternative (`model_alternatives`) the cost model predicts fastest on backend `b`
+    with calibration `cal`, on the driver it would run on, where it beats `rule` by `MODEL_MARGIN`."""
+    from . import cost
+    base = cost.estimate(dataclasses.replace(p, alg=rule.variant), b, cal, rule.flags, rule.driver)
+    if base is None:
+        return rule
+    best = None
+    for v in model_alternatives(p, b):
+        q = dataclasses.replace(p, alg=v)
+        drv = heuristic_driver(q, b.name, v)
+        est = cost.estimate(q, b, cal, "default", drv)
+        if est is not None and est.seconds * MODEL_MARGIN < base.seconds and (best is None or est.seconds < best[1]):
+            best = (v, est.seconds, drv)
+    return rule if best is None else Choice(best[0], "default", "heuristic", driver=best[2])
+
+
 def heuristic(p: ConvProblem, backend: str) -> Choice:
-    """`--alg=auto` without a measurement: brgemm wherever it applies and the backend's CPU runs its
+    """`--alg=auto` without a measurement: the rule (`rule_choice`), or where the cost model
+    (`select.cost`, on this CPU's calibration) predicts one of its alternatives faster by
+    `MODEL_MARGIN`, that one: AMX's tiles where the CPU has them, Winograd for a floating-point result
+    (`model_alternatives`)."""
+    rule = rule_choice(p, backend)
+    b = get_backend(backend)
+    if not model_alternatives(p, b):
+        return rule
+    from . import calibration               # measured once per CPU, where the model is needed
+    return model_choice(p, b, rule, calibration.current())
+
+
+def rule_choice(p: ConvProblem, backend: str) -> Choice:
+    """`--alg=auto`'s rule without a measurement: brgemm wherever it applies and the backend's CPU runs its
     microkernel (1D, 2D and 3D, ungrouped or grouped, depthwise on its FMA kernel), in every data
     type: u8/s8 x s8 on AVX-512 VNNI, bf16 on avx512_bf16, or widened to f32 on FMAs (`brgemm_fma`)
     where the CPU's vdpbf16ps is slow (`Backend.bf16_dot_slow`) or missing, f16 and f32 on AVX-512.
-    Winograd is not exact and stays for `kgen tune` to choose. With groups of fewer than 16 output
+    Winograd, not exact, is left to the cost model (`heuristic`) and to `kgen tune`. With groups of fewer than 16 output
     channels brgemm's vectors are partly padding, and it still wins. Otherwise `heuristic_variant`,
     except that a u8 x s8 problem in plain channels-last layouts takes im2col where the CPU's VNNI makes
     its GEMM fast (`heuristic_flags`). The driver: `heuristic_driver`. (Measured: docs/performance.md,

@@ -71,6 +71,7 @@ class Candidate:
     seconds: float | None = None
     artifact: object = None
     driver: str | None = None                   # runtime driver; None: the backend's default
+    predicted: float | None = None              # the cost model's seconds, on its fastest driver (kgen tune)
 
     @property
     def at_driver(self) -> str:

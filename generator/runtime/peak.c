@@ -1,4 +1,4 @@
-/* Instruction peaks for `kgen bench peak` (generator/bench/peak.py): each loop issues one kind of
+/* Instruction peaks for `kgen bench peak` (generator/runtime/peak.py): each loop issues one kind of
  * multiply-accumulate on registers only, with enough independent accumulators to hide its latency, so
  * that its rate is the core's issue rate of that instruction and nothing else (no loads, no stores).
  * A VM's vCPUs may share a physical core: run on every thread at once, the loops show it.

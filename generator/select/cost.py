@@ -1,0 +1,400 @@
+"""The cost model: a convolution candidate's time predicted from the work it does and this CPU's
+calibration (`select.calibration`), without compiling or running it.
+
+    seconds = call + compute + relayout
+    compute  = the operations its microkernel issues / (the instruction's measured rate x the
+               variant's efficiency), on one thread (local-sync) or on every thread
+    relayout = the bytes a variant moves to compute in its own layout, at the measured copy bandwidth
+    call     = the runtime driver's fixed cost per call
+
+* **The operations** are those the kernel issues, not the problem's: brgemm pads output channels to
+  whole vectors of 16 and input channels to whole groups of its instruction's depth (a stem's 3
+  channels compute as 4); brgemm_amx pads to its tiles; Winograd F(m, 3) multiplies (m + 2)^2 values
+  a tile of m x m outputs instead of 9 m^2, and pays its transforms.
+* **The instruction** is the one the variant's kernel is built on (`emit.conv.brgemm.isa`): AMX's
+  tiles, `vpdpbusd`, `vdpbf16ps`, or `vfmadd231ps` (f32 and f16, widened bf16, depthwise, and every
+  variant whose GEMM IREE lowers).
+* **The efficiencies** (`EFFICIENCY`) are what each variant reached of its instruction's peak when
+  `kgen tune` measured every candidate of the ResNet-50 layers (docs/performance.md, Tuned
+  constants): one number a variant and data type, with one for 1x1 convolutions where they differ.
+
+What it is for: `kgen tune` measures only the candidates within `PRUNE_FACTOR` of the predicted
+fastest (plus `--alg=auto`'s untuned choice), and `--alg=auto` without a measurement takes the AMX
+kernels where the model puts them ahead. It covers the CPU backend's ungrouped convolutions
+(`covers`); grouped and depthwise ones are measured in full.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from ..emit.conv import VARIANTS
+from ..emit.conv.brgemm.blocking import brgemm_fold_taps
+from ..emit.conv.brgemm.isa import brgemm_isa
+from ..emit.conv.winograd import WINOGRAD_M
+from ..errors import KgenError
+from ..problem.conv import ConvProblem
+from ..problem.partition import conv_host_parts
+from .calibration import Calibration
+
+#: `kgen tune` measures the candidates predicted within this factor of the fastest prediction
+PRUNE_FACTOR = 1.3
+
+#: Each runtime driver's fixed cost per call (s): `kgen bench call` on a 2-vCPU VM (docs/performance.md,
+#: Call overhead): a pre-bound call on local-sync ~3 us; local-task's hand-off to its workers ~70 us;
+#: the host-threads hand-off ~6 us over local-sync's.
+CALL_S = {"local-sync": 4e-6, "local-task": 70e-6, "host-threads": 12e-6}
+
+#: the variants whose compute kgen emits itself: a flag set changes only IREE's lowering of the rest
+#: (pads, relayouts), so `kgen tune` measures them with the default flags only (measured: 54
+#: candidates of a bf16 3x3 layer, each of these variants within 2% across the six flag sets)
+FLAG_FREE = ("brgemm", "brgemm_fma", "brgemm_amx", "winograd_f2", "winograd_f4", "winograd_f6")
+@dataclass(frozen=True)
+class Estimate:
+    seconds: float
+    instruction: str
+    ops: float                  # the operations the kernel issues
+    threads: int
+    call: float
+    compute: float
+    relayout: float
+
+    def line(self) -> str:
+        return (f"{self.seconds * 1e6:.1f} us ({self.ops / 1e9:.3f} G ops on {self.instruction} x "
+                f"{self.threads}, relayout {self.relayout * 1e6:.1f} us, call {self.call * 1e6:.0f} us)")
+
+
+def dtype_kind(p: ConvProblem) -> str:
+    name = p.src.dtype.name
+    return "int8" if name in ("u8", "s8") else "bf16" if name == "bf16" else "f32"
+
+
+def covers(p: ConvProblem, backend) -> str | None:
+    """Why the model does not price `p` on `backend` (a `Backend`), or None."""
+    if not backend.cost_model:
+        return f"{backend.name} has no cost model"
+    if p.desc.g > 1:
+        return "grouped and depthwise convolutions are not in the model"
+    return None
+
+
+def _instruction(p: ConvProblem) -> str:
+    if p.alg in ("brgemm", "brgemm_fma", "brgemm_amx"):
+        isa = brgemm_isa(p)
+        if isa is not None:
+            return "vfmadd231ps" if isa.widen == "f32" else isa.instruction.split()[0]
+    return "vfmadd231ps"
+
+
+#: What each variant reached of its instruction's peak, net of the call and the relayout, by (variant, data
+#: type kind, flag set, layout class, driver kind): the median over the layers `kgen tune --exhaustive`
+#: measured (docs/performance.md, Tuned constants, the cost model: CPU, date and commands).
+EFFICIENCY = {
+    ('brgemm', 'bf16', 'default', 'cl', 'host-threads'): 0.991,
+    ('brgemm', 'bf16', 'default', 'cl', 'local-sync'): 0.993,
+    ('brgemm', 'bf16', 'default', 'cl', 'local-task'): 0.744,
+    ('brgemm', 'bf16', 'default', 'plain', 'host-threads'): 0.988,
+    ('brgemm', 'bf16', 'default', 'plain', 'local-sync'): 0.983,
+    ('brgemm', 'bf16', 'default', 'plain', 'local-task'): 0.706,
+    ('brgemm', 'f32', 'default', 'cl', 'host-threads'): 0.987,
+    ('brgemm', 'f32', 'default', 'cl', 'local-sync'): 0.993,
+    ('brgemm', 'f32', 'default', 'cl', 'local-task'): 0.801,
+    ('brgemm', 'f32', 'default', 'plain', 'host-threads'): 0.928,
+    ('brgemm', 'f32', 'default', 'plain', 'local-sync'): 1.02,
+    ('brgemm', 'f32', 'default', 'plain', 'local-task'): 0.897,
+    ('brgemm', 'int8', 'default', 'cl', 'host-threads'): 0.973,
+    ('brgemm', 'int8', 'default', 'cl', 'local-sync'): 0.969,
+    ('brgemm', 'int8', 'default', 'cl', 'local-task'): 0.779,
+    ('brgemm', 'int8', 'default', 'plain', 'host-threads'): 0.916,
+    ('brgemm', 'int8', 'default', 'plain', 'local-sync'): 0.933,
+    ('brgemm', 'int8', 'default', 'plain', 'local-task'): 0.626,
+    ('brgemm', 'int8', 'dt+uk+inner', 'cl', 'host-threads'): 0.966,
+    ('brgemm', 'int8', 'dt+uk+inner', 'cl', 'local-sync'): 0.954,
+    ('brgemm', 'int8', 'dt+uk+inner', 'cl', 'local-task'): 0.784,
+    ('brgemm', 'int8', 'dt+uk+inner', 'plain', 'host-threads'): 0.908,
+    ('brgemm', 'int8', 'dt+uk+inner', 'plain', 'local-sync'): 0.938,
+    ('brgemm', 'int8', 'dt+uk+inner', 'plain', 'local-task'): 0.682,
+    ('brgemm_fma', 'bf16', 'default', 'cl', 'host-threads'): 0.954,
+    ('brgemm_fma', 'bf16', 'default', 'cl', 'local-sync'): 0.967,
+    ('brgemm_fma', 'bf16', 'default', 'cl', 'local-task'): 0.798,
+    ('brgemm_fma', 'bf16', 'default', 'plain', 'host-threads'): 0.94,
+    ('brgemm_fma', 'bf16', 'default', 'plain', 'local-sync'): 0.951,
+    ('brgemm_fma', 'bf16', 'default', 'plain', 'local-task'): 0.776,
+    ('direct', 'bf16', 'default', 'cl', 'host-threads'): 0.533,
+    ('direct', 'bf16', 'default', 'cl', 'local-sync'): 0.538,
+    ('direct', 'bf16', 'default', 'cl', 'local-task'): 0.347,
+    ('direct', 'bf16', 'default', 'plain', 'host-threads'): 0.384,
+    ('direct', 'bf16', 'default', 'plain', 'local-sync'): 0.504,
+    ('direct', 'bf16', 'default', 'plain', 'local-task'): 0.303,
+    ('direct', 'f32', 'default', 'cl', 'host-threads'): 0.955,
+    ('direct', 'f32', 'default', 'cl', 'local-sync'): 0.967,
+    ('direct', 'f32', 'default', 'cl', 'local-task'): 0.731,
+    ('direct', 'f32', 'default', 'plain', 'host-threads'): 0.686,
+    ('direct', 'f32', 'default', 'plain', 'local-sync'): 0.778,
+    ('direct', 'f32', 'default', 'plain', 'local-task'): 0.67,
+    ('direct', 'int8', 'default', 'cl', 'host-threads'): 0.118,
+    ('direct', 'int8', 'default', 'cl', 'local-sync'): 0.121,
+    ('direct', 'int8', 'default', 'cl', 'local-task'): 0.107,
+    ('direct', 'int8', 'default', 'plain', 'host-threads'): 0.12,
+    ('direct', 'int8', 'default', 'plain', 'local-sync'): 0.122,
+    ('direct', 'int8', 'default', 'plain', 'local-task'): 0.111,
+    ('direct', 'int8', 'dt+uk+inner', 'cl', 'host-threads'): 0.12,
+    ('direct', 'int8', 'dt+uk+inner', 'cl', 'local-sync'): 0.123,
+    ('direct', 'int8', 'dt+uk+inner', 'cl', 'local-task'): 0.112,
+    ('direct', 'int8', 'dt+uk+inner', 'plain', 'host-threads'): 0.119,
+    ('direct', 'int8', 'dt+uk+inner', 'plain', 'local-sync'): 0.122,
+    ('direct', 'int8', 'dt+uk+inner', 'plain', 'local-task'): 0.105,
+    ('im2col', 'bf16', 'default', 'cl', 'host-threads'): 0.494,
+    ('im2col', 'bf16', 'default', 'cl', 'local-sync'): 0.498,
+    ('im2col', 'bf16', 'default', 'cl', 'local-task'): 0.33,
+    ('im2col', 'bf16', 'default', 'plain', 'host-threads'): 0.167,
+    ('im2col', 'bf16', 'default', 'plain', 'local-sync'): 0.175,
+    ('im2col', 'bf16', 'default', 'plain', 'local-task'): 0.136,
+    ('im2col', 'f32', 'default', 'cl', 'host-threads'): 0.671,
+    ('im2col', 'f32', 'default', 'cl', 'local-sync'): 0.853,
+    ('im2col', 'f32', 'default', 'cl', 'local-task'): 0.516,
+    ('im2col', 'f32', 'default', 'plain', 'host-threads'): 0.13,
+    ('im2col', 'f32', 'default', 'plain', 'local-sync'): 0.2,
+    ('im2col', 'f32', 'default', 'plain', 'local-task'): 0.156,
+    ('im2col', 'int8', 'default', 'cl', 'host-threads'): 0.565,
+    ('im2col', 'int8', 'default', 'cl', 'local-sync'): 0.63,
+    ('im2col', 'int8', 'default', 'cl', 'local-task'): 0.428,
+    ('im2col', 'int8', 'default', 'plain', 'host-threads'): 0.165,
+    ('im2col', 'int8', 'default', 'plain', 'local-sync'): 0.173,
+    ('im2col', 'int8', 'default', 'plain', 'local-task'): 0.132,
+    ('im2col', 'int8', 'dt+uk+inner', 'cl', 'host-threads'): 1.38,
+    ('im2col', 'int8', 'dt+uk+inner', 'cl', 'local-sync'): 1.39,
+    ('im2col', 'int8', 'dt+uk+inner', 'cl', 'local-task'): 0.749,
+    ('im2col', 'int8', 'dt+uk+inner', 'plain', 'host-threads'): 0.684,
+    ('im2col', 'int8', 'dt+uk+inner', 'plain', 'local-sync'): 1.09,
+    ('im2col', 'int8', 'dt+uk+inner', 'plain', 'local-task'): 0.676,
+    ('indirect', 'bf16', 'default', 'cl', 'host-threads'): 0.0419,
+    ('indirect', 'bf16', 'default', 'cl', 'local-sync'): 0.0431,
+    ('indirect', 'bf16', 'default', 'cl', 'local-task'): 0.041,
+    ('indirect', 'bf16', 'default', 'plain', 'host-threads'): 0.0207,
+    ('indirect', 'bf16', 'default', 'plain', 'local-sync'): 0.0222,
+    ('indirect', 'bf16', 'default', 'plain', 'local-task'): 0.021,
+    ('spatial_pack', 'bf16', 'default', 'cl', 'host-threads'): 0.128,
+    ('spatial_pack', 'bf16', 'default', 'cl', 'local-sync'): 0.136,
+    ('spatial_pack', 'bf16', 'default', 'cl', 'local-task'): 0.112,
+    ('spatial_pack', 'bf16', 'default', 'plain', 'host-threads'): 0.135,
+    ('spatial_pack', 'bf16', 'default', 'plain', 'local-sync'): 0.133,
+    ('spatial_pack', 'bf16', 'default', 'plain', 'local-task'): 0.108,
+    ('winograd_f2', 'bf16', 'default', 'cl', 'host-threads'): 1.05,
+    ('winograd_f2', 'bf16', 'default', 'cl', 'local-sync'): 1.1,
+    ('winograd_f2', 'bf16', 'default', 'cl', 'local-task'): 0.815,
+    ('winograd_f2', 'bf16', 'default', 'plain', 'host-threads'): 1.07,
+    ('winograd_f2', 'bf16', 'default', 'plain', 'local-sync'): 1.14,
+    ('winograd_f2', 'bf16', 'default', 'plain', 'local-task'): 1.02,
+    ('winograd_f2', 'f32', 'default', 'cl', 'host-threads'): 1.03,
+    ('winograd_f2', 'f32', 'default', 'cl', 'local-sync'): 1.12,
+    ('winograd_f2', 'f32', 'default', 'cl', 'local-task'): 0.936,
+    ('winograd_f2', 'f32', 'default', 'plain', 'host-threads'): 1.02,
+    ('winograd_f2', 'f32', 'default', 'plain', 'local-sync'): 1.14,
+    ('winograd_f2', 'f32', 'default', 'plain', 'local-task'): 0.978,
+    ('winograd_f4', 'bf16', 'default', 'cl', 'host-threads'): 0.951,
+    ('winograd_f4', 'bf16', 'default', 'cl', 'local-sync'): 1.19,
+    ('winograd_f4', 'bf16', 'default', 'cl', 'local-task'): 0.885,
+    ('winograd_f4', 'bf16', 'default', 'plain', 'host-threads'): 1.04,
+    ('winograd_f4', 'bf16', 'default', 'plain', 'local-sync'): 1.23,
+    ('winograd_f4', 'bf16', 'default', 'plain', 'local-task'): 0.898,
+    ('winograd_f4', 'f32', 'default', 'cl', 'host-threads'): 0.981,
+    ('winograd_f4', 'f32', 'default', 'cl', 'local-sync'): 1.22,
+    ('winograd_f4', 'f32', 'default', 'cl', 'local-task'): 0.832,
+    ('winograd_f4', 'f32', 'default', 'plain', 'host-threads'): 1.05,
+    ('winograd_f4', 'f32', 'default', 'plain', 'local-sync'): 1.2,
+    ('winograd_f4', 'f32', 'default', 'plain', 'local-task'): 0.834,
+    ('winograd_f6', 'bf16', 'default', 'cl', 'host-threads'): 0.681,
+    ('winograd_f6', 'bf16', 'default', 'cl', 'local-sync'): 1.0,
+    ('winograd_f6', 'bf16', 'default', 'cl', 'local-task'): 0.841,
+    ('winograd_f6', 'bf16', 'default', 'plain', 'host-threads'): 0.843,
+    ('winograd_f6', 'bf16', 'default', 'plain', 'local-sync'): 0.986,
+    ('winograd_f6', 'bf16', 'default', 'plain', 'local-task'): 0.903,
+    ('winograd_f6', 'f32', 'default', 'cl', 'host-threads'): 0.763,
+    ('winograd_f6', 'f32', 'default', 'cl', 'local-sync'): 1.04,
+    ('winograd_f6', 'f32', 'default', 'cl', 'local-task'): 0.757,
+    ('winograd_f6', 'f32', 'default', 'plain', 'host-threads'): 0.925,
+    ('winograd_f6', 'f32', 'default', 'plain', 'local-sync'): 1.02,
+    ('winograd_f6', 'f32', 'default', 'plain', 'local-task'): 0.759,
+}
+#: brgemm_amx (`amx_efficiency`), fitted to the one AMX CPU measured (an Intel Xeon with amx_bf16 and
+#: amx_int8, 2 cores, docs/performance.md, 2026-11-28: the 8 ResNet-50 layers) against the tiles'
+#: nominal peak (1024 bf16 / 2048 int8 operations a cycle and core at 2.6 GHz): each data type's 1x1
+#: pair (ic64, ic256) fixes K0 and the 1x1 base; the 3x3 layers at 56x56 to 7x7, P0 and the kxk base
+AMX_MODEL = {"bf16": {"kxk": 0.50, "1x1": 0.14, "P0": 200, "K0": 78},
+             "int8": {"kxk": 0.23, "1x1": 0.089, "P0": 100, "K0": 245}}
+#: Winograd's transforms: operations a transformed value (source and destination, each (m + 2)^2 a
+#: tile and channel) costs
+WINOGRAD_TRANSFORM_OPS = 24.0
+
+
+def _ceil(x: int, m: int) -> int:
+    return -(-x // m) * m
+
+
+def kernel_ops(p: ConvProblem) -> float:
+    """The operations (2 per multiply-add) the variant's kernel issues for `p`, padding included."""
+    d = p.desc
+    sp = d.spatial()
+    taps = 1
+    for s in sp:
+        taps *= s.k
+    pixels = d.mb
+    for s in sp:
+        pixels *= s.o
+    ic, oc = d.ic, d.oc
+    if p.alg in ("brgemm", "brgemm_fma"):
+        isa = brgemm_isa(p)
+        k = isa.k if isa else 1
+        folded = brgemm_fold_taps(p)
+        row = _ceil(folded * ic, k) if folded else sp[-1].k * _ceil(ic, k)
+        return 2.0 * pixels * _ceil(oc, 16) * row * (taps // sp[-1].k)
+    if p.alg == "brgemm_amx":
+        # a tile instruction takes as long whatever its depth: each tap's channels count as whole tile
+        # rows (64 bytes: 64 u8 or 32 bf16)
+        return 2.0 * _ceil(pixels, 16) * _ceil(oc, 16) * _ceil(ic, _amx_row(p)) * taps
+    if p.alg in WINOGRAD_M:
+        m = WINOGRAD_M[p.alg]
+        tiles = d.mb * -(-sp[0].o // m) * -(-sp[1].o // m)
+        a2 = (m + 2) ** 2
+        return 2.0 * tiles * a2 * ic * oc + WINOGRAD_TRANSFORM_OPS * tiles * a2 * (ic + oc)
+    return 2.0 * pixels * oc * ic * taps
+
+
+def _amx_row(p: ConvProblem) -> int:
+    return 64 if p.src.dtype.is_int else 32
+
+
+def amx_efficiency(p: ConvProblem) -> float:
+    """brgemm_amx's fraction of its tile instruction's peak (`AMX_MODEL`): base x P / (P + P0) x
+    K / (K + K0), P the output pixels, K the reduction (channels padded to tile rows, times taps)."""
+    m = AMX_MODEL[dtype_kind(p)]
+    d = p.desc
+    sp = d.spatial()
+    pixels, taps = d.mb, 1
+    for s in sp:
+        pixels *= s.o
+        taps *= s.k
+    k = _ceil(d.ic, _amx_row(p)) * taps
+    return m["1x1" if taps == 1 else "kxk"] * pixels / (pixels + m["P0"]) * k / (k + m["K0"])
+
+
+def weight_bytes(p: ConvProblem) -> int:
+    """The prepared weights a call reads: Winograd's transformed ones are (m + 2)^2 f32 values an input
+    and output channel pair ((m + 2)^2 / 9 times the 3x3 kernel's, in f32: 37.7 MB for ResNet-50's
+    512-channel layer under F(4, 3), past the caches)."""
+    d = p.desc
+    if p.alg in WINOGRAD_M:
+        return (WINOGRAD_M[p.alg] + 2) ** 2 * (d.ic // d.g) * d.oc * 4
+    return p.wei.size_bytes
+
+
+def _channels_last(desc) -> bool:
+    return desc.order[-1] == 1
+
+
+def relayout_bytes(p: ConvProblem, target) -> int:
+    """The bytes the variant moves to compute in its own layout: each of source and destination read
+    and written once more where its layout is not the one the variant computes in (a blocked one
+    it does not read or write in place, a plain one of the other channel order)."""
+    v = VARIANTS[p.alg]
+    try:
+        cl = v.channels_last(p, target)
+        in_place = (v.src_block(p, target), v.dst_blocks(p, target))
+    except KgenError:
+        return 0
+    moved = 0
+    for desc, blocked_ok in ((p.src, in_place[0]), (p.dst, in_place[1])):
+        if desc.is_blocked:
+            moved += 0 if blocked_ok else 2 * desc.size_bytes
+        elif _channels_last(desc) != cl and desc.nelems > desc.dims[0] * desc.dims[1]:
+            moved += 2 * desc.size_bytes
+    return moved
+
+
+def driver_kind(backend, driver: str | None) -> str:
+    """local-sync, local-task or host-threads: what `driver` (None: the backend's own) costs as."""
+    name = driver or backend.driver
+    if backend.host_threads_driver and name == backend.host_threads_driver_name:
+        return "host-threads"
+    return "local-sync" if name == "local-sync" else "local-task"
+
+
+def layout_class(p: ConvProblem) -> str:
+    """How the source is laid out, as the efficiencies are keyed: "cl" (plain channels last), "plain"
+    (channels first) or "blocked"."""
+    if p.src.is_blocked:
+        return "blocked"
+    return "cl" if _channels_last(p.src) else "plain"
+
+
+def terms(p: ConvProblem, backend, cal: Calibration, flags: str = "default", driver: str | None = None) -> dict | None:
+    """The model's terms for `p` on `driver`: "A" the seconds of its operations at the instruction's
+    peak on the threads that run it, "R" the seconds of its relayout at the copy bandwidth, "call"
+    the driver's cost; and what they rest on. None where the model does not price it."""
+    if covers(p, backend) is not None:
+        return None
+    instr = _instruction(p)
+    dk = driver_kind(backend, driver)
+    threads = 1 if dk == "local-sync" else cal.threads
+    if dk == "host-threads":
+        cut = conv_host_parts(p, cal.threads)
+        if isinstance(cut, str):
+            return None
+        threads = len(cut)
+    rate = cal.rate(instr, threads)
+    if rate is None:
+        return None
+    if threads not in (1, cal.threads):         # a cut into fewer parts than threads
+        rate = cal.rate(instr, 1) * threads
+    ops = kernel_ops(p)
+    moved = relayout_bytes(p, backend.for_flags(flags))
+    bandwidth = cal.copy_bytes_per_s * min(threads, 2)
+    return {"A": ops / rate, "R": (moved + weight_bytes(p)) / bandwidth, "call": CALL_S[dk],
+            "ops": ops, "instruction": instr, "threads": threads, "driver": dk}
+
+
+def efficiency(p: ConvProblem, flags: str, driver_kind: str) -> float | None:
+    """The fraction of its instruction's peak `p`'s variant reaches (`EFFICIENCY`) with this flag set
+    and layout on a driver of this kind: a blocked layout not measured as its channels-last one; a
+    flag set not measured as the default flags; None where the variant and data type were not
+    measured at all."""
+    if p.alg == "brgemm_amx":
+        return amx_efficiency(p)
+    kind, lay = dtype_kind(p), layout_class(p)
+    for fl in dict.fromkeys((flags, "default")):
+        for lc in dict.fromkeys((lay, "cl" if lay == "blocked" else lay)):
+            e = EFFICIENCY.get((p.alg, kind, fl, lc, driver_kind))
+            if e is not None:
+                return e
+    return None
+
+
+def estimate(p: ConvProblem, backend, cal: Calibration, flags: str = "default",
+             driver: str | None = None) -> Estimate | None:
+    """The predicted time of `p` (its variant in `p.alg`) compiled with flag set `flags` and run on
+    `driver` (None: the backend's), or None where the model does not price it (`covers`, an
+    instruction this CPU lacks, a driver that cannot cut it, a variant not measured)."""
+    t = terms(p, backend, cal, flags, driver)
+    if t is None:
+        return None
+    eff = efficiency(p, flags, t["driver"])
+    if eff is None:
+        return None
+    compute = t["A"] / eff
+    return Estimate(t["call"] + compute + t["R"], t["instruction"], t["ops"], t["threads"], t["call"], compute, t["R"])
+
+
+def rank(problems_flags_drivers, backend, cal: Calibration) -> list[tuple[object, Estimate]]:
+    """[(item, estimate)] for items (problem, flags, driver, ...) the model prices, fastest first."""
+    out = []
+    for item in problems_flags_drivers:
+        p, flags, driver = item[:3]
+        est = estimate(p, backend, cal, flags, driver)
+        if est is not None:
+            out.append((item, est))
+    return sorted(out, key=lambda x: x[1].seconds)
+
+
+def with_variant(p: ConvProblem, variant: str) -> ConvProblem:
+    return dataclasses.replace(p, alg=variant)

@@ -1,0 +1,236 @@
+"""The cost model (`select.cost`) and this CPU's calibration (`select.calibration`): what `kgen tune`
+measures only the close calls by, and what `--alg=auto` weighs AMX's tiles and Winograd with."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from generator.benchdnn.conv import conv_problem, parse_conv_args
+from generator.bench.tune import prune_candidates, tune
+from generator.compile import get_backend
+from generator.compile.host import host_cpu_flags
+from generator.errors import ArtifactError, RunError
+from generator.select import Choice, calibration, choose, cost, model_choice, rule_choice
+from generator.select import model_alternatives as select_alternatives
+from generator.select.calibration import Calibration
+from generator.select.candidates import USER_LAYOUT, plan_candidates
+
+# a 2-core AVX-512 CPU with VNNI and bf16 dot products (the Zen 4's figures), and an AMX Xeon's
+CAL = Calibration("test-cpu", "a test CPU", 2, {"vpdpbusd": [420e9, 845e9], "vdpbf16ps": [231e9, 451e9],
+                                                "vfmadd231ps": [114e9, 231e9]}, 42e9)
+GHZ = 2.6e9
+AMX_CAL = Calibration("test-amx", "an AMX test CPU", 2, {
+    "vpdpbusd": [778e9, 1500e9], "vdpbf16ps": [90e9, 180e9], "vfmadd231ps": [184e9, 364e9],
+    "tdpbusd": [2048 * GHZ, 2 * 2048 * GHZ], "tdpbf16ps": [1024 * GHZ, 2 * 1024 * GHZ]}, 40e9)
+U8 = ["--dt=u8:s8:u8", "--attr-scales=src:common:0.5+wei:per_oc+dst:common:2"]
+
+
+def problem(*args):
+    (case,) = parse_conv_args(list(args))
+    return conv_problem(case)
+
+
+def with_alg(p, alg):
+    return dataclasses.replace(p, alg=alg)
+
+
+@pytest.fixture
+def fixed_calibration(monkeypatch):
+    """`--alg=auto` and `kgen tune` price with `CAL`, not with what this machine measures."""
+    monkeypatch.setattr(calibration, "current", lambda log=None: CAL)
+    return CAL
+
+
+def amx_backend():
+    b = get_backend("llvm-cpu")
+    return dataclasses.replace(b, cpu_features=b.cpu_features | {"amx_bf16", "amx_int8", "avx512_bf16", "avx512_vnni"},
+                               bf16_dot_slow=True)
+
+
+# ------------------------------------------------------------------------------------------ calibration
+def test_calibration_measures_this_cpus_instructions_once_and_keeps_them(tmp_path, monkeypatch):
+    monkeypatch.setenv("KGEN_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(calibration, "_current", {})
+    cal = calibration.current()
+    flags = host_cpu_flags()
+    assert set(cal.rates) == {i for i, needs in calibration.INSTRUCTION_NEEDS.items() if all(f in flags for f in needs)}
+    for one, every in cal.rates.values():
+        assert one > 1e9 and every >= one * 0.5
+    assert cal.copy_bytes_per_s > 1e8 and cal.threads >= 1
+    assert (tmp_path / "calibration.json").is_file()
+    # a new process reads it back: nothing is measured again
+    monkeypatch.setattr(calibration, "_current", {})
+    monkeypatch.setattr(calibration, "measure", lambda threads=None: pytest.fail("measured again"))
+    assert calibration.current() == cal
+    assert cal.model in cal.line() and "GB/s" in cal.line()
+
+
+def test_calibration_without_its_loops_falls_back_to_nominal_rates(tmp_path, monkeypatch):
+    from generator.runtime import peak
+
+    def no_compiler(**kw):
+        raise RunError("kgen bench peak needs its C loops: no C compiler")
+    monkeypatch.setattr(peak, "measure", no_compiler)
+    cal = calibration.measure(2)
+    assert cal.source.startswith("nominal: ") and "no C compiler" in cal.source
+    for name, (one, every) in cal.rates.items():
+        assert one == calibration.NOMINAL_RATES[name] and every == 2 * one
+
+
+def test_an_unreadable_calibration_is_one_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("KGEN_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(calibration, "_current", {})
+    (tmp_path / "calibration.json").write_text("{not json")
+    with pytest.raises(ArtifactError, match="cannot read the calibration .*delete it to measure again"):
+        calibration.current()
+    # another version's file is measured over
+    (tmp_path / "calibration.json").write_text(json.dumps({"version": 0, "cpus": {}}))
+    monkeypatch.setattr(calibration, "measure", lambda threads=None: dataclasses.replace(CAL, threads=threads))
+    assert calibration.current().cpu == "test-cpu"
+
+
+def test_kgen_calibrate_prints_the_stored_calibration(tmp_path):
+    env = {**os.environ, "KGEN_CACHE_DIR": str(tmp_path)}
+    r = subprocess.run([sys.executable, "-m", "generator.cli.main", "calibrate", "--show"], capture_output=True,
+                       text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("calibration of ") and "calibration.json" in r.stdout
+    assert "calibrating this CPU" in r.stderr          # none was stored: measured once
+    r = subprocess.run([sys.executable, "-m", "generator.cli.main", "calibrate", "--bogus"], capture_output=True,
+                       text=True, env=env, timeout=60)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "unrecognized arguments" in r.stderr
+
+
+# ------------------------------------------------------------------------------------------ the model
+def test_the_model_prices_work_relayout_and_the_call():
+    b = get_backend("llvm-cpu")
+    nhwc = problem("--dt=bf16", "--stag=nhwc", "--dtag=nhwc", "mb1ic64ih56oc64oh56kh3ph1")
+    nchw = problem("--dt=bf16", "mb1ic64ih56oc64oh56kh3ph1")
+    e_cl = cost.estimate(with_alg(nhwc, "brgemm"), b, CAL, driver="host-threads")
+    e_pl = cost.estimate(with_alg(nchw, "brgemm"), b, CAL, driver="host-threads")
+    # brgemm computes channels last: an nchw source and destination are moved once more each
+    assert e_pl.relayout - e_cl.relayout == pytest.approx(2 * (nchw.src.size_bytes + nchw.dst.size_bytes) / (2 * CAL.copy_bytes_per_s))
+    assert e_cl.instruction == "vdpbf16ps" and e_cl.threads == 2
+    # two threads beat one on a large layer; one thread's call is cheaper on a tiny one
+    e_one = cost.estimate(with_alg(nhwc, "brgemm"), b, CAL, driver="local-sync")
+    assert e_cl.seconds < e_one.seconds and e_one.threads == 1
+    tiny = with_alg(problem("--dt=bf16", "--stag=nhwc", "--dtag=nhwc", "mb1ic16ih4oc16oh4kh1ph0"), "brgemm")
+    assert cost.estimate(tiny, b, CAL, driver="local-sync").seconds < cost.estimate(tiny, b, CAL).seconds
+    # Winograd F(4, 3) multiplies 36 values a 4 x 4 tile instead of 144, and pays its transforms
+    wino = cost.kernel_ops(with_alg(nhwc, "winograd_f4"))
+    gemm = 2 * 14 * 14 * 36 * 64 * 64
+    assert wino == gemm + cost.WINOGRAD_TRANSFORM_OPS * 14 * 14 * 36 * 128
+    assert wino < cost.kernel_ops(with_alg(nhwc, "brgemm")) / 2.5
+    # AMX's tile rows hold 32 bf16 channels: the stem's 3 a tap cost a whole row
+    stem = problem("--dt=bf16", "--stag=nhwc", "--dtag=nhwc", "mb1ic3ih224oc64oh112kh7sh2ph3")
+    assert cost.kernel_ops(with_alg(stem, "brgemm_amx")) >= 10 * stem.desc.flops()
+    assert cost.kernel_ops(with_alg(stem, "brgemm")) < 1.2 * stem.desc.flops()      # taps folded into channels
+
+
+def test_the_model_says_what_it_does_not_price():
+    b = get_backend("llvm-cpu")
+    grouped = with_alg(problem("--dt=f32", "g32mb1ic128ih28oc128oh28kh3ph1"), "brgemm")
+    assert cost.covers(grouped, b) and cost.estimate(grouped, b, CAL) is None
+    plain = with_alg(problem("--dt=f32", "mb1ic16ih8oc16oh8kh3ph1"), "brgemm")
+    assert "no cost model" in cost.covers(plain, get_backend("vulkan"))
+    # an instruction the CPU lacks: AMX on CAL's CPU
+    assert cost.estimate(with_alg(problem("--dt=bf16", "mb1ic16ih8oc16oh8kh3ph1"), "brgemm_amx"), b, CAL) is None
+
+
+# ------------------------------------------------------------------------------------------ --alg=auto
+def test_auto_takes_amx_where_the_model_puts_the_tiles_ahead():
+    b = amx_backend()
+    picked = {}
+    for dt in (["--dt=bf16"], U8):
+        vector = "brgemm_fma" if dt == ["--dt=bf16"] else "brgemm"
+        for line in ("mb1ic64ih56oc64oh56kh3ph1", "mb1ic128ih28oc128oh28kh3ph1", "mb1ic3ih224oc64oh112kh7sh2ph3",
+                     "mb1ic64ih56oc64oh56kh1ph0"):
+            p = with_alg(problem(*dt, "--stag=nhwc", "--dtag=nhwc", line), "auto")
+            rule = Choice(vector, "default", "heuristic", driver="host-threads")
+            picked[dt[0], line] = model_choice(p, b, rule, AMX_CAL).variant
+    # bf16 3x3: the tiles, 5x the FMAs; the stem and a 64-channel 1x1 stay on the vector kernel (measured
+    # on an AMX Xeon: docs/performance.md)
+    assert picked["--dt=bf16", "mb1ic64ih56oc64oh56kh3ph1"] == "brgemm_amx"
+    assert picked["--dt=bf16", "mb1ic128ih28oc128oh28kh3ph1"] == "brgemm_amx"
+    assert picked["--dt=bf16", "mb1ic3ih224oc64oh112kh7sh2ph3"] == "brgemm_fma"
+    assert picked["--dt=u8:s8:u8", "mb1ic3ih224oc64oh112kh7sh2ph3"] == "brgemm"
+    assert picked["--dt=u8:s8:u8", "mb1ic64ih56oc64oh56kh1ph0"] == "brgemm"
+    # without the tiles, nothing changes
+    p = with_alg(problem("--dt=bf16", "--stag=nhwc", "--dtag=nhwc", "mb1ic64ih56oc64oh56kh3ph1"), "auto")
+    assert "brgemm_amx" not in select_alternatives(p, get_backend("llvm-cpu"))
+
+
+def test_auto_keeps_exact_variants_for_integers_and_weighs_winograd_for_floats(fixed_calibration):
+    p = problem(*U8, "--stag=nhwc", "--dtag=nhwc", "--alg=auto", "mb1ic64ih56oc64oh56kh3ph1")
+    assert choose(p, "llvm-cpu") == rule_choice(p, "llvm-cpu")
+    assert not [v for v in select_alternatives(p, get_backend("llvm-cpu")) if v.startswith("winograd")]
+    for dt in ("f32", "bf16", "f16"):
+        p = problem(f"--dt={dt}", "--stag=nhwc", "--dtag=nhwc", "--alg=auto", "mb1ic64ih56oc64oh56kh3ph1")
+        assert "winograd_f4" in select_alternatives(p, get_backend("llvm-cpu"))
+    # a 1x1 or strided layer has no Winograd form: the rule's kernel
+    p = problem("--dt=f32", "--stag=nhwc", "--dtag=nhwc", "--alg=auto", "mb1ic64ih56oc64oh56kh1ph0")
+    assert choose(p, "llvm-cpu") == rule_choice(p, "llvm-cpu")
+
+
+def test_auto_runs_winograd_where_the_model_puts_it_ahead_and_checks_within_its_bound(fixed_calibration):
+    from generator.api import ConvKernel
+    from generator.verify import check_conv
+    for dt, line in (("bf16", "mb1ic64ih28oc64oh28kh3ph1"), ("f32", "mb1ic16ih28oc16oh28kh3ph1")):
+        p = problem(f"--dt={dt}", "--stag=nhwc", "--dtag=nhwc", "--alg=auto", line)
+        c = choose(p, "llvm-cpu")
+        assert c.variant == "winograd_f4" and c.source == "heuristic", (dt, c)
+        k = ConvKernel(p, "llvm-cpu")
+        assert k.problem.alg == "winograd_f4" and k.problem.tolerance > 0
+        # the check holds the kernel to Winograd's bound, not to the exact kernels' zero
+        assert check_conv(k, p) is None
+
+
+# ------------------------------------------------------------------------------------------ kgen tune
+def test_tune_measures_only_the_close_calls_and_the_untuned_choice(fixed_calibration):
+    b = get_backend("llvm-cpu")
+    p = problem("--dt=bf16", "--stag=nhwc", "--dtag=nhwc", "mb1ic64ih56oc64oh56kh3ph1")
+    drivers = [None, "local-sync", "host-threads"]
+    cands = plan_candidates(p, b, ["direct", "im2col", "indirect", "spatial_pack", "brgemm", "brgemm_fma",
+                                   "winograd_f2", "winograd_f4", "winograd_f6"],
+                            [USER_LAYOUT], [n for n, _ in b.flag_sets])
+    applicable = sum(c.status == "ok" for c in cands)
+    note = prune_candidates(cands, drivers, b, CAL)
+    kept = [c for c in cands if c.status == "ok"]
+    assert f"keeps {len(kept)}" in note and len(kept) <= 6 < applicable
+    # flags change nothing in kernels kgen emits itself: measured once, with the default flags
+    assert all(c.flags == "default" for c in kept if c.variant in cost.FLAG_FREE)
+    assert any(c.status.startswith("pruned: flags change nothing") for c in cands)
+    # the fastest prediction and --alg=auto's untuned choice are kept; the rest is over 1.3x the fastest
+    best = min(c.predicted for c in kept)
+    untuned = choose(with_alg(p, "auto"), "llvm-cpu")
+    assert any((c.variant, c.flags) == (untuned.variant, untuned.flags) for c in kept)
+    for c in cands:
+        if c.status.startswith("pruned: predicted"):
+            assert c.predicted > cost.PRUNE_FACTOR * best
+    # a problem the model does not price is measured in full
+    grouped = problem("--dt=f32", "--stag=nhwc", "--dtag=nhwc", "g2mb1ic32ih8oc32oh8kh3ph1")
+    cands = plan_candidates(grouped, b, ["direct", "im2col", "brgemm"], [USER_LAYOUT], ["default"])
+    ok = sum(c.status == "ok" for c in cands)
+    assert "all measured" in prune_candidates(cands, drivers, b, CAL) and sum(c.status == "ok" for c in cands) == ok
+
+
+def test_kgen_tune_stores_the_fastest_of_the_close_calls(tmp_path, monkeypatch, fixed_calibration, kgen_cache_dir):
+    from generator.select import table as tuned
+    monkeypatch.setenv("KGEN_TUNED_TABLE", str(tmp_path / "tuned.json"))
+    (case,) = parse_conv_args(["--dt=bf16", "--stag=nhwc", "--dtag=nhwc", "mb1ic16ih14oc32oh14kh3ph1"])
+    log = []
+    rows, _ = tune([case], "llvm-cpu", rounds=1, log=log.append)
+    (p, r), = rows
+    assert any("the cost model keeps" in m for m in log), log
+    timed = {(c.variant, c.flags) for c in r.timed}
+    applicable = {(c.variant, c.flags) for c in r.candidates if not c.status.startswith("n/a")}
+    assert 1 <= len(timed) <= 4 < len(applicable)
+    entry = tuned.load()[tuned.problem_key(p, "llvm-cpu")]
+    assert entry["variant"] == r.best.variant and np.isfinite(entry["seconds"])
+    assert all(c.predicted > 0 for c in r.timed)
