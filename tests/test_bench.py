@@ -377,7 +377,7 @@ def test_heuristic_takes_microkernels_only_where_the_cpu_has_them(line, feature,
     import dataclasses
 
     from generator.compile import backends
-    from generator.select import heuristic_variant
+    from generator.select import heuristic_variant, rule_choice
     monkeypatch.setenv("KGEN_TUNED_TABLE", str(tmp_path / "none.json"))
     slow = bool(feature) and feature.startswith("slow ")
     feature = feature.removeprefix("slow ") if feature else feature
@@ -385,9 +385,10 @@ def test_heuristic_takes_microkernels_only_where_the_cpu_has_them(line, feature,
     monkeypatch.setitem(backends.BACKENDS, "llvm-cpu", dataclasses.replace(
         backends.BACKENDS["llvm-cpu"], cpu_features=frozenset(flags), bf16_dot_slow=slow))
     p = _problem("--alg=auto " + line)
-    c = choose(p, "llvm-cpu")
+    c = rule_choice(p, "llvm-cpu")          # the rule: the cost model may then take Winograd for floats
     variant = want[0] or heuristic_variant(p)            # None: whatever the layout heuristic picks
     assert (c.variant, c.flags, c.source) == (variant, want[1], "heuristic")
+    assert choose(p, "llvm-cpu").source == "heuristic"
     assert choose(_problem("--alg=auto " + line), "vulkan").flags == "default"
 
 

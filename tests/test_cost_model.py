@@ -115,7 +115,7 @@ def test_the_model_prices_work_relayout_and_the_call():
     e_cl = cost.estimate(with_alg(nhwc, "brgemm"), b, CAL, driver="host-threads")
     e_pl = cost.estimate(with_alg(nchw, "brgemm"), b, CAL, driver="host-threads")
     # brgemm computes channels last: an nchw source and destination are moved once more each
-    assert e_pl.relayout - e_cl.relayout == pytest.approx(2 * (nchw.src.size_bytes + nchw.dst.size_bytes) / (2 * CAL.copy_bytes_per_s))
+    assert e_pl.memory - e_cl.memory == pytest.approx(2 * (nchw.src.size_bytes + nchw.dst.size_bytes) / (2 * CAL.copy_bytes_per_s))
     assert e_cl.instruction == "vdpbf16ps" and e_cl.threads == 2
     # two threads beat one on a large layer; one thread's call is cheaper on a tiny one
     e_one = cost.estimate(with_alg(nhwc, "brgemm"), b, CAL, driver="local-sync")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from typing import Callable
 
 import numpy as np
@@ -89,6 +90,7 @@ def tune(cases, backend: str = "llvm-cpu", *, variants=None, flag_sets=None, dri
     if address or os.environ.get("KGEN_RAY_ADDRESS"):
         return tune_on_farm(cases, b, sw, layouts, rounds, jobs, log, path, address, retune, progress, exhaustive)
     prune = model_cut(b, exhaustive, log)
+    start = time.perf_counter()
     out, entries = [], {}
     for i, case in enumerate(cases):
         p = conv_problem(case)
@@ -114,6 +116,12 @@ def tune(cases, backend: str = "llvm-cpu", *, variants=None, flag_sets=None, dri
             continue
         entries.update(table_entries(p, r, b.name))
     written = tuned.store(entries, path) if entries else (path or tuned.table_path())
+    if out:
+        kernels = sum(len({(c.variant, c.layout, c.flags) for c in r.candidates if c.status == "ok" or c.seconds})
+                      for _, r in out)
+        pruned = sum(c.status.startswith("pruned") for _, r in out for c in r.candidates)
+        log(f"tuned {len(out)} problem{'s' if len(out) > 1 else ''} in {time.perf_counter() - start:.0f} s: "
+            f"{kernels} kernels measured" + (f", {pruned} candidates left out by the cost model" if pruned else ""))
     return out, written
 
 

@@ -1,31 +1,32 @@
 """The cost model: a convolution candidate's time predicted from the work it does and this CPU's
 calibration (`select.calibration`), without compiling or running it.
 
-    seconds = call + compute + relayout
-    compute  = the operations its microkernel issues / (the instruction's measured rate x the
-               variant's efficiency), on one thread (local-sync) or on every thread
-    relayout = the bytes a variant moves to compute in its own layout, at the measured copy bandwidth
-    call     = the runtime driver's fixed cost per call
+    seconds = call + operations / (rate x efficiency) + bytes / bandwidth
 
-* **The operations** are those the kernel issues, not the problem's: brgemm pads output channels to
-  whole vectors of 16 and input channels to whole groups of its instruction's depth (a stem's 3
-  channels compute as 4); brgemm_amx pads to its tiles; Winograd F(m, 3) multiplies (m + 2)^2 values
-  a tile of m x m outputs instead of 9 m^2, and pays its transforms.
-* **The instruction** is the one the variant's kernel is built on (`emit.conv.brgemm.isa`): AMX's
-  tiles, `vpdpbusd`, `vdpbf16ps`, or `vfmadd231ps` (f32 and f16, widened bf16, depthwise, and every
-  variant whose GEMM IREE lowers).
-* **The efficiencies** (`EFFICIENCY`) are what each variant reached of its instruction's peak when
-  `kgen tune` measured every candidate of the ResNet-50 layers (docs/performance.md, Tuned
-  constants): one number a variant and data type, with one for 1x1 convolutions where they differ.
+* **operations** are those the kernel issues, not the problem's (`kernel_ops`): brgemm pads output
+  channels to whole vectors of 16 and input channels to whole groups of its instruction's depth (a
+  stem's taps folded into its 3 channels); brgemm_amx pays a whole 64-byte tile row for each tap's
+  channels; Winograd F(m, 3) multiplies (m + 2)^2 values a tile of m x m outputs instead of 9 m^2, and
+  pays its transforms.
+* **rate** is the calibrated rate of the instruction the variant's kernel is built on (AMX's tiles,
+  `vpdpbusd`, `vdpbf16ps`, or `vfmadd231ps`: f32 and f16, widened bf16, and every variant whose GEMM
+  IREE lowers), on one thread (local-sync) or on every thread (local-task, host-threads).
+* **efficiency** is what the variant reached of that rate (`EFFICIENCY`), fitted to `kgen tune
+  --exhaustive` on the ResNet-50 layers, by data type, flag set, layout class and driver; AMX's by a
+  formula of pixels and reduction depth (`AMX_MODEL`), fitted to the one AMX CPU measured.
+* **bytes** are those moved besides the kernel's own streaming: a relayout to the layout the variant
+  computes in (`relayout_bytes`) and the prepared weights (`weight_bytes`: Winograd's transformed ones
+  are 4x a 3x3 kernel's, in f32).
+* **call** is the driver's fixed cost (`CALL_S`).
 
 What it is for: `kgen tune` measures only the candidates within `PRUNE_FACTOR` of the predicted
-fastest (plus `--alg=auto`'s untuned choice), and `--alg=auto` without a measurement takes the AMX
-kernels where the model puts them ahead. It covers the CPU backend's ungrouped convolutions
-(`covers`); grouped and depthwise ones are measured in full.
+fastest, plus `--alg=auto`'s untuned choice (`bench.tune.prune_candidates`), and `--alg=auto` without
+a measurement weighs AMX and Winograd against the rule's kernel (`select.model_choice`). It covers
+the CPU backend's ungrouped convolutions (`covers`); grouped and depthwise ones are left to the rule
+and measured in full.
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 from ..emit.conv import VARIANTS
@@ -49,6 +50,8 @@ CALL_S = {"local-sync": 4e-6, "local-task": 70e-6, "host-threads": 12e-6}
 #: (pads, relayouts), so `kgen tune` measures them with the default flags only (measured: 54
 #: candidates of a bf16 3x3 layer, each of these variants within 2% across the six flag sets)
 FLAG_FREE = ("brgemm", "brgemm_fma", "brgemm_amx", "winograd_f2", "winograd_f4", "winograd_f6")
+
+
 @dataclass(frozen=True)
 class Estimate:
     seconds: float
@@ -57,11 +60,11 @@ class Estimate:
     threads: int
     call: float
     compute: float
-    relayout: float
+    memory: float               # relayout and weights
 
     def line(self) -> str:
         return (f"{self.seconds * 1e6:.1f} us ({self.ops / 1e9:.3f} G ops on {self.instruction} x "
-                f"{self.threads}, relayout {self.relayout * 1e6:.1f} us, call {self.call * 1e6:.0f} us)")
+                f"{self.threads}, memory {self.memory * 1e6:.1f} us, call {self.call * 1e6:.0f} us)")
 
 
 def dtype_kind(p: ConvProblem) -> str:
@@ -330,8 +333,9 @@ def layout_class(p: ConvProblem) -> str:
 
 def terms(p: ConvProblem, backend, cal: Calibration, flags: str = "default", driver: str | None = None) -> dict | None:
     """The model's terms for `p` on `driver`: "A" the seconds of its operations at the instruction's
-    peak on the threads that run it, "R" the seconds of its relayout at the copy bandwidth, "call"
-    the driver's cost; and what they rest on. None where the model does not price it."""
+    rate on the threads that run it, "R" the seconds of its relayout and weights at the copy
+    bandwidth, "call" the driver's cost; and what they rest on. None where the model does not price
+    it."""
     if covers(p, backend) is not None:
         return None
     instr = _instruction(p)
@@ -383,18 +387,3 @@ def estimate(p: ConvProblem, backend, cal: Calibration, flags: str = "default",
         return None
     compute = t["A"] / eff
     return Estimate(t["call"] + compute + t["R"], t["instruction"], t["ops"], t["threads"], t["call"], compute, t["R"])
-
-
-def rank(problems_flags_drivers, backend, cal: Calibration) -> list[tuple[object, Estimate]]:
-    """[(item, estimate)] for items (problem, flags, driver, ...) the model prices, fastest first."""
-    out = []
-    for item in problems_flags_drivers:
-        p, flags, driver = item[:3]
-        est = estimate(p, backend, cal, flags, driver)
-        if est is not None:
-            out.append((item, est))
-    return sorted(out, key=lambda x: x[1].seconds)
-
-
-def with_variant(p: ConvProblem, variant: str) -> ConvProblem:
-    return dataclasses.replace(p, alg=variant)
