@@ -224,7 +224,7 @@ def check_conv(kernel, p: ConvProblem, given: dict | None = None, call: ConvCall
     finite = np.isfinite(r)
     top = float(np.abs(r[finite]).max(initial=0.0))
     allowed = rel * np.abs(np.where(finite, r, 0.0)) + absmax * max(1.0, top) + slack
-    # the variant that ran: `--alg=auto` resolved by the kernel (Winograd for a 16-bit float result)
+    # the variant that ran: `--alg=auto` resolved by the kernel (Winograd for a floating-point result)
     tolerance = p.tolerance or getattr(getattr(kernel, "problem", None), "tolerance", 0.0)
     if tolerance:
         # the variant's error bound, plus one rounding step of a 16-bit destination at each value

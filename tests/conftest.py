@@ -10,6 +10,10 @@
   file of the session and ``$KGEN_CPU_DRIVER`` is unset, so a developer's `kgen tune` results or
   driver do not change which variant, form or driver a test's kernels get; tests that need either
   set them with ``monkeypatch``.
+* ``_pinned_calibration`` (session, automatic): the cost model's calibration (`$KGEN_CALIBRATION`) is
+  a fixed one (a 2-core AVX-512 CPU with VNNI and bf16 dot products, no AMX), so what `--alg=auto`
+  weighs with the model (Winograd for floating-point results) is the same on every CPU and in every
+  run, not what a busy worker happened to measure; the calibration's own tests unset it.
 * Two tiers. ``./build.sh test`` runs the quick tier: every variant x data type x layout class x
   backend keeps at least one exact numeric check, and the sweeps behind them (tests or parameter
   sets marked ``full``) are deselected. ``./build.sh test --full`` (what CI runs) runs everything.
@@ -70,6 +74,22 @@ def kgen_cache_dir(kgen_session_dir) -> Path:
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("KGEN_CACHE_DIR", str(path))
         yield path
+
+
+#: the calibration every test prices with (`select.calibration`): the Zen 4's figures
+PINNED_CALIBRATION = {"cpu": "tests", "model": "the tests' pinned CPU", "threads": 2, "source": "pinned by tests/conftest.py",
+                      "rates": {"vpdpbusd": [420e9, 845e9], "vdpbf16ps": [231e9, 451e9], "vfmadd231ps": [114e9, 231e9]},
+                      "copy_bytes_per_s": 42e9, "seconds": 0.0}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _pinned_calibration(kgen_session_dir):
+    import json
+    path = kgen_session_dir / "calibration-pinned.json"
+    path.write_text(json.dumps(PINNED_CALIBRATION))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("KGEN_CALIBRATION", str(path))
+        yield
 
 
 @pytest.fixture(scope="session", autouse=True)

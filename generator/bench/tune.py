@@ -1,5 +1,6 @@
-"""`kgen tune`: measure every variant x flag set of each problem in the user's own layouts and store the
-fastest correct one in the selection table `--alg=auto` reads (`select.table`).
+"""`kgen tune`: measure the variants x flag sets of each problem that the cost model puts close to the
+fastest (`prune_candidates`; `exhaustive`: every one) in the user's own layouts, and store the fastest
+correct one in the selection table `--alg=auto` reads (`select.table`).
 
 Candidates are measured with the problem's --stag/--dtag as given, so a variant that computes in
 another layout (direct's packed or channels-last frame, im2col's logical NCHW) pays for its relayout
@@ -33,12 +34,12 @@ from .conv import ProblemResult, bind_candidate, compile_candidates, measure_pro
 def prune_candidates(cands, drivers, b, cal, factor: float = cost.PRUNE_FACTOR) -> str:
     """The cost model's cut (`select.cost`), before anything is compiled: each applicable candidate
     priced on each driver of the sweep, and kept where one of them is predicted within `factor` of the
-    fastest prediction of the problem (every layout of a format-`any` problem together). Also kept:
-    the candidates the model does not price (`cost.estimate` is None: measured as before), and
-    `--alg=auto`'s untuned choice in each layout, so a tune never stores a slower choice than the
-    rule's. A variant whose compute kgen emits itself (`cost.FLAG_FREE`) is measured with the default
-    flags only, where those apply. The others get the status "pruned: ..."; returns a note for the
-    log."""
+    fastest prediction in its layout (a format-`any` problem's per-layout table entries are what
+    tuning that layout alone would store). Also kept: the candidates the model does not price
+    (`cost.estimate` is None: measured as before), and `--alg=auto`'s untuned choice in each layout,
+    so a tune never stores a slower choice than the default. A variant whose compute kgen emits
+    itself (`cost.FLAG_FREE`) is measured with the default flags only, where those apply. The others
+    get the status "pruned: ..."; returns a note for the log."""
     ok = [c for c in cands if c.status == "ok"]
     if not ok:
         return ""
@@ -50,19 +51,20 @@ def prune_candidates(cands, drivers, b, cal, factor: float = cost.PRUNE_FACTOR) 
     for c in ok:
         ests = [e for drv in drivers if (e := cost.estimate(c.problem, b, cal, c.flags, drv)) is not None]
         c.predicted = min((e.seconds for e in ests), default=None)
-    priced = [c.predicted for c in ok if c.predicted is not None]
-    if not priced:
+    if all(c.predicted is None for c in ok):
         return f"; the cost model prices none ({cost.covers(ok[0].problem, b) or 'not measured'}): all measured"
-    best = min(priced)
-    rule = {}
+    best, untuned = {}, {}
     for c in ok:
-        if c.layout not in rule:
-            ch = heuristic(dataclasses.replace(c.problem, alg="auto"), b.name)
-            rule[c.layout] = (ch.variant, ch.flags)
+        if c.predicted is not None:
+            best[c.layout] = min(best.get(c.layout, c.predicted), c.predicted)
+        if c.layout not in untuned:
+            ch = heuristic(dataclasses.replace(c.problem, alg="auto"), b.name, cal)
+            untuned[c.layout] = (ch.variant, ch.flags)
     for c in ok:
-        if c.predicted is not None and c.predicted > best * factor and rule[c.layout] != (c.variant, c.flags):
+        if (c.predicted is not None and c.predicted > best[c.layout] * factor
+                and untuned[c.layout] != (c.variant, c.flags)):
             c.status = (f"pruned: predicted {c.predicted * 1e6:.0f} us, over {factor}x the fastest "
-                        f"prediction ({best * 1e6:.0f} us)")
+                        f"prediction in its layout ({best[c.layout] * 1e6:.0f} us)")
     kept = sum(c.status == "ok" for c in ok)
     return f"; the cost model keeps {kept} (--exhaustive measures all)"
 

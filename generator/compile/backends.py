@@ -115,6 +115,7 @@ class Backend(TargetCaps):
     host_threads_driver: str | None = None
     # its kernels run on this machine's CPU, whose calibration (`select.calibration`) prices them in the
     # cost model (`select.cost`): `kgen tune` measures only the close calls, `--alg=auto` weighs AMX
+    # and Winograd against its rule
     cost_model: bool = False
     # extra iree-compile flags, after the flag set's, for convolutions that multiply f16 or bf16
     # values (`conv_flags`): on CUDA, PTX without tensor-core MMA, since IREE 3.13's

@@ -94,8 +94,10 @@ WINOGRAD_AUTO_DTYPES = ("f32", "bf16", "f16")
 def model_alternatives(p: ConvProblem, b) -> tuple[str, ...]:
     """The variants `--alg=auto` weighs against the rule's choice with the cost model, where they apply
     on backend `b`: AMX's tiles (brgemm_amx, where the CPU has them), and Winograd for a floating-point
-    result (`WINOGRAD_AUTO_DTYPES`). None on a backend without the model."""
-    if not b.cost_model:
+    result (`WINOGRAD_AUTO_DTYPES`); none on a backend without the model or for a problem it does not
+    price (`cost.covers`)."""
+    from . import cost
+    if cost.covers(p, b) is not None:
         return ()
     names = ["brgemm_amx"]
     if p.output.dtype.name in WINOGRAD_AUTO_DTYPES and not p.src.dtype.is_int:
@@ -120,17 +122,20 @@ def model_choice(p: ConvProblem, b, rule: Choice, cal) -> Choice:
     return rule if best is None else Choice(best[0], "default", "heuristic", driver=best[2])
 
 
-def heuristic(p: ConvProblem, backend: str) -> Choice:
+def heuristic(p: ConvProblem, backend: str, cal=None) -> Choice:
     """`--alg=auto` without a measurement: the rule (`rule_choice`), or where the cost model
     (`select.cost`, on this CPU's calibration) predicts one of its alternatives faster by
     `MODEL_MARGIN`, that one: AMX's tiles where the CPU has them, Winograd for a floating-point result
-    (`model_alternatives`)."""
+    (`model_alternatives`). `cal`: the calibration to price with (default: this CPU's, measured on
+    first use)."""
     rule = rule_choice(p, backend)
     b = get_backend(backend)
     if not model_alternatives(p, b):
         return rule
-    from . import calibration               # measured once per CPU, where the model is needed
-    return model_choice(p, b, rule, calibration.current())
+    if cal is None:
+        from . import calibration           # measured once per CPU, where the model is needed
+        cal = calibration.current()
+    return model_choice(p, b, rule, cal)
 
 
 def rule_choice(p: ConvProblem, backend: str) -> Choice:

@@ -9,11 +9,16 @@ with, measured once per CPU and cached.
 
 It takes about a second, at the first use of the model on a CPU (`kgen tune`, or `--alg=auto` where a
 problem has no measured entry), and is kept in ``calibration.json`` in the kernel cache directory,
-keyed by the CPU's fingerprint (`compile.cache.host_cpu_id`) and thread count. `kgen calibrate` measures
-again. Where no C compiler builds the loops, `NOMINAL_RATES` stand in, and the calibration says so.
+keyed by the CPU's fingerprint (`compile.cache.host_cpu_id`) and thread count, measured and stored
+under a lock (one process measures; the others wait and read it). `kgen calibrate` measures again.
+Where no C compiler builds the loops, `NOMINAL_RATES` stand in for this process (not stored), and
+the calibration says so. A file that cannot be read is measured over; one that cannot be written
+leaves the calibration in this process only. ``$KGEN_CALIBRATION`` names a file holding one
+calibration to use on any CPU (the tests pin theirs so).
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
@@ -23,10 +28,16 @@ from pathlib import Path
 
 import numpy as np
 
-from ..compile.backends import cpu_threads
+from ..compile.backends import cpu_threads, request_amx_permission
 from ..compile.cache import default_cache_dir, host_cpu_id
 from ..compile.host import host_cpu_flags, host_cpu_model
 from ..errors import ArtifactError, KgenError
+from ..runtime import peak                 # its C loops are built on their first run
+
+try:
+    import fcntl
+except ImportError:             # pragma: no cover - not POSIX: measured under the process's lock only
+    fcntl = None
 
 CALIBRATION_VERSION = 1
 #: seconds a peak loop runs, and how many runs each keeps the best of
@@ -36,13 +47,11 @@ LOOP_RUNS = 3
 #: per cycle at 2.5 GHz, two issue ports for the AVX-512 ones, one tile unit for AMX's.
 NOMINAL_RATES = {"vpdpbusd": 2 * 128 * 2.5e9, "vdpbf16ps": 2 * 64 * 2.5e9, "vfmadd231ps": 2 * 32 * 2.5e9,
                  "tdpbusd": 2048 * 2.5e9, "tdpbf16ps": 1024 * 2.5e9}
-#: the features each instruction needs (/proc/cpuinfo names)
-INSTRUCTION_NEEDS = {"vpdpbusd": ("avx512f", "avx512_vnni"), "vdpbf16ps": ("avx512f", "avx512_bf16"),
-                     "vfmadd231ps": ("avx512f",), "tdpbusd": ("amx_tile", "amx_int8"),
-                     "tdpbf16ps": ("amx_tile", "amx_bf16")}
 COPY_BYTES = 16 << 20
+#: names a file holding one calibration (its JSON object) to use whatever the CPU
+CALIBRATION_ENV = "KGEN_CALIBRATION"
 
-_lock = threading.Lock()
+_lock = threading.RLock()
 _current: dict[tuple[str, int], "Calibration"] = {}
 
 
@@ -76,8 +85,9 @@ def calibration_path() -> Path:
     return default_cache_dir() / "calibration.json"
 
 
-def _available(flags: frozenset[str]) -> list[str]:
-    return [i for i, needs in INSTRUCTION_NEEDS.items() if all(f in flags for f in needs)]
+def available(flags: frozenset[str]) -> list[str]:
+    """The peak loops' instructions a CPU with these /proc/cpuinfo flags has."""
+    return [lp.instruction for lp in peak.LOOPS if all(f in flags for f in lp.needs)]
 
 
 def _copy_rate() -> float:
@@ -93,11 +103,10 @@ def _copy_rate() -> float:
 
 def measure(threads: int | None = None) -> Calibration:
     """Measure this CPU now (about a second)."""
-    from ..runtime import peak              # the loops are C, built on first use
     threads = threads or cpu_threads()
     flags = host_cpu_flags()
     t0 = time.perf_counter()
-    names = _available(flags)
+    names = available(flags)
     rates, source = {}, "measured"
     try:
         for name in names:
@@ -113,7 +122,9 @@ def measure(threads: int | None = None) -> Calibration:
                 rates[name] = [best[1], best[max(best)]]
     except KgenError as e:                      # no C compiler: the nominal rates
         source = f"nominal: {e}"
-        rates = {n: [NOMINAL_RATES[n], NOMINAL_RATES[n] * threads] for n in names}
+        tiles = not any(n.startswith("tdp") for n in names) or request_amx_permission()
+        rates = {n: [NOMINAL_RATES[n], NOMINAL_RATES[n] * threads] for n in names
+                 if tiles or not n.startswith("tdp")}
     return Calibration(host_cpu_id(), host_cpu_model(), threads, rates, _copy_rate(), source,
                        round(time.perf_counter() - t0, 3))
 
@@ -122,53 +133,106 @@ def _key(cpu: str, threads: int) -> str:
     return f"{cpu}/{threads}"
 
 
+def _from_json(entry) -> Calibration | None:
+    """A stored entry as a `Calibration`, or None where it is not one (measured over)."""
+    try:
+        cal = Calibration(**entry)
+        rates = {str(k): [float(v[0]), float(v[1])] for k, v in cal.rates.items()}
+        return Calibration(cal.cpu, cal.model, int(cal.threads), rates, float(cal.copy_bytes_per_s),
+                           cal.source, float(cal.seconds))
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError):
+        return None
+
+
 def _load(path: Path) -> dict:
+    """The stored entries by key; an unreadable file or another version's: none (measured over)."""
     try:
         data = json.loads(path.read_text())
-    except FileNotFoundError:
+    except (OSError, ValueError):
         return {}
-    except (OSError, ValueError) as e:
-        raise ArtifactError(f"cannot read the calibration {path}: {e} (delete it to measure again)") from None
-    if not isinstance(data, dict) or data.get("version") != CALIBRATION_VERSION:
+    if not isinstance(data, dict) or data.get("version") != CALIBRATION_VERSION or not isinstance(data.get("cpus"), dict):
         return {}
-    return data.get("cpus", {})
+    return data["cpus"]
+
+
+@contextlib.contextmanager
+def _locked(path: Path):
+    """Held against this process's threads and, on a file beside the calibration, other processes:
+    one measures while the others wait, and then read what it stored."""
+    with _lock:
+        if fcntl is None:
+            yield
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:                 # a read-only cache: this process's lock only
+            yield
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
+
+
+def _write(cal: Calibration, path: Path) -> None:
+    """`cal` into the calibration file, merged with the CPUs there (the caller holds `_locked`); a file
+    that cannot be written keeps it in this process only."""
+    _current[(cal.cpu, cal.threads)] = cal
+    cpus = _load(path)
+    cpus[_key(cal.cpu, cal.threads)] = asdict(cal)
+    tmp = path.with_suffix(f".tmp{os.getpid()}.{threading.get_ident()}")
+    try:
+        tmp.write_text(json.dumps({"version": CALIBRATION_VERSION, "cpus": cpus}, indent=1, sort_keys=True))
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
 
 
 def store(cal: Calibration, path: Path | None = None) -> Path:
+    """Keep `cal` for this process and in the calibration file (where it can be written: else in this
+    process only)."""
     path = path or calibration_path()
-    with _lock:
-        cpus = _load(path)
-        cpus[_key(cal.cpu, cal.threads)] = asdict(cal)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_text(json.dumps({"version": CALIBRATION_VERSION, "cpus": cpus}, indent=1, sort_keys=True))
-        os.replace(tmp, path)
-        _current[(cal.cpu, cal.threads)] = cal
+    with _locked(path):
+        _write(cal, path)
     return path
 
 
+def _pinned() -> Calibration | None:
+    env = os.environ.get(CALIBRATION_ENV)
+    if not env:
+        return None
+    try:
+        cal = _from_json(json.loads(Path(env).expanduser().read_text()))
+    except (OSError, ValueError) as e:
+        raise ArtifactError(f"${CALIBRATION_ENV}={env}: cannot read it ({e})") from None
+    if cal is None:
+        raise ArtifactError(f"${CALIBRATION_ENV}={env}: not a calibration (write one with kgen calibrate "
+                            f"and copy its entry from calibration.json)")
+    return cal
+
+
 def current(log=None) -> Calibration:
-    """This CPU's calibration at the executor's thread count: from this process, else from
-    ``calibration.json``, else measured now and stored (`log` hears of it)."""
-    threads = cpu_threads()
-    key = (host_cpu_id(), threads)
+    """This CPU's calibration at the executor's thread count: ``$KGEN_CALIBRATION``'s; else this
+    process's; else the one in ``calibration.json``; else measured now and stored (`log` hears of it)."""
+    pinned = _pinned()
+    if pinned is not None:
+        return pinned
+    key = (host_cpu_id(), cpu_threads())
     cal = _current.get(key)
     if cal is not None:
         return cal
-    with _lock:
-        cal = _current.get(key)
-        if cal is not None:
-            return cal
-        stored = _load(calibration_path()).get(_key(*key))
-        if stored is not None:
-            stored["rates"] = {k: list(v) for k, v in stored["rates"].items()}
-            cal = Calibration(**stored)
-            _current[key] = cal
-            return cal
-    if log:
-        log(f"calibrating this CPU for the cost model (once; {calibration_path()})")
-    cal = measure(threads)
-    store(cal)
-    if log:
-        log(f"  {cal.line()}")
+    path = calibration_path()
+    with _locked(path):
+        cal = _current.get(key) or _from_json(_load(path).get(_key(*key)))
+        if cal is None:
+            if log:
+                log(f"calibrating this CPU for the cost model (once; {path})")
+            cal = measure(key[1])
+            if cal.source == "measured":
+                _write(cal, path)           # under the lock already: flock would wait on itself
+            if log:
+                log(f"  {cal.line()}")
+        _current[key] = cal
     return cal

@@ -27,6 +27,7 @@ and measured in full.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from ..emit.conv import VARIANTS
@@ -62,9 +63,6 @@ class Estimate:
     compute: float
     memory: float               # relayout and weights
 
-    def line(self) -> str:
-        return (f"{self.seconds * 1e6:.1f} us ({self.ops / 1e9:.3f} G ops on {self.instruction} x "
-                f"{self.threads}, memory {self.memory * 1e6:.1f} us, call {self.call * 1e6:.0f} us)")
 
 
 def dtype_kind(p: ConvProblem) -> str:
@@ -89,9 +87,12 @@ def _instruction(p: ConvProblem) -> str:
     return "vfmadd231ps"
 
 
-#: What each variant reached of its instruction's peak, net of the call and the relayout, by (variant, data
-#: type kind, flag set, layout class, driver kind): the median over the layers `kgen tune --exhaustive`
-#: measured (docs/performance.md, Tuned constants, the cost model: CPU, date and commands).
+#: What each variant reached of its instruction's calibrated rate, net of the call and the bytes it
+#: moves, by (variant, data type kind, flag set, layout class, driver kind): the median over the
+#: layers `kgen tune --exhaustive` measured (docs/performance.md, Tuned constants, the cost model: CPU,
+#: date and commands). Above 1 where the kernel runs on a faster instruction than the one it is
+#: priced against (every variant IREE lowers is priced against `vfmadd231ps`: im2col's u8 GEMM under
+#: dt+uk+inner runs on `vpdpbusd`) or where Winograd's transforms cost less than `WINOGRAD_TRANSFORM_OPS`.
 EFFICIENCY = {
     ('brgemm', 'bf16', 'default', 'cl', 'host-threads'): 0.991,
     ('brgemm', 'bf16', 'default', 'cl', 'local-sync'): 0.993,
@@ -250,6 +251,9 @@ EFFICIENCY = {
 #: pair (ic64, ic256) fixes K0 and the 1x1 base; the 3x3 layers at 56x56 to 7x7, P0 and the kxk base
 AMX_MODEL = {"bf16": {"kxk": 0.50, "1x1": 0.14, "P0": 200, "K0": 78},
              "int8": {"kxk": 0.23, "1x1": 0.089, "P0": 100, "K0": 245}}
+#: the threads whose copies the bytes a kernel moves are priced at: two saturated the memory of the
+#: 2-vCPU machines measured (a copy on two threads ran at most ~2x one thread's)
+MEMORY_THREADS = 2
 #: Winograd's transforms: operations a transformed value (source and destination, each (m + 2)^2 a
 #: tile and channel) costs
 WINOGRAD_TRANSFORM_OPS = 24.0
@@ -340,8 +344,9 @@ def relayout_bytes(p: ConvProblem, target) -> int:
 
 
 def driver_kind(backend, driver: str | None) -> str:
-    """local-sync, local-task or host-threads: what `driver` (None: the backend's own) costs as."""
-    name = driver or backend.driver
+    """local-sync, local-task or host-threads: what `driver` costs as (None: the backend's own, or the
+    one `$KGEN_CPU_DRIVER` names)."""
+    name = driver or (backend.driver_env and os.environ.get(backend.driver_env)) or backend.driver
     if backend.host_threads_driver and name == backend.host_threads_driver_name:
         return "host-threads"
     return "local-sync" if name == "local-sync" else "local-task"
@@ -377,7 +382,7 @@ def terms(p: ConvProblem, backend, cal: Calibration, flags: str = "default", dri
         rate = cal.rate(instr, 1) * threads
     ops = kernel_ops(p)
     moved = relayout_bytes(p, backend.for_flags(flags))
-    bandwidth = cal.copy_bytes_per_s * min(threads, 2)
+    bandwidth = cal.copy_bytes_per_s * min(threads, MEMORY_THREADS)
     return {"A": ops / rate, "R": (moved + weight_bytes(p)) / bandwidth, "call": CALL_S[dk],
             "ops": ops, "instruction": instr, "threads": threads, "driver": dk}
 

@@ -1,9 +1,10 @@
 """The measured selection table behind `--alg=auto`: problem -> (variant, flag set), per backend and CPU.
 
-`kgen tune` measures every applicable variant x flag set of a problem in the user's own layouts (so
-any relayout a variant does inside the kernel is part of its time) and stores the fastest correct one
-here. `--alg=auto` looks the problem up (`select.choose`); an untuned problem falls back to
-`select.heuristic_variant`'s documented rule.
+`kgen tune` measures the applicable variants x flag sets of a problem that the cost model puts close
+to the fastest, in the user's own layouts (so any relayout a variant does inside the kernel is part
+of its time), and stores the fastest correct one here. `--alg=auto` looks the problem up
+(`select.choose`); an untuned problem falls back to `select.heuristic` (the documented rule, and the
+cost model's alternatives).
 
 The table is JSON, `tuned.json` in the kernel cache directory (`$KGEN_CACHE_DIR`, build/cache under
 build.sh), next to the artifacts it chose; `$KGEN_TUNED_TABLE` points elsewhere. A key names the

@@ -104,8 +104,8 @@ VARIANTS = {v.name: v for v in (
         "brgemm on AMX tiles (tdpbusd for u8/s8 x s8, tdpbf16ps for bf16): 2 x 2 accumulator tiles of 16 "
         "pixels x 16 channels per block, source tiles read in place with the stride of a pixel, weight "
         "tiles from the same packed weights; amx_int8 / amx_bf16 CPUs, the tile permission requested "
-        "by the runtime; not yet checked on such a CPU, so --alg=auto takes it only when kgen tune "
-        "measured it"),
+        "by the runtime; --alg=auto takes it where the cost model (select.cost) or kgen tune puts it "
+        "ahead of the vector kernel"),
     *(Variant(name, _winograd_why_not, _winograd_weights, _winograd_compute,
               f"Winograd F({m}x{m}, 3x3): matrices from interpolation points (conv_math), filter transform in "
               f"prepare, tiles batched into one matmul over IC per transform position (on AVX-512 CPUs, f32 / bf16 / "

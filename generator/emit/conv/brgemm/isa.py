@@ -59,8 +59,8 @@ VECTOR_BRGEMM_VARIANTS = ("brgemm", "brgemm_fma")
 
 
 # AMX: one tile instruction per (16 pixels x 16 channels) accumulator tile, over K chunks of up to 64
-# bytes (16 groups of k). A separate variant (`brgemm_amx`): no machine with AMX has checked it yet, so
-# `--alg=auto` reaches it only through `kgen tune`, which checks every kernel before timing it.
+# bytes (16 groups of k). A separate variant (`brgemm_amx`): `--alg=auto` takes it where the cost model
+# (`select.cost.AMX_MODEL`, fitted to one AMX CPU) or `kgen tune` puts it ahead of the vector kernel.
 AMX_ISAS = (
     BrgemmIsa("amx_int8", "amx_int8", "tdpbusd", ("u8", "s8"), "s8", 4),
     BrgemmIsa("amx_bf16", "amx_bf16", "tdpbf16ps", ("bf16",), "bf16", 2),
