@@ -304,7 +304,8 @@ def _calibrate(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(
         prog="kgen calibrate",
         description="Measure this CPU for the cost model (each multiply-accumulate instruction's rate on one "
-        "thread and on every thread, on registers only; the copy bandwidth), store it in calibration.json in the "
+        "thread and on every thread, on registers only; the copy bandwidth; what a small brgemm convolution reaches "
+        "of each vector instruction's rate), store it in calibration.json in the "
         "kernel cache, keyed by the CPU and thread count, and print it. `kgen tune` and --alg=auto measure it "
         "once on their own where none is stored.")
     ap.add_argument("--show", action="store_true", help="print the stored calibration (measuring only where none is)")
@@ -314,7 +315,7 @@ def _calibrate(argv: list[str]) -> int:
     if a.show:
         cal = calibration.current(lambda m: print(m, file=sys.stderr))
     else:
-        cal = calibration.measure()
+        cal = calibration.measure(log=lambda m: print(m, file=sys.stderr))
         calibration.store(cal)
     print(cal.line())
     print(f"calibration: {calibration.calibration_path()} (measured in {cal.seconds:.1f} s)")

@@ -222,11 +222,20 @@ class ConvDesc:
         dims = {"src": self.src_dims, "wei": self.wei_dims, "dst": self.dst_dims, "bia": self.bia_dims}[which]
         return math.prod(dims)
 
+    @property
+    def out_pixels(self) -> int:
+        """Output positions of the whole batch: ``mb * prod(o)``."""
+        return self.mb * math.prod(sp.o for sp in self.spatial())
+
+    @property
+    def taps(self) -> int:
+        """Kernel taps: ``prod(k)``."""
+        return math.prod(sp.k for sp in self.spatial())
+
     def macs(self) -> int:
         """Multiply-accumulates of the forward pass counting every tap, padding included:
         ``mb * oc * ic/g * prod(o) * prod(k)``."""
-        return (self.mb * self.oc * (self.ic // self.g) * math.prod(sp.o for sp in self.spatial())
-                * math.prod(sp.k for sp in self.spatial()))
+        return self.out_pixels * self.oc * (self.ic // self.g) * self.taps
 
     def flops(self) -> int:
         """Floating-point operations of the forward pass, every tap counted (padding included):

@@ -5,9 +5,11 @@ with, measured once per CPU and cached.
   every thread at once (`runtime.peak`'s loops on registers only: `vpdpbusd`, `vdpbf16ps`,
   `vfmadd231ps`, and AMX's `tdpbusd`, `tdpbf16ps` where the CPU has them), each the best of a few
   short runs, so that a slow window of a VM does not stand for the CPU;
-* one thread's copy bandwidth (a NumPy copy of 16 MB, out of the caches).
+* one thread's copy bandwidth (a NumPy copy of 16 MB, out of the caches);
+* what a brgemm kernel reaches of each vector instruction's one-thread rate (`select.probe`): the
+  cost model's efficiencies were fitted on one CPU, and scale by this against that CPU's figure.
 
-It takes about a second, at the first use of the model on a CPU (`kgen tune`, or `--alg=auto` where a
+It takes about two seconds (and the probes' compiles, a few seconds more, the first time), at the first use of the model on a CPU (`kgen tune`, or `--alg=auto` where a
 problem has no measured entry), and is kept in ``calibration.json`` in the kernel cache directory,
 keyed by the CPU's fingerprint (`compile.cache.host_cpu_id`) and thread count, measured and stored
 under a lock (one process measures; the others wait and read it). `kgen calibrate` measures again.
@@ -33,13 +35,14 @@ from ..compile.cache import default_cache_dir, host_cpu_id
 from ..compile.host import host_cpu_flags, host_cpu_model
 from ..errors import ArtifactError, KgenError
 from ..runtime import peak                 # its C loops are built on their first run
+from . import probe
 
 try:
     import fcntl
 except ImportError:             # pragma: no cover - not POSIX: measured under the process's lock only
     fcntl = None
 
-CALIBRATION_VERSION = 1
+CALIBRATION_VERSION = 2
 #: seconds a peak loop runs, and how many runs each keeps the best of
 LOOP_SECONDS = 0.04
 LOOP_RUNS = 3
@@ -63,6 +66,8 @@ class Calibration:
     # instruction -> [one thread, every thread] operations per second; only the CPU's own instructions
     rates: dict[str, list[float]] = field(default_factory=dict)
     copy_bytes_per_s: float = 10e9          # one thread
+    # instruction -> the fraction of its one-thread rate a brgemm kernel on it reached (`select.probe`)
+    kernels: dict[str, float] = field(default_factory=dict)
     source: str = "measured"                # "measured", or "nominal: <why>"
     seconds: float = 0.0                    # what measuring it took
 
@@ -77,8 +82,10 @@ class Calibration:
     def line(self) -> str:
         """One line for people: each instruction's rate, the copy bandwidth, where they come from."""
         rates = ", ".join(f"{k} {v[0] / 1e9:.0f}/{v[1] / 1e9:.0f}" for k, v in self.rates.items())
+        kernels = ", ".join(f"{k} {v:.2f}" for k, v in self.kernels.items()) or "none"
         return (f"calibration of {self.model} ({self.threads} threads, {self.source}): {rates} G/s "
-                f"(one thread / all), copy {self.copy_bytes_per_s / 1e9:.1f} GB/s")
+                f"(one thread / all), copy {self.copy_bytes_per_s / 1e9:.1f} GB/s; brgemm probes (of one "
+                f"thread's rate): {kernels}")
 
 
 def calibration_path() -> Path:
@@ -101,8 +108,9 @@ def _copy_rate() -> float:
     return 2 * COPY_BYTES / best                # read and written
 
 
-def measure(threads: int | None = None) -> Calibration:
-    """Measure this CPU now (about a second)."""
+def measure(threads: int | None = None, log=None) -> Calibration:
+    """Measure this CPU now: about two seconds, and the kernel probes' compiles the first time
+    (`log` hears of a probe left out)."""
     threads = threads or cpu_threads()
     flags = host_cpu_flags()
     t0 = time.perf_counter()
@@ -125,7 +133,8 @@ def measure(threads: int | None = None) -> Calibration:
         tiles = not any(n.startswith("tdp") for n in names) or request_amx_permission()
         rates = {n: [NOMINAL_RATES[n], NOMINAL_RATES[n] * threads] for n in names
                  if tiles or not n.startswith("tdp")}
-    return Calibration(host_cpu_id(), host_cpu_model(), threads, rates, _copy_rate(), source,
+    kernels = probe.measure_probes(list(rates), threads, log=log) if source == "measured" else {}
+    return Calibration(host_cpu_id(), host_cpu_model(), threads, rates, _copy_rate(), kernels, source,
                        round(time.perf_counter() - t0, 3))
 
 
@@ -138,7 +147,8 @@ def _from_json(entry) -> Calibration | None:
     try:
         cal = Calibration(**entry)
         rates = {str(k): [float(v[0]), float(v[1])] for k, v in cal.rates.items()}
-        return Calibration(cal.cpu, cal.model, int(cal.threads), rates, float(cal.copy_bytes_per_s),
+        kernels = {str(k): float(v) for k, v in cal.kernels.items()}
+        return Calibration(cal.cpu, cal.model, int(cal.threads), rates, float(cal.copy_bytes_per_s), kernels,
                            cal.source, float(cal.seconds))
     except (TypeError, ValueError, IndexError, KeyError, AttributeError):
         return None
@@ -229,7 +239,7 @@ def current(log=None) -> Calibration:
         if cal is None:
             if log:
                 log(f"calibrating this CPU for the cost model (once; {path})")
-            cal = measure(key[1])
+            cal = measure(key[1], log)
             if cal.source == "measured":
                 _write(cal, path)           # under the lock already: flock would wait on itself
             if log:

@@ -3,7 +3,7 @@ calibration (`select.calibration`), without compiling or running it.
 
     seconds = call + operations / (rate x efficiency) + bytes / bandwidth
 
-* **operations** are those the kernel issues, not the problem's (`kernel_ops`): brgemm pads output
+* **operations** are those the kernel issues, not the problem's (`work.kernel_ops`): brgemm pads output
   channels to whole vectors of 16 and input channels to whole groups of its instruction's depth (a
   stem's taps folded into its 3 channels); brgemm_amx pays a whole 64-byte tile row for each tap's
   channels; Winograd F(m, 3) multiplies (m + 2)^2 values a tile of m x m outputs instead of 9 m^2, and
@@ -12,8 +12,9 @@ calibration (`select.calibration`), without compiling or running it.
   `vpdpbusd`, `vdpbf16ps`, or `vfmadd231ps`: f32 and f16, widened bf16, and every variant whose GEMM
   IREE lowers), on one thread (local-sync) or on every thread (local-task, host-threads).
 * **efficiency** is what the variant reached of that rate (`EFFICIENCY`), fitted to `kgen tune
-  --exhaustive` on the ResNet-50 layers, by data type, flag set, layout class and driver; AMX's by a
-  formula of pixels and reduction depth (`AMX_MODEL`), fitted to the one AMX CPU measured.
+  --exhaustive` on the ResNet-50 layers, by data type, flag set, layout class and driver, and scaled
+  by this CPU's brgemm probe of the instruction against the fitting CPU's (`kernel_scale`); AMX's by
+  a formula of pixels and reduction depth (`AMX_MODEL`), fitted to the one AMX CPU measured.
 * **bytes** are those moved besides the kernel's own streaming: a relayout to the layout the variant
   computes in (`relayout_bytes`) and the prepared weights (`weight_bytes`: Winograd's transformed ones
   are 4x a 3x3 kernel's, in f32).
@@ -31,13 +32,13 @@ import os
 from dataclasses import dataclass
 
 from ..emit.conv import VARIANTS
-from ..emit.conv.brgemm.blocking import brgemm_fold_taps
-from ..emit.conv.brgemm.isa import brgemm_isa
 from ..emit.conv.winograd import WINOGRAD_M
 from ..errors import KgenError
 from ..problem.conv import ConvProblem
 from ..problem.partition import conv_host_parts
 from .calibration import Calibration
+from .probe import PROBE_REFERENCE
+from .work import amx_row, ceil_to, instruction, kernel_ops
 
 #: `kgen tune` measures the candidates predicted within this factor of the fastest prediction
 PRUNE_FACTOR = 1.3
@@ -79,20 +80,12 @@ def covers(p: ConvProblem, backend) -> str | None:
     return None
 
 
-def _instruction(p: ConvProblem) -> str:
-    if p.alg in ("brgemm", "brgemm_fma", "brgemm_amx"):
-        isa = brgemm_isa(p)
-        if isa is not None:
-            return "vfmadd231ps" if isa.widen == "f32" else isa.instruction.split()[0]
-    return "vfmadd231ps"
-
-
 #: What each variant reached of its instruction's calibrated rate, net of the call and the bytes it
 #: moves, by (variant, data type kind, flag set, layout class, driver kind): the median over the
 #: layers `kgen tune --exhaustive` measured (docs/performance.md, Tuned constants, the cost model: CPU,
 #: date and commands). Above 1 where the kernel runs on a faster instruction than the one it is
 #: priced against (every variant IREE lowers is priced against `vfmadd231ps`: im2col's u8 GEMM under
-#: dt+uk+inner runs on `vpdpbusd`) or where Winograd's transforms cost less than `WINOGRAD_TRANSFORM_OPS`.
+#: dt+uk+inner runs on `vpdpbusd`) or where Winograd's transforms cost less than `work.WINOGRAD_TRANSFORM_OPS`.
 EFFICIENCY = {
     ('brgemm', 'bf16', 'default', 'cl', 'host-threads'): 0.991,
     ('brgemm', 'bf16', 'default', 'cl', 'local-sync'): 0.993,
@@ -251,49 +244,12 @@ EFFICIENCY = {
 #: pair (ic64, ic256) fixes K0 and the 1x1 base; the 3x3 layers at 56x56 to 7x7, P0 and the kxk base
 AMX_MODEL = {"bf16": {"kxk": 0.50, "1x1": 0.14, "P0": 200, "K0": 78},
              "int8": {"kxk": 0.23, "1x1": 0.089, "P0": 100, "K0": 245}}
+#: the range a probe may scale the fitted efficiencies by (`kernel_scale`): a probe far outside it
+#: measured something else (a VM's neighbour on the core) more likely than another CPU
+KERNEL_SCALE_LIMITS = (0.33, 3.0)
 #: the threads whose copies the bytes a kernel moves are priced at: two saturated the memory of the
 #: 2-vCPU machines measured (a copy on two threads ran at most ~2x one thread's)
 MEMORY_THREADS = 2
-#: Winograd's transforms: operations a transformed value (source and destination, each (m + 2)^2 a
-#: tile and channel) costs
-WINOGRAD_TRANSFORM_OPS = 24.0
-
-
-def _ceil(x: int, m: int) -> int:
-    return -(-x // m) * m
-
-
-def kernel_ops(p: ConvProblem) -> float:
-    """The operations (2 per multiply-add) the variant's kernel issues for `p`, padding included."""
-    d = p.desc
-    sp = d.spatial()
-    taps = 1
-    for s in sp:
-        taps *= s.k
-    pixels = d.mb
-    for s in sp:
-        pixels *= s.o
-    ic, oc = d.ic, d.oc
-    if p.alg in ("brgemm", "brgemm_fma"):
-        isa = brgemm_isa(p)
-        k = isa.k if isa else 1
-        folded = brgemm_fold_taps(p)
-        row = _ceil(folded * ic, k) if folded else sp[-1].k * _ceil(ic, k)
-        return 2.0 * pixels * _ceil(oc, 16) * row * (taps // sp[-1].k)
-    if p.alg == "brgemm_amx":
-        # a tile instruction takes as long whatever its depth: each tap's channels count as whole tile
-        # rows (64 bytes: 64 u8 or 32 bf16)
-        return 2.0 * _ceil(pixels, 16) * _ceil(oc, 16) * _ceil(ic, _amx_row(p)) * taps
-    if p.alg in WINOGRAD_M:
-        m = WINOGRAD_M[p.alg]
-        tiles = d.mb * -(-sp[0].o // m) * -(-sp[1].o // m)
-        a2 = (m + 2) ** 2
-        return 2.0 * tiles * a2 * ic * oc + WINOGRAD_TRANSFORM_OPS * tiles * a2 * (ic + oc)
-    return 2.0 * pixels * oc * ic * taps
-
-
-def _amx_row(p: ConvProblem) -> int:
-    return 64 if p.src.dtype.is_int else 32
 
 
 def amx_efficiency(p: ConvProblem) -> float:
@@ -301,13 +257,8 @@ def amx_efficiency(p: ConvProblem) -> float:
     K / (K + K0), P the output pixels, K the reduction (channels padded to tile rows, times taps)."""
     m = AMX_MODEL[dtype_kind(p)]
     d = p.desc
-    sp = d.spatial()
-    pixels, taps = d.mb, 1
-    for s in sp:
-        pixels *= s.o
-        taps *= s.k
-    k = _ceil(d.ic, _amx_row(p)) * taps
-    return m["1x1" if taps == 1 else "kxk"] * pixels / (pixels + m["P0"]) * k / (k + m["K0"])
+    k = ceil_to(d.ic, amx_row(p)) * d.taps
+    return m["1x1" if d.taps == 1 else "kxk"] * d.out_pixels / (d.out_pixels + m["P0"]) * k / (k + m["K0"])
 
 
 def weight_bytes(p: ConvProblem) -> int:
@@ -367,7 +318,7 @@ def terms(p: ConvProblem, backend, cal: Calibration, flags: str = "default", dri
     it."""
     if covers(p, backend) is not None:
         return None
-    instr = _instruction(p)
+    instr = instruction(p)
     dk = driver_kind(backend, driver)
     threads = 1 if dk == "local-sync" else cal.threads
     if dk == "host-threads":
@@ -403,6 +354,17 @@ def efficiency(p: ConvProblem, flags: str, driver_kind: str) -> float | None:
     return None
 
 
+def kernel_scale(cal: Calibration, instr: str) -> float:
+    """How much nearer (above 1) or farther (below) this CPU's kernels come to `instr`'s peak than the
+    CPU `EFFICIENCY` was fitted on: its brgemm probe's fraction against `probe.PROBE_REFERENCE`,
+    within `KERNEL_SCALE_LIMITS`; 1 where the calibration has no probe of it (AMX, nominal rates)."""
+    reached, ref = cal.kernels.get(instr), PROBE_REFERENCE.get(instr)
+    if not reached or not ref:
+        return 1.0
+    lo, hi = KERNEL_SCALE_LIMITS
+    return min(max(reached / ref, lo), hi)
+
+
 def estimate(p: ConvProblem, backend, cal: Calibration, flags: str = "default",
              driver: str | None = None) -> Estimate | None:
     """The predicted time of `p` (its variant in `p.alg`) compiled with flag set `flags` and run on
@@ -414,5 +376,5 @@ def estimate(p: ConvProblem, backend, cal: Calibration, flags: str = "default",
     eff = efficiency(p, flags, t["driver"])
     if eff is None:
         return None
-    compute = t["A"] / eff
+    compute = t["A"] / (eff * kernel_scale(cal, t["instruction"]))
     return Estimate(t["call"] + compute + t["R"], t["instruction"], t["ops"], t["threads"], t["call"], compute, t["R"])

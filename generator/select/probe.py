@@ -1,0 +1,104 @@
+"""The calibration's kernel probes: one small brgemm convolution for each vector instruction kgen's
+kernels are built on, compiled and timed on one thread, to say how near this CPU's kernels come to
+that instruction's peak.
+
+Why: the instruction loops (`runtime.peak`) give a CPU's peak, but not what a kernel reaches of it:
+load ports, caches and the front end differ between CPUs. The cost model's efficiencies
+(`cost.EFFICIENCY`) were fitted on one CPU; a probe that reaches a smaller fraction of the peak here
+than it did there (`PROBE_REFERENCE`) scales the efficiencies of every variant priced on that
+instruction by the ratio (`cost.kernel_scale`). brgemm is the probe because it is the kernel the
+rule takes, and the one AMX is weighed against. AMX has no probe: its model (`cost.AMX_MODEL`) was
+fitted on an AMX CPU, on the tiles' nominal peak.
+"""
+from __future__ import annotations
+
+import shlex
+import statistics
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from ..benchdnn.conv import conv_problem, parse_conv_args
+from ..compile import compile_mlir, get_backend
+from ..emit.conv import render_conv
+from ..errors import KgenError
+from ..problem.conv import ConvProblem
+from ..runtime import LoadedModule, peak
+from ..runtime.timing import batch_sizes, time_batch
+from .work import instruction, kernel_ops
+
+#: each instruction's probe: a ResNet-like 3x3 layer in NHWC whose weights (37 to 147 kB) stay in the
+#: caches, 58 MOP (0.1 to 0.5 ms on one thread of the CPUs measured: the call's ~4 us is noise)
+PROBES = {
+    "vpdpbusd": "u8:s8:u8",
+    "vdpbf16ps": "bf16",
+    "vfmadd231ps": "f32",
+}
+PROBE_SHAPE = "mb1ic64ih28oc64oh28kh3ph1"
+PROBE_DRIVER = "local-sync"
+#: rounds of each probe's timing (the median ratio is kept), each a loop and a batch of probe calls of
+#: about `PROBE_BATCH_S`
+PROBE_ROUNDS = 7
+PROBE_BATCH_S = 0.01
+#: the fraction of each instruction's one-thread rate its probe reached on the CPU `cost.EFFICIENCY`
+#: was fitted on (AMD EPYC, Zen 4, 2 vCPUs: the median of six measurements, 2026-11-30)
+PROBE_REFERENCE = {"vpdpbusd": 0.97, "vdpbf16ps": 0.99, "vfmadd231ps": 1.01}
+
+
+def probe_problem(name: str) -> ConvProblem:
+    """The probe convolution of instruction `name`."""
+    (case,) = parse_conv_args(shlex.split(f"--dt={PROBES[name]} --dir=FWD_D --stag=nhwc --wtag=oihw "
+                                          f"--dtag=nhwc --alg=brgemm {PROBE_SHAPE}"))
+    return conv_problem(case)
+
+
+def _compiled(p: ConvProblem, backend):
+    return compile_mlir(render_conv(p, backend.for_flags("default")), backend,
+                        extra_flags=backend.conv_flags("default", p), name="conv")
+
+
+def _fraction(name: str, p: ConvProblem, artifact, backend) -> float:
+    """The fraction of `name`'s one-thread rate the compiled probe reaches: each of `PROBE_ROUNDS`
+    rounds times the instruction's loop and then a batch of probe calls, and their ratio is taken,
+    so that a slow window of a VM slows both; the median ratio counts."""
+    rng = np.random.default_rng(0)
+    module = LoadedModule(artifact.path, backend, PROBE_DRIVER)
+    src = rng.integers(0, 4, p.src.buffer_nelems).astype(p.src.buffer_dtype)
+    wei = rng.integers(-2, 3, p.wei.buffer_nelems).astype(p.wei.buffer_dtype)
+    prepared = module.function(p.name + "_prepare").invoke(wei)
+    call = module.function(p.name).bind(src, *prepared)
+    (n,) = batch_sizes({name: call}, PROBE_BATCH_S).values()
+    ops = kernel_ops(p)
+    ratios = []
+    for _ in range(PROBE_ROUNDS):
+        (row,) = peak.measure(threads=[1], seconds=PROBE_BATCH_S, instructions=[name])
+        ratios.append(ops / time_batch(call, n) / row.rates[1])
+    return statistics.median(ratios)
+
+
+def measure_probes(names, threads: int = 1, backend: str = "llvm-cpu", log=None) -> dict[str, float]:
+    """{instruction: the fraction of its one-thread rate its probe kernel reaches} for the instructions
+    in `names` (those this CPU has) that have a probe, compiled on up to `threads` threads and timed
+    one after another. A probe that cannot be compiled or run is left
+    out (`log` hears why): the model then takes the fitted efficiencies as they are."""
+    be = get_backend(backend)
+    todo = {}
+    for name in names:
+        if name not in PROBES:
+            continue
+        p = probe_problem(name)
+        if instruction(p) == name:              # bf16 without vdpbf16ps widens to vfmadd231ps: no probe
+            todo[name] = p
+    if not todo:
+        return {}
+    with ThreadPoolExecutor(max(1, min(threads, len(todo)))) as pool:
+        futures = {name: pool.submit(_compiled, p, be) for name, p in todo.items()}
+    out = {}
+    for name, p in todo.items():
+        try:
+            out[name] = _fraction(name, p, futures[name].result(), be)
+        except KgenError as e:
+            if log:
+                log(f"  kernel probe {name} left out: {e}")
+            continue
+    return out
