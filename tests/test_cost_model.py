@@ -3,6 +3,7 @@ measures only the close calls by, and what `--alg=auto` weighs AMX's tiles and W
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import os
 import subprocess
@@ -175,6 +176,43 @@ def test_the_model_says_what_it_does_not_price():
     assert "no cost model" in cost.covers(plain, get_backend("vulkan"))
     # an instruction the CPU lacks: AMX on CAL's CPU
     assert cost.estimate(with_alg(problem("--dt=bf16", "mb1ic16ih8oc16oh8kh3ph1"), "brgemm_amx"), b, CAL) is None
+
+
+def test_kgen_conv_measures_the_calibration_with_no_compile_running(own_calibration, monkeypatch):
+    """`kgen conv --jobs=2` compiles ahead: the first --alg=auto case waits for the compiles before it,
+    and the calibration is measured before its own and the later ones start."""
+    import threading
+    import time
+
+    from generator.cli import conv_cmd
+
+    events, running, lock = [], set(), threading.Lock()
+
+    def compile_ahead(case):
+        with lock:
+            running.add(case.desc)
+            events.append(("start", case.alg))
+        time.sleep(0.05)
+        with lock:
+            running.discard(case.desc)
+
+    def measure(threads=None, log=None):
+        events.append(("calibrate", tuple(running)))
+        return dataclasses.replace(CAL, cpu=calibration.host_cpu_id(), threads=threads)
+    monkeypatch.setattr(conv_cmd, "_compile_ahead", compile_ahead)
+    monkeypatch.setattr(conv_cmd, "_one", lambda case: ("passed", None, case))
+    monkeypatch.setattr(calibration, "measure", measure)
+    out = io.StringIO()
+    shapes = ["mb1ic16ih8oc16oh8kh3ph1", "mb1ic16ih9oc16oh9kh3ph1", "mb1ic16ih10oc16oh10kh3ph1"]
+    assert conv_cmd.run(["--jobs=2", "--alg=direct", *shapes, "--alg=auto", *shapes], out) == 0
+    assert "tests:6 passed:6" in out.getvalue()
+    at = events.index(("calibrate", ()))            # nothing compiling while it measured
+    assert [e for e in events[:at]] == [("start", "direct")] * 3
+    assert [e for e in events[at + 1:]] == [("start", "auto")] * 3
+    # a run without --alg=auto does not calibrate
+    events.clear()
+    assert conv_cmd.run(["--jobs=2", "--alg=direct", *shapes], io.StringIO()) == 0
+    assert ("calibrate", ()) not in events
 
 
 # ------------------------------------------------------------------------------------------ --alg=auto

@@ -42,6 +42,7 @@ from ..errors import ArtifactError, CompileError, InputError, KgenError, RunErro
 from ..benchdnn.conv import (ATTR_FILE_PATTERN, DEFAULT_CONV_EXTRA_OPTIONS, ConvCase, conv_problem,
                              given_conv_quant_values, parse_conv_args)
 from ..problem.conv import ConvProblem, torch_wei_dims
+from ..select import calibration
 from ..layout import get_dtype, is_numeric
 from ..verify import SEED, check_conv, conv_call
 from .npyio import as_dtype, load_npy, load_quant_file, save_npy
@@ -242,6 +243,7 @@ def _ahead(cases: Iterator[ConvCase], jobs: int) -> Iterator[ConvCase]:
         yield from cases
         return
     pending: collections.deque = collections.deque()
+    calibrated = False
     with ThreadPoolExecutor(jobs) as pool:
         try:
             while True:
@@ -253,6 +255,9 @@ def _ahead(cases: Iterator[ConvCase], jobs: int) -> Iterator[ConvCase]:
                     except KgenError as e:              # bad input further on: raised in its turn
                         pending.append(e)
                         break
+                    if not calibrated and _priced_by_the_model(case):
+                        _calibrate_alone(pending)
+                        calibrated = True
                     pending.append((case, pool.submit(_compile_ahead, case)))
                 if not pending:
                     return
@@ -265,6 +270,27 @@ def _ahead(cases: Iterator[ConvCase], jobs: int) -> Iterator[ConvCase]:
             for item in pending:
                 if not isinstance(item, KgenError):
                     item[1].cancel()
+
+
+def _priced_by_the_model(case: ConvCase) -> bool:
+    """Whether resolving the case may measure this CPU's calibration: --alg=auto on a backend with
+    the cost model."""
+    try:
+        return case.alg == "auto" and get_backend(case.extra("backend") or "llvm-cpu").cost_model
+    except KgenError:                                   # reported when the case runs
+        return False
+
+
+def _calibrate_alone(pending) -> None:
+    """This CPU's calibration, measured (where none is stored) once the compiles ahead have finished:
+    measured beside them, their load would be stored as the CPU's rates."""
+    for item in pending:
+        if not isinstance(item, KgenError):
+            item[1].result()
+    try:
+        calibration.current()
+    except KgenError:                                   # a bad $KGEN_CALIBRATION: reported by the case
+        pass
 
 
 def _jobs(argv: list[str]) -> int:
