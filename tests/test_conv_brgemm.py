@@ -376,6 +376,30 @@ AMX_CASES = [
     "--dt=bf16 --stag=nhwc --dtag=nhwc mb1ic40ih9iw40oc48kh3kw3ph1pw1",
     "--dt=bf16:bf16:f32 mb1ic3ih20oc16kh3sh2ph1",
     "--dt=s8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic130ih5iw70oc64kh1kw1ph0pw0",          # three K chunks
+    # a kernel row folded into one tile row (amx_fold_taps): stems in u8 and bf16, with a post-op where
+    # f(0) != 0 and the destination's padded tail; a 1D row of 3 taps x 20 channels
+    "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:4 "
+    "mb1ic3ih29oc40oh15kh7sh2ph3",
+    "--dt=bf16 --attr-post-ops=eltwise_linear:1:0.5 mb2ic3ih23iw19oc24kh7kw7sh2sw2ph3pw3",
+    "--dt=bf16:bf16:f32 --stag=nhwc --dtag=nhwc mb1ic8ih11oc16kh3ph1",
+    # the epilogue in the tile stores: the sum reads the prior destination at the real pixels only (37 of
+    # a 64-pixel row of blocks), a destination zero point, a ReLU; bf16 with a sum and SiLU
+    "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:4 "
+    "--attr-zero-points=dst:common:3 --attr-post-ops=sum:0.5+relu mb1ic64ih9iw37oc48kh3kw3ph1pw1",
+    "--dt=bf16 --stag=nhwc --dtag=nhwc --attr-post-ops=sum+eltwise_swish:1 mb2ic40ih7iw20oc40kh1kw1ph0pw0",
+    # 1x1 pixels as one run of blocks (amx_flat_pixels): 8 x 12 = 3 blocks, with the sum; 7 x 7 as 2
+    # blocks, the last padded; a 1D row of 50 and one of s8
+    "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=wei:per_oc+dst:common:2 --attr-post-ops=sum:2 "
+    "mb2ic64ih8iw12oc48kh1kw1ph0pw0",
+    "--dt=bf16 --stag=nhwc --dtag=nhwc --attr-post-ops=relu mb1ic64ih7oc80oh7kh1ph0",
+    "--dt=u8:s8:f32 --stag=nwc --dtag=nwc mb2ic20iw50oc33kw1pw0",
+    "--dt=s8:s8:s8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+dst:common:4 mb1ic70ih5iw9oc20kh1kw1ph0pw0",
+    # kxk with stride 1 as one run over the padded rows: a 7x7 3x3 layer; dilated 5x5 on 2 images; s8
+    # (the shift after the padding, compensated); a sum keeps the rows (the run is not its pixels)
+    "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:4 mb1ic64ih7oc48oh7kh3ph1",
+    "--dt=bf16 --stag=nhwc --dtag=nhwc mb2ic16ih11iw13oc24kh5kw3ph3pw1dh1",
+    "--dt=s8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic32ih6iw10oc16kh3kw3ph1pw1",
+    "--dt=bf16 --stag=nhwc --dtag=nhwc --attr-post-ops=sum:0.5 mb1ic32ih6iw10oc16kh3kw3ph1pw1",
 ]
 
 
@@ -386,8 +410,45 @@ def test_amx_brgemm_is_generated_and_compiles(dt, op, tmp_path):
     text = render_conv(p, target)
     exe = text.split("stream.executable private @", 1)[1]
     assert exe.count(op) == 4 and exe.count('"llvm.x86.ldtilecfg"') == 1          # 2 x 2 accumulator tiles
-    assert "tensor<1x9x64x64x" in text                   # 40 output pixels and channels -> whole blocks
+    # 9 rows of 42 padded columns as one run: 12 blocks of 32 pixels; 40 channels -> 64
+    assert "-> tensor<1x12x32x64x" in text
     art = compile_mlir(text, target, cache_dir=tmp_path, name=f"amx_{dt.replace(':', '_')}")
+    assert art.path.stat().st_size > 0
+
+
+def test_amx_computes_stride_1_outputs_as_one_run_of_pixel_blocks():
+    from generator.emit.conv.brgemm.kernel import amx_flat_pixels
+    target = cpu_target("sapphirerapids", ("avx512f", "avx512_vnni", "avx512_bf16", "amx_int8", "amx_bf16"))
+    # (padded source, result): the run's rows of one 32-pixel block
+    for line, run, shapes in (
+            # 3136 pixels: 98 blocks, the source read as it is (no padded copy)
+            ("mb1ic64ih56oc64oh56kh1ph0", True, ("1x56x56x64", "1x98x32x64")),
+            # 7 x 9 padded columns: 2 blocks for 49 pixels (row by row: 7 x 32), 3 rows more below for the
+            # last block's taps
+            ("mb1ic64ih7oc64oh7kh3ph1", True, ("1x10x9x64", "1x2x32x64")),
+            ("mb1ic64ih64oc64oh64kh3ph1", False, ("1x66x66x64", "1x64x64x64")),   # whole blocks a row already
+            ("mb1ic64ih56oc64oh28kh1sh2ph0", False, None),                        # strided
+            ("mb1ic64ih56oc64oh28kh3sh2ph1", False, None)):
+        p = problem(f"--alg=brgemm_amx --dt=bf16 --stag=nhwc --dtag=nhwc {line}")
+        assert amx_flat_pixels(p) == run, line
+        if shapes:
+            dispatch = render_conv(p, target).split("flow.dispatch @", 1)[1].split("\n", 1)[0]
+            assert f"(tensor<{shapes[0]}xbf16>, !wei_prepared" in dispatch and f"-> tensor<{shapes[1]}xbf16>" in dispatch, \
+                (line, dispatch)
+
+
+@pytest.mark.parametrize("dt, row_bytes", [("u8:s8:u8", 28), ("bf16", 56)])
+def test_amx_folds_the_stems_kernel_rows_into_one_tile_row_and_compiles(dt, row_bytes, tmp_path):
+    p = problem(f"--alg=brgemm_amx --dt={dt} --stag=nhwc --dtag=nhwc mb1ic3ih224oc64oh112kh7sh2ph3")
+    target = cpu_target("sapphirerapids", ("avx512f", "avx512_vnni", "avx512_bf16", "amx_int8", "amx_bf16"))
+    text = render_conv(p, target)
+    exe = text.split("stream.executable private @", 1)[1]
+    cfg = [int(v) for v in exe.split("%cfg_v = arith.constant dense<[", 1)[1].split("]", 1)[0].split(", ")]
+    assert cfg[16 + 2 * 4] == cfg[16 + 2 * 5] == row_bytes           # source tiles: a row's 7 taps x 4 channels
+    assert cfg[48 + 6] == cfg[48 + 7] == row_bytes // 4               # weight tiles: its groups of 4 bytes
+    lane = "64xi8" if dt.startswith("u8") else "32xbf16"             # (OCB, KH, KW = 1, groups, RO, 64 bytes)
+    assert f"memref<2x7x1x{row_bytes // 4}x2x{lane}>" in exe
+    art = compile_mlir(text, target, cache_dir=tmp_path, name=f"amx_stem_{dt.replace(':', '_')}")
     assert art.path.stat().st_size > 0
 
 
@@ -440,7 +501,7 @@ def test_s8_sources_are_compensated_in_prepare():
 
 
 def test_a_kernel_row_is_folded_into_the_channels_where_they_waste_the_groups():
-    from generator.emit.conv.brgemm.blocking import brgemm_fold_taps
+    from generator.emit.conv.brgemm.blocking import amx_fold_taps, brgemm_fold_taps
     stem = "--stag=nhwc --dtag=nhwc mb1ic3ih224oc64oh112kh7sh2ph3"
     # u8: 7 taps x 4 (3 channels and a zero) = 28 per row, folded 8 x 3 = 24; bf16: 28 against 24 too
     for dt, taps in (("u8:s8:u8", 8), ("s8:s8:s32", 8), ("bf16", 8), ("f32", None), ("f16", None)):
@@ -452,6 +513,12 @@ def test_a_kernel_row_is_folded_into_the_channels_where_they_waste_the_groups():
                  "g3mb1ic3ih30oc48kh7ph3", "mb1ic3id8ih8iw8oc16kd3kh3kw7pd1ph1pw3"):
         assert brgemm_fold_taps(problem("--alg=brgemm --dt=u8:s8:u8 " + line)) is None, line
     assert brgemm_fold_taps(problem("--alg=brgemm_amx --dt=u8:s8:u8 " + stem)) is None
+    # AMX folds a row of whole padded taps where it fits one 64-byte tile row: 7 x 4 u8 or bf16 channels
+    for dt, line, folds in (("u8:s8:u8", stem, True), ("bf16", stem, True), ("s8:s8:s32", stem, False),
+                            ("bf16", "mb1ic8ih30oc16kh3ph1", True), ("bf16", "mb1ic16ih30oc16kh3ph1", False),
+                            ("u8:s8:u8", "mb1ic16ih30oc16kh3ph1", True), ("u8:s8:u8", "mb1ic3ih30oc16kh1ph0", False),
+                            ("bf16", "mb1ic3ih30iw30oc16kh3kw3ph1pw2dw1", False)):
+        assert amx_fold_taps(problem(f"--alg=brgemm_amx --dt={dt} --stag=nhwc --dtag=nhwc " + line)) == folds, (dt, line)
     # 1D: wav2vec2's front end, 1 channel x 10 taps: 40 products computed for 10, folded 12
     assert brgemm_fold_taps(problem("--alg=brgemm --dt=u8:s8:u8 mb1ic1iw16000oc512ow3199kw10sw5pw0")) == 12
     mlir = render_conv(problem("--alg=brgemm --dt=u8:s8:u8 " + stem), vnni_cpu())

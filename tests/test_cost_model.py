@@ -162,9 +162,16 @@ def test_the_model_prices_work_relayout_and_the_call():
     gemm = 2 * 14 * 14 * 36 * 64 * 64
     assert wino == gemm + work.WINOGRAD_TRANSFORM_OPS * 14 * 14 * 36 * 128
     assert wino < work.kernel_ops(with_alg(nhwc, "brgemm")) / 2.5
-    # AMX's tile rows hold 32 bf16 channels: the stem's 3 a tap cost a whole row
+    # AMX's tile rows hold 32 bf16 channels: the stem's 3 a tap would cost a whole row (an s8 source's
+    # do); its 7 taps of 4 padded channels folded into one row cost 32 for 21, and its rows of 112 pixels
+    # (stride 2: not one run) are computed as 4 blocks of 32
     stem = problem("--dt=bf16", "--stag=nhwc", "--dtag=nhwc", "mb1ic3ih224oc64oh112kh7sh2ph3")
-    assert work.kernel_ops(with_alg(stem, "brgemm_amx")) >= 10 * stem.desc.flops()
+    assert work.kernel_ops(with_alg(stem, "brgemm_amx")) == pytest.approx(32 / 21 * 128 / 112 * stem.desc.flops())
+    # a 7x7 3x3 layer: one run of 7 rows x 9 padded columns, 2 blocks (row by row it would be 7 x 32)
+    small = with_alg(problem("--dt=bf16", "--stag=nhwc", "--dtag=nhwc", "mb1ic512ih7oc512oh7kh3ph1"), "brgemm_amx")
+    assert work.amx_pixels(small) == 64 and work.kernel_ops(small) == pytest.approx(64 / 49 * small.desc.flops())
+    s8_stem = problem("--dt=s8:s8:s32", "--stag=nhwc", "--dtag=nhwc", "mb1ic3ih224oc64oh112kh7sh2ph3")
+    assert work.kernel_ops(with_alg(s8_stem, "brgemm_amx")) >= 10 * s8_stem.desc.flops()
     assert work.kernel_ops(with_alg(stem, "brgemm")) < 1.2 * stem.desc.flops()      # taps folded into channels
 
 
@@ -222,28 +229,32 @@ def test_auto_takes_amx_where_the_model_puts_the_tiles_ahead():
     for dt in (["--dt=bf16"], U8):
         vector = "brgemm_fma" if dt == ["--dt=bf16"] else "brgemm"
         for line in ("mb1ic64ih56oc64oh56kh3ph1", "mb1ic128ih28oc128oh28kh3ph1", "mb1ic3ih224oc64oh112kh7sh2ph3",
-                     "mb1ic64ih56oc64oh56kh1ph0"):
+                     "mb1ic64ih56oc64oh56kh1ph0", "mb1ic512ih7oc512oh7kh3ph1"):
             p = with_alg(problem(*dt, "--stag=nhwc", "--dtag=nhwc", line), "auto")
             rule = Choice(vector, "default", "heuristic", driver="host-threads")
             picked[dt[0], line] = model_choice(p, b, rule, AMX_CAL).variant
-    # bf16 3x3: the tiles, 5x the FMAs; the stem and a 64-channel 1x1 stay on the vector kernel (measured
-    # on an AMX Xeon: docs/performance.md)
+    # bf16 3x3: the tiles, 5x the FMAs; a 64-channel 1x1 stays on the vector kernel (measured on an AMX
+    # Xeon: docs/performance.md); the stem's rows folded into one tile row each (7 instructions a block
+    # for 49) put the tiles ahead in bf16 (predicted, not measured), not in u8; the 7x7 3x3 layer, one
+    # run of 64 pixels where rows took 224, on the tiles in both
     assert picked["--dt=bf16", "mb1ic64ih56oc64oh56kh3ph1"] == "brgemm_amx"
     assert picked["--dt=bf16", "mb1ic128ih28oc128oh28kh3ph1"] == "brgemm_amx"
-    assert picked["--dt=bf16", "mb1ic3ih224oc64oh112kh7sh2ph3"] == "brgemm_fma"
+    assert picked["--dt=bf16", "mb1ic3ih224oc64oh112kh7sh2ph3"] == "brgemm_amx"
     assert picked["--dt=u8:s8:u8", "mb1ic3ih224oc64oh112kh7sh2ph3"] == "brgemm"
     assert picked["--dt=u8:s8:u8", "mb1ic64ih56oc64oh56kh1ph0"] == "brgemm"
-    # on a CPU whose vector kernels reach less of vpdpbusd's peak than the fitting CPU's did (the Xeon's
-    # brgemm ran 990-1076 GOP/s on the 3x3 layers against a model of ~1300 on its loop's rate), its
-    # probe moves the 14x14 3x3 layer to the tiles too, where they measured 1.3x faster; the 7x7 layer
-    # and the 1x1 ones stay on the vector kernel, as measured
-    slow_vnni = dataclasses.replace(AMX_CAL, kernels={"vpdpbusd": 0.75 * probe.PROBE_REFERENCE["vpdpbusd"]})
-    for line, with_probe in (("mb1ic256ih14oc256oh14kh3ph1", "brgemm_amx"), ("mb1ic512ih7oc512oh7kh3ph1", "brgemm"),
-                             ("mb1ic256ih56oc64oh56kh1ph0", "brgemm")):
-        p = with_alg(problem(*U8, "--stag=nhwc", "--dtag=nhwc", line), "auto")
-        rule = Choice("brgemm", "default", "heuristic", driver="host-threads")
-        assert model_choice(p, b, rule, AMX_CAL).variant == "brgemm"
-        assert model_choice(p, b, rule, slow_vnni).variant == with_probe, line
+    assert picked["--dt=bf16", "mb1ic512ih7oc512oh7kh3ph1"] == picked["--dt=u8:s8:u8", "mb1ic512ih7oc512oh7kh3ph1"] == "brgemm_amx"
+    # the kernel probe scales the vector kernels' fitted efficiencies (brgemm's on vpdpbusd here): a CPU
+    # whose brgemm reaches 0.75x of what the fitting CPU's did (the Xeon's 990-1076 GOP/s on the 3x3
+    # layers against ~1350 predicted from its loop's rate) prices it 1/0.75 slower, and one whose
+    # brgemm reaches 1.3x its rate faster: the u8 56x56 3x3 layer goes to the tiles or stays
+    ref = probe.PROBE_REFERENCE["vpdpbusd"]
+    slow, fast = (dataclasses.replace(AMX_CAL, kernels={"vpdpbusd": f * ref}) for f in (0.75, 1.3))
+    p = with_alg(problem(*U8, "--stag=nhwc", "--dtag=nhwc", "mb1ic64ih56oc64oh56kh3ph1"), "auto")
+    vec = [cost.estimate(with_alg(p, "brgemm"), b, c, driver="host-threads") for c in (AMX_CAL, slow, fast)]
+    assert vec[1].compute == pytest.approx(vec[0].compute / 0.75) and vec[2].compute == pytest.approx(vec[0].compute / 1.3)
+    rule = Choice("brgemm", "default", "heuristic", driver="host-threads")
+    assert model_choice(p, b, rule, slow).variant == "brgemm_amx"
+    assert model_choice(p, b, rule, fast).variant == "brgemm"
     # without the tiles, nothing changes
     p = with_alg(problem("--dt=bf16", "--stag=nhwc", "--dtag=nhwc", "mb1ic64ih56oc64oh56kh3ph1"), "auto")
     b = get_backend("llvm-cpu")

@@ -38,7 +38,7 @@ from ..problem.conv import ConvProblem
 from ..problem.partition import conv_host_parts
 from .calibration import Calibration
 from .probe import PROBE_REFERENCE
-from .work import amx_row, ceil_to, instruction, kernel_ops
+from .work import amx_pixels, amx_reduction, instruction, kernel_ops
 
 #: `kgen tune` measures the candidates predicted within this factor of the fastest prediction
 PRUNE_FACTOR = 1.3
@@ -239,11 +239,13 @@ EFFICIENCY = {
     ('winograd_f6', 'f32', 'default', 'plain', 'local-task'): 0.759,
 }
 #: brgemm_amx (`amx_efficiency`), fitted to the one AMX CPU measured (an Intel Xeon with amx_bf16 and
-#: amx_int8, 2 cores, docs/performance.md, 2026-11-28: the 8 ResNet-50 layers) against the tiles'
-#: nominal peak (1024 bf16 / 2048 int8 operations a cycle and core at 2.6 GHz): each data type's 1x1
-#: pair (ic64, ic256) fixes K0 and the 1x1 base; the 3x3 layers at 56x56 to 7x7, P0 and the kxk base
-AMX_MODEL = {"bf16": {"kxk": 0.50, "1x1": 0.14, "P0": 200, "K0": 78},
-             "int8": {"kxk": 0.23, "1x1": 0.089, "P0": 100, "K0": 245}}
+#: amx_int8, 2 cores, docs/performance.md, 2026-11-28: 7 of the 8 ResNet-50 layers, the stem left out:
+#: it ran unfolded then) against the tiles' nominal peak (1024 bf16 / 2048 int8 operations a cycle and
+#: core at 2.6 GHz), on the pixels the kernel computed then (each row to whole 32-pixel blocks): in
+#: bf16 the 3x3 layers reached 0.43-0.45 of the peak from 56x56 to 7x7, so the pixels it computed,
+#: not the image's size, were what fell on small images (docs/performance.md, Tuned constants)
+AMX_MODEL = {"bf16": {"kxk": 0.48, "1x1": 0.16, "P0": 20, "K0": 80},
+             "int8": {"kxk": 0.38, "1x1": 0.23, "P0": 0, "K0": 800}}
 #: the range a probe may scale the fitted efficiencies by (`kernel_scale`): a probe far outside it
 #: measured something else (a VM's neighbour on the core) more likely than another CPU
 KERNEL_SCALE_LIMITS = (0.33, 3.0)
@@ -254,11 +256,11 @@ MEMORY_THREADS = 2
 
 def amx_efficiency(p: ConvProblem) -> float:
     """brgemm_amx's fraction of its tile instruction's peak (`AMX_MODEL`): base x P / (P + P0) x
-    K / (K + K0), P the output pixels, K the reduction (channels padded to tile rows, times taps)."""
+    K / (K + K0), P the pixels it computes (`work.amx_pixels`), K the reduction (`work.amx_reduction`:
+    channels padded to tile rows, times taps)."""
     m = AMX_MODEL[dtype_kind(p)]
-    d = p.desc
-    k = ceil_to(d.ic, amx_row(p)) * d.taps
-    return m["1x1" if d.taps == 1 else "kxk"] * d.out_pixels / (d.out_pixels + m["P0"]) * k / (k + m["K0"])
+    k, pixels = amx_reduction(p), amx_pixels(p)
+    return m["1x1" if p.desc.taps == 1 else "kxk"] * pixels / (pixels + m["P0"]) * k / (k + m["K0"])
 
 
 def weight_bytes(p: ConvProblem) -> int:

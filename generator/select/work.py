@@ -3,7 +3,8 @@
 measured against."""
 from __future__ import annotations
 
-from ..emit.conv.brgemm.blocking import brgemm_fold_taps
+from ..emit.conv.brgemm.blocking import AMX_PIXELS, amx_fold_taps, brgemm_fold_taps
+from ..emit.conv.brgemm.kernel import amx_flat_pixels
 from ..emit.conv.brgemm.isa import brgemm_isa
 from ..emit.conv.winograd import WINOGRAD_M
 from ..problem.conv import ConvProblem
@@ -22,6 +23,29 @@ def amx_row(p: ConvProblem) -> int:
     return 64 if p.src.dtype.is_int else 32
 
 
+def amx_reduction(p: ConvProblem) -> int:
+    """The reduction brgemm_amx's tile instructions run for one output pixel and channel, in elements:
+    each tap's channels padded to whole 64-byte tile rows, or a kernel row's taps folded into one
+    (`amx_fold_taps`: the stem's 7 taps of 4 padded channels in one row)."""
+    d = p.desc
+    if amx_fold_taps(p):
+        isa = brgemm_isa(p)
+        return ceil_to(d.kw * ceil_to(d.ic, isa.k), amx_row(p)) * (d.taps // d.kw)
+    return ceil_to(d.ic, amx_row(p)) * d.taps
+
+
+def amx_pixels(p: ConvProblem) -> int:
+    """The output pixels brgemm_amx computes, in its blocks of 32: a run over the padded source's
+    rows (`amx_flat_pixels`: OH x IWp pixels, the columns past OW among them), or each row to whole
+    blocks (ResNet-50's 7x7 rows: 32 for 7)."""
+    d = p.desc
+    if amx_flat_pixels(p):
+        iwp = max(d.pw, 0) + d.iw - max(-d.pw, 0) + max(d.pw_r, 0)
+        return d.mb * ceil_to(d.oh * iwp, AMX_PIXELS)
+    ow = d.spatial()[-1].o
+    return d.out_pixels // ow * ceil_to(ow, AMX_PIXELS)
+
+
 def instruction(p: ConvProblem) -> str:
     """The multiply-accumulate instruction `p`'s variant is priced against: brgemm's own (AMX's tiles,
     `vpdpbusd`, `vdpbf16ps`), else `vfmadd231ps` (f32 and f16, widened bf16, and every variant whose
@@ -36,8 +60,9 @@ def instruction(p: ConvProblem) -> str:
 def kernel_ops(p: ConvProblem) -> float:
     """The operations (2 per multiply-add) the variant's kernel issues for `p`, padding included:
     brgemm pads output channels to whole vectors of 16 and input channels to whole groups of its
-    instruction's depth (a stem's taps folded into its channels); brgemm_amx pays a whole tile row
-    for each tap's channels; Winograd F(m, 3) multiplies (m + 2)^2 values a tile of m x m outputs
+    instruction's depth (a stem's taps folded into its channels); brgemm_amx computes whole 32 x 32
+    blocks of pixels and channels (`amx_pixels`) and pays a whole tile row for each tap's channels, or
+    each kernel row's where it folds them; Winograd F(m, 3) multiplies (m + 2)^2 values a tile of m x m outputs
     and pays its transforms."""
     d = p.desc
     sp = d.spatial()
@@ -49,9 +74,10 @@ def kernel_ops(p: ConvProblem) -> float:
         row = ceil_to(folded * ic, k) if folded else sp[-1].k * ceil_to(ic, k)
         return 2.0 * pixels * ceil_to(oc, 16) * row * (taps // sp[-1].k)
     if p.alg == "brgemm_amx":
-        # a tile instruction takes as long whatever its depth: each tap's channels count as whole tile
-        # rows (64 bytes: 64 u8 or 32 bf16)
-        return 2.0 * ceil_to(pixels, 16) * ceil_to(oc, 16) * ceil_to(ic, amx_row(p)) * taps
+        # the pixels and channels of its 32 x 32 blocks; a tile instruction takes as long whatever its
+        # depth: each tap's channels (or a folded row's taps) count as whole tile rows (64 bytes: 64 u8
+        # or 32 bf16)
+        return 2.0 * amx_pixels(p) * ceil_to(oc, 2 * 16) * amx_reduction(p)
     if p.alg in WINOGRAD_M:
         m = WINOGRAD_M[p.alg]
         tiles = d.mb * -(-sp[0].o // m) * -(-sp[1].o // m)

@@ -102,8 +102,10 @@ VARIANTS = {v.name: v for v in (
     _brgemm_variant(
         "brgemm_amx", _brgemm_why_not,
         "brgemm on AMX tiles (tdpbusd for u8/s8 x s8, tdpbf16ps for bf16): 2 x 2 accumulator tiles of 16 "
-        "pixels x 16 channels per block, source tiles read in place with the stride of a pixel, weight "
-        "tiles from the same packed weights; amx_int8 / amx_bf16 CPUs, the tile permission requested "
+        "pixels x 16 channels per block, source tiles read in place with the stride of a pixel (a kernel "
+        "row's taps as one tile row where they fit it: the stem; a 1x1 conv's pixels as one run), weight tiles "
+        "from the same packed weights, "
+        "the epilogue in the stores of each tile's rows; amx_int8 / amx_bf16 CPUs, the tile permission requested "
         "by the runtime; --alg=auto takes it where the cost model (select.cost) or kgen tune puts it "
         "ahead of the vector kernel"),
     *(Variant(name, _winograd_why_not, _winograd_weights, _winograd_compute,

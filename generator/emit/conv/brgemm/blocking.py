@@ -162,6 +162,24 @@ def brgemm_fold_taps(p: ConvProblem) -> int | None:
     return taps if taps * d.ic <= KW_FOLD_GAIN * (-(-d.ic // isa.k) * isa.k * d.kw) else None
 
 
+def amx_fold_taps(p: ConvProblem) -> bool:
+    """Whether brgemm_amx reads a kernel row's KW taps as one tile row: each tap's channels padded to
+    whole groups of k (zero source channels, zero weights), the row's KW x ICp elements contiguous in
+    the channels-last padded source, so one tile load (rows a pixel's stride apart) and one tile
+    instruction take the row where each tap took one: 7 instead of 49 a 7x7 stem's block, whose 3
+    channels (4 padded) fill 4 or 8 of a tile row's 64 bytes. Where the row fits one tile row (64
+    bytes), and, as for brgemm's folded rows, not for dilated rows, groups, 3D, a source zero point or
+    an s8 source (whose shift and compensation count taps), or a source read in its own blocks."""
+    d = p.desc
+    if (p.alg != "brgemm_amx" or d.ndims == 5 or d.g != 1 or d.kw == 1 or d.dw != 0 or p.src.dtype.name == "s8"
+            or p.zero_point("src") is not None or brgemm_src_block(p)):
+        return False
+    isa = brgemm_isa(p)
+    if isa is None:
+        return False
+    return d.kw * -(-d.ic // isa.k) * isa.k * p.src.dtype.itemsize <= 64
+
+
 def _fold_groups(p: ConvProblem, real: int) -> tuple[int, int]:
     """A folded row's groups of k elements the kernel multiplies (the groups past the row's `real`
     elements are left out: their weights are zero), and the i32 AND mask that keeps the real elements

@@ -63,19 +63,20 @@ def _brgemm_fuses_epilogue(p: ConvProblem, target: TargetCaps) -> bool:
     what it loads), a per-channel destination zero point, an f32 bias, a ReLU, a sum (then a ReLU) into a dense
     channels-last destination (`_store_post_ops`), and a u8, s8, f32 or
     bf16 or f16 (from a float accumulator) destination. Other zero points, other post-ops and
-    other types keep the shared epilogue after it, and so does the AMX kernel (its accumulator tiles are
-    stored as they are)."""
+    other types keep the shared epilogue after it. The AMX kernel stores each accumulator tile to a
+    buffer on the stack and its rows through the same stores; it runs every tap, so a source zero point
+    (which counts the taps each pixel reads) stays in the shared epilogue."""
     dst = p.dst.dtype.name
     # the source's zero point starts the accumulators, over the taps each pixel reads
     # (`Brgemm.real_tap_starts`, 3D too); depthwise subtracts it from each tap it reads (DEPTHWISE_ZP_TAPS);
     # small groups on a dot product: i32 sums, the zero point in their start, its border taps
     # corrected in the kernel, 3D too
     widened_dw = brgemm_depthwise(p) and not brgemm_lane_dot(p)
-    zp_args = ("dst",) if widened_dw and reduction_length(p) > DEPTHWISE_ZP_TAPS else ("src", "dst")
+    zp_args = ("dst",) if (widened_dw and reduction_length(p) > DEPTHWISE_ZP_TAPS) or p.alg == "brgemm_amx" \
+        else ("src", "dst")
     # per channel: the destination's (loaded per vector in the stores), depthwise's source's too
     per_channel = ("src", "dst") if widened_dw else ("dst",)
-    return (p.alg != "brgemm_amx" and all(q.arg in zp_args and (not q.per_channel or q.arg in per_channel)
-                                          for q in p.zero_points)
+    return (all(q.arg in zp_args and (not q.per_channel or q.arg in per_channel) for q in p.zero_points)
             and _store_post_ops(p) is not None and (not p.bias or p.bias_dt == "f32")
             and all(q.arg == "wei" or not q.per_channel for q in p.scales)
             and (dst in ("u8", "s8", "f32") or (dst in ("bf16", "f16") and not p.acc.is_int))

@@ -6,7 +6,7 @@ from ....problem.conv import ConvProblem
 from ...relayout import Plan, Value
 from ...target import TargetCaps
 from ..operands import _widen
-from .blocking import brgemm_blocking, brgemm_channels, brgemm_fold_taps
+from .blocking import amx_fold_taps, brgemm_blocking, brgemm_channels, brgemm_fold_taps
 from .fusion import _brgemm_fuses_epilogue
 from .isa import brgemm_depthwise, brgemm_isa, brgemm_lane_dot, brgemm_lane_groups
 
@@ -34,6 +34,13 @@ def _brgemm_weights(plan: Plan, w: Value, p: ConvProblem, target: TargetCaps) ->
         w = plan.expand(w, [[0], [1], [2], [3, 4]], w.shape[:3] + (1,) + w.shape[3:])   # G OC IC 1 KW
     if d.ndims == 5:          # 3D: the taps (kd, kh) are one row dim of KD * KH (BrgemmGeometry.depth)
         w = plan.collapse(w, [[0], [1], [2], [3, 4], [5]])                              # G OC IC KD*KH KW
+    if amx_fold_taps(p):      # a kernel row's taps, each its channels padded to groups of k, as one tap, kw outer
+        g, oc, ic, kh, kw = w.shape
+        icp = -(-ic // k) * k
+        w = plan.pad(w, [0, 0, icp - ic, 0, 0])
+        w = plan.transpose(w, [0, 1, 4, 2, 3])                                          # G OC KW ICp KH
+        w = plan.collapse(w, [[0], [1], [2, 3], [4]])
+        w = plan.expand(w, [[0], [1], [2], [3, 4]], (g, oc, kw * icp, kh, 1))           # G OC KW*ICp KH 1
     taps = brgemm_fold_taps(p)
     if taps:                  # a kernel row as one tap of KWf * IC channels, kw outer (the unfolded source's order)
         w = plan.pad(w, [0, 0, 0, 0, taps - w.shape[4]])                               # zero taps after the row
