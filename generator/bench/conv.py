@@ -178,13 +178,14 @@ class Sweep:
 
 
 def sweep(b, variants=None, flag_sets=None, drivers=None) -> Sweep:
-    """Defaults (every variant but the `winograd` alias of winograd_f4, every flag set and driver of the
-    backend) and validation: an unknown name fails here, before any work or message."""
+    """Defaults (every variant but the `winograd` alias of winograd_f4 and those that run only where
+    named, every flag set and driver of the backend) and validation: an unknown name fails here, before
+    any work or message."""
     flag_sets = list(flag_sets or [n for n, _ in b.flag_sets])
     for fs in flag_sets:
         b.flag_set(fs)
     names = list(drivers or b.runtime_drivers)
-    return Sweep(list(variants or [v for v in VARIANTS if v != "winograd"]), flag_sets,
+    return Sweep(list(variants or [v for v in VARIANTS if v != "winograd" and not VARIANTS[v].named_only]), flag_sets,
                  [None if driver_for(b, d, can_cut=True) == b.driver else d for d in names])
 
 

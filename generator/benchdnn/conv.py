@@ -92,7 +92,7 @@ DEFAULT_DT = ("f32", "f32", "f32")
 
 #: ``--alg`` spellings -> the product's algorithm name (benchdnn's str2alg names are aliases).
 ALGORITHMS = ("direct", "im2col", "winograd", "winograd_f2", "winograd_f4", "winograd_f6", "spatial_pack",
-              "indirect", "brgemm", "brgemm_fma", "brgemm_amx", "auto")
+              "indirect", "brgemm", "brgemm_fma", "brgemm_amx", "brgemm_bf16x3", "brgemm_amx_bf16x3", "auto")
 _ALG_ALIASES = {"convolution_direct": "direct", "wino": "winograd", "convolution_wino": "winograd",
                 "convolution_winograd": "winograd", "convolution_auto": "auto"}
 DEFAULT_ALG = "direct"

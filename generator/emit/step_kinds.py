@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ..errors import InternalError
 from .brgemm_step import Brgemm
-from .steps import (Broadcast, Concat, Constant, Contraction, Conv1x1, ConvAttrEpilogue, ConvDirect, ConvEpilogue,
-                    ConvPacked, Convert, Gather, Indirect, IndirectGather, Insert, Lanes, NamedConv, PackNibbles, Pad,
+from .steps import (Bf16Parts, Broadcast, Concat, Constant, Contraction, Conv1x1, ConvAttrEpilogue, ConvDirect,
+                    ConvEpilogue, ConvPacked, Convert, Gather, Indirect, IndirectGather, Insert, Lanes, NamedConv, PackNibbles, Pad,
                     Reshape, Slice, Step, SumTrailing, Tiling, Transpose, TransposeTiles, UnpackNibbles, Value,
                     WindowGather, WinogradTiles, WinogradTransform, WithWeights, ZpCombine, ZpTaps, ZpWeights,
                     ZpWeightsCommon, ZpWeightSums, ZpWindowSum)
@@ -31,6 +31,7 @@ STEP_TYPES: dict[str, type[Step]] = {
     "broadcast": Broadcast, "brgemm": Brgemm,
     "brgemm_compensation": Step,    # the brgemm weights summed per tap and output channel (prepare)
     "flip_sign_bit": Step,          # s8 -> u8 + 128 (x xor 0x80), elementwise
+    "bf16_parts": Bf16Parts,        # f32 -> its bf16 high and low parts (bf16x3), elementwise
 }
 
 

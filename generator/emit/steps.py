@@ -137,6 +137,13 @@ class Gather(Step):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Bf16Parts(Step):
+    """An f32 tensor (.., C) as bf16 parts (.., P, C), part i `parts[i]`: "hi" its value rounded to
+    bf16, "lo" the rest (x - hi) rounded to bf16 (emit.conv.brgemm.bf16x3)."""
+    parts: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
 class Convert(Step):
     """Data type conversion with oneDNN's quantization (emit/reorder.py)."""
     route: str                      # "int", "itof", "f32" or "bf16bits" (i16 bits of a bf16 -> f32): the arithmetic

@@ -27,7 +27,7 @@ from .conv_desc import AXES, ConvDesc
 from .reference import conv_reference
 from .reorder import convert_values
 
-__all__ = ["ACCUMULATORS", "ConvProblem", "WINOGRAD_TOLERANCE", "torch_wei_dims"]
+__all__ = ["ACCUMULATORS", "BF16X3_TOLERANCE", "ConvProblem", "WINOGRAD_TOLERANCE", "torch_wei_dims"]
 
 FLOAT_TYPES = ("f32", "bf16", "f16")
 INT8_SRC_TYPES = ("u8", "s8")
@@ -51,6 +51,9 @@ QUANT_ARGS = ("src_scale", "wei_scale", "dst_scale", "src_zp", "wei_zp", "dst_zp
 
 
 WINOGRAD_TOLERANCE = {"winograd": 2e-5, "winograd_f2": 1e-5, "winograd_f4": 2e-5, "winograd_f6": 1e-4}
+#: bf16x3 (emit.conv.brgemm.bf16x3): each product loses x_lo w_lo and the bits past both parts, about
+#: 2^-16 of it; relative to the largest output (measured: docs/conv-algorithms.md, bf16x3)
+BF16X3_TOLERANCE = {"brgemm_bf16x3": 2e-5, "brgemm_amx_bf16x3": 2e-5}
 
 
 @dataclass(frozen=True)
@@ -333,8 +336,9 @@ class ConvProblem:
         """Allowed |error| relative to the largest |reference| value. Direct, im2col and indirect
         kernels add integer-valued products exactly, so 0; Winograd's transforms have fractional
         coefficients whose f32 rounding grows with the tile size (measured: 2e-7 for F(4,3) and 5e-7
-        for F(6,3) relative to the largest output on IC=17; the bounds leave room for deeper layers)."""
-        return WINOGRAD_TOLERANCE.get(self.alg, 0.0)
+        for F(6,3) relative to the largest output on IC=17; the bounds leave room for deeper layers);
+        bf16x3 leaves out about 2^-16 of each product (`BF16X3_TOLERANCE`)."""
+        return WINOGRAD_TOLERANCE.get(self.alg) or BF16X3_TOLERANCE.get(self.alg, 0.0)
 
     # ------------------------------------------------------------------ reference
     def reference(self, src: np.ndarray, wei: np.ndarray, bia: np.ndarray | None, *,

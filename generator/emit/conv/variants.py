@@ -10,6 +10,7 @@ from ...errors import UnsupportedError
 from ...problem.conv import ConvProblem
 from ..relayout import Plan, Value
 from ..target import GENERIC, TargetCaps
+from .brgemm.bf16x3 import _bf16x3_compute, _bf16x3_refused, _bf16x3_weights, _bf16x3_why_not
 from .brgemm.fusion import _brgemm_fuses_epilogue, brgemm_dst_blocks, brgemm_src_block
 from .brgemm.isa import _brgemm_fma_why_not, _brgemm_refused, _brgemm_why_not
 from .brgemm.kernel import _brgemm_compute
@@ -50,6 +51,9 @@ class Variant:
     # writes a blocked destination in its own blocks, through its fused epilogue (its compute then
     # returns the destination's packed tensor)
     dst_blocks: Callable[[ConvProblem, TargetCaps], bool] = lambda p, target: False
+    # runs only where named (--alg): it computes with less precision than the problem's data type
+    # (bf16x3), so neither --alg=auto nor a sweep that names no variants takes it
+    named_only: bool = False
 
 
 def _applies_always(p: ConvProblem) -> str | None:
@@ -108,6 +112,14 @@ VARIANTS = {v.name: v for v in (
         "the epilogue in the stores of each tile's rows; amx_int8 / amx_bf16 CPUs, the tile permission requested "
         "by the runtime; --alg=auto takes it where the cost model (select.cost) or kgen tune puts it "
         "ahead of the vector kernel"),
+    *(Variant(name, _bf16x3_why_not, _bf16x3_weights, _bf16x3_compute,
+              f"f32 as three bf16 products per product (x_hi w_hi + x_hi w_lo + x_lo w_hi, accumulated in f32) on "
+              f"{kernel}'s bf16 kernel ({isa}): the source split on the way in, the weights in prepare; error "
+              f"3e-6 to 4e-6 of the largest result measured (bf16 inputs: 2e-3); only where named", refused=_bf16x3_refused,
+              channels_last=lambda p, target: True, pads_in_compute=True, fuses_epilogue=_brgemm_fuses_epilogue,
+              named_only=True)
+      for name, kernel, isa in (("brgemm_bf16x3", "brgemm", "vdpbf16ps"),
+                                ("brgemm_amx_bf16x3", "brgemm_amx", "tdpbf16ps"))),
     *(Variant(name, _winograd_why_not, _winograd_weights, _winograd_compute,
               f"Winograd F({m}x{m}, 3x3): matrices from interpolation points (conv_math), filter transform in "
               f"prepare, tiles batched into one matmul over IC per transform position (on AVX-512 CPUs, f32 / bf16 / "
