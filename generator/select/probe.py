@@ -4,7 +4,7 @@ that instruction's peak.
 
 Why: the instruction loops (`runtime.peak`) give a CPU's peak, but not what a kernel reaches of it:
 load ports, caches and the front end differ between CPUs. The cost model's efficiencies
-(`cost.EFFICIENCY`) were fitted on one CPU; a probe that reaches a smaller fraction of the peak here
+(`select.efficiency`) were fitted on one CPU; a probe that reaches a smaller fraction of the peak here
 than it did there (`PROBE_REFERENCE`) scales the efficiencies of every variant priced on that
 instruction by the ratio (`cost.kernel_scale`). brgemm is the probe because it is the kernel the
 rule takes, and the one AMX is weighed against. AMX has no probe: its model (`cost.AMX_MODEL`) was
@@ -40,7 +40,7 @@ PROBE_DRIVER = "local-sync"
 #: about `PROBE_BATCH_S`
 PROBE_ROUNDS = 7
 PROBE_BATCH_S = 0.01
-#: the fraction of each instruction's one-thread rate its probe reached on the CPU `cost.EFFICIENCY`
+#: the fraction of each instruction's one-thread rate its probe reached on the CPU `select.efficiency`
 #: was fitted on (AMD EPYC, Zen 4, 2 vCPUs: the median of six measurements, 2026-11-30)
 PROBE_REFERENCE = {"vpdpbusd": 0.97, "vdpbf16ps": 0.99, "vfmadd231ps": 1.01}
 
