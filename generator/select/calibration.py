@@ -9,8 +9,9 @@ with, measured once per CPU and cached.
 * what a brgemm kernel reaches of each vector instruction's one-thread rate (`select.probe`): the
   cost model's efficiencies were fitted on one CPU, and scale by this against that CPU's figure.
 
-It takes about two seconds (and the probes' compiles, a few seconds more, the first time), at the first use of the model on a CPU (`kgen tune`, or `--alg=auto` where a
-problem has no measured entry), and is kept in ``calibration.json`` in the kernel cache directory,
+It takes about two seconds (and the probes' compiles, a few seconds more, the first time), at the
+first use of the model on a CPU (`kgen tune`, or `--alg=auto` where a problem has no measured entry),
+and is kept in ``calibration.json`` in the kernel cache directory,
 keyed by the CPU's fingerprint (`compile.cache.host_cpu_id`) and thread count, measured and stored
 under a lock (one process measures; the others wait and read it). `kgen calibrate` measures again.
 Where no C compiler builds the loops, `NOMINAL_RATES` stand in for this process (not stored), and

@@ -5,13 +5,14 @@ calibration (`select.calibration`), without compiling or running it.
 
 * **operations** are those the kernel issues, not the problem's (`work.kernel_ops`): brgemm pads output
   channels to whole vectors of 16 and input channels to whole groups of its instruction's depth (a
-  stem's taps folded into its 3 channels); brgemm_amx pays a whole 64-byte tile row for each tap's
-  channels; Winograd F(m, 3) multiplies (m + 2)^2 values a tile of m x m outputs instead of 9 m^2, and
+  stem's taps folded into its 3 channels); brgemm_amx computes whole 32 x 32 blocks of pixels and
+  channels and pays a whole 64-byte tile row for each tap's channels (or each kernel row's, where it
+  folds them); Winograd F(m, 3) multiplies (m + 2)^2 values a tile of m x m outputs instead of 9 m^2, and
   pays its transforms.
 * **rate** is the calibrated rate of the instruction the variant's kernel is built on (AMX's tiles,
   `vpdpbusd`, `vdpbf16ps`, or `vfmadd231ps`: f32 and f16, widened bf16, and every variant whose GEMM
   IREE lowers), on one thread (local-sync) or on every thread (local-task, host-threads).
-* **efficiency** is what the variant reached of that rate (`EFFICIENCY`), fitted to `kgen tune
+* **efficiency** is what the variant reached of that rate (`efficiency.EFFICIENCY`), fitted to `kgen tune
   --exhaustive` on the ResNet-50 layers, by data type, flag set, layout class and driver, and scaled
   by this CPU's brgemm probe of the instruction against the fitting CPU's (`kernel_scale`); AMX's by
   a formula of pixels and reduction depth (`AMX_MODEL`), fitted to the one AMX CPU measured.
