@@ -32,6 +32,7 @@ from generator.compile import (
     write_artifact,
 )
 from generator.compile import cache as cache_mod
+from generator.compile.backends import idle_device_busy_here
 from generator.errors import ArtifactError, CompileError, InputError, RunError, UnsupportedError
 from generator.api import reorder
 from generator.layout import MemoryDesc
@@ -427,22 +428,26 @@ def test_bad_arguments_are_input_errors(cache_dir):
 @pytest.mark.vulkan
 def test_a_vulkan_device_lives_only_while_a_kernel_or_tensor_is_on_it(kgen_cache_dir):
     # lavapipe: a live IREE Vulkan device keeps two threads polling at 100% (Backend.idle_device_busy):
-    # the probe creates none, and the runtime drops the device with the last kernel or tensor on it
+    # the probe creates none, and the runtime drops the device with the last kernel or tensor on it.
+    # A GPU's device (NVIDIA's driver refused new instances after about 30) is kept for the process.
     ok, why = vulkan_device_available()
     if not ok:
         pytest.skip(why)
     assert get_backend("vulkan").idle_device_busy and not get_backend("llvm-cpu").idle_device_busy
+    software = idle_device_busy_here("vulkan", "vulkan")
+    held = runtime_module._devices_in_use if software else runtime_module._devices
     assert "vulkan" not in runtime_module._devices_in_use
     src, dst = MemoryDesc((1, 17, 3, 3), "f32", "nchw"), MemoryDesc((1, 17, 3, 3), "f32", "nChw16c")
     k = reorder(src, dst, backend="vulkan", cache_dir=kgen_cache_dir)
     x = np.arange(src.nelems, dtype=np.float32)
     y = k(x)
     t = upload(x, "vulkan")
-    assert "vulkan" in runtime_module._devices_in_use
+    assert "vulkan" in held
     del k
-    assert "vulkan" in runtime_module._devices_in_use          # the tensor keeps the device
+    assert "vulkan" in held                                     # the tensor keeps the device
     np.testing.assert_array_equal(t.to_numpy(), x)
     del t
+    assert ("vulkan" in held) is not software                   # released when idle on a software device only
     assert "vulkan" not in runtime_module._devices_in_use
     assert y[dst.padding_mask()].max() == 0
     np.testing.assert_array_equal(dst.from_physical(y), src.from_physical(x))
