@@ -88,6 +88,64 @@ def test_calibration_measures_this_cpus_instructions_once_and_keeps_them(own_cal
     assert cal.model in cal.line() and "GB/s" in cal.line()
 
 
+def test_the_tiles_probe_is_brgemm_amx_run_with_the_tiles_emulated(monkeypatch):
+    # the AMX probe compiled and run end to end on any AVX-512 CPU with bf16: its tile instructions
+    # emulated (TargetCaps.emulate_amx) and the loop's rate pinned, so the fraction is the kernel's
+    # operations over its time at that rate
+    from generator.compile.host import host_matrix_features
+    from generator.runtime import peak
+    if "avx512_bf16" not in host_matrix_features():
+        pytest.skip("the host CPU has no avx512_bf16 to emulate the tiles with")
+    b = get_backend("llvm-cpu")
+    emulated = dataclasses.replace(b, cpu_features=b.cpu_features | {"amx_int8", "amx_bf16"}, emulate_amx=True)
+    monkeypatch.setattr(probe, "get_backend", lambda name: emulated)
+    rate = 1e12
+    monkeypatch.setattr(peak, "measure", lambda **kw: [peak.PeakRow(peak.LOOPS[0], {1: rate})])
+    p = probe.probe_problem("tdpbf16ps")
+    assert p.alg == "brgemm_amx" and work.instruction(p) == "tdpbf16ps"
+    got = probe.measure_probes(["tdpbf16ps", "vdpbf16ps"])
+    assert set(got) == {"tdpbf16ps", "vdpbf16ps"}
+    assert 1e-4 < got["tdpbf16ps"] < 1.0        # emulated on the vector unit: far below a tile's rate
+
+
+def test_the_tiles_probe_scales_the_amx_model_against_its_own_prediction():
+    # the tiles' reference is what AMX_MODEL predicts for the probe, so a tile kernel that reaches
+    # more or less than that here moves every brgemm_amx prediction by the same factor
+    b = amx_backend()
+    for instr in ("tdpbf16ps", "tdpbusd"):
+        ref = cost.probe_reference(instr)
+        assert ref == pytest.approx(cost.amx_efficiency(probe.probe_problem(instr)))
+        assert 0.1 < ref < 0.6
+    p = problem("--dt=bf16", "--stag=nhwc", "--dtag=nhwc", "--alg=brgemm_amx", "mb1ic64ih56oc64oh56kh3ph1")
+    ref = cost.probe_reference("tdpbf16ps")
+    est = [cost.estimate(p, b, dataclasses.replace(AMX_CAL, kernels={"tdpbf16ps": f * ref}), driver="host-threads")
+           for f in (1.0, 0.5, 2.0, 10.0)]
+    assert cost.estimate(p, b, AMX_CAL, driver="host-threads").compute == pytest.approx(est[0].compute)
+    assert est[1].compute == pytest.approx(2 * est[0].compute) and est[2].compute == pytest.approx(est[0].compute / 2)
+    assert est[3].compute == pytest.approx(est[0].compute / cost.KERNEL_SCALE_LIMITS[1])
+    # and moves auto's choice: bf16's 64-channel 1x1 layer goes to the tiles where they run 1.5x the
+    # model; u8's 56x56 3x3 layer leaves them where they run 0.7x
+    picks = {}
+    for dt, vector, instr, line in ((["--dt=bf16"], "brgemm_fma", "tdpbf16ps", "mb1ic64ih56oc64oh56kh1ph0"),
+                                    (U8, "brgemm", "tdpbusd", "mb1ic64ih56oc64oh56kh3ph1")):
+        p = with_alg(problem(*dt, "--stag=nhwc", "--dtag=nhwc", line), "auto")
+        rule = Choice(vector, "default", "heuristic", driver="host-threads")
+        for f in (0.7, 1.0, 1.5):
+            cal = dataclasses.replace(AMX_CAL, kernels={instr: f * cost.probe_reference(instr)})
+            picks[instr, f] = model_choice(p, b, rule, cal).variant
+    assert [picks["tdpbf16ps", f] for f in (0.7, 1.0, 1.5)] == ["brgemm_fma", "brgemm_fma", "brgemm_amx"]
+    assert [picks["tdpbusd", f] for f in (0.7, 1.0, 1.5)] == ["brgemm", "brgemm_amx", "brgemm_amx"]
+
+
+def test_a_tile_probe_this_cpu_cannot_run_is_left_out_with_its_reason():
+    from generator.compile.host import host_matrix_features
+    if {"amx_bf16", "amx_int8"} & set(host_matrix_features()):
+        pytest.skip("this CPU has the tiles: its calibration probes them")
+    heard = []
+    assert probe.measure_probes(["tdpbusd", "tdpbf16ps"], log=heard.append) == {}
+    assert len(heard) == 2 and all("left out" in h and "amx" in h for h in heard), heard
+
+
 def test_calibration_without_its_loops_falls_back_to_nominal_rates(own_calibration, monkeypatch):
     from generator.runtime import peak
 

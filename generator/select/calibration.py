@@ -43,7 +43,7 @@ try:
 except ImportError:             # pragma: no cover - not POSIX: measured under the process's lock only
     fcntl = None
 
-CALIBRATION_VERSION = 2
+CALIBRATION_VERSION = 3
 #: seconds a peak loop runs, and how many runs each keeps the best of
 LOOP_SECONDS = 0.04
 LOOP_RUNS = 3

@@ -15,7 +15,8 @@ calibration (`select.calibration`), without compiling or running it.
 * **efficiency** is what the variant reached of that rate (`efficiency.EFFICIENCY`), fitted to `kgen tune
   --exhaustive` on the ResNet-50 layers, by data type, flag set, layout class and driver, and scaled
   by this CPU's brgemm probe of the instruction against the fitting CPU's (`kernel_scale`); AMX's by
-  a formula of pixels and reduction depth (`AMX_MODEL`), fitted to the one AMX CPU measured.
+  a formula of pixels and reduction depth (`AMX_MODEL`), fitted to the one AMX CPU measured, and
+  scaled by this CPU's brgemm_amx probe against what the formula predicts for it.
 * **bytes** are those moved besides the kernel's own streaming: a relayout to the layout the variant
   computes in (`relayout_bytes`) and the prepared weights (`weight_bytes`: Winograd's transformed ones
   are 4x a 3x3 kernel's, in f32).
@@ -39,7 +40,7 @@ from ..problem.conv import ConvProblem
 from ..problem.partition import conv_host_parts
 from .calibration import Calibration
 from .efficiency import EFFICIENCY
-from .probe import PROBE_REFERENCE
+from .probe import PROBE_REFERENCE, PROBES, probe_problem
 from .work import amx_pixels, amx_reduction, instruction, kernel_ops
 
 #: `kgen tune` measures the candidates predicted within this factor of the fastest prediction
@@ -200,11 +201,23 @@ def efficiency(p: ConvProblem, flags: str, driver_kind: str) -> float | None:
     return None
 
 
+def probe_reference(instr: str) -> float | None:
+    """What `instr`'s kernel probe (`select.probe`) reached of its one-thread rate where the model was
+    fitted: the vector instructions' measured figure (`probe.PROBE_REFERENCE`); the tiles' what
+    `AMX_MODEL` predicts for their probe, so that a tile kernel faster or slower than the model on
+    this CPU moves every prediction of it; None where there is no probe."""
+    if instr in PROBE_REFERENCE:
+        return PROBE_REFERENCE[instr]
+    if instr in PROBES and PROBES[instr][1] == "brgemm_amx":
+        return amx_efficiency(probe_problem(instr))
+    return None
+
+
 def kernel_scale(cal: Calibration, instr: str) -> float:
     """How much nearer (above 1) or farther (below) this CPU's kernels come to `instr`'s peak than the
-    CPU `EFFICIENCY` was fitted on: its brgemm probe's fraction against `probe.PROBE_REFERENCE`,
-    within `KERNEL_SCALE_LIMITS`; 1 where the calibration has no probe of it (AMX, nominal rates)."""
-    reached, ref = cal.kernels.get(instr), PROBE_REFERENCE.get(instr)
+    model says: its probe's fraction against `probe_reference`, within `KERNEL_SCALE_LIMITS`; 1 where
+    the calibration has no probe of it (nominal rates, a probe that failed)."""
+    reached, ref = cal.kernels.get(instr), probe_reference(instr)
     if not reached or not ref:
         return 1.0
     lo, hi = KERNEL_SCALE_LIMITS

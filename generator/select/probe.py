@@ -1,14 +1,15 @@
-"""The calibration's kernel probes: one small brgemm convolution for each vector instruction kgen's
-kernels are built on, compiled and timed on one thread, to say how near this CPU's kernels come to
-that instruction's peak.
+"""The calibration's kernel probes: one small brgemm convolution for each instruction kgen's kernels
+are built on (the vector ones, and AMX's tiles where the CPU grants them), compiled and timed on one
+thread, to say how near this CPU's kernels come to that instruction's peak.
 
 Why: the instruction loops (`runtime.peak`) give a CPU's peak, but not what a kernel reaches of it:
 load ports, caches and the front end differ between CPUs. The cost model's efficiencies
 (`select.efficiency`) were fitted on one CPU; a probe that reaches a smaller fraction of the peak here
 than it did there (`PROBE_REFERENCE`) scales the efficiencies of every variant priced on that
 instruction by the ratio (`cost.kernel_scale`). brgemm is the probe because it is the kernel the
-rule takes, and the one AMX is weighed against. AMX has no probe: its model (`cost.AMX_MODEL`) was
-fitted on an AMX CPU, on the tiles' nominal peak.
+rule takes, and the one AMX is weighed against. The tiles' probe is brgemm_amx itself, and its
+reference is what the AMX model (`cost.AMX_MODEL`, fitted on one AMX CPU) predicts for the probe: so
+the model follows the tiles' kernel as it runs on this CPU, whichever CPU that is.
 """
 from __future__ import annotations
 
@@ -27,28 +28,35 @@ from ..runtime import LoadedModule, peak
 from ..runtime.timing import batch_sizes, time_batch
 from .work import instruction, kernel_ops
 
-#: each instruction's probe: a ResNet-like 3x3 layer in NHWC whose weights (37 to 147 kB) stay in the
-#: caches, 58 MOP (0.1 to 0.5 ms on one thread of the CPUs measured: the call's ~4 us is noise)
+#: each instruction's probe, as (data type, variant, shape): a ResNet-like 3x3 layer in NHWC whose
+#: weights stay in the caches. The vector ones: 58 MOP (0.1 to 0.5 ms on one thread of the CPUs
+#: measured: the call's ~4 us is noise). The tiles' run ~10x faster, so theirs has 4x the work
+#: (231 MOP, 147-295 kB of weights)
+VECTOR_SHAPE = "mb1ic64ih28oc64oh28kh3ph1"
+TILE_SHAPE = "mb1ic128ih28oc128oh28kh3ph1"
 PROBES = {
-    "vpdpbusd": "u8:s8:u8",
-    "vdpbf16ps": "bf16",
-    "vfmadd231ps": "f32",
+    "vpdpbusd": ("u8:s8:u8", "brgemm", VECTOR_SHAPE),
+    "vdpbf16ps": ("bf16", "brgemm", VECTOR_SHAPE),
+    "vfmadd231ps": ("f32", "brgemm", VECTOR_SHAPE),
+    "tdpbusd": ("u8:s8:u8", "brgemm_amx", TILE_SHAPE),
+    "tdpbf16ps": ("bf16", "brgemm_amx", TILE_SHAPE),
 }
-PROBE_SHAPE = "mb1ic64ih28oc64oh28kh3ph1"
 PROBE_DRIVER = "local-sync"
 #: rounds of each probe's timing (the median ratio is kept), each a loop and a batch of probe calls of
 #: about `PROBE_BATCH_S`
 PROBE_ROUNDS = 7
 PROBE_BATCH_S = 0.01
-#: the fraction of each instruction's one-thread rate its probe reached on the CPU `select.efficiency`
-#: was fitted on (AMD EPYC, Zen 4, 2 vCPUs: the median of six measurements, 2026-11-30)
+#: the fraction of each vector instruction's one-thread rate its probe reached on the CPU
+#: `select.efficiency` was fitted on (AMD EPYC, Zen 4, 2 vCPUs: the median of six measurements,
+#: 2026-11-30); the tiles' reference is the AMX model's (`cost.probe_reference`)
 PROBE_REFERENCE = {"vpdpbusd": 0.97, "vdpbf16ps": 0.99, "vfmadd231ps": 1.01}
 
 
 def probe_problem(name: str) -> ConvProblem:
     """The probe convolution of instruction `name`."""
-    (case,) = parse_conv_args(shlex.split(f"--dt={PROBES[name]} --dir=FWD_D --stag=nhwc --wtag=oihw "
-                                          f"--dtag=nhwc --alg=brgemm {PROBE_SHAPE}"))
+    dt, alg, shape = PROBES[name]
+    (case,) = parse_conv_args(shlex.split(f"--dt={dt} --dir=FWD_D --stag=nhwc --wtag=oihw "
+                                          f"--dtag=nhwc --alg={alg} {shape}"))
     return conv_problem(case)
 
 
@@ -80,7 +88,9 @@ def measure_probes(names, threads: int = 1, backend: str = "llvm-cpu", log=None)
     """{instruction: the fraction of its one-thread rate its probe kernel reaches} for the instructions
     in `names` (those this CPU has) that have a probe, compiled on up to `threads` threads and timed
     one after another. A probe that cannot be compiled or run is left
-    out (`log` hears why): the model then takes the fitted efficiencies as they are."""
+    out (`log` hears why): the model then takes the fitted efficiencies as they are. The tiles' are
+    probed only where `names` holds them: the calibration's loops ran them, so the CPU has them and the
+    kernel granted their state."""
     be = get_backend(backend)
     todo = {}
     for name in names:
