@@ -388,3 +388,50 @@ def test_kgen_tune_stores_the_fastest_of_the_close_calls(tmp_path, monkeypatch, 
     entry = tuned.load()[tuned.problem_key(p, "llvm-cpu")]
     assert entry["variant"] == r.best.variant and np.isfinite(entry["seconds"])
     assert all(c.predicted > 0 for c in r.timed)
+
+
+def test_amx_fit_recovers_the_model_that_timed_its_figures(monkeypatch, tmp_path):
+    # figures made by the model itself with known constants: the fit finds them again, and each
+    # problem's prediction is its figure
+    from generator.select import amx_fit
+    layers = ["mb1ic64ih56oc64oh56kh1ph0", "mb1ic64ih56oc64oh56kh3ph1", "mb1ic256ih56oc64oh56kh1ph0",
+              "mb1ic128ih28oc128oh28kh3ph1", "mb1ic256ih14oc256oh14kh3ph1", "mb1ic512ih7oc512oh7kh3ph1",
+              "mb1ic3ih224oc64oh112kh7sh2ph3", "mb1ic256ih56oc512oh28kh1sh2ph0"]
+    truth = {"bf16": {"kxk": 0.6, "1x1": 0.3, "P0": 40, "K0": 160},
+             "int8": {"kxk": 0.45, "1x1": 0.35, "P0": 10, "K0": 640}}
+    monkeypatch.setattr(cost, "AMX_MODEL", truth)
+    b = amx_backend()
+    bench = {"cpu": "test-amx", "problems": []}
+    for dt in ("bf16", "u8:s8:u8"):
+        for desc in layers:
+            p = problem(f"--dt={dt}", "--stag=nhwc", "--dtag=nhwc", "--alg=brgemm_amx", desc)
+            e = cost.estimate(p, b, AMX_CAL, driver="host-threads")
+            other = {"variant": "brgemm", "layout": "nhwc", "flags": "default", "driver": None, "status": "ok",
+                     "seconds": e.seconds / 3}          # not brgemm_amx: not fitted
+            bench["problems"].append({"problem": desc, "dt": dt.split(":")[0], "dts": dt, "candidates": [other,
+                {"variant": "brgemm_amx", "layout": "nhwc", "flags": "default", "driver": "host-threads",
+                 "status": "ok", "seconds": e.seconds},
+                {"variant": "brgemm_amx", "layout": "nhwc", "flags": "default", "driver": "local-sync",
+                 "status": "ok", "seconds": e.seconds * 2}]})      # the fastest figure counts
+    monkeypatch.setattr(cost, "AMX_MODEL", {"bf16": {"kxk": 1, "1x1": 1, "P0": 0, "K0": 0}, "int8": {"kxk": 1, "1x1": 1, "P0": 0, "K0": 0}})
+    pts = amx_fit.points(bench, AMX_CAL, b)
+    assert len(pts) == 16 and {pt.kind for pt in pts} == {"bf16", "int8"}
+    for kind in ("bf16", "int8"):
+        model, err = amx_fit.fit([pt for pt in pts if pt.kind == kind])
+        assert model == truth[kind] and err < 1e-4, (kind, model)
+    # the command: figures of another CPU are refused, a file without brgemm_amx says so
+    path = tmp_path / "bench.json"
+    path.write_text(json.dumps(bench))
+    out = io.StringIO()
+    assert amx_fit.main([str(path)], out) == 2 and "measured on CPU test-amx" in out.getvalue()
+    monkeypatch.setattr(amx_fit, "host_cpu_id", lambda: "test-amx")
+    monkeypatch.setattr(calibration, "current", lambda log=None: AMX_CAL)
+    monkeypatch.setattr(amx_fit, "get_backend", lambda name: b)
+    out = io.StringIO()
+    assert amx_fit.main([str(path)], out) == 0
+    assert 'AMX_MODEL["bf16"] = {"P0": 40, "K0": 160, "kxk": 0.6, "1x1": 0.3}' in out.getvalue()
+    assert out.getvalue().count("(1.00x)") == 16
+    path.write_text(json.dumps({"cpu": "test-amx", "problems": bench["problems"][:1] and [
+        {**bench["problems"][0], "candidates": bench["problems"][0]["candidates"][:1]}]}))
+    out = io.StringIO()
+    assert amx_fit.main([str(path)], out) == 2 and "no brgemm_amx figure" in out.getvalue()

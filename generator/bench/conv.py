@@ -69,6 +69,7 @@ class ProblemResult:
     torch_in_process: dict[str, float] = field(default_factory=dict)
     torch_alone: dict[str, float] = field(default_factory=dict)
     torch_problem: object = None                # the problem PyTorch computes (format any: plain)
+    dts: str = ""                               # source:weights:destination data types (dt: the source's)
     # what `--alg=auto` runs (kgen tune's measured choice, else the heuristic), in the layout where it
     # ran fastest: the path a user gets; None when the sweep did not include its candidate
     auto: Candidate | None = None
@@ -242,6 +243,7 @@ def measure_problem(p, b, sw: Sweep, layouts, torch, rounds: int, jobs: int, log
     r = ProblemResult(str(d), dt, d.flops(), plain.src.size_bytes + plain.wei.size_bytes + plain.dst.size_bytes)
     nchw = dataclasses.replace(plain, src=MemoryDesc(d.src_dims, plain.src.dtype, "abx"),
                                dst=MemoryDesc(d.dst_dims, plain.dst.dtype, "abx"))
+    r.dts = f"{p.src.dtype.name}:{p.wei.dtype.name}:{p.dst.dtype.name}"
     r.iree_own_nchw = plain_blocks(nchw, b) is None
     r.candidates = plan_candidates(p, b, sw.variants, layouts, sw.flag_sets)
     n_ok = sum(c.status == "ok" for c in r.candidates)
@@ -430,7 +432,7 @@ def to_json(results: list[ProblemResult], ceiling: Ceiling, backend: str) -> dic
         "ceiling": dataclasses.asdict(ceiling),
         "summary": summary(results),
         "problems": [{
-            "problem": r.line, "dt": r.dt, "flops": r.flops, "min_bytes": r.min_bytes,
+            "problem": r.line, "dt": r.dt, "dts": r.dts, "flops": r.flops, "min_bytes": r.min_bytes,
             "torch_seconds": r.torch, "torch_in_process_seconds": r.torch_in_process,
             "torch_alone_seconds": r.torch_alone,
             "best": r.best.label if r.best else None,

@@ -305,7 +305,7 @@ def _calibrate(argv: list[str]) -> int:
         prog="kgen calibrate",
         description="Measure this CPU for the cost model (each multiply-accumulate instruction's rate on one "
         "thread and on every thread, on registers only; the copy bandwidth; what a small brgemm convolution reaches "
-        "of each vector instruction's rate), store it in calibration.json in the "
+        "of each instruction's rate: brgemm on the vector ones, brgemm_amx on AMX's tiles), store it in calibration.json in the "
         "kernel cache, keyed by the CPU and thread count, and print it. `kgen tune` and --alg=auto measure it "
         "once on their own where none is stored.")
     ap.add_argument("--show", action="store_true", help="print the stored calibration (measuring only where none is)")

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# kgen's checks on a CPU with AMX (amx_bf16, amx_int8): the AMX kernels run natively against the
+# float64 reference, the calibration and the tiles' peaks, untuned --alg=auto against every candidate
+# and PyTorch at its best, `kgen tune`'s time, ResNet-50 and MobileNetV2 end to end in bf16, and the
+# AMX model fitted to this CPU's figures (python -m generator.select.amx_fit).
+#   bash .ci/amx_check.sh [tests] [calibrate] [bench] [tune] [net] [fit]     default: all, in that order
+# bench: the 8 ResNet-50 b1 layers in NHWC with an empty selection table (untuned) in bf16, u8:s8:u8
+# (common scales, per_oc weights) and f32 (bf16x3 on the tiles and on the vector unit beside f32's kernels:
+# named only, never auto's); tune: `kgen tune` of the 8 layers in nchw and nhwc per data type from an empty kernel cache,
+# timed, then the bench again reading that table (tuned --alg=auto); fit: AMX_MODEL refitted on the
+# untuned benches' brgemm_amx figures (needs bench).
+# Logs and JSON go to $OUT or ./amx-out. About 40 minutes on 2 cores; run it on a quiet machine.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/amx-out}; mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1
+what=("$@"); [ ${#what[@]} -eq 0 ] && what=(tests calibrate bench tune net fit)
+has() { local w; for w in "${what[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
+t0=$(date +%s)
+stamp() { echo "amx_check: $1 done at $(( $(date +%s) - t0 )) s"; }
+flags=$(grep -o 'avx512_vnni\|avx512_bf16\|amx_bf16\|amx_int8\|amx_tile' /proc/cpuinfo | sort -u | tr '\n' ' ')
+model=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)
+echo "cpu:$model; $(nproc) CPUs; $flags" | tee "$OUT/cpu.log"
+case "$flags" in
+  *amx_bf16*amx_int8*|*amx_int8*amx_bf16*) ;;
+  *) echo "amx_check: this CPU has no amx_bf16 and amx_int8 (grep amx /proc/cpuinfo): nothing to check"; exit 2 ;;
+esac
+./build.sh bench call --help >/dev/null || exit 3        # set up .venv, PyTorch for the bench among it
+export KGEN_CACHE_DIR=${KGEN_CACHE_DIR:-$PWD/build/cache}
+KGEN=(.venv/bin/kgen)
+L=(mb1ic64ih56oc64oh56kh1ph0 mb1ic64ih56oc64oh56kh3ph1 mb1ic256ih56oc64oh56kh1ph0 mb1ic128ih28oc128oh28kh3ph1
+   mb1ic256ih14oc256oh14kh3ph1 mb1ic512ih7oc512oh7kh3ph1 mb1ic3ih224oc64oh112kh7sh2ph3 mb1ic256ih56oc512oh28kh1sh2ph0)
+U8=(--dt=u8:s8:u8 --attr-scales=src:common:0.5+wei:per_oc+dst:common:2)
+declare -A ALGS=([bf16]=brgemm,brgemm_fma,brgemm_amx,winograd_f2,winograd_f4,winograd_f6
+                 [u8]=brgemm,brgemm_amx [f32]=brgemm,winograd_f2,winograd_f4,winograd_f6,brgemm_bf16x3,brgemm_amx_bf16x3)
+dt_args() { case "$1" in u8) echo "${U8[@]}" ;; *) echo "--dt=$1" ;; esac; }
+if has tests; then
+  # every AMX case natively (they skip without the tiles), the bf16x3 tests and the cost model's
+  timeout 1800 ./build.sh test --full -k "amx or bf16x3 or cost_model or calibrat or probe" \
+    tests/test_conv_brgemm.py tests/test_conv_bf16x3.py tests/test_cost_model.py 2>&1 | tee "$OUT/tests.log" | tail -5
+  stamp tests
+fi
+if has calibrate; then
+  { "${KGEN[@]}" calibrate; "${KGEN[@]}" bench peak --instructions=tdpbusd,tdpbf16ps,vpdpbusd,vdpbf16ps,vfmadd231ps; } \
+    2>&1 | tee "$OUT/calibrate.log"
+  stamp calibrate
+fi
+bench() {   # bench TAG TABLE DT
+  KGEN_TUNED_TABLE=$2 timeout 1800 "${KGEN[@]}" bench conv --layouts=nhwc --flags=default --alg="${ALGS[$3]}" \
+    $(dt_args "$3") "${L[@]}" --json="$OUT/bench_$1_$3.json" 2>&1 | tee "$OUT/bench_$1_$3.log" | grep -v '^  '
+}
+if has bench; then
+  for dt in bf16 u8 f32; do bench untuned "$OUT/empty/tuned.json" $dt; stamp "bench untuned $dt"; done
+fi
+if has tune; then
+  for dt in bf16 u8 f32; do
+    rm -rf "$OUT/cold_$dt"
+    /usr/bin/time -f "kgen tune $dt: %e s wall" env KGEN_CACHE_DIR="$OUT/cold_$dt" KGEN_TUNED_TABLE="$OUT/tuned_$dt.json" \
+      "${KGEN[@]}" tune $(dt_args $dt) --stag=any --dtag=any --layouts=nchw,nhwc "${L[@]}" 2>&1 \
+      | tee "$OUT/tune_$dt.log" | grep -v '^    '
+    rm -rf "$OUT/cold_$dt"
+    bench tuned "$OUT/tuned_$dt.json" $dt; stamp "tune $dt"
+  done
+fi
+if has net; then
+  for m in resnet50 mobilenet_v2; do
+    KGEN_TUNED_TABLE="$OUT/empty/tuned.json" timeout 1800 "${KGEN[@]}" net --model=torchvision:$m --dt=bf16 --rounds=10 \
+      2>&1 | tee "$OUT/net_$m.log" | tail -12
+    stamp "net $m"
+  done
+fi
+if has fit; then
+  .venv/bin/python -m generator.select.amx_fit "$OUT"/bench_untuned_bf16.json "$OUT"/bench_untuned_u8.json 2>&1 \
+    | tee "$OUT/fit.log"
+fi
