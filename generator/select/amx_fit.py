@@ -14,7 +14,7 @@ the model prices apart (`cost.terms`). The model's form is kept,
 a grid, each class's base is the geometric mean that grid point leaves, and the point with the least
 squared log error wins. It prints the constants in `AMX_MODEL`'s form and each problem's measured
 and predicted figures, for a person to put into `cost.AMX_MODEL` with the date and CPU. The
-calibration's tile probe (`select.probe`) then reads about 1 on that CPU.
+calibration's tile probes (`select.probe`) then read about 1 of their references on that CPU.
 """
 from __future__ import annotations
 

@@ -40,7 +40,7 @@ from ..problem.conv import ConvProblem
 from ..problem.partition import conv_host_parts
 from .calibration import Calibration
 from .efficiency import EFFICIENCY
-from .probe import PROBE_REFERENCE, PROBES, probe_problem
+from .probe import PROBE_REFERENCE, PROBES, probe_name, probe_problem
 from .work import amx_pixels, amx_reduction, instruction, kernel_ops
 
 #: `kgen tune` measures the candidates predicted within this factor of the fastest prediction
@@ -201,23 +201,25 @@ def efficiency(p: ConvProblem, flags: str, driver_kind: str) -> float | None:
     return None
 
 
-def probe_reference(instr: str) -> float | None:
-    """What `instr`'s kernel probe (`select.probe`) reached of its one-thread rate where the model was
-    fitted: the vector instructions' measured figure (`probe.PROBE_REFERENCE`); the tiles' what
-    `AMX_MODEL` predicts for their probe, so that a tile kernel faster or slower than the model on
-    this CPU moves every prediction of it; None where there is no probe."""
-    if instr in PROBE_REFERENCE:
-        return PROBE_REFERENCE[instr]
-    if instr in PROBES and PROBES[instr][1] == "brgemm_amx":
-        return amx_efficiency(probe_problem(instr))
+def probe_reference(name: str) -> float | None:
+    """What kernel probe `name` (`select.probe`) reached of its instruction's one-thread rate where
+    the model was fitted: the vector instructions' measured figure (`probe.PROBE_REFERENCE`); the
+    tiles' what `AMX_MODEL` predicts for the probe, so that a tile kernel faster or slower than the
+    model on this CPU moves every prediction of its class (kxk or 1x1); None where there is no probe."""
+    if name in PROBE_REFERENCE:
+        return PROBE_REFERENCE[name]
+    if name in PROBES and PROBES[name][1] == "brgemm_amx":
+        return amx_efficiency(probe_problem(name))
     return None
 
 
-def kernel_scale(cal: Calibration, instr: str) -> float:
+def kernel_scale(cal: Calibration, instr: str, p: ConvProblem | None = None) -> float:
     """How much nearer (above 1) or farther (below) this CPU's kernels come to `instr`'s peak than the
-    model says: its probe's fraction against `probe_reference`, within `KERNEL_SCALE_LIMITS`; 1 where
-    the calibration has no probe of it (nominal rates, a probe that failed)."""
-    reached, ref = cal.kernels.get(instr), probe_reference(instr)
+    model says, for a kernel like `p`'s: the fraction its probe (`probe.probe_name`: the tiles' 1x1
+    one for a 1x1 convolution) reached against `probe_reference`, within `KERNEL_SCALE_LIMITS`; 1
+    where the calibration has no such probe (nominal rates, a probe that failed)."""
+    name = probe_name(instr, p) if p is not None else instr
+    reached, ref = cal.kernels.get(name), probe_reference(name)
     if not reached or not ref:
         return 1.0
     lo, hi = KERNEL_SCALE_LIMITS
@@ -235,5 +237,5 @@ def estimate(p: ConvProblem, backend, cal: Calibration, flags: str = "default",
     eff = efficiency(p, flags, t["driver"])
     if eff is None:
         return None
-    compute = t["A"] / (eff * kernel_scale(cal, t["instruction"]))
+    compute = t["A"] / (eff * kernel_scale(cal, t["instruction"], p))
     return Estimate(t["call"] + compute + t["R"], t["instruction"], t["ops"], t["threads"], t["call"], compute, t["R"])

@@ -7,9 +7,14 @@ load ports, caches and the front end differ between CPUs. The cost model's effic
 (`select.efficiency`) were fitted on one CPU; a probe that reaches a smaller fraction of the peak here
 than it did there (`PROBE_REFERENCE`) scales the efficiencies of every variant priced on that
 instruction by the ratio (`cost.kernel_scale`). brgemm is the probe because it is the kernel the
-rule takes, and the one AMX is weighed against. The tiles' probe is brgemm_amx itself, and its
-reference is what the AMX model (`cost.AMX_MODEL`, fitted on one AMX CPU) predicts for the probe: so
-the model follows the tiles' kernel as it runs on this CPU, whichever CPU that is.
+rule takes, and the one AMX is weighed against. The tiles' probes are brgemm_amx itself, on a 3x3
+and on a 1x1 layer (the model's two classes: the 1x1 one is bound by the tile stores and the
+epilogue rather than the tiles' rate), and their reference is what the AMX model (`cost.AMX_MODEL`,
+fitted on one AMX CPU) predicts for each: so the model follows the tiles' kernel as it runs on this
+CPU, whichever CPU that is.
+
+A probe is named after its instruction, and a tile instruction's 1x1 probe after it with `/1x1`
+(`probe_name`).
 """
 from __future__ import annotations
 
@@ -28,18 +33,22 @@ from ..runtime import LoadedModule, peak
 from ..runtime.timing import batch_sizes, time_batch
 from .work import instruction, kernel_ops
 
-#: each instruction's probe, as (data type, variant, shape): a ResNet-like 3x3 layer in NHWC whose
-#: weights stay in the caches. The vector ones: 58 MOP (0.1 to 0.5 ms on one thread of the CPUs
-#: measured: the call's ~4 us is noise). The tiles' run ~10x faster, so theirs has 4x the work
-#: (231 MOP, 147-295 kB of weights)
+#: each probe, as (data type, variant, shape): a ResNet-like layer in NHWC whose weights stay in the
+#: caches. The vector ones: 58 MOP (0.1 to 0.5 ms on one thread of the CPUs measured: the call's ~4
+#: us is noise). The tiles' run ~10x faster, so theirs have 2-4x the work (103-231 MOP, 16-295 kB of
+#: weights); their 1x1 layer is ResNet-50's ic256 56x56 -> 64, where the tiles lost on the AMX Xeon
 VECTOR_SHAPE = "mb1ic64ih28oc64oh28kh3ph1"
 TILE_SHAPE = "mb1ic128ih28oc128oh28kh3ph1"
+TILE_1X1_SHAPE = "mb1ic256ih56oc64oh56kh1ph0"
+ONE_BY_ONE = "/1x1"
 PROBES = {
     "vpdpbusd": ("u8:s8:u8", "brgemm", VECTOR_SHAPE),
     "vdpbf16ps": ("bf16", "brgemm", VECTOR_SHAPE),
     "vfmadd231ps": ("f32", "brgemm", VECTOR_SHAPE),
     "tdpbusd": ("u8:s8:u8", "brgemm_amx", TILE_SHAPE),
     "tdpbf16ps": ("bf16", "brgemm_amx", TILE_SHAPE),
+    "tdpbusd" + ONE_BY_ONE: ("u8:s8:u8", "brgemm_amx", TILE_1X1_SHAPE),
+    "tdpbf16ps" + ONE_BY_ONE: ("bf16", "brgemm_amx", TILE_1X1_SHAPE),
 }
 PROBE_DRIVER = "local-sync"
 #: rounds of each probe's timing (the median ratio is kept), each a loop and a batch of probe calls of
@@ -52,8 +61,20 @@ PROBE_BATCH_S = 0.01
 PROBE_REFERENCE = {"vpdpbusd": 0.97, "vdpbf16ps": 0.99, "vfmadd231ps": 1.01}
 
 
+def probe_name(instr: str, p: ConvProblem) -> str:
+    """The probe that stands for `p`'s kernel on instruction `instr`: the tiles' 1x1 one for a 1x1
+    convolution, else the instruction's own."""
+    one = instr + ONE_BY_ONE
+    return one if one in PROBES and p.desc.taps == 1 else instr
+
+
+def probe_instruction(name: str) -> str:
+    """The instruction probe `name` is timed against."""
+    return name.split("/")[0]
+
+
 def probe_problem(name: str) -> ConvProblem:
-    """The probe convolution of instruction `name`."""
+    """The convolution of probe `name`."""
     dt, alg, shape = PROBES[name]
     (case,) = parse_conv_args(shlex.split(f"--dt={dt} --dir=FWD_D --stag=nhwc --wtag=oihw "
                                           f"--dtag=nhwc --alg={alg} {shape}"))
@@ -66,7 +87,7 @@ def _compiled(p: ConvProblem, backend):
 
 
 def _fraction(name: str, p: ConvProblem, artifact, backend) -> float:
-    """The fraction of `name`'s one-thread rate the compiled probe reaches: each of `PROBE_ROUNDS`
+    """The fraction of its instruction's one-thread rate probe `name` reaches: each of `PROBE_ROUNDS`
     rounds times the instruction's loop and then a batch of probe calls, and their ratio is taken,
     so that a slow window of a VM slows both; the median ratio counts."""
     rng = np.random.default_rng(0)
@@ -79,25 +100,26 @@ def _fraction(name: str, p: ConvProblem, artifact, backend) -> float:
     ops = kernel_ops(p)
     ratios = []
     for _ in range(PROBE_ROUNDS):
-        (row,) = peak.measure(threads=[1], seconds=PROBE_BATCH_S, instructions=[name])
+        (row,) = peak.measure(threads=[1], seconds=PROBE_BATCH_S, instructions=[probe_instruction(name)])
         ratios.append(ops / time_batch(call, n) / row.rates[1])
     return statistics.median(ratios)
 
 
 def measure_probes(names, threads: int = 1, backend: str = "llvm-cpu", log=None) -> dict[str, float]:
-    """{instruction: the fraction of its one-thread rate its probe kernel reaches} for the instructions
-    in `names` (those this CPU has) that have a probe, compiled on up to `threads` threads and timed
+    """{probe: the fraction of its instruction's one-thread rate its kernel reaches} for the probes of
+    the instructions in `names` (those this CPU has), compiled on up to `threads` threads and timed
     one after another. A probe that cannot be compiled or run is left
     out (`log` hears why): the model then takes the fitted efficiencies as they are. The tiles' are
     probed only where `names` holds them: the calibration's loops ran them, so the CPU has them and the
     kernel granted their state."""
     be = get_backend(backend)
     todo = {}
-    for name in names:
-        if name not in PROBES:
+    for name in PROBES:
+        instr = probe_instruction(name)
+        if instr not in names:
             continue
         p = probe_problem(name)
-        if instruction(p) == name:              # bf16 without vdpbf16ps widens to vfmadd231ps: no probe
+        if instruction(p) == instr:             # bf16 without vdpbf16ps widens to vfmadd231ps: no probe
             todo[name] = p
     if not todo:
         return {}
