@@ -259,7 +259,7 @@ class ConvDesc:
         except ZeroDivisionError:
             max_err = math.inf
         if max_err == max_err and max_err < 1e-6:   # NaN compares false, as in C
-            sp_ops = sp_upper * math.prod(sp.k for sp in self.spatial())
+            sp_ops = sp_upper * self.taps
         else:
             sp_ops = float(self._valid_taps())
         return float(2 * self.mb * self.oc * self.ic // self.g) * sp_ops

@@ -3,7 +3,7 @@
 measured against."""
 from __future__ import annotations
 
-from ..emit.conv.brgemm.blocking import AMX_PIXELS, amx_fold_taps, brgemm_fold_taps
+from ..emit.conv.brgemm.blocking import AMX_PIXELS, amx_fold_taps, amx_row, brgemm_fold_taps
 from ..emit.conv.brgemm.kernel import amx_flat_pixels
 from ..emit.conv.brgemm.isa import brgemm_isa
 from ..emit.conv.winograd import WINOGRAD_M
@@ -18,15 +18,11 @@ def ceil_to(x: int, m: int) -> int:
     return -(-x // m) * m
 
 
-def amx_row(p: ConvProblem) -> int:
-    """The channels of one 64-byte tile row: 64 u8 or s8, 32 bf16."""
-    return 64 if p.src.dtype.is_int else 32
-
-
 def amx_reduction(p: ConvProblem) -> int:
     """The reduction brgemm_amx's tile instructions run for one output pixel and channel, in elements:
-    each tap's channels padded to whole 64-byte tile rows, or a kernel row's taps folded into one
-    (`amx_fold_taps`: the stem's 7 taps of 4 padded channels in one row)."""
+    each tap's channels padded to whole 64-byte tile rows (a shorter row costs a whole row's
+    instruction), or a kernel row's taps folded into one (`amx_fold_taps`: the stem's 7 taps of 4
+    padded channels in one row)."""
     d = p.desc
     if amx_fold_taps(p):
         isa = brgemm_isa(p)

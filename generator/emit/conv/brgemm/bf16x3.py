@@ -37,10 +37,10 @@ def bf16x3_problem(p: ConvProblem) -> ConvProblem:
     destination and `p`'s attributes (bias, post-ops) on the brgemm variant of `BF16X3_KERNELS`."""
     d = p.desc
     desc = dataclasses.replace(d, ic=3 * d.ic)
-    bf16, tag = get_dtype("bf16"), {3: "nwc", 4: "nhwc", 5: "ndhwc"}[d.ndims]
-    return dataclasses.replace(p, desc=desc, src=MemoryDesc(desc.src_dims, bf16, tag),
-                               wei=MemoryDesc(desc.wei_dims, bf16, {3: "oiw", 4: "oihw", 5: "oidhw"}[d.ndims]),
-                               dst=MemoryDesc(desc.dst_dims, p.dst.dtype, tag), alg=BF16X3_KERNELS[p.alg])
+    bf16 = get_dtype("bf16")
+    return dataclasses.replace(p, desc=desc, src=MemoryDesc(desc.src_dims, bf16, "axb"),
+                               wei=MemoryDesc(desc.wei_dims, bf16, "abx"),
+                               dst=MemoryDesc(desc.dst_dims, p.dst.dtype, "axb"), alg=BF16X3_KERNELS[p.alg])
 
 
 def _bf16x3_why_not(p: ConvProblem) -> str | None:

@@ -195,12 +195,17 @@ def _fold_groups(p: ConvProblem, real: int) -> tuple[int, int]:
     return groups, keep - (1 << 32) if keep >= 1 << 31 else keep
 
 
+def amx_row(p: ConvProblem) -> int:
+    """The channels of one 64-byte tile row (a K chunk): 64 u8 or s8, 32 bf16."""
+    return 64 // p.src.dtype.itemsize
+
+
 def brgemm_channels(p: ConvProblem, ic: int) -> int:
     """A group's input channels padded for the microkernel: to a multiple of k (one 32-bit group); for
     AMX, beyond one 64-byte K chunk, to whole chunks (a tile row is one chunk)."""
     isa = brgemm_isa(p)
     icp = -(-ic // isa.k) * isa.k
     if p.alg == "brgemm_amx":
-        chunk = 64 // p.src.dtype.itemsize
+        chunk = amx_row(p)
         icp = icp if icp <= chunk else -(-ic // chunk) * chunk
     return icp
