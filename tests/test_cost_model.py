@@ -6,6 +6,7 @@ import dataclasses
 import io
 import json
 import os
+import shlex
 import subprocess
 import sys
 
@@ -330,6 +331,53 @@ def test_auto_takes_amx_where_the_model_puts_the_tiles_ahead():
     b = get_backend("llvm-cpu")
     no_tiles = dataclasses.replace(b, cpu_features=b.cpu_features - {"amx_bf16", "amx_int8", "amx_tile"})
     assert "brgemm_amx" not in select_alternatives(p, no_tiles)
+
+
+#: untuned --alg=auto on an AMX CPU across the problem classes: the variant it picks, and the problem
+#: (small enough to run with the tiles emulated)
+AUTO_ON_AMX = [
+    ("brgemm_amx", "--dt=bf16 --stag=nhwc --dtag=nhwc --attr-post-ops=relu mb1ic64ih28oc64oh28kh3ph1"),
+    ("brgemm_amx", "--dt=bf16 --stag=nhwc --dtag=nhwc --attr-post-ops=sum mb1ic128ih14oc64oh14kh1ph0"),
+    ("brgemm_amx", "--dt=bf16 --stag=nhwc --dtag=nhwc mb1ic3ih64oc32oh32kh7sh2ph3"),            # a folded stem
+    ("brgemm_amx", "--dt=bf16:bf16:f32 --stag=nhwc --dtag=nhwc --attr-post-ops=eltwise_swish:1 mb1ic64ih7oc128oh7kh3ph1"),
+    ("brgemm_amx", "--dt=bf16 --stag=nchw --dtag=nchw mb1ic64ih28oc64oh28kh3ph1"),
+    ("brgemm_amx", "--dt=bf16 --stag=nwc --dtag=nwc mb1ic256iw100oc256ow100kw3pw1"),
+    ("brgemm_amx", "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+                   "--attr-zero-points=dst:common:3 --attr-post-ops=relu mb1ic128ih28oc128oh28kh3ph1"),
+    ("brgemm_amx", "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+                   "mb1ic512ih7oc512oh7kh3ph1"),
+    ("brgemm_amx", "--dt=u8:s8:s32 --stag=nhwc --dtag=nhwc --attr-zero-points=src:common:3 mb1ic256ih14oc256oh14kh3ph1"),
+    ("brgemm_amx", "--dt=s8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic256ih14oc256oh14kh3ph1"),
+    ("brgemm_amx", "--dt=u8:s8:u8 --stag=nChw16c --dtag=nChw16c --attr-scales=src:common:0.5+dst:common:2 "
+                   "mb1ic256ih14oc256oh14kh3ph1"),
+    # a strided u8 1x1 layer stays on vpdpbusd; groups and 3D are not on the tiles (conv-algorithms.md)
+    ("brgemm", "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+               "mb1ic256ih28oc128oh14kh1sh2ph0"),
+    ("brgemm", "--dt=bf16 --stag=nhwc --dtag=nhwc g2mb1ic128ih14oc128oh14kh3ph1"),
+    ("brgemm", "--dt=u8:s8:u8 --stag=ndhwc --dtag=ndhwc --attr-scales=src:common:0.5+dst:common:2 "
+               "mb1ic64id6ih6iw6oc64od6oh6ow6kd3kh3kw3pd1ph1pw1"),
+]
+
+
+@pytest.mark.parametrize("variant, line", [pytest.param(v, line, marks=() if i in (0, 6) else pytest.mark.full)
+                                           for i, (v, line) in enumerate(AUTO_ON_AMX)])
+def test_untuned_auto_on_an_amx_cpu_is_correct_whatever_it_picks(variant, line):
+    # the path a user of an AMX CPU gets without tuning: the rule and the model on that CPU's
+    # calibration (AMX_CAL), then the kernel it picks on its driver, checked against the float64
+    # reference with the tiles emulated on this CPU
+    from generator.compile.host import host_matrix_features
+    from generator.select import heuristic
+    from generator.verify import check_conv
+    from generator.api import ConvKernel
+    if not {"avx512_bf16", "avx512_vnni"} <= set(host_matrix_features()):
+        pytest.skip("the host CPU has no avx512_bf16 and avx512_vnni to emulate the tiles with")
+    b = get_backend("llvm-cpu")
+    emulated = dataclasses.replace(b, cpu_features=b.cpu_features | {"amx_int8", "amx_bf16"}, emulate_amx=True)
+    p = problem(*shlex.split(line), "--alg=auto")
+    c = heuristic(p, emulated, AMX_CAL)
+    assert c.variant == variant
+    q = with_alg(p, c.variant)
+    assert check_conv(ConvKernel(q, emulated, flags=c.flags, driver=c.driver), q) is None
 
 
 def test_auto_keeps_exact_variants_for_integers_and_weighs_winograd_for_floats(fixed_calibration):
