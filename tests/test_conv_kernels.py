@@ -689,6 +689,30 @@ def test_reduction_split_chunks():
     assert "affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4)>" in text
 
 
+@pytest.mark.parametrize("line", [
+    # its zero-point sums over 64 channels ran as two 8-wide subgroups of a 16-thread workgroup, and came
+    # out wrong on NVIDIA's driver (subgroups of 32); Winograd's batched GEMM and spatial pack's tile
+    # convs were lowered to subgroup reductions too
+    "--dt=s8:s8:s32 --attr-zero-points=src:common:1+wei:common:2:s8 mb3ic64ih6oc48oh6kh1ph0",
+    "--alg=winograd_f4 --dt=f32 mb1ic32ih8oc32oh8kh3ph1",
+    "--alg=spatial_pack --dt=f32 mb1ic64ih8oc32oh8kh3ph1",
+])
+def test_vulkan_kernels_use_no_subgroup_operations(line, tmp_path):
+    # the target names no subgroup operations (`subgroup = none`), so a kernel's reductions do not
+    # depend on the device's subgroup width: lavapipe's 8, NVIDIA's 32, AMD's 64
+    from iree.compiler.tools.binaries import find_tool
+    from generator.compile.cache import with_target
+    p = conv_problem(next(iter(parse_conv_args(shlex.split(line)))))
+    b = get_backend("vulkan")
+    src = tmp_path / "conv.mlir"
+    src.write_text(with_target(render_conv(p, b), b))
+    out = subprocess.run([find_tool("iree-compile"), str(src), "--compile-to=executable-targets", "-o", "-"],
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "spirv.func" in out.stdout
+    assert "GroupNonUniform" not in out.stdout
+
+
 def test_long_reductions_refused_by_other_variants_on_vulkan():
     vk = get_backend("vulkan")
     p = problem_of("--alg=im2col mb1ic40000ih3oc5oh3kh1ph0")

@@ -11,16 +11,21 @@ The flag sets are the ones verified in IREE_NOTES.md sections 3 and 4 for IREE 3
   generic x86-64 code. ``--iree-hal-target-device=local`` alone fails ("does not provide any
   executable targets").
 - ``vulkan`` uses an explicit executable target matching Mesa's lavapipe (SPIR-V 1.6, fp16/int8
-  compute, ``dp4xi8toi32``, subgroup size 8), put in the module itself (``target_attr``; IREE has no
-  flag for a custom Vulkan target). The named targets all fail on lavapipe somewhere: the default
-  ``vp_android_baseline_2022`` gave silently wrong f16 results, targets without ``dp4xi8toi32`` wrong
-  i8 results, and ``valhall4`` (subgroup 16) wrong sums in every contraction IREE lowers with a
-  subgroup reduction (Winograd's batched GEMM over 16+ channels, spatial-pack tile convs over 32+
-  channels: errors of tens on small integers), because lavapipe's subgroups are 8 wide. Workgroups
-  are capped at 64 = 8 x 8 threads: IREE's reduction combines the subgroups' partial sums in one
-  subgroup, so with more than 8 subgroups some partials were dropped (one output reducing 32 x 16^3
-  values, ``g1mb1ic32id16oc1od1kd16pd0``, was off by 1484 with up to 512 threads; K = 16, 24, 48 are
-  right with the cap). Longer reductions were wrong for another reason: lavapipe's LLVM shader
+  compute, ``dp4xi8toi32``, no subgroup operations), put in the module itself (``target_attr``; IREE
+  has no flag for a custom Vulkan target). The named targets all fail on lavapipe somewhere: the
+  default ``vp_android_baseline_2022`` gave silently wrong f16 results, targets without
+  ``dp4xi8toi32`` wrong i8 results, and ``valhall4`` (subgroup 16) wrong sums in every contraction
+  IREE lowers with a subgroup reduction (Winograd's batched GEMM over 16+ channels, spatial-pack tile
+  convs over 32+ channels: errors of tens on small integers), because lavapipe's subgroups are 8
+  wide. A target of 8-wide subgroups was right on lavapipe, but on NVIDIA's driver (32 wide) two s8
+  zero-point cases came out wrong whose sums ran as 8-wide subgroup reductions. So the target names
+  no subgroup operations (``subgroup = none``): IREE then reduces without them, and a kernel does not
+  depend on the device's subgroup width (not yet run on a GPU). On lavapipe that ran every Vulkan
+  test right and the ResNet-50 layers as fast (docs/performance.md). Workgroups are capped at 64
+  threads, as lavapipe was validated: with subgroup reductions, IREE combined the subgroups' partial
+  sums in one subgroup, and with more than 8 subgroups some partials were dropped (one output
+  reducing 32 x 16^3 values, ``g1mb1ic32id16oc1od1kd16pd0``, was off by 1484 with up to 512 threads;
+  K = 16, 24, 48 were right with the cap). Longer reductions were wrong for another reason: lavapipe's LLVM shader
   compiler (gallivm) ends a shader invocation after 65535 loop iterations in all, one counter for
   every loop of the invocation (``LP_MAX_TGSI_LOOP_ITERATIONS``, an infinite-loop guard), and keeps
   what it has. With all-ones data the 32 x 96^3 = 28M-value output came out 16776960 = 65535 x 256,
@@ -401,12 +406,12 @@ BACKENDS: dict[str, Backend] = {
             # lavapipe's loop limit (TargetCaps.max_reduction): ic16383 kh3 (147447 values an output)
             # came out wrong, ic7283 kh3 (65547) right; half of that runs whole, longer ones are split
             max_reduction=32768,
-            doc="Vulkan/SPIR-V for a target matching Mesa lavapipe (subgroup 8, dp4). linalg.pack/unpack "
+            doc="Vulkan/SPIR-V for a target matching Mesa lavapipe (dp4, no subgroup operations). linalg.pack/unpack "
             "fail to compile here ('failed to tile to invocations'): emit pad+expand+transpose.",
             target_attr=(
                 '#hal.executable.target<"vulkan-spirv", "vulkan-spirv-fb", {iree_codegen.target_info = '
                 '#iree_gpu.target<arch = "", features = "spirv:v1.6,cap:Shader", wgp = <compute = '
-                'fp32|fp16|int32|int16|int8, storage = b64|b32|b16|b8, subgroup = shuffle|arithmetic, '
+                'fp32|fp16|int32|int16|int8, storage = b64|b32|b16|b8, subgroup = none, '
                 'dot = dp4xi8toi32, mma = [], subgroup_size_choices = [8], max_workgroup_sizes = '
                 '[64, 64, 64], max_thread_count_per_workgroup = 64, max_workgroup_memory_bytes '
                 '= 32768, max_workgroup_counts = [65535, 65535, 65535]>>}>'),
