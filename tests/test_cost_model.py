@@ -157,6 +157,35 @@ def test_a_tile_probe_this_cpu_cannot_run_is_left_out_with_its_reason():
     heard = []
     assert probe.measure_probes(["tdpbusd", "tdpbf16ps"], log=heard.append) == {}
     assert len(heard) == 4 and all("left out" in h and "amx" in h for h in heard), heard
+    # the same in the process of their own the calibration runs them in: its log lines come back
+    heard.clear()
+    assert probe.measure_probes_apart(["tdpbusd"], 2, log=heard.append) == {}
+    assert len(heard) == 2 and all("left out" in h and "amx_int8" in h for h in heard), heard
+
+
+@pytest.mark.parametrize("child, kept", [
+    ("import os, signal; os.kill(os.getpid(), signal.SIGSEGV)", False),     # a tile kernel that faults
+    ("import sys; sys.exit('no tiles here')", False),
+    ("import json; print(json.dumps({'kernels': {'tdpbf16ps': 0.5, 'tdpbf16ps/1x1': 0.1}, 'log': ['  heard']}))", True),
+])
+def test_tiles_whose_probe_does_not_run_leave_the_model_not_the_process(child, kept, monkeypatch):
+    from generator.runtime import peak
+    monkeypatch.setattr(calibration, "available", lambda flags: ["vfmadd231ps", "tdpbf16ps"])
+    monkeypatch.setattr(peak, "measure", lambda **kw: [peak.PeakRow(peak.LOOPS[0], {1: 1e11, 2: 2e11})])
+    monkeypatch.setattr(probe, "measure_probes", lambda names, threads=1, backend="llvm-cpu", log=None:
+                        {n: 1.0 for n in names})
+    monkeypatch.setattr(probe, "_apart_command", lambda names, threads: [sys.executable, "-c", child])
+    heard = []
+    cal = calibration.measure(2, log=heard.append)
+    assert "vfmadd231ps" in cal.rates and cal.kernels["vfmadd231ps"] == 1.0
+    if kept:
+        assert "tdpbf16ps" in cal.rates and cal.kernels["tdpbf16ps"] == 0.5 and heard == ["  heard"]
+    else:
+        assert "tdpbf16ps" not in cal.rates and not any(k.startswith("tdp") for k in cal.kernels)
+        assert "the probe process died" in heard[0] and "leaves the tiles out" in heard[1], heard
+        # and so the model prices no AMX candidate on this CPU
+        p = problem("--dt=bf16", "--stag=nhwc", "--dtag=nhwc", "--alg=brgemm_amx", "mb1ic64ih56oc64oh56kh3ph1")
+        assert cost.estimate(p, amx_backend(), cal) is None
 
 
 def test_calibration_without_its_loops_falls_back_to_nominal_rates(own_calibration, monkeypatch):

@@ -8,6 +8,8 @@ with, measured once per CPU and cached.
 * one thread's copy bandwidth (a NumPy copy of 16 MB, out of the caches);
 * what a brgemm kernel reaches of each vector instruction's one-thread rate (`select.probe`): the
   cost model's efficiencies were fitted on one CPU, and scale by this against that CPU's figure.
+  The tiles' probes run in a process of their own; where they do not run (a kernel that faults, a
+  compile that fails), the tile rates are dropped and the model never takes AMX on this CPU.
 
 It takes about two seconds (and the probes' compiles, a few seconds more, the first time), at the
 first use of the model on a CPU (`kgen tune`, or `--alg=auto` where a problem has no measured entry),
@@ -134,7 +136,21 @@ def measure(threads: int | None = None, log=None) -> Calibration:
         tiles = not any(n.startswith("tdp") for n in names) or request_amx_permission()
         rates = {n: [NOMINAL_RATES[n], NOMINAL_RATES[n] * threads] for n in names
                  if tiles or not n.startswith("tdp")}
-    kernels = probe.measure_probes(list(rates), threads, log=log) if source == "measured" else {}
+    kernels = {}
+    if source == "measured":
+        kernels = probe.measure_probes([n for n in rates if not n.startswith("tdp")], threads, log=log)
+        tiles = [n for n in rates if n.startswith("tdp")]
+        if tiles:
+            # the first tile kernel this CPU runs, in a process of its own: where it does not run there,
+            # the tiles leave the model (no rate: `cost.estimate` prices no AMX candidate)
+            got = probe.measure_probes_apart(tiles, threads, log=log) or {}
+            kernels.update(got)
+            for name in tiles:
+                if name not in got:
+                    del rates[name]
+                    if log:
+                        log(f"  {name}: its brgemm_amx probe did not run here, so --alg=auto leaves the tiles out "
+                            f"(kgen calibrate measures again)")
     return Calibration(host_cpu_id(), host_cpu_model(), threads, rates, _copy_rate(), kernels, source,
                        round(time.perf_counter() - t0, 3))
 

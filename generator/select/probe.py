@@ -14,12 +14,19 @@ fitted on one AMX CPU) predicts for each: so the model follows the tiles' kernel
 CPU, whichever CPU that is.
 
 A probe is named after its instruction, and a tile instruction's 1x1 probe after it with `/1x1`
-(`probe_name`).
+(`probe_name`). The tiles' probes run in a process of their own (`measure_probes_apart`): the
+calibration is the first thing to run a tile kernel on a CPU, unasked, and a kernel that faults
+there costs the tiles their place in the model (`calibration.measure`), not the user's process.
 """
 from __future__ import annotations
 
+import json
+import os
 import shlex
+import signal
 import statistics
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -51,6 +58,8 @@ PROBES = {
     "tdpbf16ps" + ONE_BY_ONE: ("bf16", "brgemm_amx", TILE_1X1_SHAPE),
 }
 PROBE_DRIVER = "local-sync"
+#: seconds the tiles' probe process may take (compiles included), past which its probes are left out
+APART_TIMEOUT_S = 300
 #: rounds of each probe's timing (the median ratio is kept), each a loop and a batch of probe calls of
 #: about `PROBE_BATCH_S`
 PROBE_ROUNDS = 7
@@ -134,3 +143,54 @@ def measure_probes(names, threads: int = 1, backend: str = "llvm-cpu", log=None)
                 log(f"  kernel probe {name} left out: {e}")
             continue
     return out
+
+
+def _apart_command(names, threads: int) -> list[str]:
+    return [sys.executable, "-m", "generator.select.probe", "--threads", str(threads), *names]
+
+
+def measure_probes_apart(names, threads: int = 1, log=None) -> dict[str, float] | None:
+    """`measure_probes` of the instructions in `names` in a child process: its probes, or None where
+    the process failed (a probe kernel that faulted, a timeout), with why for `log`. A probe that
+    could not be compiled or run without faulting is left out as in `measure_probes`."""
+    try:
+        done = subprocess.run(_apart_command(names, threads), capture_output=True, text=True,
+                              timeout=APART_TIMEOUT_S, env=dict(os.environ), stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        why = f"took over {APART_TIMEOUT_S} s"
+    except OSError as e:
+        why = f"could not start ({e})"
+    else:
+        if done.returncode == 0:
+            try:
+                out = json.loads(done.stdout.strip().splitlines()[-1])
+            except (ValueError, IndexError):
+                why = "printed no result"
+            else:
+                for line in out["log"]:
+                    if log:
+                        log(line)
+                return out["kernels"]
+        else:
+            code = done.returncode
+            sig = f"signal {signal.Signals(-code).name}" if code < 0 and -code in signal.valid_signals() else f"exit {code}"
+            last = (done.stderr.strip().splitlines() or [""])[-1][:200]
+            why = f"died ({sig}){': ' + last if last else ''}"
+    if log:
+        log(f"  kernel probes {', '.join(names)}: the probe process {why}")
+    return None
+
+
+def _main(argv: list[str]) -> int:
+    """The child of `measure_probes_apart`: its probes and log lines as one JSON line on stdout."""
+    threads, names = 1, list(argv)
+    if names[:1] == ["--threads"]:
+        threads, names = int(names[1]), names[2:]
+    lines: list[str] = []
+    kernels = measure_probes(names, threads, log=lines.append)
+    print(json.dumps({"kernels": kernels, "log": lines}))
+    return 0
+
+
+if __name__ == "__main__":          # pragma: no cover - run by measure_probes_apart
+    sys.exit(_main(sys.argv[1:]))
