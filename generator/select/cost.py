@@ -219,7 +219,8 @@ def kernel_scale(cal: Calibration, instr: str, p: ConvProblem | None = None) -> 
     one for a 1x1 convolution) reached against `probe_reference`, within `KERNEL_SCALE_LIMITS`; 1
     where the calibration has no such probe (nominal rates, a probe that failed)."""
     name = probe_name(instr, p) if p is not None else instr
-    reached, ref = cal.kernels.get(name), probe_reference(name)
+    reached = cal.kernels.get(name)
+    ref = probe_reference(name) if reached else None
     if not reached or not ref:
         return 1.0
     lo, hi = KERNEL_SCALE_LIMITS
