@@ -100,6 +100,14 @@ case "$cmd" in
     tar -cJf "$kit/iree_site.tar.xz" -C "$stage/site" .
     log "xz-packing libIREECompiler.so (about two minutes)"
     xz -9 -T0 -c "$comp/_mlir_libs/libIREECompiler.so" > "$kit/libIREECompiler.so.xz"
+    # the Vulkan loader (Debian's libvulkan1, ~150 kB), for the Vulkan tests on the GPU's own driver
+    # where the machine has none: gpu_check.sh unpacks it into a folder of its own
+    if command -v apt-get >/dev/null; then
+      apt=(-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists="$stage/lists")
+      mkdir -p "$stage/lists/partial" "$kit/debs"
+      (apt-get "${apt[@]}" update -qq && cd "$kit/debs" && apt-get "${apt[@]}" download -qq libvulkan1) >/dev/null 2>&1 \
+        || log "could not download libvulkan1: gpu_check.sh's vulkan step then needs the machine's own loader"
+    fi
     log "$(du -sh "$kit" | cut -f1) in $kit: on the GPU machine, carry .gpukit and run bash .ci/gpu_check.sh"
     ;;
   -h|--help|help)
