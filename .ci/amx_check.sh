@@ -8,7 +8,8 @@
 # (common scales, per_oc weights) and f32 (bf16x3 on the tiles and on the vector unit beside f32's kernels:
 # named only, never auto's); tune: `kgen tune` of the 8 layers in nchw and nhwc per data type from an empty kernel cache,
 # timed, then the bench again reading that table (tuned --alg=auto); fit: AMX_MODEL refitted on the
-# untuned benches' brgemm_amx figures (needs bench).
+# untuned benches' brgemm_amx figures (needs bench). Last, summary.log: untuned and tuned auto against
+# PyTorch (geomean, worst), untuned against tuned per layer, brgemm_amx's 3x3 layers against the tiles' peak.
 # Logs and JSON go to $OUT or ./amx-out. About 40 minutes on 2 cores; run it on a quiet machine.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -71,6 +72,48 @@ if has net; then
     stamp "net $m"
   done
 fi
+# the figures against issue-style bars: untuned and tuned auto / PyTorch (geomean, worst), untuned /
+# tuned per layer, brgemm_amx's 3x3 layers against the tiles' calibrated peak on every thread
+OUT="$OUT" .venv/bin/python - <<'PY' 2>&1 | tee "$OUT/summary.log"
+import json, math, os
+from generator.select import calibration
+out = os.environ["OUT"]
+def load(name):
+    try:
+        with open(f"{out}/{name}.json") as f:
+            return {p["problem"]: p for p in json.load(f)["problems"]}
+    except OSError:
+        return None
+def secs(p, label):
+    return next((c["seconds"] for c in p["candidates"] if label and c["status"] == "ok"
+                 and f'{c["variant"]}/{c["layout"]}/{c["flags"]}' + (f'@{c["driver"]}' if c["driver"] else "") == label), None)
+def torch(p):
+    return min(p["torch_seconds"].values()) if p["torch_seconds"] else None
+cal = calibration.current()
+print(cal.line())
+for dt, instr in (("bf16", "tdpbf16ps"), ("u8", "tdpbusd"), ("f32", None)):
+    for tag in ("untuned", "tuned"):
+        b = load(f"bench_{tag}_{dt}")
+        if not b:
+            continue
+        r = {k: torch(p) / s for k, p in b.items() if (s := secs(p, p["auto"])) and torch(p)}
+        if r:
+            print(f"{dt} {tag} auto / PyTorch: geomean {math.exp(sum(map(math.log, r.values())) / len(r)):.2f}x, "
+                  f"worst {min(r.values()):.2f}x ({min(r, key=r.get)})")
+    u, t = load(f"bench_untuned_{dt}"), load(f"bench_tuned_{dt}")
+    if u and t:
+        r = {k: secs(t[k], t[k]["auto"]) / s for k, p in u.items() if k in t and (s := secs(p, p["auto"]))
+             and secs(t[k], t[k]["auto"])}
+        if r:
+            print(f"{dt} untuned / tuned: worst {min(r.values()):.2f} ({min(r, key=r.get)})")
+    if u and instr and cal.rate(instr, cal.threads):
+        peak = cal.rate(instr, cal.threads)
+        for k, p in u.items():
+            amx = [c["seconds"] for c in p["candidates"] if c["variant"] == "brgemm_amx" and c["status"] == "ok" and c["seconds"]]
+            if amx and "kh3" in k:
+                print(f"{dt} brgemm_amx {k}: {p['flops'] / min(amx) / 1e9:.0f} G/s, {p['flops'] / min(amx) / peak:.0%} "
+                      f"of {instr}'s {peak / 1e9:.0f} on {cal.threads} threads")
+PY
 if has fit; then
   .venv/bin/python -m generator.select.amx_fit "$OUT"/bench_untuned_bf16.json "$OUT"/bench_untuned_u8.json 2>&1 \
     | tee "$OUT/fit.log"
