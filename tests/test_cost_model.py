@@ -159,8 +159,10 @@ def test_a_tile_probe_this_cpu_cannot_run_is_left_out_with_its_reason():
     assert len(heard) == 4 and all("left out" in h and "amx" in h for h in heard), heard
     # the same in the process of their own the calibration runs them in: its log lines come back
     heard.clear()
-    assert probe.measure_probes_apart(["tdpbusd"], 2, log=heard.append) == {}
+    why = {}
+    assert probe.measure_probes_apart(["tdpbusd"], 2, log=heard.append, left_out=why) == {}
     assert len(heard) == 2 and all("left out" in h and "amx_int8" in h for h in heard), heard
+    assert set(why) == {"tdpbusd", "tdpbusd/1x1"} and "needs a CPU with amx_int8" in why["tdpbusd"]
 
 
 @pytest.mark.parametrize("child, kept", [
@@ -182,10 +184,18 @@ def test_tiles_whose_probe_does_not_run_leave_the_model_not_the_process(child, k
         assert "tdpbf16ps" in cal.rates and cal.kernels["tdpbf16ps"] == 0.5 and heard == ["  heard"]
     else:
         assert "tdpbf16ps" not in cal.rates and not any(k.startswith("tdp") for k in cal.kernels)
-        assert "the probe process died" in heard[0] and "leaves the tiles out" in heard[1], heard
-        # and so the model prices no AMX candidate on this CPU
+        assert "the probe process died" in heard[0] and "leave the tiles out" in heard[1], heard
+        assert "the probe process died" in cal.left_out["tdpbf16ps"] and "tdpbf16ps left out" in cal.line()
+        assert calibration._from_json(dataclasses.asdict(cal)) == cal          # stored and read back
+        # and so the model prices no AMX candidate on this CPU, and a sweep runs none
         p = problem("--dt=bf16", "--stag=nhwc", "--dtag=nhwc", "--alg=brgemm_amx", "mb1ic64ih56oc64oh56kh3ph1")
         assert cost.estimate(p, amx_backend(), cal) is None
+        monkeypatch.setattr(calibration, "current", lambda log=None: cal)
+        cands = plan_candidates(p, amx_backend(), ["brgemm_amx", "brgemm"], ["nhwc"], ["default"])
+        assert [c.status for c in cands][1] == "ok"
+        assert cands[0].status.startswith("n/a: the tiles' probe did not run on this CPU (the probe process died")
+        monkeypatch.setattr(calibration, "current", lambda log=None: AMX_CAL)
+        assert all(c.status == "ok" for c in plan_candidates(p, amx_backend(), ["brgemm_amx"], ["nhwc"], ["default"]))
 
 
 def test_calibration_without_its_loops_falls_back_to_nominal_rates(own_calibration, monkeypatch):

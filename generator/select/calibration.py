@@ -73,6 +73,9 @@ class Calibration:
     kernels: dict[str, float] = field(default_factory=dict)
     source: str = "measured"                # "measured", or "nominal: <why>"
     seconds: float = 0.0                    # what measuring it took
+    # a tile instruction the CPU has whose brgemm_amx probe did not run here -> why: it has no rate,
+    # so the model takes no AMX kernel, and `kgen tune` and `kgen bench` do not run one
+    left_out: dict[str, str] = field(default_factory=dict)
 
     def rate(self, instruction: str, threads: int = 1) -> float | None:
         """OP/s of `instruction` on one thread (threads=1) or on every thread (more), or None where
@@ -86,9 +89,10 @@ class Calibration:
         """One line for people: each instruction's rate, the copy bandwidth, where they come from."""
         rates = ", ".join(f"{k} {v[0] / 1e9:.0f}/{v[1] / 1e9:.0f}" for k, v in self.rates.items())
         kernels = ", ".join(f"{k} {v:.2f}" for k, v in self.kernels.items()) or "none"
+        left = "".join(f"; {k} left out: {why}" for k, why in self.left_out.items())
         return (f"calibration of {self.model} ({self.threads} threads, {self.source}): {rates} G/s "
                 f"(one thread / all), copy {self.copy_bytes_per_s / 1e9:.1f} GB/s; brgemm probes (of one "
-                f"thread's rate): {kernels}")
+                f"thread's rate): {kernels}{left}")
 
 
 def calibration_path() -> Path:
@@ -136,23 +140,25 @@ def measure(threads: int | None = None, log=None) -> Calibration:
         tiles = not any(n.startswith("tdp") for n in names) or request_amx_permission()
         rates = {n: [NOMINAL_RATES[n], NOMINAL_RATES[n] * threads] for n in names
                  if tiles or not n.startswith("tdp")}
-    kernels = {}
+    kernels, left_out = {}, {}
     if source == "measured":
         kernels = probe.measure_probes([n for n in rates if not n.startswith("tdp")], threads, log=log)
         tiles = [n for n in rates if n.startswith("tdp")]
         if tiles:
             # the first tile kernel this CPU runs, in a process of its own: where it does not run there,
             # the tiles leave the model (no rate: `cost.estimate` prices no AMX candidate)
-            got = probe.measure_probes_apart(tiles, threads, log=log) or {}
+            why: dict[str, str] = {}
+            got = probe.measure_probes_apart(tiles, threads, log=log, left_out=why) or {}
             kernels.update(got)
             for name in tiles:
                 if name not in got:
                     del rates[name]
+                    left_out[name] = why.get(name, "its probe did not run")
                     if log:
-                        log(f"  {name}: its brgemm_amx probe did not run here, so --alg=auto leaves the tiles out "
-                            f"(kgen calibrate measures again)")
+                        log(f"  {name}: its brgemm_amx probe did not run here, so --alg=auto, kgen tune and kgen "
+                            f"bench leave the tiles out (kgen calibrate measures again)")
     return Calibration(host_cpu_id(), host_cpu_model(), threads, rates, _copy_rate(), kernels, source,
-                       round(time.perf_counter() - t0, 3))
+                       round(time.perf_counter() - t0, 3), left_out)
 
 
 def _key(cpu: str, threads: int) -> str:
@@ -165,8 +171,9 @@ def _from_json(entry) -> Calibration | None:
         cal = Calibration(**entry)
         rates = {str(k): [float(v[0]), float(v[1])] for k, v in cal.rates.items()}
         kernels = {str(k): float(v) for k, v in cal.kernels.items()}
+        left_out = {str(k): str(v) for k, v in cal.left_out.items()}
         return Calibration(cal.cpu, cal.model, int(cal.threads), rates, float(cal.copy_bytes_per_s), kernels,
-                           cal.source, float(cal.seconds))
+                           cal.source, float(cal.seconds), left_out)
     except (TypeError, ValueError, IndexError, KeyError, AttributeError):
         return None
 

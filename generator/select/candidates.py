@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from ..emit.conv import refusal
 from ..errors import FormatError
 from ..layout import MemoryDesc, parse_tag
+from . import calibration
 
 # layouts tried per source data type: the plain ones PyTorch also has, and the blocked ones
 DEFAULT_LAYOUTS = {"f32": ("nchw", "nhwc", "nChw16c"), "f16": ("nchw", "nhwc", "nChw16c"),
@@ -100,9 +101,30 @@ def candidate_problem(p, variant: str, layout: str):
                                dst=MemoryDesc(p.desc.dst_dims, p.dst.dtype, tag), alg=variant)
 
 
+def tile_instruction(p) -> str | None:
+    """The AMX tile instruction `p`'s variant runs on, or None for a variant without tiles."""
+    if p.alg == "brgemm_amx_bf16x3":
+        return "tdpbf16ps"
+    if p.alg == "brgemm_amx":
+        return "tdpbusd" if p.src.dtype.is_int else "tdpbf16ps"
+    return None
+
+
+def tiles_left_out(p, backend) -> str | None:
+    """Why `p`'s tile kernel is not run on this CPU: its calibration's probe of the tiles did not run
+    here (`Calibration.left_out`: a fault, a failed compile), so neither a sweep nor --alg=auto takes
+    it; None where it runs, or `p` has no tiles."""
+    tile = tile_instruction(p)
+    if tile is None or not getattr(backend, "cost_model", False):
+        return None
+    why = calibration.current().left_out.get(tile)
+    return None if why is None else f"the tiles' probe did not run on this CPU ({why}); kgen calibrate measures again"
+
+
 def plan_candidates(p, backend, variants, layouts, flag_sets) -> list[Candidate]:
     """Every variant x layout x flag set of `p` for `backend` (a `TargetCaps`); those that cannot run
-    carry status "n/a: <why>" (the variant does not apply, or the backend computes it wrongly)."""
+    carry status "n/a: <why>" (the variant does not apply, the backend computes it wrongly, or its
+    tile kernel did not run on this CPU: `tiles_left_out`)."""
     out = []
     for layout in layouts:
         for v in variants:
@@ -117,5 +139,7 @@ def plan_candidates(p, backend, variants, layouts, flag_sets) -> list[Candidate]
                 why = refusal(c.problem, backend.for_flags(fs))
                 if why:
                     c.status = f"n/a: {why[1]}"
+                elif (left := tiles_left_out(c.problem, backend)) is not None:
+                    c.status = f"n/a: {left}"
                 out.append(c)
     return out

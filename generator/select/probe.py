@@ -114,11 +114,13 @@ def _fraction(name: str, p: ConvProblem, artifact, backend) -> float:
     return statistics.median(ratios)
 
 
-def measure_probes(names, threads: int = 1, backend: str = "llvm-cpu", log=None) -> dict[str, float]:
+def measure_probes(names, threads: int = 1, backend: str = "llvm-cpu", log=None,
+                   left_out: dict[str, str] | None = None) -> dict[str, float]:
     """{probe: the fraction of its instruction's one-thread rate its kernel reaches} for the probes of
     the instructions in `names` (those this CPU has), compiled on up to `threads` threads and timed
     one after another. A probe that cannot be compiled or run is left
-    out (`log` hears why): the model then takes the fitted efficiencies as they are. The tiles' are
+    out (`log` hears why, and `left_out` gets it by probe): the model then takes the fitted
+    efficiencies as they are. The tiles' are
     probed only where `names` holds them: the calibration's loops ran them, so the CPU has them and the
     kernel granted their state."""
     be = get_backend(backend)
@@ -141,6 +143,8 @@ def measure_probes(names, threads: int = 1, backend: str = "llvm-cpu", log=None)
         except KgenError as e:
             if log:
                 log(f"  kernel probe {name} left out: {e}")
+            if left_out is not None:
+                left_out[name] = str(e)
             continue
     return out
 
@@ -149,10 +153,12 @@ def _apart_command(names, threads: int) -> list[str]:
     return [sys.executable, "-m", "generator.select.probe", "--threads", str(threads), *names]
 
 
-def measure_probes_apart(names, threads: int = 1, log=None) -> dict[str, float] | None:
+def measure_probes_apart(names, threads: int = 1, log=None,
+                         left_out: dict[str, str] | None = None) -> dict[str, float] | None:
     """`measure_probes` of the instructions in `names` in a child process: its probes, or None where
-    the process failed (a probe kernel that faulted, a timeout), with why for `log`. A probe that
-    could not be compiled or run without faulting is left out as in `measure_probes`."""
+    the process failed (a probe kernel that faulted, a timeout), with why for `log` and, for each
+    instruction, in `left_out`. A probe that could not be compiled or run without faulting is left
+    out as in `measure_probes`."""
     try:
         done = subprocess.run(_apart_command(names, threads), capture_output=True, text=True,
                               timeout=APART_TIMEOUT_S, env=dict(os.environ), stdin=subprocess.DEVNULL)
@@ -164,13 +170,16 @@ def measure_probes_apart(names, threads: int = 1, log=None) -> dict[str, float] 
         if done.returncode == 0:
             try:
                 out = json.loads(done.stdout.strip().splitlines()[-1])
-            except (ValueError, IndexError):
+                kernels = {str(k): float(v) for k, v in out["kernels"].items()}
+            except (ValueError, IndexError, KeyError, TypeError, AttributeError):
                 why = "printed no result"
             else:
-                for line in out["log"]:
+                for line in out.get("log", ()):
                     if log:
                         log(line)
-                return out["kernels"]
+                if left_out is not None:
+                    left_out.update(out.get("left_out", {}))
+                return kernels
         else:
             code = done.returncode
             sig = f"signal {signal.Signals(-code).name}" if code < 0 and -code in signal.valid_signals() else f"exit {code}"
@@ -178,6 +187,8 @@ def measure_probes_apart(names, threads: int = 1, log=None) -> dict[str, float] 
             why = f"died ({sig}){': ' + last if last else ''}"
     if log:
         log(f"  kernel probes {', '.join(names)}: the probe process {why}")
+    if left_out is not None:
+        left_out.update({name: f"the probe process {why}" for name in names})
     return None
 
 
@@ -187,8 +198,9 @@ def _main(argv: list[str]) -> int:
     if names[:1] == ["--threads"]:
         threads, names = int(names[1]), names[2:]
     lines: list[str] = []
-    kernels = measure_probes(names, threads, log=lines.append)
-    print(json.dumps({"kernels": kernels, "log": lines}))
+    left_out: dict[str, str] = {}
+    kernels = measure_probes(names, threads, log=lines.append, left_out=left_out)
+    print(json.dumps({"kernels": kernels, "log": lines, "left_out": left_out}))
     return 0
 
 
