@@ -25,15 +25,16 @@ fi
 export PYTHONPATH=$site:$PWD KGEN_CACHE_DIR=${KGEN_CACHE_DIR:-/tmp/kgen-cache}
 what=("$@"); [ ${#what[@]} -eq 0 ] && what=(tests vulkan bench f32 f16 bf16)
 has() { local w; for w in "${what[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
+# the test files with device cases; -k keeps a backend's (compiled everywhere, run here)
+DEVICE_TESTS=(tests/test_compile_runtime.py tests/test_conv_kernels.py tests/test_reorder_kernels.py tests/test_conv_attrs.py)
 { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
   python3 -c "import iree.runtime as rt, torch; print('IREE drivers', rt.query_available_drivers(), '| PyTorch', torch.__version__)"
   python3 -c "from generator.compile import cuda_device_available as c; print('kgen cuda_device_available', c())"
 } 2>&1 | tee "$OUT/env.log"
 if has tests; then
-  # the test files with CUDA cases; -k keeps those (compiled everywhere, run here)
+  # their CUDA cases
   timeout "${GPU_TESTS_TIMEOUT:-300}" python3 -m pytest -n 8 -p no:cacheprovider -q -rs --full -k cuda \
-    tests/test_compile_runtime.py tests/test_conv_kernels.py tests/test_reorder_kernels.py tests/test_conv_attrs.py \
-    2>&1 | grep -v 'PytestBenchmarkWarning\|warner(' | tee "$OUT/tests.log"
+    "${DEVICE_TESTS[@]}" 2>&1 | grep -v 'PytestBenchmarkWarning\|warner(' | tee "$OUT/tests.log"
   echo "gpu_check: tests done at $(( $(date +%s) - t0 )) s"
 fi
 if has vulkan; then
@@ -53,8 +54,7 @@ if has vulkan; then
   python3 -c "from generator.compile import vulkan_device_available as v; print('kgen vulkan_device_available', v())" \
     2>&1 | tee -a "$OUT/env.log"
   timeout "${GPU_VULKAN_TIMEOUT:-300}" python3 -m pytest -n 8 -p no:cacheprovider -q -rfs --full -k vulkan \
-    tests/test_compile_runtime.py tests/test_conv_kernels.py tests/test_reorder_kernels.py tests/test_conv_attrs.py \
-    tests/test_cli.py 2>&1 | grep -v 'PytestBenchmarkWarning\|warner(' | tee "$OUT/vulkan.log" | tail -25
+    "${DEVICE_TESTS[@]}" tests/test_cli.py 2>&1 | grep -v 'PytestBenchmarkWarning\|warner(' | tee "$OUT/vulkan.log" | tail -25
   echo "gpu_check: vulkan done at $(( $(date +%s) - t0 )) s"
 fi
 if has bench; then

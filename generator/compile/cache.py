@@ -306,7 +306,8 @@ def _keep_failure(cache_dir: Path, tmp: Path, key: str, name: str) -> Path:
     return tmp
 
 
-def _signal_name(code: int) -> str:
+def signal_name(code: int) -> str:
+    """A negative return code's signal by name (SIGSEGV), or "signal N"."""
     try:
         return signal.Signals(-code).name
     except ValueError:
@@ -406,7 +407,7 @@ def compile_mlir(
             what = _first_error_line(diag)
             if not what:
                 if proc.returncode < 0:
-                    what = f"iree-compile crashed with {_signal_name(proc.returncode)} and no diagnostic"
+                    what = f"iree-compile crashed with {signal_name(proc.returncode)} and no diagnostic"
                 else:
                     tail = [ln.strip() for ln in diag.splitlines() if ln.strip()]
                     what = f"iree-compile exited {proc.returncode}" + (f": {tail[-1][:200]}" if tail else "")

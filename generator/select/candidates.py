@@ -13,6 +13,7 @@ from ..emit.conv import refusal
 from ..errors import FormatError
 from ..layout import MemoryDesc, parse_tag
 from . import calibration
+from .work import instruction
 
 # layouts tried per source data type: the plain ones PyTorch also has, and the blocked ones
 DEFAULT_LAYOUTS = {"f32": ("nchw", "nhwc", "nChw16c"), "f16": ("nchw", "nhwc", "nChw16c"),
@@ -102,12 +103,11 @@ def candidate_problem(p, variant: str, layout: str):
 
 
 def tile_instruction(p) -> str | None:
-    """The AMX tile instruction `p`'s variant runs on, or None for a variant without tiles."""
+    """The AMX tile instruction `p`'s variant runs on (brgemm_amx's own, `work.instruction`; bf16x3's
+    bf16 one), or None for a variant without tiles."""
     if p.alg == "brgemm_amx_bf16x3":
         return "tdpbf16ps"
-    if p.alg == "brgemm_amx":
-        return "tdpbusd" if p.src.dtype.is_int else "tdpbf16ps"
-    return None
+    return instruction(p) if p.alg == "brgemm_amx" else None
 
 
 def tiles_left_out(p, backend) -> str | None:

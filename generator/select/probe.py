@@ -21,9 +21,7 @@ there costs the tiles their place in the model (`calibration.measure`), not the 
 from __future__ import annotations
 
 import json
-import os
 import shlex
-import signal
 import statistics
 import subprocess
 import sys
@@ -33,6 +31,7 @@ import numpy as np
 
 from ..benchdnn.conv import conv_problem, parse_conv_args
 from ..compile import compile_mlir, get_backend
+from ..compile.cache import signal_name
 from ..emit.conv import render_conv
 from ..errors import KgenError
 from ..problem.conv import ConvProblem
@@ -118,11 +117,10 @@ def measure_probes(names, threads: int = 1, backend: str = "llvm-cpu", log=None,
                    left_out: dict[str, str] | None = None) -> dict[str, float]:
     """{probe: the fraction of its instruction's one-thread rate its kernel reaches} for the probes of
     the instructions in `names` (those this CPU has), compiled on up to `threads` threads and timed
-    one after another. A probe that cannot be compiled or run is left
-    out (`log` hears why, and `left_out` gets it by probe): the model then takes the fitted
-    efficiencies as they are. The tiles' are
-    probed only where `names` holds them: the calibration's loops ran them, so the CPU has them and the
-    kernel granted their state."""
+    one after another. A probe that cannot be compiled or run is left out (`log` hears why, and
+    `left_out` gets it by probe): the model then takes the fitted efficiencies as they are. The
+    tiles' are probed only where `names` holds them: the calibration's loops ran them, so the CPU
+    has them and the kernel granted their state."""
     be = get_backend(backend)
     todo = {}
     for name in PROBES:
@@ -161,7 +159,7 @@ def measure_probes_apart(names, threads: int = 1, log=None,
     out as in `measure_probes`."""
     try:
         done = subprocess.run(_apart_command(names, threads), capture_output=True, text=True,
-                              timeout=APART_TIMEOUT_S, env=dict(os.environ), stdin=subprocess.DEVNULL)
+                              timeout=APART_TIMEOUT_S, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         why = f"took over {APART_TIMEOUT_S} s"
     except OSError as e:
@@ -182,7 +180,7 @@ def measure_probes_apart(names, threads: int = 1, log=None,
                 return kernels
         else:
             code = done.returncode
-            sig = f"signal {signal.Signals(-code).name}" if code < 0 and -code in signal.valid_signals() else f"exit {code}"
+            sig = signal_name(code) if code < 0 else f"exit {code}"
             last = (done.stderr.strip().splitlines() or [""])[-1][:200]
             why = f"died ({sig}){': ' + last if last else ''}"
     if log:
