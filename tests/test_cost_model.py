@@ -534,3 +534,9 @@ def test_amx_fit_recovers_the_model_that_timed_its_figures(monkeypatch, tmp_path
         {**bench["problems"][0], "candidates": bench["problems"][0]["candidates"][:1]}]}))
     out = io.StringIO()
     assert amx_fit.main([str(path)], out) == 2 and "no brgemm_amx figure" in out.getvalue()
+    # a file that is not a bench's: one line, not a traceback
+    for text in ("[1, 2]", json.dumps({"cpu": "test-amx", "problems": [{"candidates": [{"variant": "brgemm_amx",
+                                                                                     "status": "ok", "seconds": 1}]}]})):
+        path.write_text(text)
+        out = io.StringIO()
+        assert amx_fit.main([str(path)], out) == 2 and "not a kgen bench conv --json file" in out.getvalue()

@@ -124,11 +124,18 @@ def main(argv: list[str] | None = None, out=sys.stdout) -> int:
         except (OSError, ValueError) as e:
             print(f"amx_fit: {path}: {e}", file=out)
             return 2
+        if not isinstance(bench, dict):
+            print(f"amx_fit: {path} is not a kgen bench conv --json file", file=out)
+            return 2
         if bench.get("cpu") != host_cpu_id():
             print(f"amx_fit: {path} was measured on CPU {bench.get('cpu')}, this is {host_cpu_id()}: "
                   f"fit on the CPU that measured it (its calibration prices the figures)", file=out)
             return 2
-        pts += points(bench, cal)
+        try:
+            pts += points(bench, cal)
+        except (KgenError, KeyError, TypeError, AttributeError) as e:
+            print(f"amx_fit: {path}: not a kgen bench conv --json file ({type(e).__name__}: {e})", file=out)
+            return 2
     if not pts:
         print("amx_fit: no brgemm_amx figure in these files (kgen bench conv --alg=brgemm_amx,... --json=F "
               "on a CPU with amx_bf16 / amx_int8)", file=out)
