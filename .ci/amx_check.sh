@@ -3,19 +3,21 @@
 # float64 reference, the calibration and the tiles' peaks, untuned --alg=auto against every candidate
 # and PyTorch at its best, `kgen tune`'s time, ResNet-50 and MobileNetV2 end to end in bf16, and the
 # AMX model fitted to this CPU's figures (python -m generator.select.amx_fit).
-#   bash .ci/amx_check.sh [tests] [calibrate] [bench] [tune] [net] [fit]     default: all, in that order
+#   bash .ci/amx_check.sh [tests] [calibrate] [bench] [tune] [net] [groups3d] [fit]     default: all, in that order
 # bench: the 8 ResNet-50 b1 layers in NHWC with an empty selection table (untuned) in bf16, u8:s8:u8
 # (common scales, per_oc weights) and f32 (bf16x3 on the tiles and on the vector unit beside f32's kernels:
 # named only, never auto's); tune: `kgen tune` of the 8 layers in nchw and nhwc per data type from an empty kernel cache,
 # timed, then the bench again reading that table (tuned --alg=auto); fit: AMX_MODEL refitted on the
-# untuned benches' brgemm_amx figures (needs bench). Last, summary.log: untuned and tuned auto against
+# untuned benches' brgemm_amx figures (needs bench); groups3d: brgemm_amx against brgemm on ResNeXt-50's
+# grouped 3x3 layers of 16 and 32 channels a group and two 3x3x3 layers (the model prices neither: a
+# tune decides). Last, summary.log: untuned and tuned auto against
 # PyTorch (geomean, worst), untuned against tuned per layer, brgemm_amx's 3x3 layers against the tiles' peak.
 # Logs and JSON go to $OUT or ./amx-out. About 40 minutes on 2 cores; run it on a quiet machine.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/amx-out}; mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1
-what=("$@"); [ ${#what[@]} -eq 0 ] && what=(tests calibrate bench tune net fit)
+what=("$@"); [ ${#what[@]} -eq 0 ] && what=(tests calibrate bench tune net groups3d fit)
 has() { local w; for w in "${what[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
 t0=$(date +%s)
 stamp() { echo "amx_check: $1 done at $(( $(date +%s) - t0 )) s"; }
@@ -72,6 +74,16 @@ if has net; then
     stamp "net $m"
   done
 fi
+G3=(g32mb1ic512ih14oc512oh14kh3ph1 g32mb1ic1024ih7oc1024oh7kh3ph1
+    mb1ic64id8ih28iw28oc64kd3kh3kw3pd1ph1pw1 mb1ic128id4ih14iw14oc128kd3kh3kw3pd1ph1pw1)
+if has groups3d; then
+  for dt in bf16 u8; do
+    KGEN_TUNED_TABLE="$OUT/empty/tuned.json" timeout 1800 "${KGEN[@]}" bench conv --layouts=nhwc --flags=default \
+      --alg=brgemm,brgemm_amx $(dt_args $dt) "${G3[@]}" --json="$OUT/bench_groups3d_$dt.json" 2>&1 \
+      | tee "$OUT/bench_groups3d_$dt.log" | grep -v '^  '
+    stamp "groups3d $dt"
+  done
+fi
 # the figures against issue-style bars: untuned and tuned auto / PyTorch (geomean, worst), untuned /
 # tuned per layer, brgemm_amx's 3x3 layers against the tiles' calibrated peak on every thread
 OUT="$OUT" .venv/bin/python - <<'PY' 2>&1 | tee "$OUT/summary.log"
@@ -110,9 +122,15 @@ for dt, instr in (("bf16", "tdpbf16ps"), ("u8", "tdpbusd"), ("f32", None)):
         peak = cal.rate(instr, cal.threads)
         for k, p in u.items():
             amx = [c["seconds"] for c in p["candidates"] if c["variant"] == "brgemm_amx" and c["status"] == "ok" and c["seconds"]]
-            if amx and "kh3" in k:
+            if amx and "kh3" in k and not k.startswith("g") and "kd3" not in k:
                 print(f"{dt} brgemm_amx {k}: {p['flops'] / min(amx) / 1e9:.0f} G/s, {p['flops'] / min(amx) / peak:.0%} "
                       f"of {instr}'s {peak / 1e9:.0f} on {cal.threads} threads")
+    g3 = load(f"bench_groups3d_{dt}")
+    for k, p in (g3 or {}).items():
+        amx, vec = (min((c["seconds"] for c in p["candidates"] if c["variant"] == v and c["status"] == "ok"
+                         and c["seconds"]), default=None) for v in ("brgemm_amx", "brgemm"))
+        if amx and vec:
+            print(f"{dt} grouped/3D {k}: brgemm_amx {p['flops'] / amx / 1e9:.0f} G/s, {vec / amx:.2f}x brgemm")
 PY
 if has fit; then
   .venv/bin/python -m generator.select.amx_fit "$OUT"/bench_untuned_bf16.json "$OUT"/bench_untuned_u8.json 2>&1 \

@@ -67,10 +67,6 @@ needs_bf16 = pytest.mark.skipif("avx512_bf16" not in host_matrix_features(),
 @pytest.mark.parametrize("line", CASES)
 def test_bf16x3_matches_the_float64_reference(alg, line):
     p = problem(f"--alg={alg} " + line)
-    if p.desc.ndims == 5 and "amx" in alg:
-        with pytest.raises(UnsupportedError, match="1D and 2D"):
-            ConvKernel(p, backend_for(alg))
-        return
     kernel = ConvKernel(p, backend_for(alg))
     assert check_conv(kernel, p, call=float_call(p)) is None
     assert check_conv(kernel, p) is None                 # integer fills: exact

@@ -400,6 +400,29 @@ AMX_CASES = [
     "--dt=bf16 --stag=nhwc --dtag=nhwc mb2ic16ih11iw13oc24kh5kw3ph3pw1dh1",
     "--dt=s8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic32ih6iw10oc16kh3kw3ph1pw1",
     "--dt=bf16 --stag=nhwc --dtag=nhwc --attr-post-ops=sum:0.5 mb1ic32ih6iw10oc16kh3kw3ph1pw1",
+    # 3D, the depth folded into the images: planes as runs of pixel blocks (u8 with scales and a ReLU,
+    # bf16 dilated in depth on 2 images), row by row (strided: s8 compensated; a sum), a 1x1x1 layer,
+    # a source zero point over the padded planes
+    "--dt=u8:s8:u8 --stag=ndhwc --dtag=ndhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:4 "
+    "--attr-post-ops=relu mb1ic40id5ih6iw7oc40kd3kh3kw3pd1ph1pw1",
+    "--dt=bf16 --stag=ndhwc --dtag=ndhwc mb2ic24id7ih5iw5oc20kd3kh3kw3pd2ph1pw1dd1",
+    "--dt=s8:s8:s32 --stag=ndhwc --dtag=ndhwc mb1ic20id6ih9iw9oc36kd3kh3kw3sd2sh2sw2pd1ph1pw1",
+    "--dt=bf16 --stag=ndhwc --dtag=ndhwc --attr-post-ops=sum:0.5 mb1ic32id4ih6iw10oc16kd3kh3kw3pd1ph1pw1",
+    "--dt=u8:s8:f32 --stag=ndhwc --dtag=ndhwc mb1ic70id3ih4iw8oc48kd1kh1kw1pd0ph0pw0",
+    "--dt=u8:s8:s32 --stag=ndhwc --dtag=ndhwc --attr-zero-points=src:common:3 mb1ic16id4ih5iw5oc16kd3kh3kw3pd1ph1pw1",
+    # groups, each group's channels from its own offset in the source's pixel and its output channels
+    # padded to whole 32-channel blocks: u8 with per-channel scales and a ReLU (24 a group, 10 out),
+    # bf16 past one tile row (80 a group) with a sum, s8 strided, a 1x1 run of blocks with the sum, 3D,
+    # a source zero point, blocked
+    "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:4 "
+    "--attr-post-ops=relu g4mb2ic96ih7iw11oc40kh3kw3ph1pw1",
+    "--dt=bf16 --stag=nhwc --dtag=nhwc --attr-post-ops=sum:0.5 g2mb1ic160ih6iw10oc20kh3kw3ph1pw1",
+    "--dt=s8:s8:s32 --stag=nhwc --dtag=nhwc g3mb1ic60ih6iw6oc84kh3kw3sh2sw2ph1pw1",
+    "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=wei:per_oc+dst:common:2 --attr-post-ops=sum:2 "
+    "g2mb2ic64ih8iw12oc48kh1kw1ph0pw0",
+    "--dt=bf16 --stag=ndhwc --dtag=ndhwc g2mb1ic32id4ih5iw5oc48kd3kh3kw3pd1ph1pw1",
+    "--dt=u8:s8:s32 --stag=nhwc --dtag=nhwc --attr-zero-points=src:common:3 g2mb1ic32ih5iw5oc32kh3kw3ph1pw1",
+    "--dt=u8:s8:u8 --stag=nChw16c --dtag=nChw16c --attr-scales=src:common:0.5+dst:common:2 g2mb1ic64ih7oc64kh3ph1",
 ]
 
 
@@ -428,8 +451,13 @@ def test_amx_computes_stride_1_outputs_as_one_run_of_pixel_blocks():
             ("mb1ic64ih7oc64oh7kh3ph1", True, ("1x10x9x64", "1x2x32x64")),
             ("mb1ic64ih64oc64oh64kh3ph1", False, ("1x66x66x64", "1x64x64x64")),   # whole blocks a row already
             ("mb1ic64ih56oc64oh28kh1sh2ph0", False, None),                        # strided
+            # 3D: a run per plane (4 planes of 6 x 8 padded columns: 2 blocks each, from 9 padded source
+            # planes, 3 rows more below), the depth's stride free
+            ("mb1ic32id8ih6iw6oc32od4oh6ow6kd3kh3kw3sd2pd1ph1pw1", True, ("9x11x8x32", "4x2x32x32")),
+            ("mb1ic32id8ih6iw6oc32od4oh3ow3kd3kh3kw3sd2sh2sw2pd1ph1pw1", False, None),
             ("mb1ic64ih56oc64oh28kh3sh2ph1", False, None)):
-        p = problem(f"--alg=brgemm_amx --dt=bf16 --stag=nhwc --dtag=nhwc {line}")
+        tag = "ndhwc" if "id" in line else "nhwc"
+        p = problem(f"--alg=brgemm_amx --dt=bf16 --stag={tag} --dtag={tag} {line}")
         assert amx_flat_pixels(p) == run, line
         if shapes:
             dispatch = render_conv(p, target).split("flow.dispatch @", 1)[1].split("\n", 1)[0]
@@ -483,8 +511,10 @@ def test_amx_is_refused_without_tiles_and_not_priced_without_their_rates():
     p = problem("--alg=brgemm_amx --dt=u8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic8ih6oc16kh3ph1")
     with pytest.raises(UnsupportedError, match=r"its u8 microkernel \(tdpbusd\) needs a CPU with amx_int8"):
         render_conv(p, vnni_cpu())
-    with pytest.raises(UnsupportedError, match="ungrouped"):
-        render_conv(problem("--alg=brgemm_amx --dt=u8:s8:s32 g2mb1ic32ih6oc32kh3ph1"), vnni_cpu())
+    # groups that brgemm puts across its vector lanes are left to it
+    for line, cg in (("g32mb1ic128ih7oc128kh3ph1", 4), ("g16mb1ic16ih7oc16kh3ph1", 1)):
+        with pytest.raises(UnsupportedError, match=f"a group's {cg} input and {cg} output channels .*use brgemm"):
+            render_conv(problem(f"--alg=brgemm_amx --dt=u8:s8:s32 {line}"), vnni_cpu())
     # the session's pinned calibration has no tile rates: the cost model never puts AMX ahead
     from generator.select import heuristic
     assert heuristic(problem("--alg=auto --dt=u8:s8:u8 --stag=nhwc --dtag=nhwc mb1ic64ih6oc64kh3ph1"),
@@ -1134,8 +1164,6 @@ def test_brgemm_refusals_are_clear():
                       ]:
         with pytest.raises(UnsupportedError, match=f"--alg=brgemm does not apply: .*{why}"):
             render_conv(problem("--alg=brgemm " + line), vnni_cpu())
-    with pytest.raises(UnsupportedError, match="--alg=brgemm_amx does not apply: .*1D and 2D convolutions only"):
-        render_conv(problem("--alg=brgemm_amx --dt=u8:s8:s32 mb1ic8id4oc16kd3pd1"), vnni_cpu())
 
 
 # the kernel rows (3D: planes) that reach only zero padding are skipped row by row (Brgemm.real_rows):

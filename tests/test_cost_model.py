@@ -389,7 +389,11 @@ AUTO_ON_AMX = [
     ("brgemm_amx", "--dt=s8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic256ih14oc256oh14kh3ph1"),
     ("brgemm_amx", "--dt=u8:s8:u8 --stag=nChw16c --dtag=nChw16c --attr-scales=src:common:0.5+dst:common:2 "
                    "mb1ic256ih14oc256oh14kh3ph1"),
-    # a strided u8 1x1 layer stays on vpdpbusd; groups and 3D are not on the tiles (conv-algorithms.md)
+    # 3D: a bf16 3x3x3 layer on the tiles, each plane a run of pixel blocks
+    ("brgemm_amx", "--dt=bf16 --stag=ndhwc --dtag=ndhwc mb1ic64id4ih14iw14oc64kd3kh3kw3pd1ph1pw1"),
+    # a strided u8 1x1 layer stays on vpdpbusd; groups are not in the model (a tune measures the tiles
+    # on them); a small u8 3D layer, its 6x6 planes 36 of the 64 pixels the tiles compute, within the
+    # model's margin
     ("brgemm", "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
                "mb1ic256ih28oc128oh14kh1sh2ph0"),
     ("brgemm", "--dt=bf16 --stag=nhwc --dtag=nhwc g2mb1ic128ih14oc128oh14kh3ph1"),

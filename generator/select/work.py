@@ -37,7 +37,8 @@ def amx_pixels(p: ConvProblem) -> int:
     d = p.desc
     if amx_flat_pixels(p):
         iwp = max(d.pw, 0) + d.iw - max(-d.pw, 0) + max(d.pw_r, 0)
-        return d.mb * ceil_to(d.oh * iwp, AMX_PIXELS)
+        planes = d.od if d.ndims == 5 else 1
+        return d.mb * planes * ceil_to(d.oh * iwp, AMX_PIXELS)
     ow = d.spatial()[-1].o
     return d.out_pixels // ow * ceil_to(ow, AMX_PIXELS)
 

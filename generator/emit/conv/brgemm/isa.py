@@ -199,15 +199,19 @@ def _brgemm_why_not(p: ConvProblem) -> str | None:
         have = ", ".join(f"{'/'.join(i.src)} x {i.wei} ({i.instruction})" for i in _brgemm_table(p))
         return f"its microkernels multiply {have}, not {p.src.dtype.name}:{p.wei.dtype.name}"
     if p.alg == "brgemm_amx" and d.g > 1:
-        return "its AMX kernel is generated for ungrouped convolutions only (use brgemm for groups)"
+        # a tile computes 16 channels of one group and reduces a group's channels a tap: groups that
+        # brgemm puts across its vector lanes (depthwise, 1 to 8 channels a group) would fill 1 to 8
+        # of a tile's 16 columns and 4 to 32 of its 64-byte rows
+        lanes = brgemm_lane_groups(dataclasses.replace(p, alg="brgemm"))
+        if lanes is not None:
+            return (f"a group's {lanes[0]} input and {lanes[1]} output channels would fill {lanes[1]} of a "
+                    f"tile's 16 columns; brgemm puts groups this small across its vector lanes (use brgemm)")
     # (small groups sum cg products a tap, and leave the lanes before they pass it: only depthwise's
     # taps reach it)
     if (brgemm_depthwise(p) and p.src.dtype.is_int and not brgemm_lane_dot(p)
             and reduction_length(p) > DEPTHWISE_EXACT_TAPS):
         return (f"its depthwise kernel sums 8-bit products in f32, exact up to {DEPTHWISE_EXACT_TAPS} taps, "
                 f"and this window has {reduction_length(p)} (use direct)")
-    if d.ndims == 5 and p.alg == "brgemm_amx":
-        return "its AMX kernel is generated for 1D and 2D convolutions only (use brgemm for 3D)"
     return None
 
 

@@ -29,7 +29,7 @@ def brgemm_packs_int8_stores(epilogue: StoreEpilogue | None, dst_blocks: bool, o
 def amx_flat_pixels(p: ConvProblem, epilogue: StoreEpilogue | None = None) -> bool:
     """Whether brgemm_amx computes the output as one run of pixels over the padded source's rows
     instead of row by row (`BrgemmGeometry.flat`): a 2D convolution with stride 1 whose rows are not
-    whole 32-pixel blocks. In channels last a pixel's neighbour in the next row is IWp pixels further
+    whole 32-pixel blocks (3D: a run per plane, the depth folded into the images). In channels last a pixel's neighbour in the next row is IWp pixels further
     (IWp: the padded source's width), so output pixel j of the run (row j // IWp, column j % IWp) reads
     tap (kh, kw) at flat pixel j + kh x IWp + kw, one stride for every tile row: the run is cut into
     blocks of 32 whatever the rows, and the IWp - OW columns a row past the real ones are computed and
@@ -39,7 +39,7 @@ def amx_flat_pixels(p: ConvProblem, epilogue: StoreEpilogue | None = None) -> bo
     Not with the sum post-op where the run is not the destination's own pixels in whole blocks (the
     stores read its prior destination at the run's pixels), nor a source read in its own blocks."""
     d = p.desc
-    if (p.alg != "brgemm_amx" or d.ndims != 4 or d.sh != 1 or d.sw != 1 or d.ow % AMX_PIXELS == 0
+    if (p.alg != "brgemm_amx" or d.ndims < 4 or d.sh != 1 or d.sw != 1 or d.ow % AMX_PIXELS == 0
             or brgemm_src_block(p)):
         return False
     if epilogue is not None and epilogue.dst_init is not None:
