@@ -28,8 +28,9 @@ def brgemm_packs_int8_stores(epilogue: StoreEpilogue | None, dst_blocks: bool, o
 
 def amx_flat_pixels(p: ConvProblem, epilogue: StoreEpilogue | None = None) -> bool:
     """Whether brgemm_amx computes the output as one run of pixels over the padded source's rows
-    instead of row by row (`BrgemmGeometry.flat`): a 2D convolution with stride 1 whose rows are not
-    whole 32-pixel blocks (3D: a run per plane, the depth folded into the images). In channels last a pixel's neighbour in the next row is IWp pixels further
+    instead of row by row (`BrgemmGeometry.flat`): a 2D or 3D convolution with stride 1 along its
+    rows and columns whose rows are not whole 32-pixel blocks (3D: a run per plane, the depth folded
+    into the images). In channels last a pixel's neighbour in the next row is IWp pixels further
     (IWp: the padded source's width), so output pixel j of the run (row j // IWp, column j % IWp) reads
     tap (kh, kw) at flat pixel j + kh x IWp + kw, one stride for every tile row: the run is cut into
     blocks of 32 whatever the rows, and the IWp - OW columns a row past the real ones are computed and
