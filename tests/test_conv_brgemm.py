@@ -423,6 +423,17 @@ AMX_CASES = [
     "--dt=bf16 --stag=ndhwc --dtag=ndhwc g2mb1ic32id4ih5iw5oc48kd3kh3kw3pd1ph1pw1",
     "--dt=u8:s8:s32 --stag=nhwc --dtag=nhwc --attr-zero-points=src:common:3 g2mb1ic32ih5iw5oc32kh3kw3ph1pw1",
     "--dt=u8:s8:u8 --stag=nChw16c --dtag=nChw16c --attr-scales=src:common:0.5+dst:common:2 g2mb1ic64ih7oc64kh3ph1",
+    # epilogues the tile stores do not fuse, in the shared epilogue after them (tanh and a per-channel
+    # add with both zero points; GELU then a sum in 3D; the stem with a logistic and a product), and
+    # blocked destinations whose padded channels stay 0 under f(0) != 0 (grouped 2D, 3D)
+    "--dt=u8:s8:s8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc "
+    "--attr-zero-points=src:common:2+dst:common:-3 --attr-post-ops=tanh+add:f32:per_oc g2mb1ic64ih6iw9oc64kh3kw3ph1pw1",
+    "--dt=bf16 --stag=ndhwc --dtag=ndhwc --attr-post-ops=gelu_erf+sum:2 mb1ic40id3ih5iw6oc20kd3kh3kw3pd1ph1pw1",
+    "--dt=u8:s8:f32 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.25+wei:per_oc "
+    "--attr-post-ops=logistic+mul:f32:per_tensor mb1ic3ih20oc40oh10kh7sh2ph3",
+    "--dt=bf16 --stag=nhwc --dtag=nChw16c --attr-post-ops=linear:1:0.5 g2mb1ic64ih5oc40kh3ph1",
+    "--dt=u8:s8:u8 --stag=ndhwc --dtag=nCdhw16c --attr-scales=src:common:0.5+dst:common:2 --attr-post-ops=linear:1:3 "
+    "mb1ic24id3ih4iw5oc20kd3kh3kw3pd1ph1pw1",
 ]
 
 

@@ -391,12 +391,16 @@ AUTO_ON_AMX = [
                    "mb1ic256ih14oc256oh14kh3ph1"),
     # 3D: a bf16 3x3x3 layer on the tiles, each plane a run of pixel blocks
     ("brgemm_amx", "--dt=bf16 --stag=ndhwc --dtag=ndhwc mb1ic64id4ih14iw14oc64kd3kh3kw3pd1ph1pw1"),
-    # a strided u8 1x1 layer stays on vpdpbusd; groups are not in the model (a tune measures the tiles
-    # on them); a small u8 3D layer, its 6x6 planes 36 of the 64 pixels the tiles compute, within the
-    # model's margin
+    # groups of 64 and of 16 channels (ResNeXt-50's third stage), each group's own channels on the tiles
+    ("brgemm_amx", "--dt=bf16 --stag=nhwc --dtag=nhwc g2mb1ic128ih14oc128oh14kh3ph1"),
+    ("brgemm_amx", "--dt=bf16 --stag=nhwc --dtag=nhwc g32mb1ic512ih7oc512oh7kh3ph1"),
+    # a strided u8 1x1 layer stays on vpdpbusd; so do u8 groups of 16, where each tile row holds 16 of
+    # its 64 bytes; a small u8 3D layer, its 6x6 planes 36 of the 64 pixels the tiles compute, within
+    # the model's margin
     ("brgemm", "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
                "mb1ic256ih28oc128oh14kh1sh2ph0"),
-    ("brgemm", "--dt=bf16 --stag=nhwc --dtag=nhwc g2mb1ic128ih14oc128oh14kh3ph1"),
+    ("brgemm", "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+dst:common:2 "
+               "g32mb1ic512ih7oc512oh7kh3ph1"),
     ("brgemm", "--dt=u8:s8:u8 --stag=ndhwc --dtag=ndhwc --attr-scales=src:common:0.5+dst:common:2 "
                "mb1ic64id6ih6iw6oc64od6oh6ow6kd3kh3kw3pd1ph1pw1"),
 ]
@@ -470,8 +474,8 @@ def test_tune_measures_only_the_close_calls_and_the_untuned_choice(fixed_calibra
     for c in cands:
         if c.status.startswith("pruned: predicted"):
             assert c.predicted > cost.PRUNE_FACTOR * best
-    # a problem the model does not price is measured in full
-    grouped = problem("--dt=f32", "--stag=nhwc", "--dtag=nhwc", "g2mb1ic32ih8oc32oh8kh3ph1")
+    # a problem the model does not price (groups of 4 channels, across brgemm's lanes) is measured in full
+    grouped = problem("--dt=f32", "--stag=nhwc", "--dtag=nhwc", "g8mb1ic32ih8oc32oh8kh3ph1")
     cands = plan_candidates(grouped, b, ["direct", "im2col", "brgemm"], [USER_LAYOUT], ["default"])
     ok = sum(c.status == "ok" for c in cands)
     assert "all measured" in prune_candidates(cands, drivers, b, CAL) and sum(c.status == "ok" for c in cands) == ok

@@ -25,15 +25,19 @@ calibration (`select.calibration`), without compiling or running it.
 What it is for: `kgen tune` measures only the candidates within `PRUNE_FACTOR` of the predicted
 fastest, plus `--alg=auto`'s untuned choice (`bench.tune.prune_candidates`), and `--alg=auto` without
 a measurement weighs AMX and Winograd against the rule's kernel (`select.model_choice`). It covers
-the CPU backend's ungrouped convolutions (`covers`); grouped and depthwise ones are left to the rule
-and measured in full.
+the CPU backend's ungrouped convolutions and the grouped ones brgemm runs group by group with its
+ungrouped kernel, each group priced as an ungrouped conv of its channels (`covers`); depthwise
+convolutions and the small groups brgemm puts across its vector lanes are left to the rule and
+measured in full.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
 
 from ..emit.conv import VARIANTS
+from ..emit.conv.brgemm.isa import brgemm_lane_groups
 from ..emit.conv.winograd import WINOGRAD_M
 from ..errors import KgenError
 from ..problem.conv import ConvProblem
@@ -78,8 +82,8 @@ def covers(p: ConvProblem, backend) -> str | None:
     """Why the model does not price `p` on `backend` (a `Backend`), or None."""
     if not backend.cost_model:
         return f"{backend.name} has no cost model"
-    if p.desc.g > 1:
-        return "grouped and depthwise convolutions are not in the model"
+    if p.desc.g > 1 and brgemm_lane_groups(dataclasses.replace(p, alg="brgemm")) is not None:
+        return "depthwise convolutions and small groups are not in the model"
     return None
 
 

@@ -22,12 +22,12 @@ def amx_reduction(p: ConvProblem) -> int:
     """The reduction brgemm_amx's tile instructions run for one output pixel and channel, in elements:
     each tap's channels padded to whole 64-byte tile rows (a shorter row costs a whole row's
     instruction), or a kernel row's taps folded into one (`amx_fold_taps`: the stem's 7 taps of 4
-    padded channels in one row)."""
+    padded channels in one row). Grouped: one group's channels."""
     d = p.desc
     if amx_fold_taps(p):
         isa = brgemm_isa(p)
         return ceil_to(d.kw * ceil_to(d.ic, isa.k), amx_row(p)) * (d.taps // d.kw)
-    return ceil_to(d.ic, amx_row(p)) * d.taps
+    return ceil_to(d.ic // d.g, amx_row(p)) * d.taps
 
 
 def amx_pixels(p: ConvProblem) -> int:
@@ -60,24 +60,26 @@ def kernel_ops(p: ConvProblem) -> float:
     instruction's depth (a stem's taps folded into its channels); brgemm_amx computes whole 32 x 32
     blocks of pixels and channels (`amx_pixels`) and pays a whole tile row for each tap's channels, or
     each kernel row's where it folds them; Winograd F(m, 3) multiplies (m + 2)^2 values a tile of m x m outputs
-    and pays its transforms."""
+    and pays its transforms. Grouped: each group's channels padded as an ungrouped conv's (the groups
+    brgemm runs with its ungrouped kernel, group by group: `cost.covers`)."""
     d = p.desc
     sp = d.spatial()
-    pixels, taps, ic, oc = d.out_pixels, d.taps, d.ic, d.oc
+    g = d.g
+    pixels, taps, icg, ocg = d.out_pixels, d.taps, d.ic // g, d.oc // g
     if p.alg in ("brgemm", "brgemm_fma"):
         isa = brgemm_isa(p)
         k = isa.k if isa else 1
         folded = brgemm_fold_taps(p)
-        row = ceil_to(folded * ic, k) if folded else sp[-1].k * ceil_to(ic, k)
-        return 2.0 * pixels * ceil_to(oc, 16) * row * (taps // sp[-1].k)
+        row = ceil_to(folded * icg, k) if folded else sp[-1].k * ceil_to(icg, k)
+        return 2.0 * pixels * g * ceil_to(ocg, 16) * row * (taps // sp[-1].k)
     if p.alg == "brgemm_amx":
         # the pixels and channels of its 32 x 32 blocks; a tile instruction takes as long whatever its
         # depth: each tap's channels (or a folded row's taps) count as whole tile rows (64 bytes: 64 u8
         # or 32 bf16)
-        return 2.0 * amx_pixels(p) * ceil_to(oc, 2 * 16) * amx_reduction(p)
+        return 2.0 * amx_pixels(p) * g * ceil_to(ocg, 2 * 16) * amx_reduction(p)
     if p.alg in WINOGRAD_M:
         m = WINOGRAD_M[p.alg]
         tiles = d.mb * -(-sp[0].o // m) * -(-sp[1].o // m)
         a2 = (m + 2) ** 2
-        return 2.0 * tiles * a2 * ic * oc + WINOGRAD_TRANSFORM_OPS * tiles * a2 * (ic + oc)
-    return 2.0 * pixels * oc * ic * taps
+        return 2.0 * tiles * a2 * icg * d.oc + WINOGRAD_TRANSFORM_OPS * tiles * a2 * (d.ic + d.oc)
+    return 2.0 * pixels * d.oc * icg * taps
