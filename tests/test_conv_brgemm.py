@@ -18,7 +18,7 @@ from generator.compile.host import host_matrix_features
 from generator.compile.cache import compile_mlir
 from generator.emit.conv import render_conv
 from generator.emit.conv.brgemm.blocking import brgemm_blocking
-from generator.emit.conv.brgemm.fusion import brgemm_dst_blocks, brgemm_src_block
+from generator.emit.conv.brgemm.fusion import brgemm_dst_blocks, brgemm_lanes_pretransposed, brgemm_src_block
 from generator.errors import UnsupportedError
 from generator.problem.conv import ConvProblem
 from generator.problem.partition import conv_host_parts
@@ -228,6 +228,7 @@ FMA_LANE_CASES = [
     ("--stag=nhwc --dtag=nhwc g18mb1ic36ih9oc72oh9kh3ph1", (2, 4)),
     ("--dir=FWD_B --stag=nChw16c --dtag=nChw16c g8mb2ic64ih7oc32oh7kh3ph1", (8, 4)),
     ("--stag=ndhwc --dtag=ndhwc g8mb1ic32id4ih5iw5oc32kd3kh3kw3pd1ph1pw1", (4, 4)),
+    ("--stag=nhwc --dtag=nhwc g16mb1ic128ih7oc128oh7kh3ph1", (8, 8)),               # transposed on the way in
 ]
 
 
@@ -922,6 +923,11 @@ LANE_GROUP_CASES = [
     ("--dt=bf16:bf16:f32 --stag=nhwc --dtag=nhwc g20mb2ic40ih9iw13oc80oh5ow7kh3kw3sh2sw2ph1pw1", (2, 4)),  # a tail
     ("--dt=bf16 --stag=ndhwc --dtag=nCdhw16c g32mb1ic128id4ih5iw6oc128od4oh5ow6kd3kh3kw3pd1ph1pw1", (4, 4)),
     ("--dt=bf16 --stag=nhwc --dtag=nhwc g32mb1ic32ih9oc256oh9kh3ph1", (1, 8)),                # odd: widened
+    # 8 channels a group on FMAs, the source transposed on the way in (brgemm_lanes_pretransposed):
+    # strides and borders on 2 images, 3D, a 1D f16 row
+    ("--dt=f32 --stag=nhwc --dtag=nhwc --attr-post-ops=relu g32mb2ic256ih9iw13oc256oh5ow7kh3kw3sh2sw2ph1pw1", (8, 8)),
+    ("--dt=f32 --stag=ndhwc --dtag=ndhwc g16mb1ic128id4ih5iw6oc64od4oh5ow6kd3kh3kw3pd1ph1pw1", (8, 4)),
+    ("--dt=f16 --stag=nwc --dtag=nwc g16mb1ic128iw21oc128ow21kw3pw1", (8, 8)),
 ]
 
 
@@ -943,8 +949,11 @@ def test_small_groups_across_the_lanes_match_the_reference(line, lanes):
     assert (dot.k if dot else 1) == (4 if quads else 2 if pairs else 1)
     assert ("vpdpbusd" in text) == quads and ("dpbf16ps" in text) == pairs
     cq = cg // (4 if quads else 2 if pairs else 1)
-    # de-interleaved and interleaved in registers: cq log2(cq) shuffles a column, kg log2(kg) a pixel
-    assert ("%xu" in text) == (cq > 1) and ("%zz" in text) == (kg > 1)
+    # de-interleaved and interleaved in registers: cq log2(cq) shuffles a column (none where the source
+    # comes transposed: 8 channels a group on FMAs, whole blocks of 16 groups), kg log2(kg) a pixel
+    pre = brgemm_lanes_pretransposed(p)
+    assert pre == (cq == 8 and p.desc.g % 16 == 0 and not brgemm_src_block(p))
+    assert ("%xu" in text) == (cq > 1 and not pre) and ("%zz" in text) == (kg > 1)
     weights = re.search(r"memref<(\d+)x(\d+)x(\d+)x(\d+)x(\d+)x(16xf32|64xi8|32xbf16)>", text)
     assert int(weights[4]) == cq and int(weights[5]) % kg == 0            # (GB, KH, KW, cq, RO * kg, 16 q)
     assert ("vector.maskedload" in text) == (p.desc.g % 16 != 0 and not brgemm_src_block(p))

@@ -93,6 +93,10 @@ class BrgemmKernel:
     # on a dot product across the lanes (emit.conv.brgemm.isa.LANE_DOT_ISAS): a group's channels in one
     # 32-bit lane, the instruction's depth (4 on vpdpbusd, 2 on vdpbf16ps); 1: the widened FMA
     lane_k: int = 1
+    # small groups: the source comes with each block of 16 groups' channels already one vector per
+    # channel (or k-tuple), lane = group (emit.conv.brgemm.fusion.brgemm_lanes_pretransposed): read as
+    # it is, nothing de-interleaved in registers
+    lanes_pretransposed: bool = False
 
     @property
     def lane_groups(self) -> bool:
@@ -341,7 +345,10 @@ class Brgemm(Step):
     @property
     def unzip(self) -> ShuffleProgram:
         """The shuffles that de-interleave a block's source vectors (cg, or cg / 4 of quads on
-        vpdpbusd: the weights' dim 3) into one vector per channel (quad)."""
+        vpdpbusd: the weights' dim 3) into one vector per channel (quad); none where the source
+        comes so (`BrgemmKernel.lanes_pretransposed`)."""
+        if self.kernel.lanes_pretransposed:
+            return [], list(range(self.wei.shape[3]))
         return lane_unzip(self.wei.shape[3])
 
     @property

@@ -8,7 +8,7 @@ from ....layout import get_dtype
 from ....problem.conv import ConvProblem
 from ...target import GENERIC, TargetCaps
 from ..common import reduction_length
-from .fusion import brgemm_dst_blocks, brgemm_src_block
+from .fusion import brgemm_dst_blocks, brgemm_lanes_pretransposed, brgemm_src_block
 from .isa import brgemm_depthwise, brgemm_isa, brgemm_lane_dot, brgemm_lane_groups
 
 
@@ -117,7 +117,9 @@ def _depthwise_blocking(p: ConvProblem, ow: int, oc: int, whole: bool) -> tuple[
     dot = brgemm_lane_dot(p)
     cg //= dot.k if dot else 1      # a column's vectors: a dot's lanes hold k channels
     vectors = -(-oc // 16)
-    shuffles = max(cg.bit_length() - 1, 0)
+    # a source transposed on the way in is read as it is (`brgemm_lanes_pretransposed`)
+    pretransposed = brgemm_lanes_pretransposed(p)
+    shuffles = 0 if pretransposed else max(cg.bit_length() - 1, 0)
 
     def score(rw: int, ro: int) -> tuple[float, int]:
         cols = len({r * sw + k * dw for r in range(rw) for k in range(kw)})
@@ -125,10 +127,10 @@ def _depthwise_blocking(p: ConvProblem, ow: int, oc: int, whole: bool) -> tuple[
         return rw * kw * cg * kg / (cols * cg * (1 + shuffles) + kw * cg * kg) * useful, rw * ro
 
     def fits(rw: int, ro: int) -> bool:
-        # small groups: a column's cg vectors and their de-interleaving's as many again, and 6 more
-        # (weights, masks): with only cg + 2 held, LLVM spilled accumulators (measured:
-        # docs/performance.md, Tuned constants)
-        held = kw + 2 if kg == cg == 1 else 2 * cg + 6
+        # small groups: a column's cg vectors and their de-interleaving's as many again (none where the
+        # source comes transposed), and 6 more (weights, masks): with only cg + 2 held, LLVM spilled
+        # accumulators (measured: docs/performance.md, Tuned constants)
+        held = kw + 2 if kg == cg == 1 else (1 if pretransposed else 2) * cg + 6
         return rw * ro * kg + held <= _ZMM_REGISTERS
 
     blocks = [(rw, ro) for ro in range(1, min(4, vectors) + 1) if not whole or vectors % ro == 0

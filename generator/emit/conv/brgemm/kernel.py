@@ -12,7 +12,7 @@ from ...relayout import Plan, Value
 from ...target import TargetCaps
 from ..operands import _widen
 from .blocking import AMX_PIXELS, _fold_groups, brgemm_blocking, brgemm_channels, brgemm_fold_taps
-from .fusion import _brgemm_src_view, brgemm_dst_blocks, brgemm_src_block
+from .fusion import _brgemm_src_view, brgemm_dst_blocks, brgemm_lanes_pretransposed, brgemm_src_block
 from .isa import brgemm_depthwise, brgemm_isa, brgemm_lane_dot, brgemm_lane_groups
 
 
@@ -132,6 +132,16 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     flip = shift and not lane_dot          # a flip of its own, before or after the padding
     if flip and zero_padding:
         x = plan.add("flip_sign_bit", x, x.shape, "i8")
+    pretransposed = brgemm_lanes_pretransposed(p)
+    if pretransposed:
+        # each block of 16 groups' channels as one vector per channel, lane = group: (.., G, cg) as
+        # (.., G/16, 16, cg) -> (.., G/16, cg, 16), in the same shape (`brgemm_lanes_pretransposed`)
+        r = len(x.shape) - 2
+        lead_g = [[i] for i in range(r)]
+        y = plan.expand(x, [*lead_g, [r, r + 1], [r + 2]], (*x.shape[:r], g // 16, 16, icg))
+        y = plan.transpose(y, [*range(r), r, r + 2, r + 1])
+        y = plan.collapse(y, [*lead_g, [r, r + 1, r + 2]])
+        x = plan.expand(y, [*lead_g, [r, r + 1]], x.shape)
     if isa.widen:             # before the padding: IREE fuses the two into one dispatch
         x = _widen(plan, x, p.src.dtype, isa.widen)
     # the channels the source is padded to: a group's to whole groups of k; depthwise, all G channels
@@ -193,7 +203,8 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         rh = max(1, -(-rows // 8))              # about 8 workgroups a channel block and image, as row by row
     kernel = BrgemmKernel(isa=isa.kernel, rw=rw, rh=rh, groups=1 if depthwise else g,
                           ocg=d.oc if depthwise else ocg, emulate_tiles=target.emulate_amx, src_dt=p.src.dtype.name,
-                          cg=cg if depthwise else 1, kg=kg if depthwise else 1, lane_k=isa.k if lane_dot else 1)
+                          cg=cg if depthwise else 1, kg=kg if depthwise else 1, lane_k=isa.k if lane_dot else 1,
+                          lanes_pretransposed=pretransposed)
     geometry = BrgemmGeometry(strides=[sh, sw], dilations=[dh, dw], real_src=real_src, padding=padding, depth=depth,
                               unfold=unfold, src_block=src_block, src_view=view,
                               lanes=d.ic if unpadded and not src_block and g % 16 else 0,
