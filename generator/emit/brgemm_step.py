@@ -94,8 +94,8 @@ class BrgemmKernel:
     # 32-bit lane, the instruction's depth (4 on vpdpbusd, 2 on vdpbf16ps); 1: the widened FMA
     lane_k: int = 1
     # small groups: the source comes with each block of 16 groups' channels already one vector per
-    # channel (or k-tuple), lane = group (emit.conv.brgemm.fusion.brgemm_lanes_pretransposed): read as
-    # it is, nothing de-interleaved in registers
+    # channel, lane = group (emit.conv.brgemm.fusion.brgemm_lanes_pretransposed): read as it is,
+    # nothing de-interleaved in registers
     lanes_pretransposed: bool = False
 
     @property
