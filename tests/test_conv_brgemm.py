@@ -950,9 +950,10 @@ def test_small_groups_across_the_lanes_match_the_reference(line, lanes):
     assert ("vpdpbusd" in text) == quads and ("dpbf16ps" in text) == pairs
     cq = cg // (4 if quads else 2 if pairs else 1)
     # de-interleaved and interleaved in registers: cq log2(cq) shuffles a column (none where the source
-    # comes transposed: 8 channels a group on FMAs, whole blocks of 16 groups), kg log2(kg) a pixel
+    # comes transposed: 4 or 8 channels a group on FMAs, not dot products, whole blocks of 16 groups),
+    # kg log2(kg) a pixel
     pre = brgemm_lanes_pretransposed(p)
-    assert pre == (cq == 8 and p.desc.g % 16 == 0 and not brgemm_src_block(p))
+    assert pre == (not dot and cq >= 4 and p.desc.g % 16 == 0 and not brgemm_src_block(p))
     assert ("%xu" in text) == (cq > 1 and not pre) and ("%zz" in text) == (kg > 1)
     weights = re.search(r"memref<(\d+)x(\d+)x(\d+)x(\d+)x(\d+)x(16xf32|64xi8|32xbf16)>", text)
     assert int(weights[4]) == cq and int(weights[5]) % kg == 0            # (GB, KH, KW, cq, RO * kg, 16 q)

@@ -122,7 +122,8 @@ def _depthwise_blocking(p: ConvProblem, ow: int, oc: int, whole: bool) -> tuple[
     shuffles = 0 if pretransposed else max(cg.bit_length() - 1, 0)
 
     def score(rw: int, ro: int) -> tuple[float, int]:
-        cols = len({r * sw + k * dw for r in range(rw) for k in range(kw)})
+        # loads: each column's vectors (pretransposed: each pixel's, a tap), and the weights
+        cols = rw * kw if pretransposed else len({r * sw + k * dw for r in range(rw) for k in range(kw)})
         useful = ow / (-(-ow // rw) * rw)
         return rw * kw * cg * kg / (cols * cg * (1 + shuffles) + kw * cg * kg) * useful, rw * ro
 
@@ -130,7 +131,9 @@ def _depthwise_blocking(p: ConvProblem, ow: int, oc: int, whole: bool) -> tuple[
         # small groups: a column's cg vectors and their de-interleaving's as many again (none where the
         # source comes transposed), and 6 more (weights, masks): with only cg + 2 held, LLVM spilled
         # accumulators (measured: docs/performance.md, Tuned constants)
-        held = kw + 2 if kg == cg == 1 else (1 if pretransposed else 2) * cg + 6
+        if pretransposed:     # rw source vectors and a weight (`pretransposed_taps`), the zero
+            return rw * ro * kg + rw + 4 <= _ZMM_REGISTERS
+        held = kw + 2 if kg == cg == 1 else 2 * cg + 6
         return rw * ro * kg + held <= _ZMM_REGISTERS
 
     blocks = [(rw, ro) for ro in range(1, min(4, vectors) + 1) if not whole or vectors % ro == 0

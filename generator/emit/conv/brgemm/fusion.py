@@ -165,22 +165,23 @@ def _brgemm_src_view(p: ConvProblem) -> BrgemmView | None:
 
 
 def brgemm_lanes_pretransposed(p: ConvProblem) -> bool:
-    """Groups of 8 channels across the lanes on FMAs (`brgemm_lane_groups`, no dot product) read a
-    source transposed on the way in, each block of 16 groups as 8 vectors of one channel of the 16
-    groups, instead of de-interleaving each column's 8 vectors in registers (24 shuffles a column):
-    the registers they held take two pixels a block instead of one. The transpose is one pass over the
-    source (`_brgemm_compute`). f32 ResNeXt 3x3 layers of 8 channels a group ran 1.2-1.35x faster; 4
-    channels a group (8 shuffles a column) as fast, and the dot products (bf16 pairs, u8 quads: 2 to
-    4 vectors a column) 1.7-2x slower, the pass costing more than the shuffles (measured:
-    docs/performance.md, Tuned constants). For a channels-last source of whole blocks of 16 groups
-    (no masked tail, nor a blocked source read in place) without a source zero point per channel (its
-    vectors are in the source's channel order)."""
+    """Groups of 4 or 8 channels across the lanes on FMAs (`brgemm_lane_groups`, no dot product) read a
+    source transposed on the way in, each block of 16 groups as cg vectors of one channel of the 16
+    groups, instead of de-interleaving each column's cg vectors in registers (8 and 24 shuffles a
+    column). The kernel then runs pixels innermost (templates/brgemm/depthwise.mlir.j2,
+    `pretransposed_taps`): each weight vector is loaded once for a block's rw pixels, where column by
+    column it met one FMA. The transpose is one pass over the source (`_brgemm_compute`). f32 ResNeXt
+    3x3 layers of 4 and 8 channels a group ran 1.3-1.7x faster; the dot products (bf16 pairs, u8
+    quads: 2 vectors a column), transposed and read column by column, 1.7-2x slower, the pass costing
+    more than their shuffles (measured: docs/performance.md, Tuned constants). For a channels-last
+    source of whole blocks of 16 groups (no masked tail, nor a blocked source read in place) without a
+    source zero point per channel (its vectors are in the source's channel order)."""
     lanes = brgemm_lane_groups(p)
     if lanes is None or lanes == (1, 1) or p.desc.g % 16 or brgemm_src_block(p):
         return False
     dot = brgemm_lane_dot(p)
     zp = p.zero_point("src")
-    return dot is None and lanes[0] >= 8 and not (zp is not None and zp.per_channel)
+    return dot is None and lanes[0] >= 4 and not (zp is not None and zp.per_channel)
 
 
 def brgemm_dst_blocks(p: ConvProblem) -> bool:
