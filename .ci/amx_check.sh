@@ -99,6 +99,9 @@ def load(name):
 def secs(p, label):
     return next((c["seconds"] for c in p["candidates"] if label and c["status"] == "ok"
                  and f'{c["variant"]}/{c["layout"]}/{c["flags"]}' + (f'@{c["driver"]}' if c["driver"] else "") == label), None)
+def best(p, variant):
+    return min((c["seconds"] for c in p["candidates"] if c["variant"] == variant and c["status"] == "ok"
+                and c["seconds"]), default=None)
 def torch(p):
     return min(p["torch_seconds"].values()) if p["torch_seconds"] else None
 cal = calibration.current()
@@ -121,14 +124,13 @@ for dt, instr in (("bf16", "tdpbf16ps"), ("u8", "tdpbusd"), ("f32", None)):
     if u and instr and cal.rate(instr, cal.threads):
         peak = cal.rate(instr, cal.threads)
         for k, p in u.items():
-            amx = [c["seconds"] for c in p["candidates"] if c["variant"] == "brgemm_amx" and c["status"] == "ok" and c["seconds"]]
+            amx = best(p, "brgemm_amx")
             if amx and "kh3" in k and not k.startswith("g") and "kd3" not in k:
-                print(f"{dt} brgemm_amx {k}: {p['flops'] / min(amx) / 1e9:.0f} G/s, {p['flops'] / min(amx) / peak:.0%} "
+                print(f"{dt} brgemm_amx {k}: {p['flops'] / amx / 1e9:.0f} G/s, {p['flops'] / amx / peak:.0%} "
                       f"of {instr}'s {peak / 1e9:.0f} on {cal.threads} threads")
     g3 = load(f"bench_groups3d_{dt}")
     for k, p in (g3 or {}).items():
-        amx, vec = (min((c["seconds"] for c in p["candidates"] if c["variant"] == v and c["status"] == "ok"
-                         and c["seconds"]), default=None) for v in ("brgemm_amx", "brgemm"))
+        amx, vec = best(p, "brgemm_amx"), best(p, "brgemm")
         if amx and vec:
             print(f"{dt} grouped/3D {k}: brgemm_amx {p['flops'] / amx / 1e9:.0f} G/s, {vec / amx:.2f}x brgemm")
 PY

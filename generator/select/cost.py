@@ -32,12 +32,11 @@ measured in full.
 """
 from __future__ import annotations
 
-import dataclasses
 import os
 from dataclasses import dataclass
 
 from ..emit.conv import VARIANTS
-from ..emit.conv.brgemm.isa import brgemm_lane_groups
+from ..emit.conv.brgemm.isa import vector_lane_groups
 from ..emit.conv.winograd import WINOGRAD_M
 from ..errors import KgenError
 from ..problem.conv import ConvProblem
@@ -82,7 +81,7 @@ def covers(p: ConvProblem, backend) -> str | None:
     """Why the model does not price `p` on `backend` (a `Backend`), or None."""
     if not backend.cost_model:
         return f"{backend.name} has no cost model"
-    if p.desc.g > 1 and brgemm_lane_groups(dataclasses.replace(p, alg="brgemm")) is not None:
+    if p.desc.g > 1 and vector_lane_groups(p) is not None:
         return "depthwise convolutions and small groups are not in the model"
     return None
 

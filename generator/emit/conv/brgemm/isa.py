@@ -148,6 +148,12 @@ def brgemm_lane_groups(p: ConvProblem) -> tuple[int, int] | None:
     return (cg, kg) if isa is None or lanes >= ungrouped else None
 
 
+def vector_lane_groups(p: ConvProblem) -> tuple[int, int] | None:
+    """`brgemm_lane_groups` of `p` on brgemm's vector kernel, whatever `p`'s variant: the groups that
+    brgemm puts across its lanes, which AMX's tiles and the cost model leave to it."""
+    return brgemm_lane_groups(dataclasses.replace(p, alg="brgemm"))
+
+
 def _lane_dot_isa(p: ConvProblem, cg: int) -> BrgemmIsa | None:
     """The dot-product instruction (`LANE_DOT_ISAS`) groups of `cg` channels take across the lanes:
     whole k-tuples of a group's channels, in its source and weight types; not with a source zero point
@@ -202,7 +208,7 @@ def _brgemm_why_not(p: ConvProblem) -> str | None:
         # a tile computes 16 channels of one group and reduces a group's channels a tap: groups that
         # brgemm puts across its vector lanes (depthwise, 1 to 8 channels a group) would fill 1 to 8
         # of a tile's 16 columns and 4 to 32 of its 64-byte rows
-        lanes = brgemm_lane_groups(dataclasses.replace(p, alg="brgemm"))
+        lanes = vector_lane_groups(p)
         if lanes is not None:
             return (f"a group's {lanes[0]} input and {lanes[1]} output channels would fill {lanes[1]} of a "
                     f"tile's 16 columns; brgemm puts groups this small across its vector lanes (use brgemm)")
