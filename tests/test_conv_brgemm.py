@@ -383,10 +383,13 @@ AMX_CASES = [
     "mb1ic3ih29oc40oh15kh7sh2ph3",
     "--dt=bf16 --attr-post-ops=eltwise_linear:1:0.5 mb2ic3ih23iw19oc24kh7kw7sh2sw2ph3pw3",
     "--dt=bf16:bf16:f32 --stag=nhwc --dtag=nhwc mb1ic8ih11oc16kh3ph1",
-    # the epilogue in the tile stores: the sum reads the prior destination at the real pixels only (37 of
-    # a 64-pixel row of blocks), a destination zero point, a ReLU; bf16 with a sum and SiLU
+    # the epilogue in the tile stores: the sum reads the prior destination at the real pixels only (a run
+    # of 9 x 39 padded columns for 9 x 37; strided, 19 of a row's 32-pixel block), a destination zero
+    # point, a ReLU; bf16 with a sum and SiLU
     "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:4 "
     "--attr-zero-points=dst:common:3 --attr-post-ops=sum:0.5+relu mb1ic64ih9iw37oc48kh3kw3ph1pw1",
+    "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+dst:common:2 --attr-post-ops=sum:0.5 "
+    "mb1ic32ih12iw37oc32kh3kw3sh2sw2ph1pw1",
     "--dt=bf16 --stag=nhwc --dtag=nhwc --attr-post-ops=sum+eltwise_swish:1 mb2ic40ih7iw20oc40kh1kw1ph0pw0",
     # 1x1 pixels as one run of blocks (amx_flat_pixels): 8 x 12 = 3 blocks, with the sum; 7 x 7 as 2
     # blocks, the last padded; a 1D row of 50 and one of s8
@@ -396,7 +399,7 @@ AMX_CASES = [
     "--dt=u8:s8:f32 --stag=nwc --dtag=nwc mb2ic20iw50oc33kw1pw0",
     "--dt=s8:s8:s8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+dst:common:4 mb1ic70ih5iw9oc20kh1kw1ph0pw0",
     # kxk with stride 1 as one run over the padded rows: a 7x7 3x3 layer; dilated 5x5 on 2 images; s8
-    # (the shift after the padding, compensated); a sum keeps the rows (the run is not its pixels)
+    # (the shift after the padding, compensated); a sum (read at the run's real pixels only)
     "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:4 mb1ic64ih7oc48oh7kh3ph1",
     "--dt=bf16 --stag=nhwc --dtag=nhwc mb2ic16ih11iw13oc24kh5kw3ph3pw1dh1",
     "--dt=s8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic32ih6iw10oc16kh3kw3ph1pw1",
@@ -445,8 +448,9 @@ def test_amx_brgemm_is_generated_and_compiles(dt, op, tmp_path):
     text = render_conv(p, target)
     exe = text.split("stream.executable private @", 1)[1]
     assert exe.count(op) == 4 and exe.count('"llvm.x86.ldtilecfg"') == 1          # 2 x 2 accumulator tiles
-    # 9 rows of 42 padded columns as one run: 12 blocks of 32 pixels; 40 channels -> 64
-    assert "-> tensor<1x12x32x64x" in text
+    # 9 rows of 42 padded columns as one run: 12 blocks of 32 pixels, stored at the destination's own 9 x
+    # 40 pixels; 40 channels -> 64
+    assert "%oh_n = arith.constant 12 : index" in exe and "-> tensor<1x9x40x64x" in text
     art = compile_mlir(text, target, cache_dir=tmp_path, name=f"amx_{dt.replace(':', '_')}")
     assert art.path.stat().st_size > 0
 
@@ -454,27 +458,31 @@ def test_amx_brgemm_is_generated_and_compiles(dt, op, tmp_path):
 def test_amx_computes_stride_1_outputs_as_one_run_of_pixel_blocks():
     from generator.emit.conv.brgemm.kernel import amx_flat_pixels
     target = cpu_target("sapphirerapids", ("avx512f", "avx512_vnni", "avx512_bf16", "amx_int8", "amx_bf16"))
-    # (padded source, result): the run's rows of one 32-pixel block
+    # (padded source, blocks of 32 pixels the workgroups share, result): the run's pixels are stored at
+    # the destination's own, so nothing crops the result after the kernel
     for line, run, shapes in (
             # 3136 pixels: 98 blocks, the source read as it is (no padded copy)
-            ("mb1ic64ih56oc64oh56kh1ph0", True, ("1x56x56x64", "1x98x32x64")),
+            ("mb1ic64ih56oc64oh56kh1ph0", True, ("1x56x56x64", 98, "1x56x56x64")),
             # 7 x 9 padded columns: 2 blocks for 49 pixels (row by row: 7 x 32), 3 rows more below for the
             # last block's taps
-            ("mb1ic64ih7oc64oh7kh3ph1", True, ("1x10x9x64", "1x2x32x64")),
-            ("mb1ic64ih64oc64oh64kh3ph1", False, ("1x66x66x64", "1x64x64x64")),   # whole blocks a row already
-            ("mb1ic64ih56oc64oh28kh1sh2ph0", False, None),                        # strided
+            ("mb1ic64ih7oc64oh7kh3ph1", True, ("1x10x9x64", 2, "1x7x7x64")),
+            ("mb1ic64ih64oc64oh64kh3ph1", False, ("1x66x66x64", 64, "1x64x64x64")),   # whole blocks a row already
+            ("mb1ic64ih56oc64oh28kh1sh2ph0", False, None),                            # strided
             # 3D: a run per plane (4 planes of 6 x 8 padded columns: 2 blocks each, from 9 padded source
             # planes, 3 rows more below), the depth's stride free
-            ("mb1ic32id8ih6iw6oc32od4oh6ow6kd3kh3kw3sd2pd1ph1pw1", True, ("9x11x8x32", "4x2x32x32")),
+            ("mb1ic32id8ih6iw6oc32od4oh6ow6kd3kh3kw3sd2pd1ph1pw1", True, ("9x11x8x32", 2, "4x6x6x32")),
             ("mb1ic32id8ih6iw6oc32od4oh3ow3kd3kh3kw3sd2sh2sw2pd1ph1pw1", False, None),
             ("mb1ic64ih56oc64oh28kh3sh2ph1", False, None)):
         tag = "ndhwc" if "id" in line else "nhwc"
         p = problem(f"--alg=brgemm_amx --dt=bf16 --stag={tag} --dtag={tag} {line}")
         assert amx_flat_pixels(p) == run, line
         if shapes:
-            dispatch = render_conv(p, target).split("flow.dispatch @", 1)[1].split("\n", 1)[0]
-            assert f"(tensor<{shapes[0]}xbf16>, !wei_prepared" in dispatch and f"-> tensor<{shapes[1]}xbf16>" in dispatch, \
+            text = render_conv(p, target)
+            dispatch = text.split("flow.dispatch @", 1)[1].split("\n", 1)[0]
+            assert f"(tensor<{shapes[0]}xbf16>, !wei_prepared" in dispatch and f"-> tensor<{shapes[2]}xbf16>" in dispatch, \
                 (line, dispatch)
+            assert f"%oh_n = arith.constant {shapes[1]} : index" in text, line
+            assert "tensor.extract_slice" not in text.split("flow.dispatch @", 1)[1], line     # no crop
 
 
 @pytest.mark.parametrize("dt, row_bytes", [("u8:s8:u8", 28), ("bf16", 56)])

@@ -175,9 +175,10 @@ class BrgemmGeometry:
     # channels last, (N, OH, OW, OCp)
     dst_blocks: bool = False
     # AMX: the output computed as one run of pixels over the padded source's rows (emit.conv.brgemm.kernel
-    # .amx_flat_pixels), in rows of one 32-pixel block (N, R, 32, OCp): block row r reads the source from
-    # its flat pixel 32 r on, a tap (kh, kw) kh x IWp + kw pixels further; False: row by row
-    flat: bool = False
+    # .amx_flat_pixels), this many blocks of 32 pixels: block r reads the source from its flat pixel 32 r
+    # on, a tap (kh, kw) kh x IWp + kw pixels further, and stores run pixel j at the destination's own
+    # pixel (j // IWp, j % IWp) where that is one (the result is (N, OH, OW, OCp): no crop); 0: row by row
+    flat: int = 0
     # channels last, OC (or a depthwise conv's G) not whole vectors: the result holds only these real
     # channels, (N, OH, OW, OC), and the last vector's stores are masked to them, so that no crop copies
     # it afterwards (measured: docs/performance.md, Tuned constants). 0: (N, OH, OW, OCp)

@@ -26,7 +26,7 @@ def brgemm_packs_int8_stores(epilogue: StoreEpilogue | None, dst_blocks: bool, o
             and not lane_zipped and "avx512_vnni" in target.cpu_features)
 
 
-def amx_flat_pixels(p: ConvProblem, epilogue: StoreEpilogue | None = None) -> bool:
+def amx_flat_pixels(p: ConvProblem) -> bool:
     """Whether brgemm_amx computes the output as one run of pixels over the padded source's rows
     instead of row by row (`BrgemmGeometry.flat`): a 2D or 3D convolution with stride 1 along its
     rows and columns whose rows are not whole 32-pixel blocks (3D: a run per plane, the depth folded
@@ -34,18 +34,14 @@ def amx_flat_pixels(p: ConvProblem, epilogue: StoreEpilogue | None = None) -> bo
     (IWp: the padded source's width), so output pixel j of the run (row j // IWp, column j % IWp) reads
     tap (kh, kw) at flat pixel j + kh x IWp + kw, one stride for every tile row: the run is cut into
     blocks of 32 whatever the rows, and the IWp - OW columns a row past the real ones are computed and
-    cropped. Row by row, each row is computed to whole blocks: ResNet-50's 7x7 3x3 layer 32 pixels for
-    7 a row (224 for 49), flat 63 in 2 blocks (64); 14x14 448 for 196, flat 224; a 1x1 layer of 56 x
-    56 98 blocks, none padded, where the rows took 64 each and the source was padded to them (a copy).
-    Not with the sum post-op where the run is not the destination's own pixels in whole blocks (the
-    stores read its prior destination at the run's pixels), nor a source read in its own blocks."""
+    not stored (each tile row goes to its own pixel of the destination, or nowhere). Row by row, each
+    row is computed to whole blocks: ResNet-50's 7x7 3x3 layer 32 pixels for 7 a row (224 for 49),
+    flat 63 in 2 blocks (64); 14x14 448 for 196, flat 224; a 1x1 layer of 56 x 56 98 blocks, none
+    padded, where the rows took 64 each and the source was padded to them (a copy). Not for a source
+    read in its own blocks."""
     d = p.desc
-    if (p.alg != "brgemm_amx" or d.ndims < 4 or d.sh != 1 or d.sw != 1 or d.ow % AMX_PIXELS == 0
-            or brgemm_src_block(p)):
-        return False
-    if epilogue is not None and epilogue.dst_init is not None:
-        return d.kw == 1 and d.pw == 0 and d.pw_r == 0 and (d.oh * d.ow) % AMX_PIXELS == 0
-    return True
+    return not (p.alg != "brgemm_amx" or d.ndims < 4 or d.sh != 1 or d.sw != 1 or d.ow % AMX_PIXELS == 0
+                or brgemm_src_block(p))
 
 
 def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: TargetCaps,
@@ -100,15 +96,14 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     low = [max(a.p, 0) for a in sp]
     high = [max(a.p_r, 0) for a in sp]
     owp = ow
-    run = amx_flat_pixels(p, epilogue)
+    run = amx_flat_pixels(p)
     if run:
         # one run of OH x IWp pixels in blocks of 32 (`amx_flat_pixels`): the source padded below so that
-        # the last block's taps read it, the columns past OW and the pixels past the run cropped below
+        # the last block's taps read it; the kernel stores the run's pixels that are the destination's
         iwp = low[-1] + real[-1] + high[-1]
         blocks = -(-oh * iwp // AMX_PIXELS)
         reach = blocks * AMX_PIXELS + (hw[0].k - 1) * dh * iwp + (hw[1].k - 1) * dw
         high[-2] = max(high[-2], -(-reach // iwp) - low[-2] - real[-2])
-        owp = iwp
     elif p.alg == "brgemm_amx":
         # whole 32-pixel blocks: the source padded on the right so that they read it, the extra outputs
         # cropped below
@@ -183,13 +178,10 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     padding = "unpadded" if unpadded else "zero" if zero_padding and any(low + high) else "read"
     real_src = None if padding == "read" else [*low[-2:], *real[-2:], *(low[:1] + real[:1] if len(sp) == 3 else [])]
     images = n * (depth.od if depth else 1)
-    # the rows the kernel computes: the output's, or the run's rows of one block (`BrgemmGeometry.flat`)
-    rows, row = (blocks, AMX_PIXELS) if run else (oh, owp)
     if epilogue is not None and epilogue.dst_init is not None:
         # the sum's prior destination, dense channels last: (images, OH, OW, OC) as the kernel walks it
-        # (a run of whole blocks over the destination's own pixels: (images, R, 32, OC))
         epilogue = dataclasses.replace(epilogue, dst_init=plan.expand(
-            epilogue.dst_init, [[0, 1, 2, 3]], (images, rows, row if run else ow, d.oc)))
+            epilogue.dst_init, [[0, 1, 2, 3]], (images, oh, ow, d.oc)))
     # one group of channels last (depthwise's G, or OC) that is not whole vectors: the result holds the
     # real channels only and the stores are masked (`BrgemmGeometry.oc_real`), so no crop copies it
     # below. AMX stores whole tiles, and G > 1 groups each padded would interleave padding with channels
@@ -198,9 +190,9 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     oc_out = oc_real or ocb * ro * 16
     # the result's channels as (groups, channels a group): depthwise, groups of kg in channel order
     groups_p, ocgp, ocg = (oc_out // kg, kg, kg) if depthwise else (g, oc_out // g, d.oc // g)
-    out_shape = (images, ocb * ro, oh, owp, 16) if dst_blocks else (images, rows, row, oc_out)
+    out_shape = (images, ocb * ro, oh, owp, 16) if dst_blocks else (images, oh, owp, oc_out)
     if run:
-        rh = max(1, -(-rows // 8))              # about 8 workgroups a channel block and image, as row by row
+        rh = max(1, -(-blocks // 8))            # about 8 workgroups a channel block and image, as row by row
     kernel = BrgemmKernel(isa=isa.kernel, rw=rw, rh=rh, groups=1 if depthwise else g,
                           ocg=d.oc if depthwise else ocg, emulate_tiles=target.emulate_amx, src_dt=p.src.dtype.name,
                           cg=cg if depthwise else 1, kg=kg if depthwise else 1, lane_k=isa.k if lane_dot else 1,
@@ -208,18 +200,13 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     geometry = BrgemmGeometry(strides=[sh, sw], dilations=[dh, dw], real_src=real_src, padding=padding, depth=depth,
                               unfold=unfold, src_block=src_block, src_view=view,
                               lanes=d.ic if unpadded and not src_block and g % 16 else 0,
-                              dst_blocks=dst_blocks, oc_real=oc_real, flat=run)
+                              dst_blocks=dst_blocks, oc_real=oc_real, flat=blocks if run else 0)
     store = BrgemmStore(epilogue=epilogue, pack_int8_stores=brgemm_packs_int8_stores(
         epilogue, dst_blocks, oc_real, depthwise and (cg, kg) != (1, 1), target))
     acc = plan.add("brgemm", x, out_shape, epilogue.dst_dt.mlir if epilogue else p.acc.mlir, wei=w, comp=extra,
                    shift=shift, src_zp=zp, kernel=kernel, geometry=geometry, store=store, shared_exe=shared_exe)
     if dst_blocks:            # the destination's packed tensor, (N, OCp/16, [1,] OH, OW, 16): the caller's buffer
         return acc
-    if run:                   # the run's first OH x IWp pixels as (images, OH, IWp, OCp)
-        acc = plan.collapse(acc, [[0], [1, 2], [3]])
-        if blocks * AMX_PIXELS != oh * owp:
-            acc = plan.slice(acc, [0, 0, 0], (images, oh * owp, oc_out))
-        acc = plan.expand(acc, [[0], [1, 2], [3]], (images, oh, owp, oc_out))
     lead = [n, depth.od] if depth else [n]
     acc = plan.expand(acc, [list(range(len(lead))), [len(lead)], [len(lead) + 1], [len(lead) + 2, len(lead) + 3]],
                       (*lead, oh, owp, groups_p, ocgp))
