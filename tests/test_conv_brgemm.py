@@ -398,6 +398,13 @@ AMX_CASES = [
     "--dt=bf16 --stag=nhwc --dtag=nhwc --attr-post-ops=relu mb1ic64ih7oc80oh7kh1ph0",
     "--dt=u8:s8:f32 --stag=nwc --dtag=nwc mb2ic20iw50oc33kw1pw0",
     "--dt=s8:s8:s8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+dst:common:4 mb1ic70ih5iw9oc20kh1kw1ph0pw0",
+    # strided 1x1 on the subsampled source as one run (amx_unit_stride): two K chunks with a ReLU, 3D with
+    # a strided depth, s8 with strides 1 x 3, bf16 with a sum
+    "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 --attr-post-ops=relu "
+    "mb2ic70ih13iw19oc40kh1kw1sh2sw2ph0pw0",
+    "--dt=bf16 --stag=ndhwc --dtag=ndhwc mb1ic24id5ih9iw9oc20kd1kh1kw1sd2sh2sw2pd0ph0pw0",
+    "--dt=s8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic32ih10iw15oc16kh1kw1sh1sw3ph0pw0",
+    "--dt=bf16 --stag=nhwc --dtag=nhwc --attr-post-ops=sum:0.5 mb1ic40ih12iw12oc24kh1kw1sh2sw2ph0pw0",
     # kxk with stride 1 as one run over the padded rows: a 7x7 3x3 layer; dilated 5x5 on 2 images; s8
     # (the shift after the padding, compensated); a sum (read at the run's real pixels only)
     "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:4 mb1ic64ih7oc48oh7kh3ph1",
@@ -467,7 +474,10 @@ def test_amx_computes_stride_1_outputs_as_one_run_of_pixel_blocks():
             # last block's taps
             ("mb1ic64ih7oc64oh7kh3ph1", True, ("1x10x9x64", 2, "1x7x7x64")),
             ("mb1ic64ih64oc64oh64kh3ph1", False, ("1x66x66x64", 64, "1x64x64x64")),   # whole blocks a row already
-            ("mb1ic64ih56oc64oh28kh1sh2ph0", False, None),                            # strided
+            # strided 1x1 on its subsampled source (amx_unit_stride): 784 pixels in 25 blocks, a row more
+            # below; where the rows are whole blocks, row by row (strided tile loads, nothing copied)
+            ("mb1ic64ih56oc64oh28kh1sh2ph0", True, ("1x29x28x64", 25, "1x28x28x64")),
+            ("mb1ic64ih64oc64oh32kh1sh2ph0", False, ("1x64x64x64", 32, "1x32x32x64")),
             # 3D: a run per plane (4 planes of 6 x 8 padded columns: 2 blocks each, from 9 padded source
             # planes, 3 rows more below), the depth's stride free
             ("mb1ic32id8ih6iw6oc32od4oh6ow6kd3kh3kw3sd2pd1ph1pw1", True, ("9x11x8x32", 2, "4x6x6x32")),

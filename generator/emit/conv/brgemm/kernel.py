@@ -26,6 +26,21 @@ def brgemm_packs_int8_stores(epilogue: StoreEpilogue | None, dst_blocks: bool, o
             and not lane_zipped and "avx512_vnni" in target.cpu_features)
 
 
+def amx_unit_stride(p: ConvProblem) -> bool:
+    """Whether brgemm_amx computes a strided 1x1 convolution on its source subsampled first (oneDNN's
+    rtus, "reduce to unit stride"): the (OH, OW) pixels it reads, one strided copy of a quarter of the
+    source at stride 2, then a 1x1 convolution of stride 1 as one run of pixels (`amx_flat_pixels`).
+    Row by row, its rows of OW pixels are whole 32-pixel blocks only when OW is, and the source was
+    copied padded on the right for the last block of each row to read. 2D and 3D (the depth's stride
+    is the images' own), no spatial padding, not a source read in its own blocks."""
+    d = p.desc
+    if p.alg != "brgemm_amx" or d.ndims < 4 or brgemm_src_block(p):
+        return False
+    h, w = d.spatial()[-2:]
+    return (h.k == w.k == 1 and (h.s > 1 or w.s > 1) and h.p == w.p == 0 and h.p_r <= 0 and w.p_r <= 0
+            and w.o % AMX_PIXELS != 0)
+
+
 def amx_flat_pixels(p: ConvProblem) -> bool:
     """Whether brgemm_amx computes the output as one run of pixels over the padded source's rows
     instead of row by row (`BrgemmGeometry.flat`): a 2D or 3D convolution with stride 1 along its
@@ -37,11 +52,13 @@ def amx_flat_pixels(p: ConvProblem) -> bool:
     not stored (each tile row goes to its own pixel of the destination, or nowhere). Row by row, each
     row is computed to whole blocks: ResNet-50's 7x7 3x3 layer 32 pixels for 7 a row (224 for 49),
     flat 63 in 2 blocks (64); 14x14 448 for 196, flat 224; a 1x1 layer of 56 x 56 98 blocks, none
-    padded, where the rows took 64 each and the source was padded to them (a copy). Not for a source
-    read in its own blocks."""
+    padded, where the rows took 64 each and the source was padded to them (a copy). A strided 1x1
+    convolution runs so on its subsampled source (`amx_unit_stride`). Not for a source read in its own
+    blocks."""
     d = p.desc
-    return not (p.alg != "brgemm_amx" or d.ndims < 4 or d.sh != 1 or d.sw != 1 or d.ow % AMX_PIXELS == 0
-                or brgemm_src_block(p))
+    if p.alg != "brgemm_amx" or d.ndims < 4 or d.ow % AMX_PIXELS == 0 or brgemm_src_block(p):
+        return False
+    return (d.sh == 1 and d.sw == 1) or amx_unit_stride(p)
 
 
 def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: TargetCaps,
@@ -95,7 +112,12 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         x = plan.slice(x, [*ends[0], *crop, *ends[1]], (*lead, *real, *tail))
     low = [max(a.p, 0) for a in sp]
     high = [max(a.p_r, 0) for a in sp]
-    owp = ow
+    if amx_unit_stride(p):
+        # the pixels a strided 1x1 convolution reads, subsampled into (.., OH, OW, ..): then of stride 1
+        keep = len(lead) + len(sp) - 2
+        x = plan.slice(x, [0] * len(x.shape), (*x.shape[:keep], oh, ow, *tail),
+                       strides=[1] * keep + [sh, sw] + [1] * len(tail))
+        real[-2:], sh, sw = [oh, ow], 1, 1
     run = amx_flat_pixels(p)
     if run:
         # one run of OH x IWp pixels in blocks of 32 (`amx_flat_pixels`): the source padded below so that
@@ -105,10 +127,10 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         reach = blocks * AMX_PIXELS + (hw[0].k - 1) * dh * iwp + (hw[1].k - 1) * dw
         high[-2] = max(high[-2], -(-reach // iwp) - low[-2] - real[-2])
     elif p.alg == "brgemm_amx":
-        # whole 32-pixel blocks: the source padded on the right so that they read it, the extra outputs
-        # cropped below
-        owp = -(-ow // AMX_PIXELS) * AMX_PIXELS
-        reach = (owp - 1) * sw + (hw[1].k - 1) * dw + 1
+        # whole 32-pixel blocks a row: the source padded on the right so that they read it; the kernel
+        # stores a row's real pixels only
+        owb = -(-ow // AMX_PIXELS) * AMX_PIXELS
+        reach = (owb - 1) * sw + (hw[1].k - 1) * dw + 1
         high[-1] = max(high[-1], reach - x.shape[-3] - low[-1])
     zp = epilogue.src_zp if epilogue else None
     taps = brgemm_fold_taps(p)
@@ -190,7 +212,7 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     oc_out = oc_real or ocb * ro * 16
     # the result's channels as (groups, channels a group): depthwise, groups of kg in channel order
     groups_p, ocgp, ocg = (oc_out // kg, kg, kg) if depthwise else (g, oc_out // g, d.oc // g)
-    out_shape = (images, ocb * ro, oh, owp, 16) if dst_blocks else (images, oh, owp, oc_out)
+    out_shape = (images, ocb * ro, oh, ow, 16) if dst_blocks else (images, oh, ow, oc_out)
     if run:
         rh = max(1, -(-blocks // 8))            # about 8 workgroups a channel block and image, as row by row
     kernel = BrgemmKernel(isa=isa.kernel, rw=rw, rh=rh, groups=1 if depthwise else g,
@@ -209,7 +231,7 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         return acc
     lead = [n, depth.od] if depth else [n]
     acc = plan.expand(acc, [list(range(len(lead))), [len(lead)], [len(lead) + 1], [len(lead) + 2, len(lead) + 3]],
-                      (*lead, oh, owp, groups_p, ocgp))
+                      (*lead, oh, ow, groups_p, ocgp))
     acc = plan.slice(acc, [0] * (len(lead) + 4), (*lead, oh, ow, g, ocg))
     if one_d:
         acc = plan.collapse(acc, [[0, 1], [2], [3], [4]])
