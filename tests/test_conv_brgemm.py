@@ -537,6 +537,28 @@ def test_amx_brgemm_emulated_matches_the_reference(line):
     assert check_conv(ConvKernel(p, emulated), p) is None
 
 
+@pytest.mark.parametrize("line", [
+    # a run with the sum, the strided 1x1 on its subsampled source, a strided 3x3 row by row, the stem
+    "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=src:common:0.5+wei:per_oc+dst:common:2 "
+    "--attr-post-ops=sum:0.5 mb1ic64ih22oc40oh22kh3ph1",
+    "--dt=u8:s8:u8 --stag=nhwc --dtag=nhwc --attr-scales=wei:per_oc+dst:common:2 mb1ic80ih30oc64oh15kh1sh2ph0",
+    "--dt=bf16 --stag=nhwc --dtag=nhwc mb1ic64ih24oc64oh12kh3sh2ph1",
+    "--dt=bf16 --stag=nhwc --dtag=nhwc mb1ic3ih46oc32oh23kh7sh2ph3",
+])
+def test_amx_brgemm_emulated_in_host_threads_parts(line):
+    """The host-threads driver (the default on every core for the larger layers) cuts the output rows
+    into parts, each its own kernel on a band of the source: AMX's runs and rows per part."""
+    p = problem("--alg=brgemm_amx " + line)
+    feature = "avx512_bf16" if p.src.dtype.name == "bf16" else "avx512_vnni"
+    if feature not in host_matrix_features():
+        pytest.skip(f"the host CPU has no {feature} to emulate the AMX instructions with")
+    b = get_backend("llvm-cpu")
+    emulated = dataclasses.replace(b, cpu_features=b.cpu_features | {"amx_int8", "amx_bf16"}, emulate_amx=True)
+    k = ConvKernel(p, emulated, driver="host-threads")
+    assert k.driver == "host-threads" and len(k._parts) == 2
+    assert check_conv(k, p) is None
+
+
 def test_amx_is_refused_without_tiles_and_not_priced_without_their_rates():
     p = problem("--alg=brgemm_amx --dt=u8:s8:s32 --stag=nhwc --dtag=nhwc mb1ic8ih6oc16kh3ph1")
     with pytest.raises(UnsupportedError, match=r"its u8 microkernel \(tdpbusd\) needs a CPU with amx_int8"):
