@@ -30,9 +30,9 @@ def amx_unit_stride(p: ConvProblem) -> bool:
     """Whether brgemm_amx computes a strided 1x1 convolution on its source subsampled first (oneDNN's
     rtus, "reduce to unit stride"): the (OH, OW) pixels it reads, one strided copy of a quarter of the
     source at stride 2, then a 1x1 convolution of stride 1 as one run of pixels (`amx_flat_pixels`).
-    Row by row, its rows of OW pixels are whole 32-pixel blocks only when OW is, and the source was
-    copied padded on the right for the last block of each row to read. 2D and 3D (the depth's stride
-    is the images' own), no spatial padding, not a source read in its own blocks."""
+    Row by row, where OW is not whole 32-pixel blocks, each row's last block would read the source
+    padded on the right: a copy of all of it. 2D and 3D (the depth's stride is the images' own), no
+    spatial padding, not a source read in its own blocks."""
     d = p.desc
     if p.alg != "brgemm_amx" or d.ndims < 4 or brgemm_src_block(p):
         return False
@@ -52,7 +52,7 @@ def amx_flat_pixels(p: ConvProblem) -> bool:
     not stored (each tile row goes to its own pixel of the destination, or nowhere). Row by row, each
     row is computed to whole blocks: ResNet-50's 7x7 3x3 layer 32 pixels for 7 a row (224 for 49),
     flat 63 in 2 blocks (64); 14x14 448 for 196, flat 224; a 1x1 layer of 56 x 56 98 blocks, none
-    padded, where the rows took 64 each and the source was padded to them (a copy). A strided 1x1
+    padded, where row by row each would take 64 and the source be padded to them (a copy). A strided 1x1
     convolution runs so on its subsampled source (`amx_unit_stride`). Not for a source read in its own
     blocks."""
     d = p.desc
