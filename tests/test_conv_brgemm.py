@@ -522,16 +522,22 @@ def test_amx_brgemm_matches_the_reference(line):
     assert check_conv(ConvKernel(p), p) is None
 
 
-@pytest.mark.parametrize("line", AMX_CASES)
-def test_amx_brgemm_emulated_matches_the_reference(line):
-    """The same kernel with its tile instructions emulated on AVX-512 (TargetCaps.emulate_amx): its
-    tiling, tile configuration, addresses, strides, packing and tails, checked on any AVX-512 CPU."""
+def amx_emulated(line: str):
+    """The brgemm_amx problem of `line` and llvm-cpu with the tile instructions emulated on AVX-512
+    (TargetCaps.emulate_amx); skipped where the CPU lacks the vector instruction they emulate on."""
     p = problem("--alg=brgemm_amx " + line)
     feature = "avx512_bf16" if p.src.dtype.name == "bf16" else "avx512_vnni"
     if feature not in host_matrix_features():
         pytest.skip(f"the host CPU has no {feature} to emulate the AMX instructions with")
     b = get_backend("llvm-cpu")
-    emulated = dataclasses.replace(b, cpu_features=b.cpu_features | {"amx_int8", "amx_bf16"}, emulate_amx=True)
+    return p, dataclasses.replace(b, cpu_features=b.cpu_features | {"amx_int8", "amx_bf16"}, emulate_amx=True)
+
+
+@pytest.mark.parametrize("line", AMX_CASES)
+def test_amx_brgemm_emulated_matches_the_reference(line):
+    """The same kernel with its tile instructions emulated on AVX-512 (TargetCaps.emulate_amx): its
+    tiling, tile configuration, addresses, strides, packing and tails, checked on any AVX-512 CPU."""
+    p, emulated = amx_emulated(line)
     text = render_conv(p, emulated)
     assert '"llvm.x86.tdp' not in text and '"llvm.x86.tileloadd64"' not in text
     assert check_conv(ConvKernel(p, emulated), p) is None
@@ -548,12 +554,7 @@ def test_amx_brgemm_emulated_matches_the_reference(line):
 def test_amx_brgemm_emulated_in_host_threads_parts(line):
     """The host-threads driver (the default on every core for the larger layers) cuts the output rows
     into parts, each its own kernel on a band of the source: AMX's runs and rows per part."""
-    p = problem("--alg=brgemm_amx " + line)
-    feature = "avx512_bf16" if p.src.dtype.name == "bf16" else "avx512_vnni"
-    if feature not in host_matrix_features():
-        pytest.skip(f"the host CPU has no {feature} to emulate the AMX instructions with")
-    b = get_backend("llvm-cpu")
-    emulated = dataclasses.replace(b, cpu_features=b.cpu_features | {"amx_int8", "amx_bf16"}, emulate_amx=True)
+    p, emulated = amx_emulated(line)
     k = ConvKernel(p, emulated, driver="host-threads")
     assert k.driver == "host-threads" and len(k._parts) == 2
     assert check_conv(k, p) is None
