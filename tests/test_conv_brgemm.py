@@ -474,9 +474,10 @@ def test_amx_computes_stride_1_outputs_as_one_run_of_pixel_blocks():
             # last block's taps
             ("mb1ic64ih7oc64oh7kh3ph1", True, ("1x10x9x64", 2, "1x7x7x64")),
             ("mb1ic64ih64oc64oh64kh3ph1", False, ("1x66x66x64", 64, "1x64x64x64")),   # whole blocks a row already
-            # strided 1x1 on its subsampled source (amx_unit_stride): 784 pixels in 25 blocks, a row more
-            # below; where the rows are whole blocks, row by row (strided tile loads, nothing copied)
-            ("mb1ic64ih56oc64oh28kh1sh2ph0", True, ("1x29x28x64", 25, "1x28x28x64")),
+            # strided 1x1 on its subsampled source (amx_unit_stride): 784 pixels in 25 blocks, the last
+            # ending at the run's end (nothing padded below); where the rows are whole blocks, row by row
+            # (strided tile loads, nothing copied)
+            ("mb1ic64ih56oc64oh28kh1sh2ph0", True, ("1x28x28x64", 25, "1x28x28x64")),
             ("mb1ic64ih64oc64oh32kh1sh2ph0", False, ("1x64x64x64", 32, "1x32x32x64")),
             # 3D: a run per plane (4 planes of 6 x 8 padded columns: 2 blocks each, from 9 padded source
             # planes, 3 rows more below), the depth's stride free
@@ -493,6 +494,13 @@ def test_amx_computes_stride_1_outputs_as_one_run_of_pixel_blocks():
                 (line, dispatch)
             assert f"%oh_n = arith.constant {shapes[1]} : index" in text, line
             assert "tensor.extract_slice" not in text.split("flow.dispatch @", 1)[1], line     # no crop
+    # a 1x1 run over a source with nothing padded: the last block starts at the run's end less 32
+    # (amx_run_unpadded), and nothing pads or copies the source; 25 pixels: padded below
+    for line, start in (("mb1ic512ih28oc128oh28kh1ph0", 752), ("mb1ic64ih7oc64oh7kh1ph0", 17),
+                        ("mb1ic64ih5oc64oh5kh1ph0", None)):
+        text = render_conv(problem(f"--alg=brgemm_amx --dt=u8:s8:u8 --stag=nhwc --dtag=nhwc {line}"), target)
+        assert (f"%run_last = arith.constant {start} : index" in text) == (start is not None), line
+        assert ("tensor.pad %v" in text) == (start is None), line                  # the source's pad
 
 
 @pytest.mark.parametrize("dt, row_bytes", [("u8:s8:u8", 28), ("bf16", 56)])

@@ -179,6 +179,9 @@ class BrgemmGeometry:
     # on, a tap (kh, kw) kh x IWp + kw pixels further, and stores run pixel j at the destination's own
     # pixel (j // IWp, j % IWp) where that is one (the result is (N, OH, OW, OCp): no crop); 0: row by row
     flat: int = 0
+    # a run over a source with nothing padded: its last block starts at run_end - 32, the run's end less
+    # a block, not past the source, and stores only the pixels past the block before; 0: blocks at 32 r
+    run_end: int = 0
     # channels last, OC (or a depthwise conv's G) not whole vectors: the result holds only these real
     # channels, (N, OH, OW, OC), and the last vector's stores are masked to them, so that no crop copies
     # it afterwards (measured: docs/performance.md, Tuned constants). 0: (N, OH, OW, OCp)

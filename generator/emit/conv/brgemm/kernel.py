@@ -61,6 +61,18 @@ def amx_flat_pixels(p: ConvProblem) -> bool:
     return (d.sh == 1 and d.sw == 1) or amx_unit_stride(p)
 
 
+def amx_run_unpadded(p: ConvProblem) -> bool:
+    """Whether brgemm_amx's run of pixels (`amx_flat_pixels`) reads a source with nothing padded: a 1x1
+    convolution without spatial padding (a strided one on its subsampled source) whose run is at least
+    one 32-pixel block. Its last block then ends at the run's end, over pixels the block before
+    computed already (`BrgemmGeometry.run_end`), instead of past the source, which would be padded
+    below for it: a copy of all of it (ResNet-50's 1x1 layers at 28x28, 14x14 and 7x7)."""
+    d = p.desc
+    sp = d.spatial()
+    return (amx_flat_pixels(p) and all(a.k == 1 and a.p == 0 and a.p_r <= 0 for a in sp)
+            and d.oh * d.ow >= AMX_PIXELS)
+
+
 def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: TargetCaps,
                     extra: Value | None = None, epilogue: StoreEpilogue | None = None,
                     shared_exe: str = "") -> Value:
@@ -119,13 +131,18 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
                        strides=[1] * keep + [sh, sw] + [1] * len(tail))
         real[-2:], sh, sw = [oh, ow], 1, 1
     run = amx_flat_pixels(p)
+    run_end = 0
     if run:
         # one run of OH x IWp pixels in blocks of 32 (`amx_flat_pixels`): the source padded below so that
         # the last block's taps read it; the kernel stores the run's pixels that are the destination's
         iwp = low[-1] + real[-1] + high[-1]
         blocks = -(-oh * iwp // AMX_PIXELS)
-        reach = blocks * AMX_PIXELS + (hw[0].k - 1) * dh * iwp + (hw[1].k - 1) * dw
-        high[-2] = max(high[-2], -(-reach // iwp) - low[-2] - real[-2])
+        if amx_run_unpadded(p):
+            # the last block ends where the source does: nothing to pad, nothing copied
+            run_end = oh * iwp
+        else:
+            reach = blocks * AMX_PIXELS + (hw[0].k - 1) * dh * iwp + (hw[1].k - 1) * dw
+            high[-2] = max(high[-2], -(-reach // iwp) - low[-2] - real[-2])
     elif p.alg == "brgemm_amx":
         # whole 32-pixel blocks a row: the source padded on the right so that they read it; the kernel
         # stores a row's real pixels only
@@ -222,7 +239,8 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     geometry = BrgemmGeometry(strides=[sh, sw], dilations=[dh, dw], real_src=real_src, padding=padding, depth=depth,
                               unfold=unfold, src_block=src_block, src_view=view,
                               lanes=d.ic if unpadded and not src_block and g % 16 else 0,
-                              dst_blocks=dst_blocks, oc_real=oc_real, flat=blocks if run else 0)
+                              dst_blocks=dst_blocks, oc_real=oc_real, flat=blocks if run else 0,
+                              run_end=run_end)
     store = BrgemmStore(epilogue=epilogue, pack_int8_stores=brgemm_packs_int8_stores(
         epilogue, dst_blocks, oc_real, depthwise and (cg, kg) != (1, 1), target))
     acc = plan.add("brgemm", x, out_shape, epilogue.dst_dt.mlir if epilogue else p.acc.mlir, wei=w, comp=extra,
