@@ -134,7 +134,8 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
     run_end = 0
     if run:
         # one run of OH x IWp pixels in blocks of 32 (`amx_flat_pixels`): the source padded below so that
-        # the last block's taps read it; the kernel stores the run's pixels that are the destination's
+        # the last block's taps read it, or with nothing padded the last block ending at the run's end;
+        # the kernel stores the run's pixels that are the destination's
         iwp = low[-1] + real[-1] + high[-1]
         blocks = -(-oh * iwp // AMX_PIXELS)
         if amx_run_unpadded(p):
