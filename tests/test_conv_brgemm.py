@@ -420,6 +420,8 @@ AMX_CASES = [
     "--dt=s8:s8:s32 --stag=ndhwc --dtag=ndhwc mb1ic20id6ih9iw9oc36kd3kh3kw3sd2sh2sw2pd1ph1pw1",
     "--dt=bf16 --stag=ndhwc --dtag=ndhwc --attr-post-ops=sum:0.5 mb1ic32id4ih6iw10oc16kd3kh3kw3pd1ph1pw1",
     "--dt=u8:s8:f32 --stag=ndhwc --dtag=ndhwc mb1ic70id3ih4iw8oc48kd1kh1kw1pd0ph0pw0",
+    # a 1x1x1 plane of 42 pixels: its last block ends at the plane's end (amx_run_unpadded), 2 images
+    "--dt=bf16 --stag=ndhwc --dtag=ndhwc --attr-post-ops=sum:0.5 mb2ic40id3ih6iw7oc24kd1kh1kw1pd0ph0pw0",
     "--dt=u8:s8:s32 --stag=ndhwc --dtag=ndhwc --attr-zero-points=src:common:3 mb1ic16id4ih5iw5oc16kd3kh3kw3pd1ph1pw1",
     # groups, each group's channels from its own offset in the source's pixel and its output channels
     # padded to whole 32-channel blocks: u8 with per-channel scales and a ReLU (24 a group, 10 out),
