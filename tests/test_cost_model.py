@@ -74,13 +74,15 @@ def test_calibration_measures_this_cpus_instructions_once_and_keeps_them(own_cal
     for one, every in cal.rates.values():
         assert one > 1e9 and every >= one * 0.5
     assert cal.copy_bytes_per_s > 1e8 and cal.threads >= 1
-    # each vector instruction's brgemm probe, compiled and run: a fraction of the loop's rate (a VM's
-    # neighbour can slow the probe or the loop, but not by 5x)
+    # each vector instruction's brgemm probe, compiled and run: a fraction of the loop's rate, as far as
+    # a VM's neighbour lets it be one: not 5x slower, and at most 3x faster (`KERNEL_SCALE_LIMITS`):
+    # a test worker on the other vCPU slowed the register-only loop more than the probe, which then
+    # read 1.74 of it (vdpbf16ps, under CI)
     probed = {n for n in probe.PROBES if (i := probe.probe_instruction(n)) in cal.rates
               and work.instruction(probe.probe_problem(n)) == i}
     assert set(cal.kernels) == probed and probed
     for name, reached in cal.kernels.items():
-        assert (0.2 if name in probe.PROBE_REFERENCE else 0.01) < reached < 1.5, (name, reached)
+        assert (0.2 if name in probe.PROBE_REFERENCE else 0.01) < reached < cost.KERNEL_SCALE_LIMITS[1], (name, reached)
         assert 0.33 <= cost.kernel_scale(cal, probe.probe_instruction(name), probe.probe_problem(name)) <= 3
     assert (tmp_path / "calibration.json").is_file()
     # a new process reads it back: nothing is measured again
