@@ -4,7 +4,7 @@ measured against."""
 from __future__ import annotations
 
 from ..emit.conv.brgemm.blocking import AMX_PIXELS, amx_fold_taps, amx_row, brgemm_fold_taps
-from ..emit.conv.brgemm.kernel import amx_flat_pixels, amx_unit_stride
+from ..emit.conv.brgemm.kernel import amx_flat_pixels, amx_run_width
 from ..emit.conv.brgemm.isa import brgemm_isa
 from ..emit.conv.winograd import WINOGRAD_M
 from ..problem.conv import ConvProblem
@@ -32,13 +32,11 @@ def amx_reduction(p: ConvProblem) -> int:
 
 def amx_pixels(p: ConvProblem) -> int:
     """The output pixels brgemm_amx computes, in its blocks of 32: a run over the padded source's
-    rows (`amx_flat_pixels`: OH x IWp pixels, the columns past OW among them; a strided 1x1 conv's OH x
-    OW, `amx_unit_stride`), or each row to whole
-    blocks (ResNet-50's 7x7 rows: 32 for 7)."""
+    rows (`amx_flat_pixels`: OH x IWp pixels, `amx_run_width`, the columns past OW among them), or
+    each row to whole blocks (ResNet-50's 7x7 rows: 32 for 7)."""
     d = p.desc
     if amx_flat_pixels(p):
-        # the padded source's width, or a strided 1x1 conv's subsampled one (`amx_unit_stride`)
-        iwp = d.ow if amx_unit_stride(p) else max(d.pw, 0) + d.iw - max(-d.pw, 0) + max(d.pw_r, 0)
+        iwp = amx_run_width(p)
         planes = d.od if d.ndims == 5 else 1
         return d.mb * planes * ceil_to(d.oh * iwp, AMX_PIXELS)
     ow = d.spatial()[-1].o

@@ -61,6 +61,13 @@ def amx_flat_pixels(p: ConvProblem) -> bool:
     return (d.sh == 1 and d.sw == 1) or amx_unit_stride(p)
 
 
+def amx_run_width(p: ConvProblem) -> int:
+    """IWp of brgemm_amx's run of pixels (`amx_flat_pixels`): the padded source's width, a row of the run
+    (a strided 1x1 conv's subsampled source: OW, `amx_unit_stride`)."""
+    w = p.desc.spatial()[-1]
+    return w.o if amx_unit_stride(p) else max(w.p, 0) + w.i - max(-w.p, 0) + max(w.p_r, 0)
+
+
 def amx_run_unpadded(p: ConvProblem) -> bool:
     """Whether brgemm_amx's run of pixels (`amx_flat_pixels`) reads a source with nothing padded: a 1x1
     convolution without spatial padding (a strided one on its subsampled source) whose run is at least
@@ -136,7 +143,7 @@ def _brgemm_compute(plan: Plan, x: Value, w: Value, p: ConvProblem, target: Targ
         # one run of OH x IWp pixels in blocks of 32 (`amx_flat_pixels`): the source padded below so that
         # the last block's taps read it, or with nothing padded the last block ending at the run's end;
         # the kernel stores the run's pixels that are the destination's
-        iwp = low[-1] + real[-1] + high[-1]
+        iwp = amx_run_width(p)               # low[-1] + real[-1] + high[-1]
         blocks = -(-oh * iwp // AMX_PIXELS)
         if amx_run_unpadded(p):
             # the last block ends where the source does: nothing to pad, nothing copied
