@@ -92,6 +92,51 @@ def test_calibration_measures_this_cpus_instructions_once_and_keeps_them(own_cal
     assert cal.model in cal.line() and "GB/s" in cal.line()
 
 
+def test_calibration_runs_again_an_instruction_measured_in_a_window_of_the_vm(monkeypatch):
+    # each loop's two threads run at twice one thread's rate, except in a window of the VM (both at one
+    # thread's rate): the rounds run every instruction once each, and one whose threads scale less than
+    # the others' (or than two threads on two cores) is run again until it does
+    from types import SimpleNamespace
+    names = ["vpdpbusd", "vdpbf16ps", "vfmadd231ps"]
+    monkeypatch.setattr(calibration, "available", lambda flags: list(names))
+    monkeypatch.setattr(probe, "measure_probes", lambda instrs, threads, log=None: {})
+    monkeypatch.setattr(calibration, "LAGGARD_PAUSE_S", 0)
+    calls = []
+
+    def run(window, cores):
+        calls.clear()
+        monkeypatch.setattr(calibration, "host_cores", lambda cpus: cores)
+
+        def fake_measure(threads, seconds, instructions, flags):
+            slow = len(calls) in window
+            calls.append(instructions[0])
+            return [SimpleNamespace(why_not=None, rates={1: 1e11, 2: (1 if slow else 2) * 1e11})]
+        monkeypatch.setattr(calibration.peak, "measure", fake_measure)
+        return calibration.measure(2)
+
+    rounds = calibration.LOOP_RUNS
+    # in rounds: every instruction once a round, each instruction's runs spread over the rounds
+    cal = run(window=(), cores=2)
+    assert calls == names * rounds and all(r == [1e11, 2e11] for r in cal.rates.values())
+    # a window as long as one instruction's runs back to back leaves every instruction a run outside it
+    cal = run(window=range(rounds), cores=2)
+    assert len(calls) == len(names) * rounds and all(r == [1e11, 2e11] for r in cal.rates.values())
+    # a window over every run of the first instruction and the first two rounds of the others: the
+    # first is run again, alone, until its threads scale as the others' do
+    cal = run(window=range(len(names) * (rounds - 1) + 1), cores=2)
+    assert calls[len(names) * rounds:] == [names[0]] and all(r == [1e11, 2e11] for r in cal.rates.values())
+    # a window over all of them: two threads on two cores should scale by two, so all run again
+    cal = run(window=range(len(names) * rounds), cores=2)
+    assert calls[len(names) * rounds:] == names and all(r == [1e11, 2e11] for r in cal.rates.values())
+    # ... which nothing can tell where the topology is unknown, or the threads share a core
+    for cores in (None, 1):
+        cal = run(window=range(len(names) * rounds), cores=cores)
+        assert len(calls) == len(names) * rounds and all(r == [1e11, 1e11] for r in cal.rates.values())
+    # a window that does not end: `LOOP_RUNS_MAX` rounds, then the best measured
+    cal = run(window=range(10 ** 6), cores=2)
+    assert len(calls) == len(names) * calibration.LOOP_RUNS_MAX and cal.rates["vpdpbusd"] == [1e11, 1e11]
+
+
 def test_the_tiles_probe_is_brgemm_amx_run_with_the_tiles_emulated(monkeypatch):
     # the AMX probe compiled and run end to end on any AVX-512 CPU with bf16: its tile instructions
     # emulated (TargetCaps.emulate_amx) and the loop's rate pinned, so the fraction is the kernel's

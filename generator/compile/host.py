@@ -124,3 +124,20 @@ def host_vector_bits() -> int:
     """The widest f32 vector the host CPU computes with: 512 (AVX-512), 256 (AVX/AVX2), else 128."""
     flags = host_cpu_flags()
     return 512 if "avx512f" in flags else 256 if "avx" in flags or "avx2" in flags else 128
+
+
+def host_cores(cpus, root: str = "/sys/devices/system/cpu") -> int | None:
+    """How many distinct physical cores the logical CPUs `cpus` sit on (Linux sysfs: each CPU's
+    topology/physical_package_id and core_id; two hyperthreads of a core count once), or None where
+    it cannot be read. A VM's is the topology its hypervisor shows."""
+    cores = set()
+    for c in cpus:
+        try:
+            with open(f"{root}/cpu{c}/topology/physical_package_id") as f:
+                package = f.read().strip()
+            with open(f"{root}/cpu{c}/topology/core_id") as f:
+                core = f.read().strip()
+        except OSError:
+            return None
+        cores.add((package, core))
+    return len(cores) or None
