@@ -103,14 +103,15 @@ def test_calibration_runs_again_an_instruction_measured_in_a_window_of_the_vm(mo
     monkeypatch.setattr(calibration, "LAGGARD_PAUSE_S", 0)
     calls = []
 
-    def run(window, cores):
+    def run(window, cores, one_thread_slow=False):
         calls.clear()
         monkeypatch.setattr(calibration, "host_cores", lambda cpus: cores)
 
         def fake_measure(threads, seconds, instructions, flags):
             slow = len(calls) in window
             calls.append(instructions[0])
-            return [SimpleNamespace(why_not=None, rates={1: 1e11, 2: (1 if slow else 2) * 1e11})]
+            one = 0.5e11 if slow and one_thread_slow else 1e11
+            return [SimpleNamespace(why_not=None, rates={1: one, 2: (2 if one_thread_slow or not slow else 1) * 1e11})]
         monkeypatch.setattr(calibration.peak, "measure", fake_measure)
         return calibration.measure(2)
 
@@ -132,6 +133,9 @@ def test_calibration_runs_again_an_instruction_measured_in_a_window_of_the_vm(mo
     for cores in (None, 1):
         cal = run(window=range(len(names) * rounds), cores=cores)
         assert len(calls) == len(names) * rounds and all(r == [1e11, 1e11] for r in cal.rates.values())
+    # every one-thread run of the first instruction in a window (its threads "scale" by 4): it runs again
+    cal = run(window=range(0, len(names) * rounds, len(names)), cores=None, one_thread_slow=True)
+    assert calls[len(names) * rounds:] == [names[0]] and all(r == [1e11, 2e11] for r in cal.rates.values())
     # a window that does not end: `LOOP_RUNS_MAX` rounds, then the best measured
     cal = run(window=range(10 ** 6), cores=2)
     assert len(calls) == len(names) * calibration.LOOP_RUNS_MAX and cal.rates["vpdpbusd"] == [1e11, 1e11]

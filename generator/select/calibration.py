@@ -133,10 +133,13 @@ def _copy_rate(src: np.ndarray, dst: np.ndarray) -> float:
 def _lagging(best: dict[str, dict[int, float]], threads: int, cores: int | None) -> list[str]:
     """The instructions whose best rate on `threads` threads scales from their best on one by less
     than `SCALING_AGREEMENT` x the best scaling measured, or x `threads` where they run on `cores`
-    distinct cores, at least as many (none on one thread)."""
+    distinct cores, at least as many; and those that scale past `threads` by more than that (their
+    one-thread runs all fell in a window: the loops cannot scale past their thread count). None on
+    one thread."""
     scale = {n: b[threads] / b[1] for n, b in best.items() if threads > 1 and b.get(1) and b.get(threads)}
-    top = max([*scale.values(), threads if cores and cores >= threads else 0])
-    return [n for n, s in scale.items() if s < SCALING_AGREEMENT * top]
+    over = {n for n, s in scale.items() if s * SCALING_AGREEMENT > threads}
+    top = max([s for n, s in scale.items() if n not in over] + [threads if cores and cores >= threads else 0])
+    return [n for n, s in scale.items() if n in over or s < SCALING_AGREEMENT * top]
 
 
 def measure(threads: int | None = None, log=None) -> Calibration:
