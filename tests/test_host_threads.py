@@ -500,12 +500,14 @@ from generator.runtime import host_threads
 signal.signal(signal.SIGINT, signal.default_int_handler)    # a pytest-xdist worker's children ignore it
 host_threads.configure({method!r})
 state = {{"done": False}}
+began = threading.Event()
 def slow():
+    began.set()
     time.sleep(0.5)
     state["done"] = True
 threading.Timer(0.1, _thread.interrupt_main).start()
 try:
-    host_threads.run([lambda: None, slow])
+    host_threads.run([began.wait, slow])            # the caller's part: until the helper has begun
     print("no interrupt")
 except KeyboardInterrupt:
     print("interrupted, helper done" if state["done"] else "interrupted EARLY")
@@ -611,12 +613,15 @@ def test_host_threads_run_survives_an_interruption(hand_off):
     import time
 
     state = {"helper_done": False}
+    began = threading.Event()
 
     def slow_helper():
+        began.set()
         time.sleep(0.2)
         state["helper_done"] = True
 
     def interrupted():
+        began.wait(10)              # the helper has begun its part: run() must wait for it
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
@@ -626,6 +631,83 @@ def test_host_threads_run_survives_an_interruption(hand_off):
         state["helper_done"] = False
         host_threads.run([lambda: None, slow_helper])
         assert state["helper_done"]
+
+
+class _LateHelper:
+    """A helper as `host_threads.run` drives it (start, began, wait, try_wait, settle, retire), that
+    takes each start `delay` seconds late: a helper whose vCPU slept."""
+    method = "late"
+
+    def __init__(self, delay):
+        self.delay, self.pending, self.fn, self.error = delay, False, None, None
+        self._began, self._done, self.timers = False, threading.Semaphore(0), []
+
+    def start(self, fn):
+        self.fn, self.error, self._began = fn, None, False
+
+        def late():
+            self._began = True
+            try:
+                fn()
+            except BaseException as e:  # noqa: BLE001
+                self.error = e
+            self._done.release()
+        self.timers.append(threading.Timer(self.delay, late))
+        self.timers[-1].start()
+
+    def began(self):
+        return self._began
+
+    def wait(self):
+        self._done.acquire()
+
+    def try_wait(self):
+        return self._done.acquire(blocking=False)
+
+    def settle(self):
+        for t in self.timers:
+            t.join()
+
+    def retire(self):
+        pass
+
+
+def test_host_threads_caller_runs_the_part_a_helper_has_not_begun(monkeypatch):
+    # a helper that wakes late (a VM's halted vCPU): the caller, done with its own part, runs the
+    # helper's and returns without waiting for it; until the helper has handed back (found its part
+    # taken), the next calls run its part on the caller too, and then it is started again
+    import time
+
+    host_threads.configure()
+    helper = _LateHelper(0.3)
+    helper.method = host_threads.method_in_use()          # kept by `configure`, as a helper of its method
+    monkeypatch.setattr(host_threads, "_helpers", [helper])
+    me, ran = threading.get_ident(), []
+
+    def part(name):
+        return lambda: ran.append((name, threading.get_ident()))
+
+    t0 = time.perf_counter()
+    host_threads.run([part("a0"), part("a1")])
+    assert time.perf_counter() - t0 < 0.2 and ran == [("a0", me), ("a1", me)] and helper.pending
+    host_threads.run([part("b0"), part("b1")])           # still owed: not started again
+    assert ran[2:] == [("b0", me), ("b1", me)] and len(helper.timers) == 1 and helper.pending
+    helper.settle()
+    assert [r[0] for r in ran] == ["a0", "a1", "b0", "b1"]   # it woke, found its part taken, handed back
+    # the hand-back taken; a helper awake in time (its start taken) runs its part, and the caller waits
+    helper.delay = 0
+    began = threading.Event()
+    host_threads.run([lambda: began.wait(10), lambda: (began.set(), part("c1")())])
+    assert not helper.pending and ran[-1][0] == "c1" and ran[-1][1] != me
+    # a part that raises on the caller's thread is raised; the helper is still usable
+    helper.delay = 0.3
+    with pytest.raises(ValueError, match="taken part failed"):
+        host_threads.run([lambda: None, lambda: (_ for _ in ()).throw(ValueError("taken part failed"))])
+    helper.settle()
+    out = []
+    host_threads.run([lambda: out.append(0), lambda: out.append(1)])
+    assert sorted(out) == [0, 1]
+    helper.settle()
 
 
 def test_host_threads_work_in_a_forked_child(hand_off):

@@ -63,6 +63,12 @@ taken:
   }
 }
 
+/* Take the word's post if it is there, without waiting: 1 if taken, else 0. */
+int kgen_try_take(atomic_int *w) {
+  int v = 1;
+  return atomic_compare_exchange_strong(w, &v, 0);
+}
+
 /* The caller starts a helper's call: marks it busy, then posts its `go`, in one native call (a signal
  * handled in Python cannot fall between the two: the caller's clean-up after Ctrl-C waits for busy). */
 void kgen_start(atomic_int *busy, atomic_int *go) {

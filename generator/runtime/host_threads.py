@@ -19,6 +19,14 @@ hands its result back in the same native call that waits for the next one.
 A helper's `busy` word is set by the native call that starts it and cleared by the one that ends
 it, so after a Ctrl-C the caller waits for exactly the helpers still running (`settle`), then
 ends them (`retire`): new helpers serve the next call.
+
+A helper that slept still wakes late: on a VM whose idle vCPU halts, a call made a few milliseconds
+after the last one took 2.1 ms on two threads where one thread ran it in 80 us. So each part is
+claimed by whichever thread begins it first (`_Part`): the caller, done with its own, runs the parts
+whose helper has not yet taken its start (it slept). A helper that then wakes finds its part taken
+and hands back at once; the caller takes that hand-back at a later call (`pending`), and until it
+has, runs that helper's part itself rather than wait.
+
 Where no C compiler is found (``$CC``, else ``cc``), or with ``$KGEN_HOST_SYNC=locks``, the helpers
 use Python locks (`sync_method` says which, and why).
 
@@ -83,6 +91,7 @@ def configure(method: str | None = None, spin_us: int | None = None) -> None:
         if lib is None:
             want, why = "locks", how
     with _lock:
+        _take_pending(_helpers)         # every helper idle, waiting for its next start
         if _helpers and _helpers[0].method != want:
             for h in _helpers:          # idle (no run holds _lock): each thread ends
                 h.retire()
@@ -133,6 +142,7 @@ def _native() -> tuple[ctypes.CDLL | None, str]:
     for fn, args in ((lib.kgen_post, [word]), (lib.kgen_wait, [word, ns, ns]), (lib.kgen_start, [word, word]),
                      (lib.kgen_finish_wait, [word, word, word, ns, ns])):
         fn.argtypes, fn.restype = args, None
+    lib.kgen_try_take.argtypes, lib.kgen_try_take.restype = [word], ctypes.c_int
     return lib, where
 
 
@@ -149,6 +159,7 @@ class _LockHelper:
         self.fn: Callable[[], None] | None = None
         self.error: BaseException | None = None
         self.spin_ns = 0                            # no spin: set alike on every helper by `configure`
+        self.pending = False                        # started on a part the caller took: `done` not yet taken
         self._stop = False
         self._started = self._finished = 0          # calls started by the caller, ended by the helper
         threading.Thread(target=self._loop, name=f"kgen-host-{index}", daemon=True).start()
@@ -172,6 +183,14 @@ class _LockHelper:
 
     def wait(self) -> None:
         self.done.acquire()
+
+    def try_wait(self) -> bool:
+        """`wait` if the helper has handed back, without waiting: whether it had."""
+        return self.done.acquire(blocking=False)
+
+    def began(self) -> bool:
+        """Whether the helper has taken its last start (it is awake, about to claim its part)."""
+        return self.go.locked()
 
     def settle(self) -> None:
         """After an interruption: return once the helper's call, if one was started, is over: `done`
@@ -208,6 +227,7 @@ class _NativeHelper:
         self.busy = self.go + 128
         self.fn: Callable[[], None] | None = None
         self.error: BaseException | None = None
+        self.pending = False                        # started on a part the caller took: `done` not yet taken
         self._stop = False
         threading.Thread(target=self._loop, name=f"kgen-host-{index}", daemon=True).start()
 
@@ -227,6 +247,15 @@ class _NativeHelper:
     def wait(self) -> None:
         self.lib.kgen_wait(self.done, self.spin_ns, 0)
 
+    def try_wait(self) -> bool:
+        """`wait` if the helper has handed back, without waiting: whether it had."""
+        return bool(self.lib.kgen_try_take(self.done))
+
+    def began(self) -> bool:
+        """Whether the helper has taken its last start (it is awake, about to claim its part): its `go`
+        word no longer holds the post."""
+        return self._words[0] != 1
+
     def settle(self) -> None:
         """After an interruption: return once the helper's call, if any, is over (its `busy` word is
         set by the same native call that starts it, cleared by the one that ends it). A Ctrl-C raised
@@ -243,12 +272,39 @@ class _NativeHelper:
         self.lib.kgen_post(self.go)
 
 
+class _Part:
+    """One part of a `run`, claimed by whichever thread begins it first: its helper, or the caller
+    once done with its own part (a lock taken without waiting: one claim succeeds)."""
+    __slots__ = ("fn", "_claim")
+
+    def __init__(self, fn: Callable[[], None]):
+        self.fn, self._claim = fn, threading.Lock()
+
+    def claim(self) -> bool:
+        return self._claim.acquire(blocking=False)
+
+    def on_helper(self) -> None:
+        if self.claim():
+            self.fn()
+
+
+def _take_pending(helpers) -> None:
+    """Take the hand-back each helper still owes for a part the caller ran (`pending`): it has woken
+    and handed back by now, unless it was woken within the last few milliseconds."""
+    for h in helpers:
+        if h.pending:
+            h.wait()
+            h.pending, h.fn = False, None
+
+
 def run(calls: Sequence[Callable[[], None]]) -> None:
-    """Run `calls` concurrently: the first on this thread, each other on a helper thread; return when
-    all are done. The first exception raised by any of them is raised here, after all have finished;
-    so is an interruption (Ctrl-C) of this thread, after every helper has finished its call: a helper
-    still running would otherwise post its result into the next call. Helpers that an interruption
-    left in an unknown state are ended, and new ones serve the next call."""
+    """Run `calls` concurrently: the first on this thread, each other on a helper thread, or on this
+    thread where its helper is not awake to begin it when this thread's own is done, or still owes
+    the hand-back of an earlier call (`_Part`); return when all are done. The first exception raised
+    by any of them is raised here, after all that began have finished; so is an interruption (Ctrl-C)
+    of this thread, after every helper has finished its call: a helper still running would otherwise
+    post its result into the next call. The parts no thread has begun by then are not run. Helpers
+    that an interruption left in an unknown state are ended, and new ones serve the next call."""
     if len(calls) == 1:
         calls[0]()
         return
@@ -260,29 +316,55 @@ def run(calls: Sequence[Callable[[], None]]) -> None:
             i = len(_helpers) + 1
             _helpers.append(_NativeHelper(i, spin) if method == "native" else _LockHelper(i))
         used = _helpers[:len(calls) - 1]
+        for h in used:
+            if h.pending and h.try_wait():
+                h.pending, h.fn = False, None
+        parts = [_Part(fn) for fn in calls[1:]]
+        # claimed by this thread: run here, or not at all; a helper still pending is not started
+        taken = [h.pending and part.claim() for h, part in zip(used, parts)]
+        started = [False] * len(parts)
         error: BaseException | None = None
         try:
-            for h, fn in zip(used, calls[1:]):
-                h.start(fn)
+            for i, (h, part) in enumerate(zip(used, parts)):
+                if not taken[i]:
+                    h.start(part.on_helper)
+                    started[i] = True
             calls[0]()
+            for i, (h, part) in enumerate(zip(used, parts)):
+                # a helper that has not taken its start slept: its wake-up would hold the call
+                if taken[i] or (not h.began() and part.claim()):
+                    taken[i] = True
+                    part.fn()
         except BaseException as e:  # noqa: BLE001 - raised after the helpers finish
             error = e
+            for i, part in enumerate(parts):        # the parts no thread has begun are not run
+                taken[i] = taken[i] or part.claim()
+        for part, mine in zip(parts, taken):
+            if mine:
+                # a helper that hands back later keeps its `_Part`, not the call: a module's objects
+                # still held by a thread at exit are reported as leaks
+                part.fn = None
         clean = error is None or isinstance(error, Exception)   # every helper was started
         if clean:
             try:
-                for h in used:
-                    h.wait()
+                for h, mine, began in zip(used, taken, started):
+                    if mine:
+                        h.pending = h.pending or began      # its hand-back is taken at a later call
+                    else:
+                        h.wait()
             except BaseException as e:  # noqa: BLE001 - an interruption while waiting
                 error, clean = error or e, False
         if not clean:
             for h in used:
                 h.settle()
         for h in used:
-            h.fn = None
-            error = error or h.error
+            if not h.pending:
+                h.fn = None
+                error = error or h.error
         if not clean:
             # where each helper's words stand after an interruption is not known: end these helpers
             for h in used:
+                h.pending = False
                 h.retire()
             del _helpers[:len(used)]
         if error is not None:
