@@ -85,6 +85,12 @@ def host_bf16_dot_slow() -> bool:
     return host_is_intel()
 
 
+def _sysfs(path: str) -> str:
+    """One sysfs value, stripped (OSError where it cannot be read)."""
+    with open(path) as f:
+        return f.read().strip()
+
+
 def host_l2_bytes(root: str = "/sys/devices/system/cpu/cpu0/cache") -> int | None:
     """The size of one core's L2 cache (Linux sysfs, cpu0: index*/level, type, size such as "2048K"),
     or None where it cannot be read."""
@@ -94,12 +100,7 @@ def host_l2_bytes(root: str = "/sys/devices/system/cpu/cpu0/cache") -> int | Non
         return None
     for e in entries:
         try:
-            with open(f"{root}/{e}/level") as f:
-                level = f.read().strip()
-            with open(f"{root}/{e}/type") as f:
-                kind = f.read().strip()
-            with open(f"{root}/{e}/size") as f:
-                size = f.read().strip()
+            level, kind, size = (_sysfs(f"{root}/{e}/{name}") for name in ("level", "type", "size"))
         except OSError:
             continue
         if level == "2" and kind in ("Unified", "Data"):
@@ -133,11 +134,7 @@ def host_cores(cpus, root: str = "/sys/devices/system/cpu") -> int | None:
     cores = set()
     for c in cpus:
         try:
-            with open(f"{root}/cpu{c}/topology/physical_package_id") as f:
-                package = f.read().strip()
-            with open(f"{root}/cpu{c}/topology/core_id") as f:
-                core = f.read().strip()
+            cores.add((_sysfs(f"{root}/cpu{c}/topology/physical_package_id"), _sysfs(f"{root}/cpu{c}/topology/core_id")))
         except OSError:
             return None
-        cores.add((package, core))
     return len(cores) or None
