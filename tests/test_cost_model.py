@@ -141,6 +141,21 @@ def test_calibration_runs_again_an_instruction_measured_in_a_window_of_the_vm(mo
     assert len(calls) == len(names) * calibration.LOOP_RUNS_MAX and cal.rates["vpdpbusd"] == [1e11, 1e11]
 
 
+def test_host_cores_counts_a_cores_hyperthreads_once(tmp_path):
+    # what `_lagging` expects two threads to scale by: the cores under the CPUs, from sysfs
+    from generator.compile.host import host_cores
+
+    for cpu, (package, core) in enumerate([(0, 0), (0, 0), (0, 1), (1, 0)]):
+        topo = tmp_path / f"cpu{cpu}" / "topology"
+        topo.mkdir(parents=True)
+        (topo / "physical_package_id").write_text(f"{package}\n")
+        (topo / "core_id").write_text(f"{core}\n")
+    assert host_cores([0, 1], str(tmp_path)) == 1          # two hyperthreads of one core
+    assert host_cores([0, 2], str(tmp_path)) == 2
+    assert host_cores([0, 1, 2, 3], str(tmp_path)) == 3    # core 0 of another package is another core
+    assert host_cores([0, 7], str(tmp_path)) is None       # not readable: unknown
+
+
 def test_the_tiles_probe_is_brgemm_amx_run_with_the_tiles_emulated(monkeypatch):
     # the AMX probe compiled and run end to end on any AVX-512 CPU with bf16: its tile instructions
     # emulated (TargetCaps.emulate_amx) and the loop's rate pinned, so the fraction is the kernel's
