@@ -288,13 +288,18 @@ class _Part:
             self.fn()
 
 
-def _take_pending(helpers) -> None:
-    """Take the hand-back each helper still owes for a part the caller ran (`pending`): it has woken
-    and handed back by now, unless it was woken within the last few milliseconds."""
+def _take_pending(helpers, block: bool = True) -> None:
+    """Take the hand-back each helper still owes for a part the caller ran (`pending`), waiting for it
+    (`block`), or only where it has come: it has by now, unless the helper was woken within the last
+    few milliseconds (a helper still owing stays pending)."""
     for h in helpers:
-        if h.pending:
+        if not h.pending:
+            continue
+        if block:
             h.wait()
-            h.pending, h.fn = False, None
+        elif not h.try_wait():
+            continue
+        h.pending, h.fn = False, None
 
 
 def run(calls: Sequence[Callable[[], None]]) -> None:
@@ -316,9 +321,7 @@ def run(calls: Sequence[Callable[[], None]]) -> None:
             i = len(_helpers) + 1
             _helpers.append(_NativeHelper(i, spin) if method == "native" else _LockHelper(i))
         used = _helpers[:len(calls) - 1]
-        for h in used:
-            if h.pending and h.try_wait():
-                h.pending, h.fn = False, None
+        _take_pending(used, block=False)
         parts = [_Part(fn) for fn in calls[1:]]
         # claimed by this thread: run here, or not at all; a helper still pending is not started
         taken = [h.pending and part.claim() for h, part in zip(used, parts)]

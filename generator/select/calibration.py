@@ -172,8 +172,9 @@ def measure(threads: int | None = None, log=None) -> Calibration:
                 if row.why_not:                 # AMX's tile state refused by the kernel
                     refused.add(name)
                     continue
+                mine = best.setdefault(name, {})
                 for n, r in row.rates.items():
-                    best.setdefault(name, {})[n] = max(best.get(name, {}).get(n, 0.0), r)
+                    mine[n] = max(mine.get(n, 0.0), r)
             copy = max(copy, _copy_rate(src, dst))
         rates = {name: [b[1], b[max(b)]] for name, b in best.items() if name not in refused}
     except KgenError as e:                      # no C compiler: the nominal rates
