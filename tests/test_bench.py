@@ -682,8 +682,11 @@ print("spinner done" if done else "spinner still running", flush=True)
     assert not alone.settle(timeout_s=30)            # an ended child: nothing to wait for
     # a child whose thread never stops: the wait ends at the timeout, said once in the log
     said = []
-    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    # the child says when it spins: while Python starts it can sleep on a file read (state D or S)
+    busy = subprocess.Popen([sys.executable, "-c", "print('spinning', flush=True)\nwhile True: pass"],
+                            stdout=subprocess.PIPE, text=True)
     try:
+        assert busy.stdout.readline() == "spinning\n"
         spinning = torch_alone.TorchAlone(busy, said.append)
         assert not spinning.settle(timeout_s=0.05) and not spinning.settle(timeout_s=0.05)
         assert len(said) == 1 and "still ran 50 ms" in said[0]
