@@ -679,7 +679,7 @@ def test_host_threads_caller_runs_the_part_a_helper_has_not_begun(monkeypatch):
     import time
 
     host_threads.configure()
-    helper = _LateHelper(0.3)
+    helper = _LateHelper(1.0)
     helper.method = host_threads.method_in_use()          # kept by `configure`, as a helper of its method
     monkeypatch.setattr(host_threads, "_helpers", [helper])
     me, ran = threading.get_ident(), []
@@ -689,7 +689,7 @@ def test_host_threads_caller_runs_the_part_a_helper_has_not_begun(monkeypatch):
 
     t0 = time.perf_counter()
     host_threads.run([part("a0"), part("a1")])
-    assert time.perf_counter() - t0 < 0.2 and ran == [("a0", me), ("a1", me)] and helper.pending
+    assert time.perf_counter() - t0 < 0.6 and ran == [("a0", me), ("a1", me)] and helper.pending
     host_threads.run([part("b0"), part("b1")])           # still owed: not started again
     assert ran[2:] == [("b0", me), ("b1", me)] and len(helper.timers) == 1 and helper.pending
     helper.settle()
