@@ -66,6 +66,33 @@ def quantize_fx(model, x, batches):
 
 
 # ----------------------------------------------------------------------------- the float64 model
+#: the output parameters torch.ao's x86 backend fixes for these activations on quint8 tensors
+FIXED_QPARAMS = {"Sigmoid": (1 / 256, 0), "Hardsigmoid": (1 / 256, 0), "Tanh": (2 / 256, 128)}
+
+
+def function_ref(kind: str, f, alpha: float = 0.0, beta: float = 0.0):
+    """An activation in float64 from its formula (oneDNN's eltwise kinds and PyTorch's modules)."""
+    if kind == "relu":
+        return np.where(f > 0, f, alpha * f)
+    if kind == "clip":
+        return np.clip(f, alpha, beta)
+    if kind == "linear":
+        return alpha * f + beta
+    if kind == "hardswish":                          # x * relu6(x + 3) / 6
+        return f * np.clip(f + 3, 0, 6) / 6
+    if kind == "hardsigmoid":                        # relu6(x + 3) / 6
+        return np.clip(f + 3, 0, 6) / 6
+    if kind == "logistic":
+        return 1 / (1 + np.exp(-f))
+    if kind == "swish":                              # x * logistic(alpha * x)
+        return f / (1 + np.exp(-alpha * f))
+    if kind == "tanh":
+        return np.tanh(f)
+    if kind == "elu":
+        return np.where(f > 0, f, alpha * np.expm1(np.minimum(f, 0)))
+    raise AssertionError(f"no formula for {kind}")
+
+
 def quantize_ref(v, scale, zp):
     """PyTorch's quantize to quint8: round to nearest even, saturate."""
     return np.clip(np.round(v / np.float64(np.float32(scale))) + zp, 0, 255)
@@ -125,6 +152,15 @@ def reference_fx(qm, x: np.ndarray) -> np.ndarray:
                 if kind == "ConvReLU2d":
                     f = np.maximum(f, 0)
                 env[n], meta[n] = quantize_ref(f, m.scale, m.zero_point), (m.scale, m.zero_point)
+            elif kind in ("Hardswish", "ELU", "LeakyReLU", *FIXED_QPARAMS):
+                f = dequantize_ref(env[src], *meta[src])
+                f = function_ref({"Hardswish": "hardswish", "ELU": "elu", "LeakyReLU": "relu", "Sigmoid": "logistic",
+                                  "Hardsigmoid": "hardsigmoid", "Tanh": "tanh"}[kind], f,
+                                 getattr(m, "alpha", getattr(m, "negative_slope", 0.0)))
+                meta[n] = FIXED_QPARAMS.get(kind) or (float(m.scale), int(m.zero_point))
+                env[n] = quantize_ref(f, *meta[n])
+            elif kind == "SiLU":                        # float, between a dequantize and a quantize
+                env[n] = function_ref("swish", env[src], 1.0)
             elif kind in ("ReLU", "ReLU6"):
                 s, z = meta[src]
                 hi = quantize_ref(6.0, s, z) if kind == "ReLU6" else 255
@@ -141,10 +177,12 @@ def reference_fx(qm, x: np.ndarray) -> np.ndarray:
                 env[n], meta[n] = quantize_ref(dequantize_ref(env[src], s, z).mean(axis=(2, 3), keepdims=True), s, z), meta[src]
             else:
                 raise AssertionError(f"the reference has no {kind}")
-        elif n.op == "call_function" and n.target in (torch.ops.quantized.add, torch.ops.quantized.add_relu):
+        elif n.op == "call_function" and n.target in (torch.ops.quantized.add, torch.ops.quantized.add_relu,
+                                                        torch.ops.quantized.mul):
             a, b = n.args[:2]
             s, z = arg(n.args[2]), int(arg(n.args[3]))
-            f = dequantize_ref(env[a], *meta[a]) + dequantize_ref(env[b], *meta[b])
+            da, db = dequantize_ref(env[a], *meta[a]), dequantize_ref(env[b], *meta[b])
+            f = da * db if n.target is torch.ops.quantized.mul else da + db
             if n.target is torch.ops.quantized.add_relu:
                 f = np.maximum(f, 0)
             env[n], meta[n] = quantize_ref(f, s, z), (s, z)
@@ -256,6 +294,12 @@ def reference_pt2e(qm, x: np.ndarray) -> np.ndarray:
             env[n] = arg(0, n).mean(axis=(2, 3), keepdims=True)
         elif t == "aten.flatten.using_ints":
             env[n] = arg(0, n).reshape(arg(0, n).shape[0], -1)
+        elif t == "aten.dropout.default":
+            assert arg(2, n) is False                       # eval: the input
+            env[n] = arg(0, n)
+        elif t == "aten.linear.default":
+            v, w, b = arg(0, n), arg(1, n), arg(2, n)
+            env[n] = v @ w.T + (b if b is not None else 0)
         elif n.op == "output":
             return env[n.args[0][0]]
         else:
@@ -275,12 +319,14 @@ def last_scale(qm) -> float:
 def layer_formula(layer, ins: list[np.ndarray]) -> np.ndarray:
     """The u8 result of one kgen layer or op in float64 from the documented formulas (oneDNN's convolution
     with scales, zero points and post-ops; dequantize, compute, quantize for an op), on the u8 inputs
-    it was given (logical N x C x H x W)."""
+    it was given (logical N x C x H x W); a layer without a destination scale (u8:s8:f32) gives its
+    float result."""
     from generator.problem.attr import Sum
 
     def eltwise(f, op):
-        assert op.kind in ("relu", "clip") and not (op.kind == "relu" and op.alpha), op
-        return np.maximum(f, 0) if op.kind == "relu" else np.clip(f, op.alpha, op.beta)
+        if op.kind in ("hardswish", "hardsigmoid"):
+            assert (op.alpha, op.beta) == (1 / 6, 0.5), op           # PyTorch's
+        return function_ref(op.kind, f, op.alpha, op.beta)
 
     f32 = lambda v: np.asarray(v, np.float32).astype(np.float64)        # noqa: E731 -- kgen's scales are f32
     if isinstance(layer, ConvLayer):
@@ -293,11 +339,13 @@ def layer_formula(layer, ins: list[np.ndarray]) -> np.ndarray:
             f = f + f32(layer.bias).reshape(1, -1, 1, 1)
         for op in p.post_ops:
             f = f + f32(op.scale) * (ins[1] - op.zero_point) if isinstance(op, Sum) else eltwise(f, op)
-        return quantize_ref(f, q["dst_scale"], int(q.get("dst_zp", 0)))
+        return quantize_ref(f, q["dst_scale"], int(q.get("dst_zp", 0))) if "dst_scale" in q else f
     op = layer.op
     deq = [dequantize_ref(v, *qp) for v, qp in zip(ins, op.quant)]
     if op.kind == "binary":
-        f = deq[0] + deq[1]
+        f = deq[0] * deq[1] if op.alg == "mul" else deq[0] + deq[1]
+    elif op.kind == "eltwise":
+        f = deq[0]                      # its function is applied below
     elif op.alg == "max":
         f = max_pool_ref(deq[0], op.kernel, op.stride, op.pad)
     else:

@@ -85,7 +85,7 @@ def test_op_matches_the_float64_reference_with_its_padding_zero(kind, layout, sh
     assert not np.any(out.astype(np.float32)[pad]), f"seed {seed}: padded lanes not zero"
 
 
-# u8 ops on quantized tensors: PyTorch's quantized add / add_relu and pooling on quint8
+# u8 ops on quantized tensors: PyTorch's quantized add / add_relu, pooling on quint8, eltwise functions
 U8_OPS = {
     "qadd": lambda d: NetOp("binary", "add", [d, d], "u8", quant=[(0.05, 3), (0.11, 200), (0.09, 128)]),
     "qadd_relu": lambda d: NetOp("binary", "add", [d, d], "u8", Eltwise("relu"),
@@ -96,6 +96,14 @@ U8_OPS = {
                                   quant=[(0.02, 131)] * 2),
     "avg_pool_padded": lambda d: NetOp("pool", "avg", [d], "u8", kernel=(3, 3), stride=(1, 1), pad=(1, 1),
                                        quant=[(0.02, 131)] * 2),
+    # a requantize (PT2E's quantize of a dequantized tensor at other parameters), and a function
+    "requantize": lambda d: NetOp("eltwise", "", [d], "u8", Eltwise("linear", 1.0, 0.0),
+                                  quant=[(0.05, 3), (0.021, 140)]),
+    "qhardswish": lambda d: NetOp("eltwise", "", [d], "u8", Eltwise("hardswish", 1 / 6, 0.5),
+                                  quant=[(0.05, 128), (0.03, 90)]),
+    # a squeeze-and-excitation's scaling: a tensor by a per-channel one
+    "qmul_per_channel": lambda d: NetOp("binary", "mul", [d, d[:2] + (1,) * (len(d) - 2)], "u8",
+                                        quant=[(0.05, 3), (1 / 256, 0), (0.02, 128)]),
 }
 
 
@@ -150,7 +158,8 @@ def test_the_function_name_holds_every_parameter():
     (lambda: NetOp("pool", "max", [(1, 8, 4, 4)], kernel=(3, 3), stride=(1, 1), pad=(2, 2)), "half the kernel"),
     (lambda: NetOp("pool", "avg", [(1, 8, 4, 4)], kernel=(3,), stride=(1,), pad=(0,)), "each of its 2"),
     (lambda: NetOp("cat", "", [(1, 8, 4, 4), (1, 8, 4, 5)]), "alike but in channels"),
-    (lambda: NetOp("eltwise", "", [(1, 8, 4, 4)], "u8", Eltwise("relu")), "not on u8 tensors"),
+    (lambda: NetOp("cat", "", [(1, 8, 4, 4)] * 2, "u8"), "not on u8 tensors"),
+    (lambda: NetOp("eltwise", "", [(1, 8, 4, 4)], "u8", Eltwise("relu")), "for each of its 1 inputs"),
     (lambda: NetOp("eltwise", "", [(1, 8, 4, 4)], "s8", Eltwise("relu")), "data type s8"),
     (lambda: NetOp("binary", "add", [(1, 8, 4, 4)] * 2, "u8", quant=[(0.1, 0)] * 2), "for each of its 2"),
     (lambda: NetOp("binary", "add", [(1, 8, 4, 4)] * 2, "u8", quant=[(0.1, 0), (0.0, 0), (1, 0)]),

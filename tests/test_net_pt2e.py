@@ -72,8 +72,8 @@ def test_a_pt2e_model_runs_in_u8_with_its_residuals_fused_and_matches_the_float6
         assert mine.max() <= 1 and pytorch.max() <= 1, f"seed {SEED + i}"
 
 
-def test_a_pt2e_conv_whose_result_stays_float_stays_in_pytorch_or_raises_in_strict_mode():
-    # a ReLU read by a quantized conv and by a float add: PT2E leaves the conv's result in float
+def test_a_pt2e_conv_whose_result_stays_float_runs_as_u8_s8_f32_and_its_float_add_stays_in_pytorch():
+    # y read by a quantized conv and by a float add: PT2E quantizes y, but leaves c3's result in float
     class Split(nn.Module):
         def __init__(self):
             super().__init__()
@@ -89,22 +89,92 @@ def test_a_pt2e_conv_whose_result_stays_float_stays_in_pytorch_or_raises_in_stri
     model = Split().eval()
     qm = quantize_pt2e(model, x, calibration_batches((1, 3, 8, 8)))
     msgs = []
-    om = generator.optimize(qm, x, measure=False, assignment="nhwc", log=msgs.append)
-    warned = [m for m in msgs if m.startswith("warning: c") and "stays in PyTorch: its result" in m]
-    assert warned and all(m.endswith("stays in PyTorch: its result stays in float: PT2E quantizes a result only "
-                                     "where quantized ops alone read it, and kgen takes u8 results") for m in warned)
-    # the add that reads the refused conv's float result and a dequantized tensor
-    assert [m for m in msgs if m.startswith("warning") and m not in warned] == [
-        "warning: quantized add x1 stays in PyTorch: kgen runs quantized convolutions, adds and pooling on "
-        "per-tensor u8 activations"]
-    assert len(om.kgen_network.layers) == 3 - len(warned) >= 1
-    # the weights of the convs PyTorch keeps are dequantized once, not on every call
-    assert not [n for n in om.graph.nodes if n.op == "call_function" and "dequantize_per_channel" in str(n.target)]
+    om = generator.optimize(qm, x, measure=False, assignment="nChw8c", log=msgs.append)
+    net = om.kgen_network
+    assert [(l.name, l.problem.dst.dtype.name, net.tensors[l.dst][1]) for l in net.layers] == [
+        ("c1", "u8", "u8"), ("c2", "u8", "u8"), ("c3", "f32", "f32")]
+    c3 = net.layers[-1]
+    assert "dst_scale" not in c3.quant and not [q for q in c3.problem.scales if q.arg == "dst"]
+    # the add of a dequantized tensor and a float one: PyTorch's, with its line
+    assert [m for m in msgs if m.startswith("warning")] == [
+        "warning: quantized add x1 stays in PyTorch: kgen runs quantized convolutions, adds, multiplies, pooling "
+        "and activation functions on per-tensor u8 tensors"]
     with torch.no_grad():
         got, theirs = om(x).numpy(), qm(x).numpy()
-    assert np.abs(got - theirs).max() <= 1e-3 * np.abs(theirs).max() + 0.1
-    with pytest.raises(UnsupportedError, match="stays in PyTorch: its result stays in float"):
+    ref = reference_pt2e(qm, x.numpy())
+    top = np.abs(ref).max()
+    print(f"kgen off the formula by {np.abs(got - ref).max() / top:.2e}, PyTorch by {np.abs(theirs - ref).max() / top:.2e}")
+    assert np.abs(got - ref).max() <= 1e-5 * top and np.abs(theirs - ref).max() <= 1e-5 * top
+    with pytest.raises(UnsupportedError, match="quantized add x1 stays in PyTorch"):
         generator.optimize(qm, x, measure=False, strict=True)
+
+
+class Classifier(nn.Module):
+    """A conv, the global average pool and a Linear after an eval Dropout: the end of a MobileNetV2.
+    PT2E quantizes the flattened pool again at its own observer's parameters, and leaves the logits in
+    float."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv, self.relu = nn.Conv2d(3, 24, 3, padding=1), nn.ReLU6()
+        self.gap, self.drop, self.fc = nn.AdaptiveAvgPool2d(1), nn.Dropout(0.2), nn.Linear(24, 10)
+
+    def forward(self, x):
+        return self.fc(self.drop(torch.flatten(self.gap(self.relu(self.conv(x))), 1)))
+
+
+def _requantized(qm) -> tuple:
+    """(the pool's quantize node, the quantize of the flattened pool) of a PT2E `Classifier`."""
+    def source(q):                  # what a quantize node quantizes, past eval dropouts
+        v = q.args[0]
+        while str(v.target) == "aten.dropout.default":
+            v = v.args[0]
+        return str(v.target)
+
+    qs = [n for n in qm.graph.nodes if str(n.target) == "quantized_decomposed.quantize_per_tensor.default"]
+    return (next(n for n in qs if source(n) == "aten.adaptive_avg_pool2d.default"),
+            next(n for n in qs if source(n) == "aten.flatten.using_ints"))
+
+
+@pytest.mark.parametrize("again", ["requantized", "alike"])
+def test_a_pt2e_classifier_runs_on_kgen_as_a_1x1_conv_with_float_logits(again):
+    x = torch.randn(2, 3, 9, 7, generator=torch.Generator().manual_seed(SEED))
+    torch.manual_seed(SEED)
+    qm = quantize_pt2e(Classifier().eval(), x, calibration_batches((2, 3, 9, 7)))
+    pool_q, flat_q = _requantized(qm)
+    if again == "alike":            # the flattened pool quantized at the pool's own parameters: the same bytes
+        for q in [flat_q] + list(flat_q.users):
+            q.args = q.args[:1] + pool_q.args[1:3] + q.args[3:]
+        qm.recompile()
+    else:
+        assert flat_q.args[1:3] != pool_q.args[1:3]      # the case this test is for
+    msgs = []
+    om = generator.optimize(qm, x, measure=False, assignment="nhwc", log=msgs.append)
+    assert not [m for m in msgs if m.startswith("warning")], msgs
+    assert [m for m in msgs if m.startswith("segment")] == ["segment 0: %d layers in one module"
+                                                            % (4 if again == "requantized" else 3)]
+    net = om.kgen_network
+    fc = next(l for l in net.layers if l.name == "fc")
+    assert fc.problem.desc.dst_dims == (2, 10, 1, 1) and fc.problem.dst.dtype.name == "f32"
+    requant = [n.op for n in net.kernels if getattr(getattr(n, "op", None), "kind", None) == "eltwise"]
+    assert len(requant) == (again == "requantized")
+    if requant:
+        assert requant[0].quant == ((pool_q.args[1], pool_q.args[2]), (flat_q.args[1], flat_q.args[2]))
+    with torch.no_grad():
+        got, theirs = om(x).numpy(), qm(x).numpy()
+    ref = reference_pt2e(qm, x.numpy())
+    top = np.abs(ref).max()
+    print(f"{again}: kgen off the formula by {np.abs(got - ref).max() / top:.2e}, PyTorch by "
+          f"{np.abs(theirs - ref).max() / top:.2e}")
+    assert got.shape == (2, 10) and np.abs(got - ref).max() <= 1e-5 * top and np.abs(theirs - ref).max() <= 1e-5 * top
+    if again == "requantized":      # the layer check: the u8 nodes in units, the logits relative to their largest
+        from generator.net.layercheck import layer_differences, summary
+
+        per_layer = generator.optimize(qm, x, measure=False, assignment="nhwc", segments=False, log=lambda m: None)
+        diffs = layer_differences(per_layer, x)
+        assert diffs.floats == {"fc"} and len(diffs) == 4 and diffs["fc"].max() <= 1e-6, summary(diffs)
+        assert max(d.max() for k, d in diffs.items() if k != "fc") <= 1, summary(diffs)
+        assert summary(diffs).endswith("of their largest value (fc)")
 
 
 def test_a_pt2e_model_with_observers_is_one_line():
@@ -137,7 +207,7 @@ def test_the_layer_check_compares_each_layer_with_its_own_reference_and_finds_a_
     assert diffs["c2"].max() >= 15 and summary(diffs).split("units (")[1].startswith("c2)")
 
 
-def test_pt2e_pooling_and_a_plain_add_run_as_u8_ops_and_a_conv_whose_result_is_the_output_stays_in_pytorch():
+def test_pt2e_pooling_and_a_plain_add_run_as_u8_ops_and_a_conv_whose_result_is_the_output_gives_it_in_float():
     class Join(nn.Module):
         def __init__(self):
             super().__init__()
@@ -154,11 +224,11 @@ def test_pt2e_pooling_and_a_plain_add_run_as_u8_ops_and_a_conv_whose_result_is_t
     qm = quantize_pt2e(Join().eval(), x, calibration_batches((1, 3, 10, 10)))
     msgs = []
     om = generator.optimize(qm, x, measure=False, assignment="nChw8c", log=msgs.append)
-    assert [m for m in msgs if m.startswith("warning")] == [
-        "warning: c2 stays in PyTorch: its result stays in float: PT2E quantizes a result only where quantized "
-        "ops alone read it, and kgen takes u8 results"]
+    assert not [m for m in msgs if m.startswith("warning")], msgs
     assert sorted((type(n).__name__, getattr(getattr(n, "op", None), "alg", None)) for n in om.kgen_network.kernels) == [
-        ("ConvLayer", None), ("OpNode", "add"), ("OpNode", "avg"), ("OpNode", "max")]
+        ("ConvLayer", None), ("ConvLayer", None), ("OpNode", "add"), ("OpNode", "avg"), ("OpNode", "max")]
+    assert [m for m in msgs if m.startswith("segment")] == ["segment 0: 5 layers in one module"]
+    assert om.kgen_network.tensors[om.kgen_network.outputs[0]][1] == "f32"
     with torch.no_grad():
         got, theirs = om(x).numpy(), qm(x).numpy()
     ref = reference_pt2e(qm, x.numpy())

@@ -127,17 +127,18 @@ def test_a_model_with_observers_is_one_line():
 
 
 class QOther(nn.Module):
-    """A conv, then a Hardswish (PyTorch quantizes it with its own scale) and a conv: the Hardswish
-    stays in PyTorch between kgen's convolutions; then a Linear over the channels of a channels-last
+    """Two convs, the ReLU of their product (torch.ao's quantized ``mul_relu``, which kgen does not run):
+    it stays in PyTorch between kgen's convolutions; then a Linear over the channels of a channels-last
     view (not a flattened classifier's): it stays too."""
 
     def __init__(self):
         super().__init__()
-        self.c1, self.act, self.c2 = nn.Conv2d(3, 8, 3, padding=1), nn.Hardswish(), nn.Conv2d(8, 8, 1)
+        self.c1, self.c2, self.c3 = nn.Conv2d(3, 8, 3, padding=1), nn.Conv2d(8, 8, 1), nn.Conv2d(8, 8, 1)
         self.fc = nn.Linear(8, 4)
 
     def forward(self, x):
-        return self.fc(self.c2(self.act(self.c1(x))).permute(0, 2, 3, 1))
+        y = self.c1(x)
+        return self.fc(self.c3(torch.relu(y * self.c2(y))).permute(0, 2, 3, 1))
 
 
 def test_quantized_ops_kgen_does_not_run_stay_in_pytorch_with_one_line_each_or_raise_in_strict_mode():
@@ -148,12 +149,62 @@ def test_quantized_ops_kgen_does_not_run_stay_in_pytorch_with_one_line_each_or_r
     msgs = []
     om = generator.optimize(qm, x, measure=False, assignment="nhwc", log=msgs.append)
     assert [m for m in msgs if m.startswith("warning: quantized")] == [
-        f"warning: quantized {kind} x1 stays in PyTorch: kgen runs quantized convolutions, adds and pooling "
-        "on per-tensor u8 activations" for kind in ("Hardswish", "Linear")]
+        f"warning: quantized {kind} x1 stays in PyTorch: kgen runs quantized convolutions, adds, multiplies, "
+        "pooling and activation functions on per-tensor u8 tensors" for kind in ("mul_relu", "Linear")]
     with torch.no_grad():
         assert units_apart(om(x).numpy(), qm(x).numpy(), qm.fc.scale).max() <= 1
-    with pytest.raises(UnsupportedError, match="quantized Hardswish x1 stays in PyTorch"):
+    with pytest.raises(UnsupportedError, match="quantized mul_relu x1 stays in PyTorch"):
         generator.optimize(qm, x, measure=False, strict=True)
+
+
+class QActivations(nn.Module):
+    """A MobileNetV3-like block quantized by torch.ao: a Hardswish (its own scale), a squeeze-and-
+    excitation (global pool, two 1x1 convs with a SiLU between, which torch.ao leaves in float between
+    a dequantize and a quantize, Hardsigmoid at fixed parameters, a quantized mul by the
+    per-channel scales), then a conv, ELU and LeakyReLU (on negative values too), Tanh and Sigmoid, each
+    on quint8 tensors; 20 channels, a tail in 16-channel blocks."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1, self.hs = nn.Conv2d(3, 20, 3, padding=1), nn.Hardswish()
+        self.gap, self.fc1, self.r, self.fc2 = nn.AdaptiveAvgPool2d(1), nn.Conv2d(20, 8, 1), nn.SiLU(), nn.Conv2d(8, 20, 1)
+        self.hsig, self.c2 = nn.Hardsigmoid(), nn.Conv2d(20, 20, 1)
+        self.sig, self.elu, self.lrelu, self.tanh = nn.Sigmoid(), nn.ELU(0.7), nn.LeakyReLU(0.1), nn.Tanh()
+
+    def forward(self, x):
+        y = self.hs(self.c1(x))
+        y = y * self.hsig(self.fc2(self.r(self.fc1(self.gap(y)))))
+        return self.sig(self.tanh(self.lrelu(self.elu(self.c2(y)))))
+
+
+@pytest.mark.parametrize("layout", ["nhwc", "nChw16c"])
+def test_quantized_activations_and_a_per_channel_mul_run_as_u8_ops_and_match_the_float64_formula(layout):
+    x = torch.randn(2, 3, 9, 7, generator=torch.Generator().manual_seed(SEED))
+    torch.manual_seed(SEED)
+    qm = quantize_fx(QActivations().eval(), x, calibration_batches((2, 3, 9, 7)))
+    msgs = []
+    om = generator.optimize(qm, x, measure=False, assignment=layout, log=msgs.append)
+    assert not [m for m in msgs if m.startswith("warning")], msgs
+    assert [m for m in msgs if m.startswith("segment")] == ["segment 0: 13 layers in one module"]
+    ops = sorted((n.op.kind, n.op.eltwise.kind if n.op.eltwise else n.op.alg)
+                 for n in om.kgen_network.kernels if isinstance(n, OpNode))
+    assert ops == [("binary", "mul"), ("eltwise", "elu"), ("eltwise", "hardsigmoid"), ("eltwise", "hardswish"),
+                   ("eltwise", "logistic"), ("eltwise", "relu"), ("eltwise", "swish"), ("eltwise", "tanh"),
+                   ("pool", "avg")]
+    with torch.no_grad():
+        got, theirs = om(x).numpy(), qm(x).numpy()
+    ref = reference_fx(qm, x.numpy())
+    scale = 1 / 256                                      # the Sigmoid's fixed output scale
+    mine, pytorch = units_apart(got, ref, scale), units_apart(theirs, ref, scale)
+    print(f"seed {SEED} {layout}: kgen off the formula by {mine.max()} units, PyTorch by {pytorch.max()}")
+    assert len(np.unique(ref)) > 20 and mine.max() <= 1 and pytorch.max() <= 1
+    # each node on its own inputs: at most one unit (a tie); and each node as kgen imported it (its
+    # function, its parameters) against PyTorch's own values of that node
+    per_node = generator.optimize(qm, x, measure=False, assignment=layout, segments=False, log=lambda m: None)
+    units = layer_units(per_node, x)
+    assert len(units) == 13 and max(u.max() for u in units.values()) <= 1, {k: u.max() for k, u in units.items()}
+    theirs = pytorch_layer_units(qm, om.kgen_network, x)
+    assert max(u.max() for u in theirs.values()) <= 1, {k: u.max() for k, u in theirs.items()}
 
 
 def test_a_scheme_kgen_cannot_express_stays_in_pytorch():

@@ -66,6 +66,18 @@ class LayerRunner:
     def dt(self) -> str:
         return self.problem.src.dtype.name
 
+    @property
+    def arg_dts(self) -> list[str]:
+        """The data type of each input: the source's, and the residual's (the destination's: the sum
+        post-op reads the prior destination)."""
+        return [self.dt] + ([self.out_dt] if self.layer.residual else [])
+
+    @property
+    def out_dt(self) -> str:
+        """The result's data type: the source's, or f32 for a quantized layer whose result PyTorch reads
+        in float (u8:s8:f32)."""
+        return self.problem.dst.dtype.name
+
     def __call__(self, src, residual=None):
         extra = {"dst_init": residual} if self.layer.residual else {}
         return self.kernel.invoke(src, self.bias, **extra, **(self.layer.quant or {}))
@@ -90,6 +102,14 @@ class OpRunner:
     @property
     def dt(self) -> str:
         return self.layer.op.dt
+
+    @property
+    def arg_dts(self) -> list[str]:
+        return [self.dt] * len(self.layer.inputs)
+
+    @property
+    def out_dt(self) -> str:
+        return self.dt
 
     def __call__(self, *inputs):
         return self.kernel.invoke(*inputs)

@@ -77,7 +77,8 @@ def qparams_of_layer(layer) -> tuple[list, object]:
     if not q:
         return [None] * len(layer.inputs), None
     src = (float(q.get("src_scale", 1.0)), int(q.get("src_zp", 0)))
-    dst = (float(q.get("dst_scale", 1.0)), int(q.get("dst_zp", 0)))
+    # a float destination (u8:s8:f32: a result PyTorch reads in float) has no quantization
+    dst = (float(q.get("dst_scale", 1.0)), int(q.get("dst_zp", 0))) if layer.problem.dst.dtype.is_int else None
     # a residual is read in the destination's type at its sum post-op's scale and zero point
     res = [(float(op.scale), int(op.zero_point)) for op in layer.problem.post_ops if isinstance(op, Sum)]
     return [src] + res[:1] if layer.residual else [src], dst

@@ -52,25 +52,49 @@ def layer_io(om, x) -> dict[str, tuple]:
     return seen
 
 
-def layer_differences(om, x, backend: str = "llvm-cpu") -> dict[str, np.ndarray]:
-    """{kgen layer or op: |its result - its float64 reference on its own inputs|} for one call of `om`
-    (built with segments=False) on `x`."""
-    out = {}
+class Differences(dict):
+    """{kgen layer or op: |its result - its reference|}: in units for a quantized result; for a float one
+    (a u8:s8:f32 layer: a classifier's logits), relative to the reference's largest magnitude, and its
+    name in `floats`."""
+
+    def __init__(self):
+        super().__init__()
+        self.floats: set[str] = set()
+
+
+def layer_differences(om, x, backend: str = "llvm-cpu") -> Differences:
+    """Each kgen layer's and op's difference from its float64 reference on its own inputs
+    (`Differences`) for one call of `om` (built with segments=False) on `x`."""
+    out = Differences()
     for name, (layer, ins, got) in layer_io(om, x).items():
-        ref = _conv_reference(layer, ins, backend) if isinstance(layer, ConvLayer) else layer.op.reference(ins)
-        out[name] = np.abs(got.astype(np.float64) - np.asarray(ref, np.float64))
+        ref = np.asarray(_conv_reference(layer, ins, backend) if isinstance(layer, ConvLayer)
+                         else layer.op.reference(ins), np.float64)
+        d = np.abs(got.astype(np.float64) - ref)
+        if np.issubdtype(got.dtype, np.floating):
+            out.floats.add(name)
+            d = d / max(float(np.abs(ref).max()), np.finfo(np.float64).tiny)
+        out[name] = d
     return out
 
 
 def summary(diffs: dict[str, np.ndarray]) -> str:
-    """One line: the worst layer, how many values are off and of how many."""
+    """One line: the worst quantized layer, how many of its values are off and of how many; the worst
+    float result relative to its largest value."""
     if not diffs:
         return "no kgen layer ran"
-    worst = max(diffs, key=lambda k: diffs[k].max())
-    off = sum(int((d > 0).sum()) for d in diffs.values())
-    total = sum(d.size for d in diffs.values())
-    return (f"every one of {len(diffs)} kgen layers and ops against the float64 formula on its own inputs: max "
-            f"{diffs[worst].max():g} units ({worst}), {off} of {total} values off")
+    floats = getattr(diffs, "floats", set())
+    units = {k: v for k, v in diffs.items() if k not in floats}
+    parts = []
+    if units:
+        worst = max(units, key=lambda k: units[k].max())
+        off = sum(int((d > 0).sum()) for d in units.values())
+        total = sum(d.size for d in units.values())
+        parts.append(f"max {units[worst].max():g} units ({worst}), {off} of {total} values off")
+    if floats:
+        worst = max(floats, key=lambda k: diffs[k].max())
+        parts.append(f"float results within {diffs[worst].max():.1e} of their largest value ({worst})")
+    return (f"every one of {len(diffs)} kgen layers and ops against the float64 formula on its own inputs: "
+            + "; ".join(parts))
 
 
-__all__ = ["layer_differences", "layer_io", "summary"]
+__all__ = ["Differences", "layer_differences", "layer_io", "summary"]

@@ -385,10 +385,10 @@ def _kgen_modules(torch):
 
         def forward(self, *args):
             r = self.runner
-            devs = [to_device(a, dims, self.layout, self.reorders, self.backend, self.driver, r.layer.name, r.dt, q)
-                    for a, dims, q in zip(args, r.arg_dims, r.arg_q)]
+            devs = [to_device(a, dims, self.layout, self.reorders, self.backend, self.driver, r.layer.name, dt, q)
+                    for a, dims, dt, q in zip(args, r.arg_dims, r.arg_dts, r.arg_q)]
             out = _timed("kgen kernels", r, *devs)
-            return OnDevice(out, self.layout, r.out_dims, self.reorders, r.dt, r.out_q)
+            return OnDevice(out, self.layout, r.out_dims, self.reorders, r.out_dt, r.out_q)
 
     class KgenConvBlock(KgenNode):
         """A conv block on kgen: (source[, residual])."""
@@ -510,10 +510,10 @@ def fuse_segments(gm, kgen_nodes: list, backend, driver, reorders, log) -> int:
         runners = [mods[n.target].runner for n in run]
         tensors, inputs, ext = {}, [], []
         for n, r in zip(run, runners):
-            tensors[r.layer.dst] = (tuple(r.out_dims), r.dt)
-            for a, dims in zip(n.args, r.arg_dims):
+            tensors[r.layer.dst] = (tuple(r.out_dims), r.out_dt)
+            for a, dims, dt in zip(n.args, r.arg_dims, r.arg_dts):
                 t, lay = origin(a)
-                tensors.setdefault(t, (tuple(dims), r.dt))
+                tensors.setdefault(t, (tuple(dims), dt))
                 if a not in rset and a not in ext:
                     ext.append(a)
                     # a kgen activation arrives in its producer's layout; a PyTorch one in its first reader's

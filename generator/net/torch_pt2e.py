@@ -17,9 +17,13 @@ residual's scale and zero point,
     dst = saturate_u8(round((src_scale * wei_scale[oc] * sum((src - src_zp) * wei) + bias
                              [+ res_scale * (res - res_zp)]) [activation] / dst_scale) + dst_zp)
 
-A convolution whose result PT2E leaves in float (nothing quantized reads it), or with weights kgen
-does not take, stays in PyTorch with its reason, as do the quantized ops kgen does not run (one
-warning line per kind; `strict=True` raises).
+A convolution whose result PT2E leaves in float (nothing quantized reads it: the model's output, or a
+float op) is u8:s8:f32, the same formula without the destination's scale, zero point and rounding. The
+classifier is a Linear on the flattened pooled tensor, which PT2E quantizes again at its own
+parameters: `lower` makes that a `requantize` of the pooled tensor (a u8 op on kgen, left out where the
+parameters are the same), flattened after, and the Linear is the 1x1 u8:s8:f32 conv of it, as in
+`torch_quant`. A conv with weights kgen does not take stays in PyTorch with its reason, as do the
+quantized ops kgen does not run (one warning line per kind; `strict=True` raises).
 """
 from __future__ import annotations
 
@@ -33,12 +37,13 @@ import numpy as np
 from ..errors import InputError, KgenError, UnsupportedError
 from ..problem.attr import Eltwise, Sum
 from .torch_bridge import Block, Imported, conv_desc, propagate_shapes
-from .torch_quant import finish_import, u8_conv_layer, u8_qparams
+from .torch_quant import finish_import, flattened_u8, linear_desc, requantize, u8_conv_layer, u8_qparams
 
 _Q = "quantized_decomposed.quantize_per_tensor.default"
 _DQ = "quantized_decomposed.dequantize_per_tensor.default"
 _DQ_CHANNEL = "quantized_decomposed.dequantize_per_channel.default"
 _CONVS = {"aten.conv1d.default": 1, "aten.conv2d.default": 2, "aten.conv3d.default": 3}
+_LINEAR = "aten.linear.default"
 #: activations after a PT2E conv (X86InductorQuantizer's conv-unary patterns) as oneDNN eltwise ops
 #: (and their in-place forms: on a conv's or add's own result, which nothing else reads, the same)
 _ACTIVATIONS = {"relu": lambda n: Eltwise("relu"),
@@ -87,6 +92,14 @@ def _u8(node) -> tuple[float, int] | None:
             not isinstance(a[1], (float, int)) or not isinstance(a[2], int):
         return None
     return float(a[1]), int(a[2])
+
+
+def _only_user(n):
+    return next(iter(n.users)) if len(n.users) == 1 else None
+
+
+def _is_dequantize(n) -> bool:
+    return getattr(n, "op", None) == "call_method" and n.target == "dequantize"
 
 
 def _same_q(dq, q) -> bool:
@@ -150,6 +163,26 @@ def lower(gm) -> None:
         for d in dict.fromkeys(dead):
             if not d.users:
                 graph.erase_node(d)
+    # the classifier: PT2E quantizes the flattened pooled tensor again, at its own parameters (flatten
+    # and an eval dropout take them from their input in FX, not here). The same values as a requantize
+    # of the pooled tensor, flattened after: the Linear then reads a flattened quint8 tensor, as in FX.
+    for n in list(graph.nodes):
+        if _name(n) in ("aten.dropout.default", "aten.dropout_.default") and _arg(n, 2) is False:
+            n.replace_all_uses_with(n.args[0])
+            graph.erase_node(n)
+    for q in [n for n in graph.nodes if n in quantized]:
+        flat = q.args[0]
+        if _name(flat) != "aten.flatten.using_ints" or tuple(flat.args[1:]) not in ((1,), (1, -1)) or \
+                len(flat.users) != 1 or not _is_dequantize(flat.args[0]):
+            continue
+        deq = flat.args[0]
+        with graph.inserting_before(q):
+            again = graph.call_function(requantize, (deq.args[0], q.args[1], q.args[2]))
+            new = graph.call_function(torch.flatten, (again, 1))
+        q.replace_all_uses_with(new)
+        for d in (q, flat, deq):
+            if not d.users:
+                graph.erase_node(d)
     graph.lint()
     gm.recompile()
 
@@ -202,50 +235,67 @@ def _geometry(node, nsp: int):
 
 
 def _block(gm, conv) -> tuple[Block | None, str | None]:
-    """(the block of a PT2E conv, None), (None, why kgen leaves it to PyTorch), or (None, None) for a
-    float conv (not quantized: PyTorch's)."""
+    """(the block of a PT2E conv, or of a Linear on a flattened N x C x 1 .. tensor as its 1x1 conv,
+    None), (None, why kgen leaves it to PyTorch), or (None, None) for a float conv or Linear (not
+    quantized: PyTorch's). A result nothing quantized reads stays in float: u8:s8:f32."""
     import torch
 
     x, wdq = conv.args[0], conv.args[1]
     if _name(wdq) not in (_DQ_CHANNEL, _DQ):
         return None, None
-    if not (x.op == "call_method" and x.target == "dequantize" and u8_qparams(x.args[0]) is not None):
+    if not (_is_dequantize(x) and u8_qparams(x.args[0]) is not None):
         return None, "its source is not a u8 tensor with one scale"
-    chain = [n for n in (x, wdq) if len(n.users) == 1] + [conv]
+    src, chain = x.args[0], [n for n in (x, wdq) if len(n.users) == 1] + [conv]
+    if _name(conv) == _LINEAR:
+        flat = x.args[0]
+        src = flattened_u8(torch, flat) if len(x.users) == 1 else None
+        if src is None:
+            return None, "a Linear kgen runs reads a u8 N x C x 1 .. tensor flattened (a pooled one)"
+        chain = [flat] + chain
+        if src.op == "call_function" and src.target is requantize and len(src.users) == 1 and \
+                u8_qparams(src.args[0]) == u8_qparams(src):      # quantized again alike: the same bytes
+            chain = [src] + chain
+            src = src.args[0]
     post_ops, residual, cur = [], None, conv
 
-    def only_user(n):
-        return next(iter(n.users)) if len(n.users) == 1 else None
-
-    u = only_user(cur)
+    u = _only_user(cur)
     if u is not None and _name(u) in _ADDS and len(u.args) == 2 and not u.kwargs:
         other = u.args[1] if u.args[0] is cur else u.args[0]
-        if getattr(other, "op", None) == "call_method" and other.target == "dequantize" and \
-                u8_qparams(other.args[0]) is not None and \
+        if _is_dequantize(other) and u8_qparams(other.args[0]) is not None and \
                 other.meta["tensor_meta"].shape == conv.meta["tensor_meta"].shape:
             s, z = u8_qparams(other.args[0])
             post_ops.append(Sum(s, z))
             residual, cur = other.args[0], u
             chain += [other, u] if len(other.users) == 1 else [u]
-    u = only_user(cur)
+    out = _only_user(_only_user(cur) if _name(_only_user(cur)) in _ACTIVATIONS else cur)
+    quantized = out is not None and out.op == "call_function" and out.target is torch.quantize_per_tensor and \
+        u8_qparams(out) is not None
+    if residual is not None and not quantized:
+        # the add's result stays in float: PyTorch adds the residual to the conv's float result
+        post_ops, residual, cur = [], None, conv
+        chain = chain[:chain.index(conv) + 1]
+    u = _only_user(cur)
     act = _ACTIVATIONS[_name(u)](u) if u is not None and _name(u) in _ACTIVATIONS else None
     if act is not None:
         post_ops.append(act)
         cur = u
         chain.append(u)
-    out = only_user(cur)
-    if out is None or out.op != "call_function" or out.target is not torch.quantize_per_tensor or u8_qparams(out) is None:
-        return None, ("its result stays in float: PT2E quantizes a result only where quantized ops alone read "
-                      "it, and kgen takes u8 results")
-    chain.append(out)
+    if quantized:
+        chain.append(out)
+        cur = out
     wei, wei_scale, policy = _weights(gm, wdq)
     bias = conv.args[2] if len(conv.args) > 2 else None
     bias = _attr(gm, bias).detach().float().numpy() if bias is not None else None
-    nsp = _CONVS[_name(conv)]
-    desc = conv_desc(_geometry(conv, nsp), tuple(x.meta["tensor_meta"].shape), tuple(conv.meta["tensor_meta"].shape))
-    layer = u8_conv_layer(module_name(conv), desc, x.args[0].name, out.name, u8_qparams(x.args[0]), u8_qparams(out), wei,
-                          wei_scale, policy, bias, post_ops, residual.name if residual is not None else None)
-    return Block(conv, out, chain, x.args[0], residual, layer), None
+    src_shape = tuple(src.meta["tensor_meta"].shape)
+    if _name(conv) == _LINEAR:
+        desc = linear_desc(src_shape, wei.shape[1], wei.shape[0])
+        wei = wei.reshape(wei.shape + (1,) * (len(src_shape) - 2))
+    else:
+        desc = conv_desc(_geometry(conv, _CONVS[_name(conv)]), src_shape, tuple(conv.meta["tensor_meta"].shape))
+    layer = u8_conv_layer(module_name(conv), desc, src.name, cur.name, u8_qparams(src),
+                          u8_qparams(cur) if quantized else None, wei, wei_scale, policy, bias, post_ops,
+                          residual.name if residual is not None else None)
+    return Block(conv, cur, chain, src, residual, layer), None
 
 
 def _fold_weights(gm, absorbed: set) -> None:
@@ -294,7 +344,7 @@ def import_pt2e(model, example_input, *, strict: bool = False, log: Callable[[st
     propagate_shapes(gm, model, example_input)
     blocks, skipped, absorbed, refused = [], [], set(), set()
     for node in list(gm.graph.nodes):
-        if _name(node) not in _CONVS:
+        if _name(node) not in _CONVS and _name(node) != _LINEAR:
             continue
         try:
             blk, why = _block(gm, node)

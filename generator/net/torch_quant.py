@@ -14,8 +14,12 @@ with oneDNN's attributes (`docs/quantization.md`):
 
 which is PyTorch's quantized convolution (its padding is the source's zero point: the value 0).
 PyTorch's quantized ``add`` / ``add_relu`` (a residual join with its own scale and zero point) and
-max / average pooling on quint8 tensors become u8 ops (`problem.netop`), so the activations stay u8
-on the device between kgen's nodes. A classifier's quantized ``Linear`` / ``LinearReLU`` on
+``mul`` (a squeeze-and-excitation's scaling), max / average pooling and the activations on quint8
+tensors (``Hardswish``, ``Hardsigmoid``, ``Sigmoid``, ``Tanh``, ``ELU``, ``LeakyReLU``; and those
+torch.ao has no quantized kernel for, ``SiLU`` and ``GELU``, which it leaves as dequantize ->
+float module -> quantize: `quantized_function`) become u8 ops (`problem.netop`), as does a `requantize`
+(a PT2E graph's quantize of a dequantized tensor, `torch_pt2e.lower`), so the activations stay u8 on
+the device between kgen's nodes. A classifier's quantized ``Linear`` / ``LinearReLU`` on
 ``torch.flatten(x, 1)`` of an (N, C, 1, ..) tensor (after the global average pool) is the 1x1
 convolution of x (its result (N, OC, 1, ..) reshaped to (N, OC) for PyTorch). The quantize at the
 input and the dequantize at the output stay in PyTorch; so does any other quantized op (one warning
@@ -189,7 +193,7 @@ def _weights(torch, conv) -> tuple[np.ndarray, object, str]:
 
 def _qconv_layer(torch, conv, node, relu: bool, post_ops: list, out) -> ConvLayer:
     """The u8:s8:u8 layer of one quantized conv block (module doc)."""
-    src_q, dst_q = u8_qparams(node.args[0]), u8_qparams(out)
+    src_q, dst_q = u8_qparams(node.args[0]), _u8_result(out)
     if conv.padding_mode != "zeros":
         raise UnsupportedError(f"padding_mode='{conv.padding_mode}' (kgen pads with the zero point)")
     wei, wei_scale, policy = _weights(torch, conv)
@@ -200,7 +204,7 @@ def _qconv_layer(torch, conv, node, relu: bool, post_ops: list, out) -> ConvLaye
                          ([Eltwise("relu")] if relu else []) + post_ops)
 
 
-def _flattened(torch, node):
+def flattened_u8(torch, node):
     """The (N, C, 1, ..) quint8 tensor that `node` flattens to (N, C) (``torch.flatten(x, 1)``,
     ``x.flatten(1)``) for its one user, or None."""
     flat = (node.op == "call_function" and node.target is torch.flatten
@@ -217,18 +221,32 @@ def _flattened(torch, node):
     return src if u8_qparams(src) is not None else None
 
 
+def _u8_result(out) -> tuple[float, int]:
+    q = u8_qparams(out)
+    if q is None:
+        raise UnsupportedError("its result is not a quint8 tensor with one scale (kgen takes per-tensor u8 "
+                               "activations)")
+    return q
+
+
+def linear_desc(x_shape: tuple[int, ...], ic: int, oc: int) -> str:
+    """The benchdnn descriptor of a Linear (`ic` -> `oc`) on an N x IC x 1 .. tensor of shape `x_shape`
+    flattened: the 1x1 convolution of that tensor."""
+    nsp = len(x_shape) - 2
+    one = (1,) * nsp
+    conv = types.SimpleNamespace(padding=(0,) * nsp, groups=1, in_channels=ic, out_channels=oc,
+                                 kernel_size=one, stride=one, dilation=one)
+    return conv_desc(conv, x_shape, x_shape[:1] + (oc,) + one)
+
+
 def _qlinear_layer(torch, lin, node, src, post_ops: list, out) -> ConvLayer:
     """The u8:s8:u8 1x1 convolution of a quantized Linear on `src` flattened (module doc)."""
     x_shape = tuple(src.meta["tensor_meta"].shape)
-    nsp = len(x_shape) - 2
-    one = (1,) * nsp
-    conv = types.SimpleNamespace(padding=(0,) * nsp, groups=1, in_channels=lin.in_features,
-                                 out_channels=lin.out_features, kernel_size=one, stride=one, dilation=one)
-    desc = conv_desc(conv, x_shape, x_shape[:1] + (lin.out_features,) + one)
+    desc = linear_desc(x_shape, lin.in_features, lin.out_features)
     wei, wei_scale, policy = _weights(torch, lin)
     bias = lin.bias()
-    return u8_conv_layer(node.name, desc, src.name, out.name, u8_qparams(src), u8_qparams(out),
-                         wei.reshape(wei.shape + one), wei_scale, policy,
+    return u8_conv_layer(node.name, desc, src.name, out.name, u8_qparams(src), _u8_result(out),
+                         wei.reshape(wei.shape + (1,) * (len(x_shape) - 2)), wei_scale, policy,
                          bias.detach().float().numpy() if bias is not None else None,
                          ([Eltwise("relu")] if isinstance(lin, _qlinear_types(torch)[1]) else []) + post_ops)
 
@@ -237,25 +255,33 @@ def u8_conv_layer(name: str, desc: str, src: str, dst: str, src_q, dst_q, wei: n
                   bias: np.ndarray | None, post_ops: list, residual: str | None = None) -> ConvLayer:
     """The u8:s8:u8 layer of a quantized conv (module doc): `desc` its benchdnn descriptor, `src_q` and
     `dst_q` the (scale, zero point) of its source and result, `wei` its s8 weights with `wei_scale`
-    (per output channel or common: `policy`), `post_ops` eltwise ops and a `Sum` of the `residual`."""
-    if src_q is None or dst_q is None:
-        raise UnsupportedError("its source or result is not a quint8 tensor with one scale (kgen takes "
-                               "per-tensor u8 activations)")
-    scales = f"--attr-scales=src:common:{src_q[0]!r}+wei:{policy}+dst:common:{dst_q[0]!r}"
-    zps = [f"{a}:common:{q[1]}" for a, q in (("src", src_q), ("dst", dst_q)) if q[1]]
+    (per output channel or common: `policy`), `post_ops` eltwise ops and a `Sum` of the `residual`.
+    `dst_q=None` is a result PyTorch reads in float: u8:s8:f32, oneDNN's formula without the
+    destination's scale, zero point and rounding."""
+    if src_q is None:
+        raise UnsupportedError("its source is not a quint8 tensor with one scale (kgen takes per-tensor u8 "
+                               "activations)")
+    if dst_q is None and residual is not None:
+        raise UnsupportedError("a float result with a u8 residual (the sum post-op reads the residual in the "
+                               "result's type)")
+    scales = f"--attr-scales=src:common:{src_q[0]!r}+wei:{policy}" + \
+        (f"+dst:common:{dst_q[0]!r}" if dst_q is not None else "")
+    zps = [f"{a}:common:{q[1]}" for a, q in (("src", src_q), ("dst", dst_q)) if q is not None and q[1]]
     args = ["--stag=any", "--dtag=any", "--alg=auto", "--dir=FWD_B" if bias is not None else "--dir=FWD_D",
-            f"--dt={QDT}:s8:{QDT}", scales] + (["--attr-zero-points=" + "+".join(zps)] if zps else [])
+            f"--dt={QDT}:s8:{QDT if dst_q is not None else 'f32'}", scales] + \
+        (["--attr-zero-points=" + "+".join(zps)] if zps else [])
     # clamps after the last sum commute with each other and with the quantization: each is narrowed
     head = max((i + 1 for i, op in enumerate(post_ops) if isinstance(op, Sum)), default=0)
-    if all(op.kind == "clip" or op.kind == "relu" and not op.alpha for op in post_ops[head:]):
+    if dst_q is not None and all(op.kind == "clip" or op.kind == "relu" and not op.alpha for op in post_ops[head:]):
         post_ops = post_ops[:head] + [_narrowest(op, dst_q) for op in post_ops[head:]]
     ops = [str(op) if isinstance(op, Sum) else post_op_text(op) for op in post_ops if op is not None]
     if ops:
         args.append("--attr-post-ops=" + "+".join(ops))
     (case,) = parse_conv_args(args + [desc])
     p = conv_problem(case)
-    values = {"src_scale": src_q[0], "wei_scale": wei_scale, "dst_scale": dst_q[0], "src_zp": src_q[1],
-              "dst_zp": dst_q[1]}
+    values = {"src_scale": src_q[0], "wei_scale": wei_scale, "src_zp": src_q[1]}
+    if dst_q is not None:
+        values.update(dst_scale=dst_q[0], dst_zp=dst_q[1])
     quant = {k: np.asarray(values[k]) for k, _ in p.quant_args()}
     return ConvLayer(name, p, src, dst, residual, wei, bias, quant=quant)
 
@@ -283,21 +309,97 @@ def _clamp_post_op(torch, node, modules):
     return e
 
 
+def requantize(x, scale: float, zero_point: int):
+    """The quint8 tensor `x` at another scale and zero point: PyTorch's quantize of its dequantized
+    values, where a PT2E graph quantizes a view of a tensor again (`torch_pt2e.lower`). kgen runs it as
+    a u8 eltwise op (``linear`` 1, 0)."""
+    import torch
+
+    return torch.quantize_per_tensor(x.dequantize(), scale, zero_point, torch.quint8)
+
+
+def quantized_function(x, fn, scale: float, zero_point: int):
+    """The float activation module `fn` on the quint8 tensor `x`, quantized at `scale` and `zero_point`:
+    what torch.ao leaves as dequantize -> activation -> quantize_per_tensor where it has no quantized
+    kernel (SiLU, GELU: `_fold_float_functions`). kgen runs it as a u8 eltwise op."""
+    import torch
+
+    return torch.quantize_per_tensor(fn(x.dequantize()), scale, zero_point, torch.quint8)
+
+
+def _fold_float_functions(torch, gm) -> int:
+    """Each dequantize -> activation module -> quantize_per_tensor of a quint8 tensor (nothing else
+    reading the two between) rewritten in place into one `quantized_function` call, named as the
+    quantize was; returns how many."""
+    modules = dict(gm.named_modules())
+    graph, done = gm.graph, 0
+    for q in list(graph.nodes):
+        if not (q.op == "call_function" and q.target is torch.quantize_per_tensor and len(q.args) == 4):
+            continue
+        act = q.args[0]
+        if not isinstance(act, torch.fx.Node) or act.op != "call_module" or len(act.users) != 1 or \
+                len(act.args) != 1 or act.kwargs or eltwise_of(torch, act, modules) is None:
+            continue
+        dq = act.args[0]
+        if not (isinstance(dq, torch.fx.Node) and dq.op == "call_method" and dq.target == "dequantize" and
+                len(dq.users) == 1 and isinstance(dq.args[0], torch.fx.Node)):
+            continue
+        with graph.inserting_before(q):
+            fn = graph.get_attr(act.target)
+        q.target, q.args = quantized_function, (dq.args[0], fn, q.args[1], q.args[2])
+        graph.erase_node(act)
+        graph.erase_node(dq)
+        done += 1
+    if done:
+        graph.lint()
+        gm.recompile()
+    return done
+
+
+def _u8_function(torch, node, modules) -> Eltwise | None:
+    """The function of an activation on a quint8 tensor, or None: torch.ao's quantized ``Hardswish``,
+    ``ELU`` and ``LeakyReLU`` (with their own scale and zero point), a `requantize`, a
+    `quantized_function`, or a float activation torch.ao applies to the quint8 tensor itself
+    (``Sigmoid``, ``Hardsigmoid`` and ``Tanh`` at fixed parameters, a ReLU at its input's)."""
+    if node.op == "call_function" and node.target is requantize:
+        return Eltwise("linear", 1.0, 0.0)
+    if node.op == "call_function" and node.target is quantized_function:
+        return eltwise_of(torch, types.SimpleNamespace(op="call_module", target=node.args[1].target), modules)
+    if node.op == "call_module":
+        m, nnq = modules[node.target], torch.ao.nn.quantized
+        if isinstance(m, nnq.Hardswish):
+            return Eltwise("hardswish", 1 / 6, 0.5)
+        if isinstance(m, nnq.ELU):
+            return Eltwise("elu", float(m.alpha))
+        if isinstance(m, nnq.LeakyReLU):
+            return Eltwise("relu", float(m.negative_slope))
+    return eltwise_of(torch, node, modules)
+
+
 def _qop(torch, node, modules) -> NetOp | None:
-    """The u8 op of a quantized add / add_relu or a pooling on a quint8 tensor, or None."""
+    """The u8 op of a quantized add / add_relu / mul, a pooling or an activation on a quint8 tensor
+    (`_u8_function`), or None."""
     import torch.fx as fx
 
     out_q = u8_qparams(node)
     if out_q is None:
         return None
     try:
-        if node.op == "call_function" and node.target in (torch.ops.quantized.add, torch.ops.quantized.add_relu):
+        x = node.args[0] if node.args else None
+        if isinstance(x, fx.Node) and u8_qparams(x) is not None and not node.kwargs and \
+                (len(node.args) == 1 or node.target in (requantize, quantized_function)):
+            e = _u8_function(torch, node, modules)
+            if e is not None:
+                return NetOp("eltwise", "", [tuple(x.meta["tensor_meta"].shape)], QDT, e, quant=[u8_qparams(x), out_q])
+        binary = {torch.ops.quantized.add: ("add", None), torch.ops.quantized.add_relu: ("add", Eltwise("relu")),
+                  torch.ops.quantized.mul: ("mul", None)}
+        if node.op == "call_function" and node.target in binary:
             a, b = node.args[:2]
             if not all(isinstance(t, fx.Node) and u8_qparams(t) is not None for t in (a, b)):
                 return None
-            relu = Eltwise("relu") if node.target is torch.ops.quantized.add_relu else None
-            return NetOp("binary", "add", [tuple(a.meta["tensor_meta"].shape), tuple(b.meta["tensor_meta"].shape)],
-                         QDT, relu, quant=[u8_qparams(a), u8_qparams(b), out_q])
+            alg, after = binary[node.target]
+            return NetOp("binary", alg, [tuple(a.meta["tensor_meta"].shape), tuple(b.meta["tensor_meta"].shape)],
+                         QDT, after, quant=[u8_qparams(a), u8_qparams(b), out_q])
         pool = pool_of(torch, node, modules)
         if pool is not None and u8_qparams(node.args[0]) is not None:
             alg, k, s, p = pool
@@ -349,6 +451,7 @@ def import_quantized(model, example_input, *, strict: bool = False,
     if any(type(m).__module__.startswith("torch.ao.nn.quantized.reference") for m in gm.modules()):
         gm = _lower_reference(gm)
     drop_identities(torch, gm)           # eval mode: a (quantized) Dropout returns its input
+    _fold_float_functions(torch, gm)
     propagate_shapes(gm, model, example_input)
     modules = dict(gm.named_modules())
     plain, fused = _qconv_types(torch)
@@ -357,7 +460,7 @@ def import_quantized(model, example_input, *, strict: bool = False,
     for node in gm.graph.nodes:
         m = modules.get(node.target) if node.op == "call_module" else None
         # a Linear on a flattened (N, C, 1, ..) tensor: its 1x1 conv (a dynamic Linear is a subclass)
-        flat_src = _flattened(torch, node.args[0]) if type(m) in linears else None
+        flat_src = flattened_u8(torch, node.args[0]) if type(m) in linears else None
         if not isinstance(m, plain + fused) and flat_src is None:
             continue
         cur, chain, post_ops = node, [node], []
@@ -407,8 +510,8 @@ def finish_import(model, gm, blocks: list, absorbed: set, refused: set, skipped:
         if kind is not None:
             kinds[kind] = kinds.get(kind, 0) + 1
     for kind, count in kinds.items():
-        why = (f"{kind} x{count} stays in PyTorch: kgen runs quantized convolutions, adds and pooling on "
-               f"per-tensor u8 activations")
+        why = (f"{kind} x{count} stays in PyTorch: kgen runs quantized convolutions, adds, multiplies, pooling "
+               f"and activation functions on per-tensor u8 tensors")
         if strict:
             raise UnsupportedError(why)
         log(f"warning: {why}")
@@ -445,4 +548,5 @@ def output_scale(qmodel) -> float | None:
 
 
 __all__ = ["QuantizedBuild", "output_scale", "QDT", "calibrate", "check_not_prepared", "import_quantized", "is_quantized",
-           "finish_import", "u8_conv_layer", "u8_qparams"]
+           "finish_import", "flattened_u8", "linear_desc", "quantized_function", "requantize", "u8_conv_layer",
+           "u8_qparams"]

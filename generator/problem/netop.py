@@ -24,7 +24,10 @@ A ``u8`` op works on quantized tensors (PyTorch's quint8, per-tensor affine): `q
 input's (scale, zero point) and the output's last. Each input is dequantized, ``(q - zp) * scale``,
 the op computes in f32 and the result is quantized, ``round(v / scale) + zp`` to nearest even and
 saturated to [0, 255]: PyTorch's quantized ``add`` / ``add_relu`` (a binary add with a ReLU after it)
-and its pooling on quint8 tensors, which keeps the input's scale and zero point.
+and ``mul`` (a tensor by another or by a per-channel one: a squeeze-and-excitation's scaling), its
+pooling on quint8 tensors, which keeps the input's scale and zero point, and its quantized activations
+(an eltwise function; ``linear`` 1, 0 requantizes: ``quantize_per_tensor(x.dequantize(), scale,
+zero_point)``).
 """
 from __future__ import annotations
 
@@ -41,7 +44,7 @@ BINARY_ALGS = ("add", "mul")
 POOL_ALGS = ("max", "avg")
 DTYPES = ("f32", "bf16", "u8")
 #: the kinds of a u8 op (quantized tensors)
-QUANT_KINDS = (("binary", "add"), ("pool", "max"), ("pool", "avg"))
+QUANT_KINDS = (("binary", "add"), ("binary", "mul"), ("pool", "max"), ("pool", "avg"), ("eltwise", ""))
 
 Dims = tuple[int, ...]
 
@@ -133,7 +136,7 @@ class NetOp:
         if self.kind == "pool" and self.quant[0] != self.quant[1]:
             raise ProblemError(f"u8 pool: the output keeps the input's scale and zero point "
                                f"({self.quant[0]}, got {self.quant[1]})")
-        if self.kind == "binary" and self.inputs[0] != self.inputs[1]:
+        if self.kind == "binary" and self.alg == "add" and self.inputs[0] != self.inputs[1]:
             raise ProblemError("u8 binary add: both inputs of one shape")
 
     @staticmethod
@@ -158,7 +161,10 @@ class NetOp:
     def zero_preserving(self) -> bool:
         """f(0) == 0 on every lane: a blocked layout's padded channel lanes stay zero without a mask."""
         if self.dt == "u8":           # a zero byte is not the value 0 unless the zero points are 0
-            return self.alg == "max" or all(zp == 0 for _, zp in self.quant)
+            if self.alg == "max":
+                return True
+            if any(zp != 0 for _, zp in self.quant):
+                return False
         if self.eltwise is None:
             return True
         return float(eltwise_reference(np.zeros(1), self.eltwise)[0]) == 0.0
