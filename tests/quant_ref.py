@@ -5,6 +5,7 @@ zero points and post-ops), and each kgen layer against the formula on the inputs
 from __future__ import annotations
 
 import copy
+import math
 import warnings
 
 import numpy as np
@@ -86,6 +87,8 @@ def function_ref(kind: str, f, alpha: float = 0.0, beta: float = 0.0):
         return 1 / (1 + np.exp(-f))
     if kind == "swish":                              # x * logistic(alpha * x)
         return f / (1 + np.exp(-alpha * f))
+    if kind == "gelu_erf":                           # x * Phi(x)
+        return 0.5 * f * (1 + np.vectorize(math.erf)(f / math.sqrt(2)))
     if kind == "tanh":
         return np.tanh(f)
     if kind == "elu":
@@ -159,8 +162,9 @@ def reference_fx(qm, x: np.ndarray) -> np.ndarray:
                                  getattr(m, "alpha", getattr(m, "negative_slope", 0.0)))
                 meta[n] = FIXED_QPARAMS.get(kind) or (float(m.scale), int(m.zero_point))
                 env[n] = quantize_ref(f, *meta[n])
-            elif kind == "SiLU":                        # float, between a dequantize and a quantize
-                env[n] = function_ref("swish", env[src], 1.0)
+            elif kind in ("SiLU", "GELU"):              # float, between a dequantize and a quantize
+                assert kind == "SiLU" or m.approximate == "none"
+                env[n] = function_ref("swish" if kind == "SiLU" else "gelu_erf", env[src], 1.0)
             elif kind in ("ReLU", "ReLU6"):
                 s, z = meta[src]
                 hi = quantize_ref(6.0, s, z) if kind == "ReLU6" else 255

@@ -158,11 +158,11 @@ def test_quantized_ops_kgen_does_not_run_stay_in_pytorch_with_one_line_each_or_r
 
 
 class QActivations(nn.Module):
-    """A MobileNetV3-like block quantized by torch.ao: a Hardswish (its own scale), a squeeze-and-
-    excitation (global pool, two 1x1 convs with a SiLU between, which torch.ao leaves in float between
-    a dequantize and a quantize, Hardsigmoid at fixed parameters, a quantized mul by the
-    per-channel scales), then a conv, ELU and LeakyReLU (on negative values too), Tanh and Sigmoid, each
-    on quint8 tensors; 20 channels, a tail in 16-channel blocks."""
+    """A MobileNetV3-like block quantized by torch.ao: a Hardswish (its own scale), a GELU, a squeeze-
+    and-excitation (global pool, two 1x1 convs with a SiLU between, Hardsigmoid at fixed parameters, a
+    quantized mul by the per-channel scales), then a conv, ELU and LeakyReLU (on negative values too),
+    Tanh and Sigmoid, each on quint8 tensors; 20 channels, a tail in 16-channel blocks. torch.ao has no
+    quantized GELU and SiLU: it leaves them in float between a dequantize and a quantize."""
 
     def __init__(self):
         super().__init__()
@@ -170,9 +170,10 @@ class QActivations(nn.Module):
         self.gap, self.fc1, self.r, self.fc2 = nn.AdaptiveAvgPool2d(1), nn.Conv2d(20, 8, 1), nn.SiLU(), nn.Conv2d(8, 20, 1)
         self.hsig, self.c2 = nn.Hardsigmoid(), nn.Conv2d(20, 20, 1)
         self.sig, self.elu, self.lrelu, self.tanh = nn.Sigmoid(), nn.ELU(0.7), nn.LeakyReLU(0.1), nn.Tanh()
+        self.gelu = nn.GELU()
 
     def forward(self, x):
-        y = self.hs(self.c1(x))
+        y = self.gelu(self.hs(self.c1(x)))
         y = y * self.hsig(self.fc2(self.r(self.fc1(self.gap(y)))))
         return self.sig(self.tanh(self.lrelu(self.elu(self.c2(y)))))
 
@@ -185,10 +186,11 @@ def test_quantized_activations_and_a_per_channel_mul_run_as_u8_ops_and_match_the
     msgs = []
     om = generator.optimize(qm, x, measure=False, assignment=layout, log=msgs.append)
     assert not [m for m in msgs if m.startswith("warning")], msgs
-    assert [m for m in msgs if m.startswith("segment")] == ["segment 0: 13 layers in one module"]
+    assert [m for m in msgs if m.startswith("segment")] == ["segment 0: 14 layers in one module"]
     ops = sorted((n.op.kind, n.op.eltwise.kind if n.op.eltwise else n.op.alg)
                  for n in om.kgen_network.kernels if isinstance(n, OpNode))
-    assert ops == [("binary", "mul"), ("eltwise", "elu"), ("eltwise", "hardsigmoid"), ("eltwise", "hardswish"),
+    assert ops == [("binary", "mul"), ("eltwise", "elu"), ("eltwise", "gelu_erf"), ("eltwise", "hardsigmoid"),
+                   ("eltwise", "hardswish"),
                    ("eltwise", "logistic"), ("eltwise", "relu"), ("eltwise", "swish"), ("eltwise", "tanh"),
                    ("pool", "avg")]
     with torch.no_grad():
@@ -202,7 +204,7 @@ def test_quantized_activations_and_a_per_channel_mul_run_as_u8_ops_and_match_the
     # function, its parameters) against PyTorch's own values of that node
     per_node = generator.optimize(qm, x, measure=False, assignment=layout, segments=False, log=lambda m: None)
     units = layer_units(per_node, x)
-    assert len(units) == 13 and max(u.max() for u in units.values()) <= 1, {k: u.max() for k, u in units.items()}
+    assert len(units) == 14 and max(u.max() for u in units.values()) <= 1, {k: u.max() for k, u in units.items()}
     theirs = pytorch_layer_units(qm, om.kgen_network, x)
     assert max(u.max() for u in theirs.values()) <= 1, {k: u.max() for k, u in theirs.items()}
 
