@@ -190,6 +190,10 @@ def reference_fx(qm, x: np.ndarray) -> np.ndarray:
             if n.target is torch.ops.quantized.add_relu:
                 f = np.maximum(f, 0)
             env[n], meta[n] = quantize_ref(f, s, z), (s, z)
+        elif n.op == "call_function" and n.target is torch.cat:
+            parts = n.args[0]
+            assert len({meta[a] for a in parts}) == 1        # one scale: the bytes join
+            env[n], meta[n] = np.concatenate([env[a] for a in parts], axis=n.args[1]), meta[parts[0]]
         elif n.op == "call_function" and n.target is torch.flatten:
             env[n], meta[n] = env[n.args[0]].reshape(env[n.args[0]].shape[0], -1), meta[n.args[0]]
         elif n.op == "call_method" and n.target == "dequantize":
@@ -350,6 +354,8 @@ def layer_formula(layer, ins: list[np.ndarray]) -> np.ndarray:
         f = deq[0] * deq[1] if op.alg == "mul" else deq[0] + deq[1]
     elif op.kind == "eltwise":
         f = deq[0]                      # its function is applied below
+    elif op.kind == "cat":
+        f = np.concatenate(deq, axis=1)
     elif op.alg == "max":
         f = max_pool_ref(deq[0], op.kernel, op.stride, op.pad)
     else:

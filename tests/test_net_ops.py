@@ -101,6 +101,9 @@ U8_OPS = {
                                   quant=[(0.05, 3), (0.021, 140)]),
     "qhardswish": lambda d: NetOp("eltwise", "", [d], "u8", Eltwise("hardswish", 1 / 6, 0.5),
                                   quant=[(0.05, 128), (0.03, 90)]),
+    # an Inception join: the bytes concatenated along the channels, at one scale (the first input fills
+    # its 16-channel blocks, the last has a tail)
+    "qcat": lambda d: NetOp("cat", "", [d[:1] + (16,) + d[2:], d], "u8", quant=[(0.05, 3)] * 3),
     # a squeeze-and-excitation's scaling: a tensor by a per-channel one
     "qmul_per_channel": lambda d: NetOp("binary", "mul", [d, d[:2] + (1,) * (len(d) - 2)], "u8",
                                         quant=[(0.05, 3), (1 / 256, 0), (0.02, 128)]),
@@ -158,7 +161,8 @@ def test_the_function_name_holds_every_parameter():
     (lambda: NetOp("pool", "max", [(1, 8, 4, 4)], kernel=(3, 3), stride=(1, 1), pad=(2, 2)), "half the kernel"),
     (lambda: NetOp("pool", "avg", [(1, 8, 4, 4)], kernel=(3,), stride=(1,), pad=(0,)), "each of its 2"),
     (lambda: NetOp("cat", "", [(1, 8, 4, 4), (1, 8, 4, 5)]), "alike but in channels"),
-    (lambda: NetOp("cat", "", [(1, 8, 4, 4)] * 2, "u8"), "not on u8 tensors"),
+    (lambda: NetOp("expand", "", [(1, 8, 1, 1)], "u8", size=(4, 4)), "not on u8 tensors"),
+    (lambda: NetOp("cat", "", [(1, 8, 4, 4)] * 2, "u8", quant=[(0.1, 3), (0.2, 3), (0.1, 3)]), "at one scale"),
     (lambda: NetOp("eltwise", "", [(1, 8, 4, 4)], "u8", Eltwise("relu")), "for each of its 1 inputs"),
     (lambda: NetOp("eltwise", "", [(1, 8, 4, 4)], "s8", Eltwise("relu")), "data type s8"),
     (lambda: NetOp("binary", "add", [(1, 8, 4, 4)] * 2, "u8", quant=[(0.1, 0)] * 2), "for each of its 2"),

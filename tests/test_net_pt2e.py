@@ -97,8 +97,8 @@ def test_a_pt2e_conv_whose_result_stays_float_runs_as_u8_s8_f32_and_its_float_ad
     assert "dst_scale" not in c3.quant and not [q for q in c3.problem.scales if q.arg == "dst"]
     # the add of a dequantized tensor and a float one: PyTorch's, with its line
     assert [m for m in msgs if m.startswith("warning")] == [
-        "warning: quantized add x1 stays in PyTorch: kgen runs quantized convolutions, adds, multiplies, pooling "
-        "and activation functions on per-tensor u8 tensors"]
+        "warning: quantized add x1 stays in PyTorch: kgen runs quantized convolutions, adds, multiplies, pooling, "
+        "activation functions and channel concatenations at one scale on per-tensor u8 tensors"]
     with torch.no_grad():
         got, theirs = om(x).numpy(), qm(x).numpy()
     ref = reference_pt2e(qm, x.numpy())

@@ -150,10 +150,54 @@ def test_quantized_ops_kgen_does_not_run_stay_in_pytorch_with_one_line_each_or_r
     om = generator.optimize(qm, x, measure=False, assignment="nhwc", log=msgs.append)
     assert [m for m in msgs if m.startswith("warning: quantized")] == [
         f"warning: quantized {kind} x1 stays in PyTorch: kgen runs quantized convolutions, adds, multiplies, "
-        "pooling and activation functions on per-tensor u8 tensors" for kind in ("mul_relu", "Linear")]
+        "pooling, activation functions and channel concatenations at one scale on per-tensor u8 tensors"
+        for kind in ("mul_relu", "Linear")]
     with torch.no_grad():
         assert units_apart(om(x).numpy(), qm(x).numpy(), qm.fc.scale).max() <= 1
     with pytest.raises(UnsupportedError, match="quantized mul_relu x1 stays in PyTorch"):
+        generator.optimize(qm, x, measure=False, strict=True)
+
+
+class QCat(nn.Module):
+    """An Inception-style block quantized by torch.ao: a 1x1 and a 3x3 branch and a max pool joined by
+    ``torch.cat`` along the channels (torch.ao gives its inputs the output's scale: the bytes join),
+    then a 1x1 conv over the 8 + 12 + 12 channels, and a join along the height kgen does not take."""
+
+    def __init__(self):
+        super().__init__()
+        self.c0, self.b1, self.b2 = nn.Conv2d(3, 12, 3, padding=1), nn.Conv2d(12, 8, 1), nn.Conv2d(12, 12, 3, padding=1)
+        self.mp, self.out, self.r = nn.MaxPool2d(3, 1, 1), nn.Conv2d(32, 20, 1), nn.ReLU()
+
+    def forward(self, x):
+        y = self.r(self.c0(x))
+        z = self.out(torch.cat([self.r(self.b1(y)), self.r(self.b2(y)), self.mp(y)], 1))
+        return torch.cat([z, z], 2)
+
+
+@pytest.mark.parametrize("layout", ["nhwc", "nChw8c"])
+def test_a_quantized_channel_concatenation_runs_as_a_u8_op_and_matches_the_float64_formula(layout):
+    x = torch.randn(2, 3, 9, 7, generator=torch.Generator().manual_seed(SEED))
+    torch.manual_seed(SEED)
+    qm = quantize_fx(QCat().eval(), x, calibration_batches((2, 3, 9, 7)))
+    msgs = []
+    om = generator.optimize(qm, x, measure=False, assignment=layout, log=msgs.append)
+    assert [m for m in msgs if m.startswith("warning")] == [
+        "warning: quantized cat x1 stays in PyTorch: kgen runs quantized convolutions, adds, multiplies, pooling, "
+        "activation functions and channel concatenations at one scale on per-tensor u8 tensors"]
+    cats = [n.op for n in om.kgen_network.kernels if isinstance(n, OpNode) and n.op.kind == "cat"]
+    assert len(cats) == 1 and cats[0].inputs == ((2, 8, 9, 7), (2, 12, 9, 7), (2, 12, 9, 7))
+    assert [m for m in msgs if m.startswith("segment")] == ["segment 0: 6 layers in one module"]
+    with torch.no_grad():
+        got, theirs = om(x).numpy(), qm(x).numpy()
+    ref = reference_fx(qm, x.numpy())
+    scale = float(qm.out.scale)
+    mine, pytorch = units_apart(got, ref, scale), units_apart(theirs, ref, scale)
+    print(f"seed {SEED} {layout}: kgen off the formula by {mine.max()} units, PyTorch by {pytorch.max()}")
+    assert len(np.unique(ref)) > 20 and mine.max() <= 1 and pytorch.max() <= 1
+    per_node = generator.optimize(qm, x, measure=False, assignment=layout, segments=False, log=lambda m: None)
+    assert max(u.max() for u in layer_units(per_node, x).values()) <= 1
+    assert max(u.max() for u in pytorch_layer_units(qm, om.kgen_network, x).values()) <= 1
+    with pytest.raises(UnsupportedError, match="quantized cat x1 stays in PyTorch"):
         generator.optimize(qm, x, measure=False, strict=True)
 
 

@@ -130,8 +130,8 @@ def optimize(model, example_input, *, dtype: str | None = None, backend: str = "
 
     `dtype`: f32 (the default for a float model), bf16, or int8: a model quantized by torch.ao's FX
     graph mode (`convert_fx`, x86 backend) or by PT2E (`convert_pt2e`, X86InductorQuantizer:
-    `torch_pt2e`) runs its quantized convolutions, adds, multiplies, pooling and activation functions
-    in u8 with the model's own scales (the default for such a model); a float model is quantized first
+    `torch_pt2e`) runs its quantized convolutions, adds, multiplies, pooling, activation functions and
+    channel concatenations in u8 with the model's own scales (the default for such a model); a float model is quantized first
     with `calibration` (an iterable of input batches: static post-training quantization,
     `torch_quant`)."""
     progress = "none" if log is None else "text"

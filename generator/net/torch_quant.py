@@ -14,7 +14,8 @@ with oneDNN's attributes (`docs/quantization.md`):
 
 which is PyTorch's quantized convolution (its padding is the source's zero point: the value 0).
 PyTorch's quantized ``add`` / ``add_relu`` (a residual join with its own scale and zero point) and
-``mul`` (a squeeze-and-excitation's scaling), max / average pooling and the activations on quint8
+``mul`` (a squeeze-and-excitation's scaling), ``torch.cat`` along the channels of tensors at one
+scale (the bytes concatenated), max / average pooling and the activations on quint8
 tensors (``Hardswish``, ``Hardsigmoid``, ``Sigmoid``, ``Tanh``, ``ELU``, ``LeakyReLU``; and those
 torch.ao has no quantized kernel for, ``SiLU`` and ``GELU``, which it leaves as dequantize ->
 float module -> quantize: `quantized_function`) become u8 ops (`problem.netop`), as does a `requantize`
@@ -39,7 +40,7 @@ from ..problem.attr import Eltwise, Sum
 from ..problem.netop import NetOp
 from .graph import ConvLayer
 from .torch_bridge import Block, Imported, conv_desc, find_ops, network_of, post_op_text, propagate_shapes
-from .torch_ops import eltwise_of, pool_of
+from .torch_ops import eltwise_of, op_inputs, pool_of
 from .torch_rewrite import drop_identities
 
 #: the data type of a quantized activation between kgen's nodes
@@ -400,6 +401,14 @@ def _qop(torch, node, modules) -> NetOp | None:
             alg, after = binary[node.target]
             return NetOp("binary", alg, [tuple(a.meta["tensor_meta"].shape), tuple(b.meta["tensor_meta"].shape)],
                          QDT, after, quant=[u8_qparams(a), u8_qparams(b), out_q])
+        if node.op == "call_function" and node.target is torch.cat:
+            parts = op_inputs(node)
+            dim = node.args[1] if len(node.args) > 1 else node.kwargs.get("dim", 0)
+            if len(parts) < 2 or any(not isinstance(a, fx.Node) or u8_qparams(a) != out_q for a in parts) or \
+                    dim % len(node.meta["tensor_meta"].shape) != 1:
+                return None
+            return NetOp("cat", "", [tuple(a.meta["tensor_meta"].shape) for a in parts], QDT,
+                         quant=[out_q] * (len(parts) + 1))
         pool = pool_of(torch, node, modules)
         if pool is not None and u8_qparams(node.args[0]) is not None:
             alg, k, s, p = pool
@@ -411,8 +420,9 @@ def _qop(torch, node, modules) -> NetOp | None:
 
 
 def _unhandled_kind(torch, node, modules) -> str | None:
-    """The kind of a quantized node kgen leaves to PyTorch (a quantized op other than conv, add and
-    pooling, or a scheme kgen cannot express), for its warning; None for any other node."""
+    """The kind of a quantized node kgen leaves to PyTorch (a quantized op kgen does not run, a
+    ``torch.cat`` of quint8 tensors it does not take, or a scheme kgen cannot express), for its warning;
+    None for any other node."""
     if node.op == "call_module":
         m = modules[node.target]
         if _is_quantized_module(m):
@@ -424,6 +434,8 @@ def _unhandled_kind(torch, node, modules) -> str | None:
             return "per-channel activation quantization (quantize_per_channel)"
         if node.target is getattr(torch, "quantize_per_tensor_dynamic", None):
             return "dynamic quantization (quantize_per_tensor_dynamic)"
+        if node.target is torch.cat and u8_qparams(node) is not None:
+            return "quantized cat"
         name = str(node.target)
         if name.startswith("quantized."):
             return f"quantized {name.split('.', 1)[1].split('.')[0]}"
@@ -502,7 +514,8 @@ def finish_import(model, gm, blocks: list, absorbed: set, refused: set, skipped:
 
     modules = dict(gm.named_modules())
     ops = find_ops(gm, blocks, absorbed, lambda n: _qop(torch, n, modules),
-                   lambda n, op: [a for a in n.args if isinstance(a, fx.Node)][:len(op.inputs)])
+                   lambda n, op: op_inputs(n) if op.kind == "cat" else
+                   [a for a in n.args if isinstance(a, fx.Node)][:len(op.inputs)])
     on_kgen = absorbed | {o.node for o in ops} | refused
     kinds: dict[str, int] = {}
     for n in gm.graph.nodes:
@@ -510,8 +523,8 @@ def finish_import(model, gm, blocks: list, absorbed: set, refused: set, skipped:
         if kind is not None:
             kinds[kind] = kinds.get(kind, 0) + 1
     for kind, count in kinds.items():
-        why = (f"{kind} x{count} stays in PyTorch: kgen runs quantized convolutions, adds, multiplies, pooling "
-               f"and activation functions on per-tensor u8 tensors")
+        why = (f"{kind} x{count} stays in PyTorch: kgen runs quantized convolutions, adds, multiplies, pooling, "
+               f"activation functions and channel concatenations at one scale on per-tensor u8 tensors")
         if strict:
             raise UnsupportedError(why)
         log(f"warning: {why}")

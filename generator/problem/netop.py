@@ -25,7 +25,8 @@ input's (scale, zero point) and the output's last. Each input is dequantized, ``
 the op computes in f32 and the result is quantized, ``round(v / scale) + zp`` to nearest even and
 saturated to [0, 255]: PyTorch's quantized ``add`` / ``add_relu`` (a binary add with a ReLU after it)
 and ``mul`` (a tensor by another or by a per-channel one: a squeeze-and-excitation's scaling), its
-pooling on quint8 tensors, which keeps the input's scale and zero point, and its quantized activations
+pooling on quint8 tensors, which keeps the input's scale and zero point, ``torch.cat`` of quint8
+tensors at one scale and zero point (the bytes concatenated), and its quantized activations
 (an eltwise function; ``linear`` 1, 0 requantizes: ``quantize_per_tensor(x.dequantize(), scale,
 zero_point)``).
 """
@@ -44,7 +45,7 @@ BINARY_ALGS = ("add", "mul")
 POOL_ALGS = ("max", "avg")
 DTYPES = ("f32", "bf16", "u8")
 #: the kinds of a u8 op (quantized tensors)
-QUANT_KINDS = (("binary", "add"), ("binary", "mul"), ("pool", "max"), ("pool", "avg"), ("eltwise", ""))
+QUANT_KINDS = (("binary", "add"), ("binary", "mul"), ("pool", "max"), ("pool", "avg"), ("eltwise", ""), ("cat", ""))
 
 Dims = tuple[int, ...]
 
@@ -138,6 +139,9 @@ class NetOp:
                                f"({self.quant[0]}, got {self.quant[1]})")
         if self.kind == "binary" and self.alg == "add" and self.inputs[0] != self.inputs[1]:
             raise ProblemError("u8 binary add: both inputs of one shape")
+        if self.kind == "cat" and len(set(self.quant)) != 1:
+            raise ProblemError(f"u8 cat: every input and the output at one scale and zero point (a concatenation "
+                               f"of the bytes), got {list(self.quant)}")
 
     @staticmethod
     def _broadcasts(a: Dims, b: Dims) -> bool:
