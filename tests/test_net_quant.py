@@ -158,6 +158,17 @@ def test_quantized_ops_kgen_does_not_run_stay_in_pytorch_with_one_line_each_or_r
         generator.optimize(qm, x, measure=False, strict=True)
 
 
+def _optimized(model_class, layout: str, shape=(2, 3, 9, 7)):
+    """(torch.ao's quantized `model_class` (built with the seed set), kgen's module of it with every
+    node in `layout`, the log's lines, the input)."""
+    x = torch.randn(*shape, generator=torch.Generator().manual_seed(SEED))
+    torch.manual_seed(SEED)
+    qm = quantize_fx(model_class().eval(), x, calibration_batches(shape))
+    msgs = []
+    om = generator.optimize(qm, x, measure=False, assignment=layout, log=msgs.append)
+    return qm, om, msgs, x
+
+
 class QCat(nn.Module):
     """An Inception-style block quantized by torch.ao: a 1x1 and a 3x3 branch and a max pool joined by
     ``torch.cat`` along the channels (torch.ao gives its inputs the output's scale: the bytes join),
@@ -176,11 +187,7 @@ class QCat(nn.Module):
 
 @pytest.mark.parametrize("layout", ["nhwc", "nChw8c"])
 def test_a_quantized_channel_concatenation_runs_as_a_u8_op_and_matches_the_float64_formula(layout):
-    x = torch.randn(2, 3, 9, 7, generator=torch.Generator().manual_seed(SEED))
-    torch.manual_seed(SEED)
-    qm = quantize_fx(QCat().eval(), x, calibration_batches((2, 3, 9, 7)))
-    msgs = []
-    om = generator.optimize(qm, x, measure=False, assignment=layout, log=msgs.append)
+    qm, om, msgs, x = _optimized(QCat, layout)
     assert [m for m in msgs if m.startswith("warning")] == [
         "warning: quantized cat x1 stays in PyTorch: kgen runs quantized convolutions, adds, multiplies, pooling, "
         "activation functions and channel concatenations at one scale on per-tensor u8 tensors"]
@@ -224,11 +231,7 @@ class QActivations(nn.Module):
 
 @pytest.mark.parametrize("layout", ["nhwc", "nChw16c"])
 def test_quantized_activations_and_a_per_channel_mul_run_as_u8_ops_and_match_the_float64_formula(layout):
-    x = torch.randn(2, 3, 9, 7, generator=torch.Generator().manual_seed(SEED))
-    torch.manual_seed(SEED)
-    qm = quantize_fx(QActivations().eval(), x, calibration_batches((2, 3, 9, 7)))
-    msgs = []
-    om = generator.optimize(qm, x, measure=False, assignment=layout, log=msgs.append)
+    qm, om, msgs, x = _optimized(QActivations, layout)
     assert not [m for m in msgs if m.startswith("warning")], msgs
     assert [m for m in msgs if m.startswith("segment")] == ["segment 0: 14 layers in one module"]
     ops = sorted((n.op.kind, n.op.eltwise.kind if n.op.eltwise else n.op.alg)
