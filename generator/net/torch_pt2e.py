@@ -104,7 +104,7 @@ def _is_dequantize(n) -> bool:
 
 def _same_q(dq, q) -> bool:
     """Whether `dq` dequantizes a quint8 tensor with the parameters `q` (a quantize node) gives."""
-    return dq.op == "call_method" and dq.target == "dequantize" and \
+    return _is_dequantize(dq) and \
         dq.args[0].op == "call_function" and q.args[1:3] == dq.args[0].args[1:3]
 
 
@@ -267,15 +267,16 @@ def _block(gm, conv) -> tuple[Block | None, str | None]:
             post_ops.append(Sum(s, z))
             residual, cur = other.args[0], u
             chain += [other, u] if len(other.users) == 1 else [u]
-    out = _only_user(_only_user(cur) if _name(_only_user(cur)) in _ACTIVATIONS else cur)
+    u = _only_user(cur)
+    act = _ACTIVATIONS[_name(u)](u) if _name(u) in _ACTIVATIONS else None
+    out = _only_user(u if act is not None else cur)
     quantized = out is not None and out.op == "call_function" and out.target is torch.quantize_per_tensor and \
         u8_qparams(out) is not None
     if residual is not None and not quantized:
-        # the add's result stays in float: PyTorch adds the residual to the conv's float result
-        post_ops, residual, cur = [], None, conv
+        # the add's result stays in float: PyTorch adds the residual (and applies the activation after
+        # it) to the conv's float result
+        post_ops, residual, cur, act = [], None, conv, None
         chain = chain[:chain.index(conv) + 1]
-    u = _only_user(cur)
-    act = _ACTIVATIONS[_name(u)](u) if u is not None and _name(u) in _ACTIVATIONS else None
     if act is not None:
         post_ops.append(act)
         cur = u
